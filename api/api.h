@@ -1,0 +1,112 @@
+/*
+ * api — the HTTP side: a libmicrohttpd server (server.c), a route table
+ * (routes.c), one handler file per resource (h_*.c), request validation
+ * (jobspec.c) and errors as application/problem+json (problem.c).
+ *
+ * Design: MHD runs one internal polling thread; every handler runs on it, so
+ * the API's archive connection is used by that thread only. A handler gets a
+ * parsed request (method, path, id from the path, the whole body) and fills a
+ * response; it never blocks on benchmark I/O (that is the queue worker's).
+ */
+#ifndef STORBENCH_API_H
+#define STORBENCH_API_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define API_BODY_LIMIT (64 * 1024) /* bytes; larger bodies get 413 */
+
+struct archive;
+struct jobq;
+struct MHD_Connection;
+
+/* What the handlers share; owned by main. */
+struct api_ctx {
+	struct archive *a;   /* the HTTP thread's archive connection */
+	struct jobq *q;
+	const char *scratch; /* DATA/scratch, the default target */
+};
+
+struct api_req {
+	struct api_ctx *ctx;
+	struct MHD_Connection *conn;
+	const char *method;
+	const char *path;
+	const char *body;    /* NUL-terminated; NULL when there is none */
+	size_t body_len;
+	int64_t id;          /* the {id} of the route, or 0 */
+	const char *rest;    /* what a trailing "*" of the route matched */
+};
+
+struct api_resp {
+	unsigned status;
+	const char *content_type;
+	char *body;                  /* malloc'd, freed by the server */
+	const unsigned char *static_body; /* or a static one */
+	size_t len;
+	char location[128];          /* Location header when non-empty */
+};
+
+/* A problem (RFC 9457) being built: status, title, field, detail. */
+struct api_problem {
+	unsigned status;
+	char title[64];
+	char field[64];   /* the request field at fault, or "" */
+	char detail[512];
+};
+
+typedef void (*api_handler)(struct api_req *req, struct api_resp *resp);
+
+/* --- server.c --- */
+struct api_server;
+/* Starts listening on "ADDR:PORT" ("127.0.0.1:8080", "[::1]:8080",
+ * "0.0.0.0:8080"). Returns 0 or a negative errno (-EINVAL for a bad address,
+ * -EADDRINUSE ...). */
+int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out);
+void api_stop(struct api_server *s);
+
+/* --- routes.c --- */
+void api_dispatch(struct api_req *req, struct api_resp *resp);
+
+/* --- problem.c --- */
+/* The one place an errno becomes an HTTP status. */
+unsigned api_status_from_errno(int rc);
+void api_problem_set(struct api_problem *p, unsigned status, const char *field,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Fills resp with p as application/problem+json. */
+void api_send_problem(struct api_resp *resp, const struct api_problem *p);
+/* Shorthand: a problem straight into resp. */
+void api_fail(struct api_resp *resp, unsigned status, const char *field,
+	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Fills resp with v as application/json (v is consumed). */
+void api_send_json(struct api_resp *resp, unsigned status, json_t *v);
+/* Reads query parameter name as an integer in [min, max] (def when absent).
+ * Returns 0, or -EINVAL with a 400 problem already in resp. */
+int api_query_int(struct api_req *req, struct api_resp *resp,
+		  const char *name, long long def, long long min,
+		  long long max, long long *out);
+
+/* --- jobspec.c --- */
+struct job_spec;
+/*
+ * Parses and validates a POST /api/v1/jobs body (body may be NULL or empty:
+ * every field takes its default) into *s (caller: job_spec_clear). Returns 0,
+ * or -EINVAL with *p naming the field and the problem (400); *s is then
+ * empty. scratch is the default target.
+ */
+int jobspec_parse(const char *body, size_t len, const char *scratch,
+		  struct job_spec *s, struct api_problem *p);
+
+/* --- handlers --- */
+void h_jobs_create(struct api_req *req, struct api_resp *resp);
+void h_jobs_list(struct api_req *req, struct api_resp *resp);
+void h_jobs_get(struct api_req *req, struct api_resp *resp);
+void h_jobs_cancel(struct api_req *req, struct api_resp *resp);
+void h_runs_list(struct api_req *req, struct api_resp *resp);
+void h_runs_get(struct api_req *req, struct api_resp *resp);
+void h_profiles(struct api_req *req, struct api_resp *resp);
+void h_health(struct api_req *req, struct api_resp *resp);
+void h_static(struct api_req *req, struct api_resp *resp);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * h_jobs — /api/v1/jobs: queue, list, read and cancel benchmark jobs. A job
+ * read here carries the live progress of the queue worker when it runs.
+ */
+#include "api.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "archive.h"
+#include "jobq.h"
+
+/* Adds "progress" to a job object: the worker's live state, or null. */
+static void add_progress(struct api_ctx *ctx, json_t *job)
+{
+	struct jobq_progress p;
+	json_int_t id = json_integer_value(json_object_get(job, "id"));
+	const char *state = json_string_value(json_object_get(job, "state"));
+
+	if (!state || strcmp(state, "running") != 0 ||
+	    jobq_progress(ctx->q, id, &p) != 0) {
+		json_object_set_new(job, "progress", json_null());
+		return;
+	}
+	json_object_set_new(
+		job, "progress",
+		json_pack("{s:s, s:s?, s:s?, s:i, s:i, s:i, s:i, s:f, s:f, s:f}",
+			  "phase", p.phase, "test", p.test[0] ? p.test : NULL,
+			  "rw", p.rw[0] ? p.rw : NULL, "iteration", p.iteration,
+			  "iterations", p.iterations, "tests_done", p.tests_done,
+			  "tests_total", p.tests_total, "fraction", p.fraction,
+			  "live_mb_s", p.live_mb_s, "live_iops", p.live_iops));
+}
+
+/* Sends job id (with progress) or the archive's error. */
+static void send_job(struct api_req *req, struct api_resp *resp,
+		     unsigned status, int64_t id)
+{
+	json_t *job;
+	int rc = archive_job_json(req->ctx->a, id, &job);
+
+	if (rc < 0) {
+		api_fail(resp, api_status_from_errno(rc), NULL,
+			 rc == -ENOENT ? "no job %lld" : "archive error reading job %lld",
+			 (long long)id);
+		return;
+	}
+	add_progress(req->ctx, job);
+	api_send_json(resp, status, job);
+}
+
+void h_jobs_create(struct api_req *req, struct api_resp *resp)
+{
+	struct job_spec s;
+	struct api_problem p;
+	int64_t id = 0;
+	int rc;
+
+	if ((rc = jobspec_parse(req->body, req->body_len, req->ctx->scratch, &s,
+				&p)) < 0) {
+		api_send_problem(resp, &p);
+		return;
+	}
+	rc = archive_job_insert(req->ctx->a, &s, &id);
+	job_spec_clear(&s);
+	if (rc < 0) {
+		api_fail(resp, api_status_from_errno(rc), NULL,
+			 "the archive could not queue the job");
+		return;
+	}
+	jobq_kick(req->ctx->q);
+	snprintf(resp->location, sizeof(resp->location), "/api/v1/jobs/%lld",
+		 (long long)id);
+	send_job(req, resp, 202, id);
+}
+
+void h_jobs_list(struct api_req *req, struct api_resp *resp)
+{
+	long long limit, offset;
+	json_t *jobs, *job;
+	size_t i;
+	int rc;
+
+	if (api_query_int(req, resp, "limit", 100, 1, 1000, &limit) < 0 ||
+	    api_query_int(req, resp, "offset", 0, 0, 1LL << 40, &offset) < 0)
+		return;
+	if ((rc = archive_jobs_json(req->ctx->a, (int)limit, (int)offset,
+				    &jobs)) < 0) {
+		api_fail(resp, api_status_from_errno(rc), NULL,
+			 "archive error listing jobs");
+		return;
+	}
+	json_array_foreach(jobs, i, job) add_progress(req->ctx, job);
+	api_send_json(resp, 200, json_pack("{s:o}", "jobs", jobs));
+}
+
+void h_jobs_get(struct api_req *req, struct api_resp *resp)
+{
+	send_job(req, resp, 200, req->id);
+}
+
+void h_jobs_cancel(struct api_req *req, struct api_resp *resp)
+{
+	json_t *job;
+	const char *state;
+	int rc = archive_job_json(req->ctx->a, req->id, &job);
+
+	if (rc < 0) {
+		api_fail(resp, api_status_from_errno(rc), NULL,
+			 rc == -ENOENT ? "no job %lld" : "archive error reading job %lld",
+			 (long long)req->id);
+		return;
+	}
+	state = json_string_value(json_object_get(job, "state"));
+	rc = (strcmp(state, "queued") == 0 || strcmp(state, "running") == 0)
+		     ? jobq_cancel(req->ctx->q, req->ctx->a, req->id)
+		     : -EALREADY;
+	if (rc == -EALREADY)
+		api_fail(resp, 409, NULL, "job %lld has already ended (%s)",
+			 (long long)req->id, state);
+	else if (rc < 0)
+		api_fail(resp, api_status_from_errno(rc), NULL,
+			 "could not cancel job %lld", (long long)req->id);
+	json_decref(job);
+	if (rc == 0)
+		send_job(req, resp, 202, req->id);
+}

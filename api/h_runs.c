@@ -1,0 +1,43 @@
+/*
+ * h_runs — /api/v1/runs: the archive of measured runs.
+ */
+#include "api.h"
+
+#include <errno.h>
+
+#include "archive.h"
+
+void h_runs_list(struct api_req *req, struct api_resp *resp)
+{
+	long long limit, offset;
+	int64_t total = 0;
+	json_t *runs;
+	int rc;
+
+	if (api_query_int(req, resp, "limit", 100, 1, 1000, &limit) < 0 ||
+	    api_query_int(req, resp, "offset", 0, 0, 1LL << 40, &offset) < 0)
+		return;
+	if ((rc = archive_runs_json(req->ctx->a, (int)limit, (int)offset, &runs,
+				    &total)) < 0) {
+		api_fail(resp, api_status_from_errno(rc), NULL,
+			 "archive error listing runs");
+		return;
+	}
+	api_send_json(resp, 200,
+		      json_pack("{s:o, s:I}", "runs", runs, "total",
+				(json_int_t)total));
+}
+
+void h_runs_get(struct api_req *req, struct api_resp *resp)
+{
+	json_t *run;
+	int rc = archive_run_json(req->ctx->a, req->id, &run);
+
+	if (rc < 0) {
+		api_fail(resp, api_status_from_errno(rc), NULL,
+			 rc == -ENOENT ? "no run %lld" : "archive error reading run %lld",
+			 (long long)req->id);
+		return;
+	}
+	api_send_json(resp, 200, run);
+}

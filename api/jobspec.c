@@ -1,0 +1,293 @@
+/*
+ * jobspec — validation of a job request (POST /api/v1/jobs). Every rule lives
+ * here and every refusal names the field, so the API, the dashboard and the
+ * tests agree on what a valid job is. Checks that touch the machine (the
+ * target exists, is a directory, is writable, has room) use the real
+ * filesystem: a job is refused before it is queued, not after it starts.
+ */
+#include "api.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "archive.h"
+#include "probe.h"
+#include "profiles.h"
+#include "units.h"
+
+#define MIN_SIZE (8ULL << 20)
+#define MAX_SIZE (64ULL << 40)
+#define SIZE_ALIGN (1ULL << 20)
+#define FREE_RESERVE (256ULL << 20)
+#define MAX_LABELS 32
+#define MAX_LABEL_CHARS 64
+#define MAX_NOTES 4096
+
+static const char *const fields[] = {
+	"target", "profile", "size", "iterations", "duration_s",
+	"interval_s", "labels", "notes",
+};
+
+/* UTF-8 characters in s (Jansson has already checked it is UTF-8). */
+static size_t utf8_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			n++;
+	return n;
+}
+
+static int bad(struct api_problem *p, const char *field, const char *detail)
+{
+	api_problem_set(p, 400, field, "%s: %s", field, detail);
+	return -EINVAL;
+}
+
+static int parse_target(json_t *v, const char *scratch, char **out,
+			struct api_problem *p)
+{
+	char real[PATH_MAX];
+	const char *t = scratch;
+	struct stat st;
+
+	if (v) {
+		if (!json_is_string(v))
+			return bad(p, "target", "must be a string (a directory path)");
+		t = json_string_value(v);
+		if (t[0] != '/')
+			return bad(p, "target", "must be an absolute path");
+	}
+	if (!realpath(t, real) || stat(real, &st) != 0) {
+		api_problem_set(p, 400, "target", "target: %s %s", t,
+				errno == ENOENT ? "does not exist"
+						: strerror(errno));
+		return -EINVAL;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		api_problem_set(p, 400, "target",
+				"target: %s is not a directory (storbench "
+				"creates its own test file inside a directory)",
+				t);
+		return -EINVAL;
+	}
+	if (access(real, W_OK | X_OK) != 0) {
+		api_problem_set(p, 400, "target", "target: %s is not writable",
+				t);
+		return -EINVAL;
+	}
+	*out = strdup(real);
+	return *out ? 0 : -ENOMEM;
+}
+
+static int parse_size(json_t *v, uint64_t def, uint64_t *out,
+		      struct api_problem *p)
+{
+	char text[64];
+
+	*out = def;
+	if (!v)
+		return 0;
+	if (json_is_integer(v)) {
+		if (json_integer_value(v) <= 0)
+			return bad(p, "size", "must be > 0");
+		*out = (uint64_t)json_integer_value(v);
+	} else if (json_is_string(v)) {
+		int rc = units_parse_size(json_string_value(v), out);
+		if (rc == -ERANGE)
+			return bad(p, "size", "is too large");
+		if (rc < 0) {
+			api_problem_set(p, 400, "size",
+					"size: \"%.40s\" is not a size (use bytes "
+					"or a unit: 64MiB, 1GiB)",
+					json_string_value(v));
+			return -EINVAL;
+		}
+	} else {
+		return bad(p, "size", "must be a string like \"1GiB\" or a number of bytes");
+	}
+	if (*out == 0)
+		return bad(p, "size", "must be > 0");
+	if (*out < MIN_SIZE || *out > MAX_SIZE)
+		return bad(p, "size", "must be from 8MiB to 64TiB");
+	if (*out % SIZE_ALIGN) {
+		units_format_size(*out, text, sizeof(text));
+		api_problem_set(p, 400, "size",
+				"size: %s is not a multiple of 1 MiB (the largest "
+				"block size); use MiB or GiB",
+				text);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A number in [min, max] (max inclusive; min exclusive when open). */
+static int parse_number(json_t *v, const char *field, double def, double min,
+			int open_min, double max, double *out,
+			struct api_problem *p)
+{
+	double d;
+
+	*out = def;
+	if (!v)
+		return 0;
+	if (!json_is_number(v))
+		return bad(p, field, "must be a number of seconds");
+	d = json_number_value(v);
+	if (!isfinite(d) || d > max || d < min || (open_min && d <= min)) {
+		api_problem_set(p, 400, field, "%s: must be %s %g and ≤ %g",
+				field, open_min ? ">" : "≥", min, max);
+		return -EINVAL;
+	}
+	*out = d;
+	return 0;
+}
+
+static int parse_labels(json_t *v, char **out, struct api_problem *p)
+{
+	size_t i;
+	json_t *l;
+
+	if (!v) {
+		*out = strdup("[]");
+		return *out ? 0 : -ENOMEM;
+	}
+	if (!json_is_array(v))
+		return bad(p, "labels", "must be an array of strings");
+	if (json_array_size(v) > MAX_LABELS)
+		return bad(p, "labels", "at most 32 labels");
+	json_array_foreach(v, i, l)
+	{
+		size_t n;
+		if (!json_is_string(l))
+			return bad(p, "labels", "every label must be a string");
+		n = utf8_chars(json_string_value(l));
+		if (n < 1 || n > MAX_LABEL_CHARS)
+			return bad(p, "labels", "every label must be 1 … 64 characters");
+	}
+	*out = json_dumps(v, JSON_COMPACT);
+	return *out ? 0 : -ENOMEM;
+}
+
+int jobspec_parse(const char *body, size_t len, const char *scratch,
+		  struct job_spec *s, struct api_problem *p)
+{
+	json_t *root = NULL, *v;
+	json_error_t jerr;
+	const struct profile *prof;
+	const char *key, *name = "cdm-default";
+	long long n;
+	int64_t free_bytes = 0;
+	int rc = -EINVAL;
+
+	memset(s, 0, sizeof(*s));
+	if (!body || len == 0)
+		root = json_object();
+	else
+		root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		api_problem_set(p, 400, NULL,
+				"malformed JSON at line %d column %d: %s",
+				jerr.line, jerr.column, jerr.text);
+		goto out;
+	}
+	if (!json_is_object(root)) {
+		api_problem_set(p, 400, NULL, "the body must be a JSON object");
+		goto out;
+	}
+	json_object_foreach(root, key, v)
+	{
+		size_t i, nf = sizeof(fields) / sizeof(fields[0]);
+		for (i = 0; i < nf && strcmp(key, fields[i]) != 0; i++)
+			;
+		if (i == nf) {
+			api_problem_set(p, 400, key,
+					"unknown field \"%.64s\" (known: target, "
+					"profile, size, iterations, duration_s, "
+					"interval_s, labels, notes)",
+					key);
+			goto out;
+		}
+	}
+	if ((v = json_object_get(root, "profile")) != NULL) {
+		if (!json_is_string(v)) {
+			rc = bad(p, "profile", "must be a string");
+			goto out;
+		}
+		name = json_string_value(v);
+	}
+	if (!(prof = profile_find(name))) {
+		api_problem_set(p, 400, "profile",
+				"profile: unknown profile \"%.64s\" (see GET "
+				"/api/v1/profiles)",
+				name);
+		goto out;
+	}
+	if (!(s->profile = strdup(prof->name))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if ((rc = parse_target(json_object_get(root, "target"), scratch,
+			       &s->target, p)) < 0)
+		goto out;
+	if ((rc = parse_size(json_object_get(root, "size"), prof->size,
+			     &s->size, p)) < 0)
+		goto out;
+	s->iterations = prof->iterations;
+	if ((v = json_object_get(root, "iterations")) != NULL) {
+		n = json_is_integer(v) ? json_integer_value(v) : 0;
+		if (!json_is_integer(v) || n < 1 || n > 100) {
+			rc = bad(p, "iterations", "must be an integer from 1 to 100");
+			goto out;
+		}
+		s->iterations = (int)n;
+	}
+	if ((rc = parse_number(json_object_get(root, "duration_s"), "duration_s",
+			       prof->duration_s, 0, 1, 3600, &s->duration_s,
+			       p)) < 0 ||
+	    (rc = parse_number(json_object_get(root, "interval_s"), "interval_s",
+			       prof->interval_s, 0, 0, 3600, &s->interval_s,
+			       p)) < 0)
+		goto out;
+	if ((rc = parse_labels(json_object_get(root, "labels"),
+			       &s->labels_json, p)) < 0)
+		goto out;
+	v = json_object_get(root, "notes");
+	if (v && (!json_is_string(v) || json_string_length(v) > MAX_NOTES)) {
+		rc = bad(p, "notes", "must be a string of at most 4096 bytes");
+		goto out;
+	}
+	if (!(s->notes = strdup(v ? json_string_value(v) : ""))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (probe_free_bytes(s->target, &free_bytes) == 0 &&
+	    s->size + FREE_RESERVE > (uint64_t)free_bytes) {
+		char need[32], have[32];
+		units_format_size(s->size, need, sizeof(need));
+		snprintf(have, sizeof(have), "%.1f GiB",
+			 (double)free_bytes / (1 << 30));
+		api_problem_set(p, 400, "size",
+				"size: %s does not fit in %s free on %s (with a "
+				"256 MiB reserve)",
+				need, have, s->target);
+		rc = -EINVAL;
+		goto out;
+	}
+	rc = 0;
+out:
+	json_decref(root);
+	if (rc < 0) {
+		if (rc != -EINVAL)
+			api_problem_set(p, api_status_from_errno(rc), NULL,
+					"%s", strerror(-rc));
+		job_spec_clear(s);
+	}
+	return rc;
+}

@@ -1,0 +1,140 @@
+/*
+ * problem — errors as application/problem+json (RFC 9457) and JSON replies.
+ * api_status_from_errno() is the one place an errno becomes a status.
+ */
+#include "api.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <microhttpd.h>
+
+unsigned api_status_from_errno(int rc)
+{
+	switch (rc) {
+	case 0:
+		return 200;
+	case -EINVAL:
+		return 400;
+	case -ENOENT:
+		return 404;
+	case -EALREADY:
+		return 409;
+	case -E2BIG:
+		return 413;
+	case -EBUSY:
+	case -EAGAIN:
+		return 503;
+	default:
+		return 500;
+	}
+}
+
+static const char *title_for(unsigned status)
+{
+	switch (status) {
+	case 400:
+		return "Invalid request";
+	case 404:
+		return "Not found";
+	case 405:
+		return "Method not allowed";
+	case 409:
+		return "Conflict";
+	case 413:
+		return "Request body too large";
+	case 415:
+		return "Unsupported media type";
+	case 503:
+		return "Service unavailable";
+	default:
+		return "Internal error";
+	}
+}
+
+void api_problem_set(struct api_problem *p, unsigned status, const char *field,
+		     const char *fmt, ...)
+{
+	va_list ap;
+
+	p->status = status;
+	snprintf(p->title, sizeof(p->title), "%s", title_for(status));
+	snprintf(p->field, sizeof(p->field), "%s", field ? field : "");
+	va_start(ap, fmt);
+	vsnprintf(p->detail, sizeof(p->detail), fmt, ap);
+	va_end(ap);
+}
+
+void api_send_json(struct api_resp *resp, unsigned status, json_t *v)
+{
+	char *s = v ? json_dumps(v, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+
+	json_decref(v);
+	free(resp->body);
+	resp->body = NULL;
+	if (!s) {
+		static const char oom[] =
+			"{\"type\":\"about:blank\",\"title\":\"Internal error\","
+			"\"status\":500}";
+		resp->status = 500;
+		resp->content_type = "application/problem+json";
+		resp->static_body = (const unsigned char *)oom;
+		resp->len = sizeof(oom) - 1;
+		return;
+	}
+	resp->status = status;
+	resp->content_type = "application/json; charset=utf-8";
+	resp->body = s;
+	resp->len = strlen(s);
+}
+
+void api_send_problem(struct api_resp *resp, const struct api_problem *p)
+{
+	json_t *o = json_pack("{s:s, s:s, s:i, s:s}", "type", "about:blank",
+			      "title", p->title, "status", (int)p->status,
+			      "detail", p->detail);
+
+	if (o && p->field[0])
+		json_object_set_new(o, "field", json_string(p->field));
+	api_send_json(resp, p->status, o);
+	resp->content_type = "application/problem+json";
+}
+
+void api_fail(struct api_resp *resp, unsigned status, const char *field,
+	      const char *fmt, ...)
+{
+	struct api_problem p;
+	va_list ap;
+
+	api_problem_set(&p, status, field, "%s", "");
+	va_start(ap, fmt);
+	vsnprintf(p.detail, sizeof(p.detail), fmt, ap);
+	va_end(ap);
+	api_send_problem(resp, &p);
+}
+
+int api_query_int(struct api_req *req, struct api_resp *resp,
+		  const char *name, long long def, long long min,
+		  long long max, long long *out)
+{
+	const char *v = MHD_lookup_connection_value(
+		req->conn, MHD_GET_ARGUMENT_KIND, name);
+	char *end = NULL;
+	long long n;
+
+	*out = def;
+	if (!v)
+		return 0;
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (errno || end == v || *end != '\0' || n < min || n > max) {
+		api_fail(resp, 400, name, "%s must be an integer from %lld to %lld",
+			 name, min, max);
+		return -EINVAL;
+	}
+	*out = n;
+	return 0;
+}

@@ -1,0 +1,219 @@
+/*
+ * server — the libmicrohttpd side: listening, collecting a request body up to
+ * API_BODY_LIMIT, handing the request to the route table and sending what the
+ * handler filled in.
+ *
+ * A body larger than the limit is refused with 413: at once when its
+ * Content-Length says so (before any of it is read), otherwise once the
+ * excess has been received and dropped (chunked uploads).
+ */
+#include "api.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <microhttpd.h>
+
+#include "log.h"
+
+struct api_server {
+	struct MHD_Daemon *d;
+	struct api_ctx *ctx;
+};
+
+/* Per-request state while the body arrives. */
+struct conn_state {
+	char *buf;
+	size_t len;
+	int too_big;
+};
+
+static enum MHD_Result send_resp(struct MHD_Connection *c,
+				 struct api_resp *r)
+{
+	struct MHD_Response *mr;
+	enum MHD_Result ret;
+
+	if (r->body) {
+		mr = MHD_create_response_from_buffer(r->len, r->body,
+						     MHD_RESPMEM_MUST_FREE);
+		r->body = NULL;
+	} else {
+		mr = MHD_create_response_from_buffer(
+			r->len, (void *)r->static_body, MHD_RESPMEM_PERSISTENT);
+	}
+	if (!mr)
+		return MHD_NO;
+	MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE,
+				r->content_type ? r->content_type
+						: "application/json");
+	MHD_add_response_header(mr, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	if (r->location[0])
+		MHD_add_response_header(mr, MHD_HTTP_HEADER_LOCATION,
+					r->location);
+	ret = MHD_queue_response(c, r->status, mr);
+	MHD_destroy_response(mr);
+	return ret;
+}
+
+static enum MHD_Result too_big(struct MHD_Connection *c)
+{
+	struct api_resp r = {0};
+
+	api_fail(&r, 413, "body", "request body is larger than %d bytes",
+		 API_BODY_LIMIT);
+	return send_resp(c, &r);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
+				  const char *url, const char *method,
+				  const char *version, const char *upload,
+				  size_t *upload_size, void **con_cls)
+{
+	struct api_server *s = cls;
+	struct conn_state *cs = *con_cls;
+	struct api_req req = {0};
+	struct api_resp resp = {0};
+	enum MHD_Result ret;
+
+	(void)version;
+	if (!cs) {
+		const char *cl = MHD_lookup_connection_value(
+			c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+		cs = calloc(1, sizeof(*cs));
+		if (!cs)
+			return MHD_NO;
+		*con_cls = cs;
+		if (cl && strtoull(cl, NULL, 10) > API_BODY_LIMIT) {
+			cs->too_big = 1;
+			return too_big(c);
+		}
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		if (!cs->too_big && cs->len + *upload_size <= API_BODY_LIMIT) {
+			char *nb = realloc(cs->buf, cs->len + *upload_size + 1);
+			if (!nb)
+				return MHD_NO;
+			memcpy(nb + cs->len, upload, *upload_size);
+			cs->buf = nb;
+			cs->len += *upload_size;
+			cs->buf[cs->len] = '\0';
+		} else {
+			cs->too_big = 1;
+		}
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (cs->too_big)
+		return too_big(c);
+	req.ctx = s->ctx;
+	req.conn = c;
+	req.method = method;
+	req.path = url;
+	req.body = cs->buf;
+	req.body_len = cs->len;
+	api_dispatch(&req, &resp);
+	ret = send_resp(c, &resp);
+	free(resp.body);
+	return ret;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct conn_state *cs = *con_cls;
+
+	(void)cls;
+	(void)c;
+	(void)toe;
+	if (cs) {
+		free(cs->buf);
+		free(cs);
+		*con_cls = NULL;
+	}
+}
+
+/* Splits "ADDR:PORT" / "[V6]:PORT" and resolves it numerically. */
+static int parse_listen(const char *listen, struct addrinfo **ai)
+{
+	char host[256];
+	const char *colon, *port;
+	size_t hl;
+	struct addrinfo hints = {
+		.ai_family = AF_UNSPEC,
+		.ai_socktype = SOCK_STREAM,
+		.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE,
+	};
+
+	if (listen[0] == '[') {
+		const char *close = strchr(listen, ']');
+		if (!close || close[1] != ':')
+			return -EINVAL;
+		hl = (size_t)(close - listen - 1);
+		if (hl >= sizeof(host))
+			return -EINVAL;
+		memcpy(host, listen + 1, hl);
+		port = close + 2;
+	} else {
+		colon = strrchr(listen, ':');
+		if (!colon)
+			return -EINVAL;
+		hl = (size_t)(colon - listen);
+		if (hl >= sizeof(host))
+			return -EINVAL;
+		memcpy(host, listen, hl);
+		port = colon + 1;
+	}
+	host[hl] = '\0';
+	if (!*port || getaddrinfo(host, port, &hints, ai) != 0)
+		return -EINVAL;
+	return 0;
+}
+
+int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out)
+{
+	struct api_server *s = calloc(1, sizeof(*s));
+	struct addrinfo *ai = NULL;
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
+	int rc;
+
+	*out = NULL;
+	if (!s)
+		return -ENOMEM;
+	if ((rc = parse_listen(listen, &ai)) < 0)
+		goto fail;
+	if (ai->ai_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	s->ctx = ctx;
+	errno = 0;
+	s->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
+				MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+				MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned)256,
+				MHD_OPTION_END);
+	freeaddrinfo(ai);
+	if (!s->d) {
+		rc = errno ? -errno : -EADDRINUSE;
+		goto fail;
+	}
+	*out = s;
+	return 0;
+fail:
+	free(s);
+	return rc;
+}
+
+void api_stop(struct api_server *s)
+{
+	if (!s)
+		return;
+	MHD_stop_daemon(s->d);
+	free(s);
+}

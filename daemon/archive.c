@@ -1,0 +1,748 @@
+/*
+ * archive — see archive.h for the design.
+ *
+ * Every statement is prepared, bound and finalised inside the function that
+ * uses it; SQLite result codes become negative errnos here and nowhere else
+ * (sql_err). Rows become JSON through row_json(), which maps each column by
+ * its SQLite type and parses the columns whose name ends in "_json" (stored
+ * JSON texts such as labels and probe), dropping that suffix.
+ */
+#include "archive.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "log.h"
+
+struct archive {
+	sqlite3 *db;
+};
+
+static const char *const migrations[] = {
+	/* 1: queue, runs, results, test files */
+	"CREATE TABLE jobs("
+	" id INTEGER PRIMARY KEY,"
+	" state TEXT NOT NULL CHECK (state IN ('queued','running','done',"
+	"  'failed','cancelled','interrupted')),"
+	" profile TEXT NOT NULL, target TEXT NOT NULL,"
+	" size INTEGER NOT NULL, iterations INTEGER NOT NULL,"
+	" duration_s REAL NOT NULL, interval_s REAL NOT NULL,"
+	" labels TEXT NOT NULL DEFAULT '[]', notes TEXT NOT NULL DEFAULT '',"
+	" created_at TEXT NOT NULL, started_at TEXT, finished_at TEXT,"
+	" run_id INTEGER, error TEXT);"
+	"CREATE INDEX jobs_state ON jobs(state, id);"
+	"CREATE TABLE runs("
+	" id INTEGER PRIMARY KEY,"
+	" job_id INTEGER REFERENCES jobs(id) ON DELETE SET NULL,"
+	" state TEXT NOT NULL CHECK (state IN ('running','done','failed',"
+	"  'cancelled','interrupted')),"
+	" profile TEXT NOT NULL, target TEXT NOT NULL, spec TEXT NOT NULL,"
+	" labels TEXT NOT NULL DEFAULT '[]', notes TEXT NOT NULL DEFAULT '',"
+	" engine_version TEXT NOT NULL, engine_target TEXT NOT NULL,"
+	" direct INTEGER NOT NULL, probe TEXT NOT NULL,"
+	" warnings TEXT NOT NULL DEFAULT '[]', hostname TEXT, fs_type TEXT,"
+	" started_at TEXT NOT NULL, finished_at TEXT);"
+	"CREATE TABLE results("
+	" id INTEGER PRIMARY KEY,"
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" test TEXT NOT NULL, rw TEXT NOT NULL, pattern TEXT NOT NULL,"
+	" block_size INTEGER NOT NULL, queue_depth INTEGER NOT NULL,"
+	" threads INTEGER NOT NULL, iteration INTEGER NOT NULL,"
+	" ios INTEGER NOT NULL, bytes INTEGER NOT NULL,"
+	" lat_sum_ns INTEGER NOT NULL, window_ns INTEGER NOT NULL,"
+	" seconds REAL NOT NULL, mb_s REAL NOT NULL, mib_s REAL NOT NULL,"
+	" iops REAL NOT NULL, lat_mean_us REAL NOT NULL,"
+	" UNIQUE (run_id, test, rw, iteration));"
+	"CREATE TABLE test_files("
+	" path TEXT PRIMARY KEY, job_id INTEGER, created_at TEXT NOT NULL);",
+};
+
+#define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
+
+static int sql_err(struct archive *a, int src, const char *what)
+{
+	log_error("archive: %s: %s (%d)", what, sqlite3_errmsg(a->db), src);
+	return src == SQLITE_NOMEM ? -ENOMEM
+	       : (src == SQLITE_BUSY || src == SQLITE_LOCKED) ? -EBUSY
+							       : -EIO;
+}
+
+static int exec(struct archive *a, const char *sql)
+{
+	char *msg = NULL;
+	int src = sqlite3_exec(a->db, sql, NULL, NULL, &msg);
+
+	if (src != SQLITE_OK) {
+		log_error("archive: %s", msg ? msg : sqlite3_errstr(src));
+		sqlite3_free(msg);
+		return src == SQLITE_BUSY ? -EBUSY : -EIO;
+	}
+	return 0;
+}
+
+static int prep(struct archive *a, const char *sql, sqlite3_stmt **st)
+{
+	int src = sqlite3_prepare_v2(a->db, sql, -1, st, NULL);
+
+	return src == SQLITE_OK ? 0 : sql_err(a, src, "prepare");
+}
+
+/* Steps a statement that returns no rows and finalises it. */
+static int step_done(struct archive *a, sqlite3_stmt *st, const char *what)
+{
+	int src = sqlite3_step(st);
+	int rc = src == SQLITE_DONE ? 0 : sql_err(a, src, what);
+
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static void now_text(char buf[32])
+{
+	log_utc_now(buf);
+}
+
+void job_spec_clear(struct job_spec *s)
+{
+	free(s->profile);
+	free(s->target);
+	free(s->labels_json);
+	free(s->notes);
+	memset(s, 0, sizeof(*s));
+}
+
+int archive_open(const char *path, struct archive **out)
+{
+	struct archive *a = calloc(1, sizeof(*a));
+	sqlite3_stmt *st = NULL;
+	int version = 0, rc = 0, src;
+
+	*out = NULL;
+	if (!a)
+		return -ENOMEM;
+	src = sqlite3_open_v2(path, &a->db,
+			      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+				      SQLITE_OPEN_NOMUTEX,
+			      NULL);
+	if (src != SQLITE_OK) {
+		rc = a->db ? sql_err(a, src, path) : -ENOMEM;
+		goto out;
+	}
+	sqlite3_busy_timeout(a->db, 5000);
+	if ((rc = exec(a, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"
+			  "PRAGMA synchronous=NORMAL;")) < 0)
+		goto out;
+	if ((rc = prep(a, "PRAGMA user_version", &st)) < 0)
+		goto out;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		version = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (version > N_MIGRATIONS) {
+		log_error("archive %s has schema version %d; this storbench "
+			  "knows up to %d", path, version, N_MIGRATIONS);
+		rc = -EPROTO;
+		goto out;
+	}
+	for (int v = version; v < N_MIGRATIONS; v++) {
+		char pragma[64];
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d;",
+			 v + 1);
+		if ((rc = exec(a, "BEGIN IMMEDIATE")) < 0)
+			goto out;
+		if ((rc = exec(a, migrations[v])) < 0 ||
+		    (rc = exec(a, pragma)) < 0) {
+			exec(a, "ROLLBACK");
+			goto out;
+		}
+		if ((rc = exec(a, "COMMIT")) < 0)
+			goto out;
+	}
+out:
+	if (rc < 0) {
+		archive_close(a);
+		return rc;
+	}
+	*out = a;
+	return 0;
+}
+
+void archive_close(struct archive *a)
+{
+	if (!a)
+		return;
+	sqlite3_close(a->db);
+	free(a);
+}
+
+/* --- the queue --- */
+
+int archive_job_insert(struct archive *a, const struct job_spec *s,
+		       int64_t *id)
+{
+	sqlite3_stmt *st;
+	char now[32];
+	int rc;
+
+	if ((rc = prep(a, "INSERT INTO jobs(state, profile, target, size,"
+			  " iterations, duration_s, interval_s, labels, notes,"
+			  " created_at) VALUES ('queued',?,?,?,?,?,?,?,?,?)",
+		       &st)) < 0)
+		return rc;
+	now_text(now);
+	sqlite3_bind_text(st, 1, s->profile, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, s->target, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)s->size);
+	sqlite3_bind_int(st, 4, s->iterations);
+	sqlite3_bind_double(st, 5, s->duration_s);
+	sqlite3_bind_double(st, 6, s->interval_s);
+	sqlite3_bind_text(st, 7, s->labels_json ? s->labels_json : "[]", -1,
+			  SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, s->notes ? s->notes : "", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 9, now, -1, SQLITE_STATIC);
+	if ((rc = step_done(a, st, "insert job")) == 0)
+		*id = sqlite3_last_insert_rowid(a->db);
+	return rc;
+}
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return strdup(t ? (const char *)t : "");
+}
+
+int archive_job_claim_next(struct archive *a, int64_t *id,
+			   struct job_spec *s)
+{
+	sqlite3_stmt *st = NULL;
+	char now[32];
+	int rc, src;
+
+	memset(s, 0, sizeof(*s));
+	if ((rc = prep(a, "UPDATE jobs SET state='running', started_at=?"
+			  " WHERE id=(SELECT id FROM jobs WHERE state='queued'"
+			  " ORDER BY id LIMIT 1)"
+			  " RETURNING id, profile, target, size, iterations,"
+			  " duration_s, interval_s, labels, notes",
+		       &st)) < 0)
+		return rc;
+	now_text(now);
+	sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
+	src = sqlite3_step(st);
+	if (src == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		s->profile = col_dup(st, 1);
+		s->target = col_dup(st, 2);
+		s->size = (uint64_t)sqlite3_column_int64(st, 3);
+		s->iterations = sqlite3_column_int(st, 4);
+		s->duration_s = sqlite3_column_double(st, 5);
+		s->interval_s = sqlite3_column_double(st, 6);
+		s->labels_json = col_dup(st, 7);
+		s->notes = col_dup(st, 8);
+		rc = (s->profile && s->target && s->labels_json && s->notes)
+			     ? 0
+			     : -ENOMEM;
+		/* step to the end so the UPDATE commits */
+		src = sqlite3_step(st);
+		if (src != SQLITE_DONE && rc == 0)
+			rc = sql_err(a, src, "claim job");
+	} else if (src == SQLITE_DONE) {
+		rc = -ENOENT;
+	} else {
+		rc = sql_err(a, src, "claim job");
+	}
+	sqlite3_finalize(st);
+	if (rc < 0)
+		job_spec_clear(s);
+	return rc;
+}
+
+int archive_job_cancel_queued(struct archive *a, int64_t id)
+{
+	sqlite3_stmt *st;
+	char now[32];
+	int rc;
+
+	if ((rc = prep(a, "UPDATE jobs SET state='cancelled', finished_at=?"
+			  " WHERE id=? AND state='queued'",
+		       &st)) < 0)
+		return rc;
+	now_text(now);
+	sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, id);
+	if ((rc = step_done(a, st, "cancel job")) < 0)
+		return rc;
+	return sqlite3_changes(a->db) > 0 ? 1 : 0;
+}
+
+int archive_job_finish(struct archive *a, int64_t job_id, int64_t run_id,
+		       const char *state, const char *error)
+{
+	sqlite3_stmt *st;
+	char now[32];
+	int rc;
+
+	now_text(now);
+	if ((rc = exec(a, "BEGIN IMMEDIATE")) < 0)
+		return rc;
+	if ((rc = prep(a, "UPDATE jobs SET state=?, finished_at=?, error=?"
+			  " WHERE id=?",
+		       &st)) < 0)
+		goto out;
+	sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
+	if (error)
+		sqlite3_bind_text(st, 3, error, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 4, job_id);
+	if ((rc = step_done(a, st, "finish job")) < 0)
+		goto out;
+	if (run_id > 0) {
+		if ((rc = prep(a, "UPDATE runs SET state=?, finished_at=?"
+				  " WHERE id=?",
+			       &st)) < 0)
+			goto out;
+		sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, run_id);
+		if ((rc = step_done(a, st, "finish run")) < 0)
+			goto out;
+	}
+out:
+	if (rc < 0) {
+		exec(a, "ROLLBACK");
+		return rc;
+	}
+	return exec(a, "COMMIT");
+}
+
+int archive_interrupt_running(struct archive *a, int *n)
+{
+	char sql[512], now[32];
+	int rc;
+
+	*n = 0;
+	now_text(now);
+	snprintf(sql, sizeof(sql),
+		 "BEGIN IMMEDIATE;"
+		 "UPDATE jobs SET state='interrupted', finished_at='%s',"
+		 " error='the daemon stopped while this job ran'"
+		 " WHERE state='running';",
+		 now);
+	if ((rc = exec(a, sql)) < 0)
+		return rc;
+	*n = sqlite3_changes(a->db);
+	snprintf(sql, sizeof(sql),
+		 "UPDATE runs SET state='interrupted', finished_at='%s'"
+		 " WHERE state='running'; COMMIT;",
+		 now);
+	if ((rc = exec(a, sql)) < 0)
+		exec(a, "ROLLBACK");
+	return rc;
+}
+
+int archive_queue_counts(struct archive *a, int *queued, int *running)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*queued = *running = 0;
+	if ((rc = prep(a, "SELECT (SELECT count(*) FROM jobs WHERE"
+			  " state='queued'), (SELECT count(*) FROM jobs"
+			  " WHERE state='running')",
+		       &st)) < 0)
+		return rc;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*queued = sqlite3_column_int(st, 0);
+		*running = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* --- runs --- */
+
+int archive_run_create(struct archive *a, int64_t job_id,
+		       const struct job_spec *s, const char *spec_json,
+		       const char *probe_json, const char *engine_target,
+		       int direct, const char *warnings_json, int64_t *run_id)
+{
+	sqlite3_stmt *st;
+	char now[32];
+	int rc;
+
+	now_text(now);
+	if ((rc = exec(a, "BEGIN IMMEDIATE")) < 0)
+		return rc;
+	if ((rc = prep(a, "INSERT INTO runs(job_id, state, profile, target,"
+			  " spec, labels, notes, engine_version, engine_target,"
+			  " direct, probe, warnings, hostname, fs_type,"
+			  " started_at) VALUES (?,'running',?,?,?,?,?,?,?,?,?,?,"
+			  " json_extract(?10,'$.hostname'),"
+			  " json_extract(?10,'$.fs_type'),?)",
+		       &st)) < 0)
+		goto out;
+	sqlite3_bind_int64(st, 1, job_id);
+	sqlite3_bind_text(st, 2, s->profile, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, s->target, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, spec_json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, s->labels_json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, s->notes, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, STORBENCH_VERSION, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, engine_target, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 9, direct);
+	sqlite3_bind_text(st, 10, probe_json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 11, warnings_json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 12, now, -1, SQLITE_STATIC);
+	if ((rc = step_done(a, st, "insert run")) < 0)
+		goto out;
+	*run_id = sqlite3_last_insert_rowid(a->db);
+	if ((rc = prep(a, "UPDATE jobs SET run_id=? WHERE id=?", &st)) < 0)
+		goto out;
+	sqlite3_bind_int64(st, 1, *run_id);
+	sqlite3_bind_int64(st, 2, job_id);
+	rc = step_done(a, st, "link run");
+out:
+	if (rc < 0) {
+		exec(a, "ROLLBACK");
+		return rc;
+	}
+	return exec(a, "COMMIT");
+}
+
+int archive_result_insert(struct archive *a, int64_t run_id,
+			  const struct profile_test *t, int iteration,
+			  const struct result *r)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = prep(a, "INSERT INTO results(run_id, test, rw, pattern,"
+			  " block_size, queue_depth, threads, iteration, ios,"
+			  " bytes, lat_sum_ns, window_ns, seconds, mb_s, mib_s,"
+			  " iops, lat_mean_us)"
+			  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		       &st)) < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, t->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, wl_rw_name(t->read_pct), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, wl_pattern_name(t->pattern), -1,
+			  SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, t->block_size);
+	sqlite3_bind_int(st, 6, (int)t->queue_depth);
+	sqlite3_bind_int(st, 7, (int)t->threads);
+	sqlite3_bind_int(st, 8, iteration);
+	sqlite3_bind_int64(st, 9, (sqlite3_int64)r->ios);
+	sqlite3_bind_int64(st, 10, (sqlite3_int64)r->bytes);
+	sqlite3_bind_int64(st, 11, (sqlite3_int64)r->lat_sum_ns);
+	sqlite3_bind_int64(st, 12, (sqlite3_int64)r->window_ns);
+	sqlite3_bind_double(st, 13, r->seconds);
+	sqlite3_bind_double(st, 14, r->mb_s);
+	sqlite3_bind_double(st, 15, r->mib_s);
+	sqlite3_bind_double(st, 16, r->iops);
+	sqlite3_bind_double(st, 17, r->lat_mean_us);
+	return step_done(a, st, "insert result");
+}
+
+/* --- test files --- */
+
+static int path_stmt(struct archive *a, const char *sql, const char *path,
+		     int64_t job_id)
+{
+	sqlite3_stmt *st;
+	char now[32];
+	int rc;
+
+	if ((rc = prep(a, sql, &st)) < 0)
+		return rc;
+	now_text(now);
+	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+	if (sqlite3_bind_parameter_count(st) >= 3) {
+		sqlite3_bind_int64(st, 2, job_id);
+		sqlite3_bind_text(st, 3, now, -1, SQLITE_STATIC);
+	}
+	return step_done(a, st, "test file");
+}
+
+int archive_testfile_add(struct archive *a, const char *path, int64_t job_id)
+{
+	return path_stmt(a, "INSERT OR REPLACE INTO test_files(path, job_id,"
+			    " created_at) VALUES (?,?,?)",
+			 path, job_id);
+}
+
+int archive_testfile_remove(struct archive *a, const char *path)
+{
+	return path_stmt(a, "DELETE FROM test_files WHERE path=?", path, 0);
+}
+
+int archive_testfile_each(struct archive *a,
+			  void (*fn)(void *arg, const char *path), void *arg)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = prep(a, "SELECT path FROM test_files", &st)) < 0)
+		return rc;
+	while (sqlite3_step(st) == SQLITE_ROW)
+		fn(arg, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* --- reads --- */
+
+/* The current row as a JSON object (see the file comment). */
+static json_t *row_json(sqlite3_stmt *st)
+{
+	json_t *o = json_object();
+	int n = sqlite3_column_count(st);
+
+	for (int i = 0; o && i < n; i++) {
+		const char *name = sqlite3_column_name(st, i);
+		size_t len = strlen(name);
+		json_t *v = NULL;
+
+		switch (sqlite3_column_type(st, i)) {
+		case SQLITE_INTEGER:
+			v = json_integer(sqlite3_column_int64(st, i));
+			break;
+		case SQLITE_FLOAT:
+			v = json_real(sqlite3_column_double(st, i));
+			break;
+		case SQLITE_TEXT:
+			if (len > 5 && strcmp(name + len - 5, "_json") == 0) {
+				v = json_loads((const char *)
+						       sqlite3_column_text(st, i),
+					       JSON_DECODE_ANY, NULL);
+				len -= 5;
+			} else {
+				v = json_string((const char *)
+							sqlite3_column_text(st, i));
+			}
+			break;
+		default:
+			v = json_null();
+		}
+		if (!v)
+			v = json_null();
+		json_object_setn_new_nocheck(o, name, len, v);
+	}
+	return o;
+}
+
+/* Runs a query with an optional id or limit/offset binding; each row is
+ * appended to *out as row_json(). */
+static int query_rows(struct archive *a, const char *sql, int64_t p1,
+		      int64_t p2, int nparams, json_t **out)
+{
+	sqlite3_stmt *st;
+	json_t *arr;
+	int rc, src;
+
+	*out = NULL;
+	if ((rc = prep(a, sql, &st)) < 0)
+		return rc;
+	if (nparams >= 1)
+		sqlite3_bind_int64(st, 1, p1);
+	if (nparams >= 2)
+		sqlite3_bind_int64(st, 2, p2);
+	arr = json_array();
+	while ((src = sqlite3_step(st)) == SQLITE_ROW)
+		json_array_append_new(arr, row_json(st));
+	if (src != SQLITE_DONE) {
+		rc = sql_err(a, src, "query");
+		json_decref(arr);
+		arr = NULL;
+	}
+	sqlite3_finalize(st);
+	*out = arr;
+	return rc;
+}
+
+static int query_one(struct archive *a, const char *sql, int64_t id,
+		     json_t **out)
+{
+	json_t *arr;
+	int rc = query_rows(a, sql, id, 0, 1, &arr);
+
+	*out = NULL;
+	if (rc < 0)
+		return rc;
+	if (json_array_size(arr) == 0) {
+		json_decref(arr);
+		return -ENOENT;
+	}
+	*out = json_incref(json_array_get(arr, 0));
+	json_decref(arr);
+	return 0;
+}
+
+#define JOB_COLUMNS                                                            \
+	"SELECT id, state, profile, target, size, iterations, duration_s,"     \
+	" interval_s, labels AS labels_json, notes, created_at, started_at,"   \
+	" finished_at, run_id, error FROM jobs"
+
+int archive_job_json(struct archive *a, int64_t id, json_t **out)
+{
+	return query_one(a, JOB_COLUMNS " WHERE id=?", id, out);
+}
+
+int archive_jobs_json(struct archive *a, int limit, int offset, json_t **out)
+{
+	return query_rows(a, JOB_COLUMNS " ORDER BY id DESC LIMIT ? OFFSET ?",
+			  limit, offset, 2, out);
+}
+
+/*
+ * The tests of a run, in the order they ran, each with every iteration and
+ * its best one (result_best: CrystalDiskMark's best of N by MB/s).
+ */
+static int run_tests_json(struct archive *a, int64_t run_id, json_t **out)
+{
+	json_t *rows, *tests = json_array();
+	int rc = query_rows(a,
+			    "SELECT test, rw, pattern, block_size, queue_depth,"
+			    " threads, iteration, ios, bytes, lat_sum_ns,"
+			    " window_ns FROM results WHERE run_id=?"
+			    " ORDER BY id",
+			    run_id, 0, 1, &rows);
+	size_t i, n;
+
+	*out = NULL;
+	if (rc < 0) {
+		json_decref(tests);
+		return rc;
+	}
+	n = json_array_size(rows);
+	for (i = 0; i < n;) {
+		json_t *first = json_array_get(rows, i), *its, *t;
+		const char *name = json_string_value(json_object_get(first, "test"));
+		const char *rw = json_string_value(json_object_get(first, "rw"));
+		struct result r[256];
+		int k = 0, best;
+
+		t = json_pack("{s:s, s:s, s:O, s:O, s:O, s:O}", "test", name,
+			      "rw", rw, "pattern",
+			      json_object_get(first, "pattern"), "block_size",
+			      json_object_get(first, "block_size"),
+			      "queue_depth", json_object_get(first, "queue_depth"),
+			      "threads", json_object_get(first, "threads"));
+		its = json_array();
+		for (; i < n; i++) {
+			json_t *row = json_array_get(rows, i), *it;
+			if (strcmp(json_string_value(json_object_get(row, "test")), name) ||
+			    strcmp(json_string_value(json_object_get(row, "rw")), rw))
+				break;
+			if (k == 256)
+				continue;
+			memset(&r[k], 0, sizeof(r[k]));
+			r[k].ios = (uint64_t)json_integer_value(json_object_get(row, "ios"));
+			r[k].bytes = (uint64_t)json_integer_value(json_object_get(row, "bytes"));
+			r[k].lat_sum_ns = (uint64_t)json_integer_value(json_object_get(row, "lat_sum_ns"));
+			r[k].window_ns = (uint64_t)json_integer_value(json_object_get(row, "window_ns"));
+			result_finish(&r[k]);
+			it = json_pack("{s:O, s:f, s:f, s:f, s:f, s:I, s:I, s:f}",
+				       "iteration", json_object_get(row, "iteration"),
+				       "mb_s", r[k].mb_s, "mib_s", r[k].mib_s,
+				       "iops", r[k].iops, "lat_mean_us", r[k].lat_mean_us,
+				       "bytes", (json_int_t)r[k].bytes,
+				       "ios", (json_int_t)r[k].ios,
+				       "seconds", r[k].seconds);
+			json_array_append_new(its, it);
+			k++;
+		}
+		best = result_best(r, k);
+		json_object_set(t, "best", best >= 0 ? json_array_get(its, (size_t)best)
+						     : json_null());
+		json_object_set_new(t, "iterations", its);
+		json_array_append_new(tests, t);
+	}
+	json_decref(rows);
+	*out = tests;
+	return 0;
+}
+
+#define RUN_COLUMNS                                                            \
+	"SELECT id, job_id, state, profile, target, labels AS labels_json,"    \
+	" notes, started_at, finished_at, spec AS spec_json,"                  \
+	" json_object('version', engine_version, 'target', engine_target,"    \
+	"  'direct', json(CASE direct WHEN 0 THEN 'false' ELSE 'true' END))"   \
+	"  AS engine_json,"                                                    \
+	" warnings AS warnings_json, probe AS probe_json FROM runs"
+
+int archive_run_json(struct archive *a, int64_t id, json_t **out)
+{
+	json_t *run, *tests;
+	int rc = query_one(a, RUN_COLUMNS " WHERE id=?", id, &run);
+
+	*out = NULL;
+	if (rc < 0)
+		return rc;
+	if ((rc = run_tests_json(a, id, &tests)) < 0) {
+		json_decref(run);
+		return rc;
+	}
+	json_object_set_new(run, "units",
+			    json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
+				      "mb_s", "10^6 B/s", "mib_s", "2^20 B/s",
+				      "iops", "I/O/s", "lat_mean_us", "µs",
+				      "bytes", "B", "seconds", "s",
+				      "block_size", "B"));
+	json_object_set_new(run, "tests", tests);
+	*out = run;
+	return 0;
+}
+
+int archive_runs_json(struct archive *a, int limit, int offset, json_t **out,
+		      int64_t *total)
+{
+	json_t *runs, *count, *run;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	if ((rc = query_rows(a, "SELECT count(*) AS n FROM runs", 0, 0, 0,
+			     &count)) < 0)
+		return rc;
+	*total = json_integer_value(
+		json_object_get(json_array_get(count, 0), "n"));
+	json_decref(count);
+	if ((rc = query_rows(a,
+			     "SELECT id, job_id, state, profile, target,"
+			     " labels AS labels_json, hostname, fs_type,"
+			     " started_at, finished_at FROM runs"
+			     " ORDER BY id DESC LIMIT ? OFFSET ?",
+			     limit, offset, 2, &runs)) < 0)
+		return rc;
+	json_array_foreach(runs, i, run)
+	{
+		json_t *tests, *t, *head = json_array();
+		size_t j;
+		rc = run_tests_json(
+			a, json_integer_value(json_object_get(run, "id")),
+			&tests);
+		if (rc < 0) {
+			json_decref(head);
+			json_decref(runs);
+			return rc;
+		}
+		json_array_foreach(tests, j, t)
+		{
+			json_t *b = json_object_get(t, "best");
+			json_array_append_new(
+				head, json_pack("{s:O, s:O, s:O, s:O}", "test",
+						json_object_get(t, "test"), "rw",
+						json_object_get(t, "rw"), "mb_s",
+						json_object_get(b, "mb_s"), "iops",
+						json_object_get(b, "iops")));
+		}
+		json_decref(tests);
+		json_object_set_new(run, "headline", head);
+	}
+	*out = runs;
+	return 0;
+}

@@ -1,0 +1,95 @@
+/*
+ * archive — the SQLite archive: the durable job queue and every run with its
+ * results, one database file per server (DATA/storbench.db).
+ *
+ * Design: WAL mode, foreign keys on, busy timeout 5 s, schema version in
+ * PRAGMA user_version with forward migrations applied in archive_open().
+ * One `struct archive` is one connection and belongs to one thread at a time:
+ * the HTTP thread has one, the queue worker has its own. Every write is one
+ * transaction, so a crash leaves either the old or the new state, never a
+ * partial run row or half a result.
+ *
+ * Reads that feed the API come back as Jansson objects (json_t, owned by the
+ * caller: json_decref). Errors are negative errnos: -ENOENT for a missing row,
+ * -EIO for an SQLite failure (logged with SQLite's message), -ENOMEM.
+ */
+#ifndef STORBENCH_ARCHIVE_H
+#define STORBENCH_ARCHIVE_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "profiles.h"
+#include "result.h"
+
+#define ARCHIVE_SCHEMA_VERSION 1
+
+struct archive;
+
+/* A job as queued. Strings are owned by the struct: job_spec_clear(). */
+struct job_spec {
+	char *profile;
+	char *target;       /* an absolute directory path */
+	uint64_t size;      /* bytes */
+	int iterations;
+	double duration_s;
+	double interval_s;
+	char *labels_json;  /* a JSON array of strings */
+	char *notes;
+};
+
+void job_spec_clear(struct job_spec *s);
+
+/* Opens (creating and migrating) the archive at path. */
+int archive_open(const char *path, struct archive **out);
+void archive_close(struct archive *a);
+
+/* --- the queue --- */
+
+/* Queues a job; *id receives its id. */
+int archive_job_insert(struct archive *a, const struct job_spec *s,
+		       int64_t *id);
+/* Moves the oldest queued job to running and returns it in *id and *s.
+ * -ENOENT when nothing is queued. */
+int archive_job_claim_next(struct archive *a, int64_t *id,
+			   struct job_spec *s);
+/* queued -> cancelled. Returns 1 if it was queued, 0 if not. */
+int archive_job_cancel_queued(struct archive *a, int64_t id);
+/* Ends a running job and its run with state and error (NULL if none). */
+int archive_job_finish(struct archive *a, int64_t job_id, int64_t run_id,
+		       const char *state, const char *error);
+/* At start-up: every job and run left `running` becomes `interrupted`.
+ * *n receives how many jobs. */
+int archive_interrupt_running(struct archive *a, int *n);
+int archive_queue_counts(struct archive *a, int *queued, int *running);
+
+/* --- runs --- */
+
+/* Creates the run of a running job (state running) and links the job to it.
+ * spec_json, probe_json and warnings_json are JSON texts. */
+int archive_run_create(struct archive *a, int64_t job_id,
+		       const struct job_spec *s, const char *spec_json,
+		       const char *probe_json, const char *engine_target,
+		       int direct, const char *warnings_json, int64_t *run_id);
+/* Stores one iteration of one test. */
+int archive_result_insert(struct archive *a, int64_t run_id,
+			  const struct profile_test *t, int iteration,
+			  const struct result *r);
+
+/* --- test files the engine created, for clean-up after a crash --- */
+int archive_testfile_add(struct archive *a, const char *path, int64_t job_id);
+int archive_testfile_remove(struct archive *a, const char *path);
+/* Calls fn for every recorded path (fn may not use the archive). */
+int archive_testfile_each(struct archive *a,
+			  void (*fn)(void *arg, const char *path), void *arg);
+
+/* --- reads for the API --- */
+int archive_job_json(struct archive *a, int64_t id, json_t **out);
+int archive_jobs_json(struct archive *a, int limit, int offset,
+		      json_t **out);
+int archive_run_json(struct archive *a, int64_t id, json_t **out);
+/* *out = array of run summaries, *total = number of runs */
+int archive_runs_json(struct archive *a, int limit, int offset, json_t **out,
+		      int64_t *total);
+
+#endif

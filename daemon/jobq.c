@@ -1,0 +1,458 @@
+/*
+ * jobq — see jobq.h for the design.
+ */
+#include "jobq.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "archive.h"
+#include "engine.h"
+#include "log.h"
+#include "probe.h"
+#include "profiles.h"
+
+struct jobq {
+	struct archive *a;       /* the worker's own connection */
+	const struct tgt_ops *ops;
+	pthread_t tid;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int stopping;            /* under mu */
+	int kicked;              /* under mu */
+	int64_t current;         /* running job id or 0; under mu */
+	atomic_int cancel;       /* read by the engine threads */
+	struct jobq_progress prog; /* under mu */
+	/* worker-only: where the job stands, for the overall fraction */
+	int steps_done, steps_total;
+};
+
+/* --- progress --- */
+
+static void set_phase(struct jobq *q, const char *phase,
+		      const struct profile_test *t, int iteration)
+{
+	pthread_mutex_lock(&q->mu);
+	snprintf(q->prog.phase, sizeof(q->prog.phase), "%s", phase);
+	if (t) {
+		snprintf(q->prog.test, sizeof(q->prog.test), "%s", t->name);
+		snprintf(q->prog.rw, sizeof(q->prog.rw), "%s",
+			 wl_rw_name(t->read_pct));
+		q->prog.iteration = iteration;
+	}
+	q->prog.fraction = (double)q->steps_done / q->steps_total;
+	q->prog.live_mb_s = q->prog.live_iops = 0;
+	pthread_mutex_unlock(&q->mu);
+}
+
+static void on_progress(void *arg, const struct engine_progress *p)
+{
+	struct jobq *q = arg;
+
+	pthread_mutex_lock(&q->mu);
+	q->prog.fraction = (q->steps_done + p->fraction) / q->steps_total;
+	q->prog.live_mb_s = p->live_mb_s;
+	q->prog.live_iops = p->live_iops;
+	pthread_mutex_unlock(&q->mu);
+}
+
+int jobq_progress(struct jobq *q, int64_t id, struct jobq_progress *p)
+{
+	int rc = -ENOENT;
+
+	pthread_mutex_lock(&q->mu);
+	if (q->current == id && id > 0) {
+		*p = q->prog;
+		rc = 0;
+	}
+	pthread_mutex_unlock(&q->mu);
+	return rc;
+}
+
+/* --- one job --- */
+
+static json_t *str_or_null(const char *s)
+{
+	return s[0] ? json_string(s) : json_null();
+}
+
+static json_t *int_or_null(int64_t v)
+{
+	return v >= 0 ? json_integer(v) : json_null();
+}
+
+static char *probe_json(const struct probe *p)
+{
+	json_t *o = json_pack(
+		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+		" s:o, s:o, s:o, s:o}",
+		"hostname", str_or_null(p->hostname), "kernel",
+		str_or_null(p->kernel), "fs_type", str_or_null(p->fs_type),
+		"fs_block_size", int_or_null(p->fs_block_size), "mount_point",
+		str_or_null(p->mount_point), "mount_options",
+		str_or_null(p->mount_options), "device", str_or_null(p->device),
+		"disk", str_or_null(p->disk), "device_model",
+		str_or_null(p->device_model), "rotational",
+		p->rotational < 0 ? json_null() : json_boolean(p->rotational),
+		"write_cache", str_or_null(p->write_cache), "free_bytes",
+		int_or_null(p->free_bytes), "total_bytes",
+		int_or_null(p->total_bytes), "cpu_model",
+		str_or_null(p->cpu_model), "cpus", int_or_null(p->cpus),
+		"memory_bytes", int_or_null(p->memory_bytes));
+	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+
+	json_decref(o);
+	return s;
+}
+
+/* Sleeps seconds in 100 ms steps; returns early on cancel. */
+static void pause_between_tests(struct jobq *q, double seconds)
+{
+	uint64_t end = engine_now_ns() + (uint64_t)(seconds * 1e9);
+
+	while (!atomic_load(&q->cancel) && engine_now_ns() < end) {
+		struct timespec ts = {0, 100000000};
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Runs every test of p; returns 0, -ECANCELED or the engine's error. */
+static int run_tests(struct jobq *q, const struct profile *p,
+		     const struct job_spec *s, int64_t run_id,
+		     struct engine_opts *o)
+{
+	for (size_t i = 0; i < p->n_tests; i++) {
+		const struct profile_test *t = &p->tests[i];
+		struct workload w;
+
+		if (i > 0 && s->interval_s > 0) {
+			set_phase(q, "interval", NULL, 0);
+			pause_between_tests(q, s->interval_s);
+		}
+		profile_workload(t, s->size, s->duration_s, &w);
+		for (int it = 1; it <= s->iterations; it++) {
+			struct result r;
+			int rc;
+
+			if (atomic_load(&q->cancel))
+				return -ECANCELED;
+			set_phase(q, "measuring", t, it);
+			rc = engine_run(o, &w, &r);
+			if (rc < 0)
+				return rc;
+			rc = archive_result_insert(q->a, run_id, t, it, &r);
+			if (rc < 0) {
+				snprintf(o->error, o->error_len,
+					 "storing a result in the archive failed");
+				return rc;
+			}
+			q->steps_done++;
+		}
+		pthread_mutex_lock(&q->mu);
+		q->prog.tests_done = (int)i + 1;
+		pthread_mutex_unlock(&q->mu);
+	}
+	return 0;
+}
+
+static void add_warnings(json_t *warnings, int direct, uint64_t size,
+			 const struct probe *pr)
+{
+	if (!direct)
+		json_array_append_new(
+			warnings,
+			json_string("the filesystem refused direct I/O "
+				    "(O_DIRECT); buffered I/O was measured"));
+	if (!direct && pr->memory_bytes > 0 &&
+	    size < (uint64_t)pr->memory_bytes)
+		json_array_append_new(
+			warnings,
+			json_string("buffered test file is smaller than RAM: "
+				    "reads may come from the page cache"));
+}
+
+static int is_stopping(struct jobq *q)
+{
+	int s;
+
+	pthread_mutex_lock(&q->mu);
+	s = q->stopping;
+	pthread_mutex_unlock(&q->mu);
+	return s;
+}
+
+/* The job's parameters as stored on the run (JSON text; caller frees). */
+static char *dump_spec(const struct job_spec *s)
+{
+	json_t *o = json_pack("{s:s, s:I, s:i, s:f, s:f, s:b}", "profile",
+			      s->profile, "size", (json_int_t)s->size,
+			      "iterations", s->iterations, "duration_s",
+			      s->duration_s, "interval_s", s->interval_s,
+			      "direct_requested", 1);
+	char *t = o ? json_dumps(o, JSON_COMPACT) : NULL;
+
+	json_decref(o);
+	return t;
+}
+
+static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
+{
+	const struct profile *p = profile_find(s->profile);
+	char error[256] = "", path[4200] = "";
+	struct engine_opts o = {
+		.ops = q->ops, .path = path, .direct = 1,
+		.cancel = &q->cancel, .progress = on_progress,
+		.progress_arg = q, .error = error, .error_len = sizeof(error),
+	};
+	struct probe pr;
+	char *pj = NULL, *spec = NULL, *warn = NULL;
+	json_t *warnings = json_array();
+	int64_t run_id = 0;
+	int direct = 0, file = 0, stopping, rc;
+	uint32_t salt = 0;
+	const char *state;
+
+	if (!p) {
+		rc = -EINVAL;
+		snprintf(error, sizeof(error), "unknown profile %s", s->profile);
+		goto out;
+	}
+	q->steps_done = 0;
+	q->steps_total = 1 + (int)p->n_tests * s->iterations;
+	pthread_mutex_lock(&q->mu);
+	q->prog.iterations = s->iterations;
+	q->prog.tests_total = (int)p->n_tests;
+	pthread_mutex_unlock(&q->mu);
+
+	if ((rc = probe_path(s->target, &pr)) < 0) {
+		snprintf(error, sizeof(error), "target %s: %s", s->target,
+			 strerror(-rc));
+		goto out;
+	}
+	if (getrandom(&salt, sizeof(salt), 0) != (ssize_t)sizeof(salt))
+		salt = (uint32_t)time(NULL);
+	snprintf(path, sizeof(path), "%s/storbench-%lld-%08x.tmp", s->target,
+		 (long long)id, salt);
+	if ((rc = archive_testfile_add(q->a, path, id)) < 0) {
+		snprintf(error, sizeof(error), "archive unavailable");
+		goto out;
+	}
+	set_phase(q, "preparing", NULL, 0);
+	log_info("job %lld: writing test file %s (%llu bytes)", (long long)id,
+		 path, (unsigned long long)s->size);
+	rc = engine_prepare_file(&o, s->size, &direct);
+	if (rc < 0)
+		goto out;
+	file = 1;
+	q->steps_done = 1;
+	add_warnings(warnings, direct, s->size, &pr);
+	pj = probe_json(&pr);
+	spec = dump_spec(s);
+	warn = json_dumps(warnings, JSON_COMPACT);
+	if (!pj || !spec || !warn) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc = archive_run_create(q->a, id, s, spec, pj, q->ops->name, direct,
+				warn, &run_id);
+	if (rc < 0) {
+		snprintf(error, sizeof(error), "archive unavailable");
+		goto out;
+	}
+	rc = run_tests(q, p, s, run_id, &o);
+out:
+	if (file) {
+		int urc;
+		set_phase(q, "cleanup", NULL, 0);
+		urc = tgt_unlink(q->ops, path);
+		if (urc < 0 && urc != -ENOENT)
+			log_warn("job %lld: could not remove %s: %s",
+				 (long long)id, path, strerror(-urc));
+	}
+	if (path[0] != '\0')
+		archive_testfile_remove(q->a, path);
+	stopping = is_stopping(q);
+	if (rc == 0)
+		state = "done";
+	else if (rc == -ECANCELED && stopping)
+		state = "interrupted";
+	else if (rc == -ECANCELED)
+		state = "cancelled";
+	else
+		state = "failed";
+	if (rc == -ECANCELED)
+		snprintf(error, sizeof(error), "%s",
+			 stopping ? "the daemon was stopped while this job ran"
+				     : "cancelled by request");
+	else if (rc < 0 && error[0] == '\0')
+		snprintf(error, sizeof(error), "%s", strerror(-rc));
+	archive_job_finish(q->a, id, run_id, state, rc == 0 ? NULL : error);
+	log_info("job %lld: %s%s%s", (long long)id, state, rc ? ": " : "",
+		 rc ? error : "");
+	json_decref(warnings);
+	free(pj);
+	free(spec);
+	free(warn);
+}
+
+/* --- the worker --- */
+
+static void *worker(void *arg)
+{
+	struct jobq *q = arg;
+
+	pthread_mutex_lock(&q->mu);
+	while (!q->stopping) {
+		struct job_spec s;
+		int64_t id = 0;
+		int rc;
+
+		q->kicked = 0;
+		rc = archive_job_claim_next(q->a, &id, &s);
+		if (rc < 0) {
+			struct timespec until;
+			clock_gettime(CLOCK_REALTIME, &until);
+			until.tv_sec += rc == -ENOENT ? 5 : 1;
+			if (!q->kicked && !q->stopping)
+				pthread_cond_timedwait(&q->cv, &q->mu, &until);
+			continue;
+		}
+		q->current = id;
+		atomic_store(&q->cancel, 0);
+		memset(&q->prog, 0, sizeof(q->prog));
+		q->prog.job_id = id;
+		pthread_mutex_unlock(&q->mu);
+		log_info("job %lld: %s on %s", (long long)id, s.profile,
+			 s.target);
+		run_job(q, id, &s);
+		job_spec_clear(&s);
+		pthread_mutex_lock(&q->mu);
+		q->current = 0;
+	}
+	pthread_mutex_unlock(&q->mu);
+	return NULL;
+}
+
+struct paths {
+	char **v;
+	size_t n, cap;
+};
+
+static void collect_path(void *arg, const char *path)
+{
+	struct paths *p = arg;
+
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 8;
+		char **v = realloc(p->v, cap * sizeof(*v));
+		if (!v)
+			return;
+		p->v = v;
+		p->cap = cap;
+	}
+	if ((p->v[p->n] = strdup(path)) != NULL)
+		p->n++;
+}
+
+/* Removes the test files a crash left behind (the archive lists them; the
+ * engine created each with O_EXCL, so each is ours). */
+static void remove_leftovers(struct jobq *q)
+{
+	struct paths p = {0};
+
+	archive_testfile_each(q->a, collect_path, &p);
+	for (size_t i = 0; i < p.n; i++) {
+		if (tgt_unlink(q->ops, p.v[i]) == 0)
+			log_info("removed test file %s left by a crash", p.v[i]);
+		archive_testfile_remove(q->a, p.v[i]);
+		free(p.v[i]);
+	}
+	free(p.v);
+}
+
+int jobq_start(const char *db_path, struct jobq **out)
+{
+	struct jobq *q = calloc(1, sizeof(*q));
+	int rc, n = 0;
+
+	*out = NULL;
+	if (!q)
+		return -ENOMEM;
+	pthread_mutex_init(&q->mu, NULL);
+	pthread_cond_init(&q->cv, NULL);
+	q->ops = tgt_find("io_uring");
+	if (!q->ops) {
+		rc = -ENOSYS;
+		goto fail;
+	}
+	if ((rc = archive_open(db_path, &q->a)) < 0)
+		goto fail;
+	if ((rc = archive_interrupt_running(q->a, &n)) < 0)
+		goto fail;
+	if (n)
+		log_warn("%d job(s) were running when the daemon stopped; "
+			 "marked interrupted", n);
+	remove_leftovers(q);
+	if (pthread_create(&q->tid, NULL, worker, q) != 0) {
+		rc = -EAGAIN;
+		goto fail;
+	}
+	*out = q;
+	return 0;
+fail:
+	archive_close(q->a);
+	pthread_mutex_destroy(&q->mu);
+	pthread_cond_destroy(&q->cv);
+	free(q);
+	return rc;
+}
+
+void jobq_kick(struct jobq *q)
+{
+	pthread_mutex_lock(&q->mu);
+	q->kicked = 1;
+	pthread_cond_signal(&q->cv);
+	pthread_mutex_unlock(&q->mu);
+}
+
+int jobq_cancel(struct jobq *q, struct archive *a, int64_t id)
+{
+	int rc;
+
+	pthread_mutex_lock(&q->mu);
+	rc = archive_job_cancel_queued(a, id);
+	if (rc == 1) {
+		rc = 0;
+	} else if (rc == 0 && q->current == id) {
+		atomic_store(&q->cancel, 1);
+	} else if (rc == 0) {
+		rc = -EALREADY;
+	}
+	pthread_mutex_unlock(&q->mu);
+	return rc;
+}
+
+void jobq_stop(struct jobq *q)
+{
+	if (!q)
+		return;
+	pthread_mutex_lock(&q->mu);
+	q->stopping = 1;
+	atomic_store(&q->cancel, 1);
+	pthread_cond_signal(&q->cv);
+	pthread_mutex_unlock(&q->mu);
+	pthread_join(q->tid, NULL);
+	archive_close(q->a);
+	pthread_mutex_destroy(&q->mu);
+	pthread_cond_destroy(&q->cv);
+	free(q);
+}

@@ -1,0 +1,66 @@
+/*
+ * jobq — the durable job queue's worker: takes queued jobs from the archive
+ * one at a time and runs them with the engine.
+ *
+ * Design: one worker thread with its own archive connection. The HTTP side
+ * inserts a job with its own connection and calls jobq_kick(); cancelling goes
+ * through jobq_cancel(). One mutex guards the worker's "current job" and its
+ * progress, and one condition variable wakes it. The benchmark threads never
+ * touch SQLite: each finished iteration comes back to the worker, which stores
+ * it at once, so a crash keeps every iteration measured before it.
+ *
+ * A job: probe the target → create the run → create and fill the test file
+ * (recorded in the archive first, so a crash can clean it up) → for every test
+ * of the profile, `iterations` timed iterations, `interval_s` apart → remove
+ * the file → finish the job and run as done, failed, cancelled or (when the
+ * daemon is stopping) interrupted.
+ */
+#ifndef STORBENCH_JOBQ_H
+#define STORBENCH_JOBQ_H
+
+#include <stdint.h>
+
+struct jobq;
+struct archive;
+
+/* Live state of the running job, for the API. */
+struct jobq_progress {
+	int64_t job_id;
+	char phase[16];   /* preparing, measuring, interval, cleanup */
+	char test[32];    /* "SEQ1M Q8T1" */
+	char rw[8];       /* read, write */
+	int iteration;    /* 1-based */
+	int iterations;
+	int tests_done;
+	int tests_total;
+	double fraction;  /* of the whole job, 0 … 1 */
+	double live_mb_s; /* 10^6 B/s over the last ~250 ms */
+	double live_iops;
+};
+
+/*
+ * Opens the archive at db_path for the worker, marks jobs left running as
+ * interrupted, removes test files a crash left behind, and starts the worker.
+ * *out is freed by jobq_stop(). Returns 0 or a negative errno.
+ */
+int jobq_start(const char *db_path, struct jobq **out);
+
+/* Stops the running test promptly (its job becomes interrupted), waits for
+ * the worker to clean up and exit, closes everything. NULL is fine. */
+void jobq_stop(struct jobq *q);
+
+/* Tells the worker a job was queued. */
+void jobq_kick(struct jobq *q);
+
+/*
+ * Cancels job id, whose state the caller read as queued or running; a is the
+ * caller's archive connection. Returns 0 when cancelled (a running job stops
+ * within ~100 ms), -EALREADY when the job has already ended.
+ */
+int jobq_cancel(struct jobq *q, struct archive *a, int64_t id);
+
+/* Copies the progress of job id into *p. Returns 0, or -ENOENT when job id
+ * is not the one running. */
+int jobq_progress(struct jobq *q, int64_t id, struct jobq_progress *p);
+
+#endif

@@ -1,0 +1,187 @@
+/*
+ * main — the storbench command line.
+ *
+ *   storbench serve [--listen ADDR:PORT] [--data DIR] [--demo]
+ *   storbench --version | --help
+ *
+ * `serve` opens (or creates) DIR/storbench.db, creates DIR/scratch (the
+ * default target), starts the queue worker and the HTTP server, and waits for
+ * SIGINT or SIGTERM; then it stops the running test (its job becomes
+ * interrupted, its test file is removed) and exits 0. Signals are blocked in
+ * every thread and taken with sigwait() here, so no handler runs in the middle
+ * of an I/O loop.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "api.h"
+#include "archive.h"
+#include "jobq.h"
+#include "log.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: storbench serve [--listen ADDR:PORT] [--data DIR] [--demo]\n"
+		"       storbench --version\n"
+		"\n"
+		"  --listen ADDR:PORT  where the dashboard and API listen "
+		"(default 127.0.0.1:8080; [::1]:8080 for IPv6)\n"
+		"  --data DIR          archive and scratch folder (default ./var)\n"
+		"  --demo              on an empty archive, queue one cdm-default "
+		"run on DIR/scratch\n");
+}
+
+static int make_dir(const char *path)
+{
+	if (mkdir(path, 0755) == 0 || errno == EEXIST)
+		return 0;
+	return -errno;
+}
+
+/* Queues the embedded default job when the archive has never run one. */
+static void queue_demo(struct api_ctx *ctx)
+{
+	static const char body[] = "{\"labels\":[\"demo\"]}";
+	struct job_spec s;
+	struct api_problem p;
+	json_t *jobs = NULL;
+	int64_t id;
+
+	if (archive_jobs_json(ctx->a, 1, 0, &jobs) < 0 ||
+	    json_array_size(jobs) > 0) {
+		json_decref(jobs);
+		return;
+	}
+	json_decref(jobs);
+	if (jobspec_parse(body, sizeof(body) - 1, ctx->scratch, &s, &p) < 0) {
+		log_error("demo job refused: %s", p.detail);
+		return;
+	}
+	if (archive_job_insert(ctx->a, &s, &id) == 0) {
+		log_info("demo: queued job %lld (cdm-default on %s)",
+			 (long long)id, s.target);
+		jobq_kick(ctx->q);
+	}
+	job_spec_clear(&s);
+}
+
+static int serve(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"listen", required_argument, NULL, 'l'},
+		{"data", required_argument, NULL, 'd'},
+		{"demo", no_argument, NULL, 'D'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *listen = "127.0.0.1:8080", *data = "./var";
+	char db[PATH_MAX], scratch[PATH_MAX], real[PATH_MAX];
+	struct api_ctx ctx = {0};
+	struct api_server *srv = NULL;
+	struct jobq *q = NULL;
+	sigset_t set;
+	int c, sig, demo = 0, rc = 1, err;
+
+	while ((c = getopt_long(argc, argv, "l:d:Dh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			listen = optarg;
+			break;
+		case 'd':
+			data = optarg;
+			break;
+		case 'D':
+			demo = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if ((err = make_dir(data)) < 0 || !realpath(data, real)) {
+		log_error("data directory %s: %s", data,
+			  strerror(err ? -err : errno));
+		return 1;
+	}
+	if (snprintf(db, sizeof(db), "%s/storbench.db", real) >= (int)sizeof(db) ||
+	    snprintf(scratch, sizeof(scratch), "%s/scratch", real) >=
+		    (int)sizeof(scratch)) {
+		log_error("data directory path is too long");
+		return 1;
+	}
+	if ((err = make_dir(scratch)) < 0) {
+		log_error("scratch directory %s: %s", scratch, strerror(-err));
+		return 1;
+	}
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+
+	if ((err = archive_open(db, &ctx.a)) < 0) {
+		log_error("archive %s: %s", db, strerror(-err));
+		goto out;
+	}
+	if ((err = jobq_start(db, &q)) < 0) {
+		log_error("job queue: %s", strerror(-err));
+		goto out;
+	}
+	ctx.q = q;
+	ctx.scratch = scratch;
+	if ((err = api_start(listen, &ctx, &srv)) < 0) {
+		log_error("cannot listen on %s: %s", listen, strerror(-err));
+		goto out;
+	}
+	log_info("storbench %s serving http://%s/ (data %s)", STORBENCH_VERSION,
+		 listen, real);
+	if (demo)
+		queue_demo(&ctx);
+
+	sigdelset(&set, SIGPIPE);
+	do {
+		if (sigwait(&set, &sig) != 0)
+			break;
+	} while (sig != SIGINT && sig != SIGTERM);
+	log_info("signal %d: stopping", sig);
+	rc = 0;
+out:
+	api_stop(srv);
+	jobq_stop(q);
+	archive_close(ctx.a);
+	if (rc == 0)
+		log_info("stopped");
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "serve") == 0)
+		return serve(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+		printf("storbench %s\n", STORBENCH_VERSION);
+		return 0;
+	}
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
+			  strcmp(argv[1], "help") == 0)) {
+		usage(stdout);
+		return 0;
+	}
+	usage(stderr);
+	return 2;
+}

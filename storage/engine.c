@@ -1,0 +1,499 @@
+/*
+ * engine — see engine.h for the contract and the measurement rules.
+ *
+ * Layout: `struct eth` is one engine thread (its target context, its I/O
+ * slots and buffers, its counts). run_threads() starts them behind a barrier,
+ * reports progress from the calling thread, joins them and sums their counts.
+ * The same loop serves both the time-based measurement (engine_run) and the
+ * size-based fill of a new test file (engine_prepare_file): a fill is a
+ * sequential 1 MiB write "test" that stops after the file's size and refills
+ * every buffer with fresh random data before it is written again, so the file
+ * holds no repeated block.
+ */
+#include "engine.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#define ENGINE_BUF_ALIGN 4096
+#define ENGINE_REAP_TIMEOUT_MS 100
+#define ENGINE_REPORT_NS 250000000ULL
+#define FILL_BLOCK (1U << 20)
+#define FILL_DEPTH 4U
+
+uint64_t engine_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* xoshiro256** — fast, good enough for offsets and incompressible data. */
+struct rng {
+	uint64_t s[4];
+};
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t rng_next(struct rng *g)
+{
+	uint64_t r = rotl(g->s[1] * 5, 7) * 9, t = g->s[1] << 17;
+
+	g->s[2] ^= g->s[0];
+	g->s[3] ^= g->s[1];
+	g->s[1] ^= g->s[2];
+	g->s[0] ^= g->s[3];
+	g->s[2] ^= t;
+	g->s[3] = rotl(g->s[3], 45);
+	return r;
+}
+
+static void rng_seed(struct rng *g, uint64_t salt)
+{
+	uint64_t x;
+
+	if (getrandom(g->s, sizeof(g->s), 0) != (ssize_t)sizeof(g->s))
+		memset(g->s, 0, sizeof(g->s));
+	/* splitmix64 over the salt so threads never share a stream */
+	for (int i = 0; i < 4; i++) {
+		x = (salt += 0x9e3779b97f4a7c15ULL);
+		x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+		g->s[i] ^= x ^ (x >> 31);
+	}
+}
+
+static void rng_fill(struct rng *g, void *buf, size_t len)
+{
+	uint64_t *p = buf;
+
+	for (size_t i = 0; i < len / sizeof(*p); i++)
+		p[i] = rng_next(g);
+}
+
+/* How a run of threads stops and what it does besides measuring. */
+struct run_mode {
+	int create;          /* the first open creates the file */
+	uint64_t bytes_limit; /* 0: time-based; else stop after this many */
+	int refresh;         /* refill a write buffer before each submission */
+	int fsync_at_end;
+};
+
+struct run_shared {
+	const struct engine_opts *o;
+	const struct workload *w;
+	const struct run_mode *m;
+	pthread_barrier_t barrier;
+	atomic_int stop;       /* a thread failed: everybody stops */
+	atomic_int finished;   /* threads that left their loop */
+};
+
+struct eth {
+	struct run_shared *sh;
+	unsigned index;
+	struct tgt t;
+	struct tgt_io *slots;
+	struct tgt_io **done;
+	struct rng rng;
+	uint64_t region_start, region_len, seq_pos, issued_bytes;
+	_Atomic uint64_t live_bytes, live_ios;
+	struct result r;
+	int rc;
+	int direct;
+	char error[200];
+	pthread_t tid;
+};
+
+static int eth_alloc(struct eth *e)
+{
+	const struct workload *w = e->sh->w;
+
+	e->slots = calloc(w->queue_depth, sizeof(*e->slots));
+	e->done = calloc(w->queue_depth, sizeof(*e->done));
+	if (!e->slots || !e->done)
+		return -ENOMEM;
+	for (unsigned i = 0; i < w->queue_depth; i++) {
+		if (posix_memalign(&e->slots[i].buf, ENGINE_BUF_ALIGN,
+				   w->block_size) != 0)
+			return -ENOMEM;
+		rng_fill(&e->rng, e->slots[i].buf, w->block_size);
+	}
+	return 0;
+}
+
+static void eth_free(struct eth *e)
+{
+	if (e->slots)
+		for (unsigned i = 0; i < e->sh->w->queue_depth; i++)
+			free(e->slots[i].buf);
+	free(e->slots);
+	free(e->done);
+	e->slots = NULL;
+	e->done = NULL;
+}
+
+/* Sets up io for the next I/O of this thread. */
+static void eth_next(struct eth *e, struct tgt_io *io)
+{
+	const struct workload *w = e->sh->w;
+
+	io->len = w->block_size;
+	if (w->pattern == WL_SEQUENTIAL) {
+		if (e->seq_pos + w->block_size > e->region_len)
+			e->seq_pos = 0;
+		io->offset = e->region_start + e->seq_pos;
+		e->seq_pos += w->block_size;
+	} else {
+		uint64_t blocks = e->region_len / w->block_size;
+		io->offset = e->region_start +
+			     (rng_next(&e->rng) % blocks) * w->block_size;
+	}
+	io->write = w->read_pct == 100 ? 0
+		    : w->read_pct == 0 ? 1
+				       : (rng_next(&e->rng) % 100) >= w->read_pct;
+	if (io->write && e->sh->m->refresh)
+		rng_fill(&e->rng, io->buf, io->len);
+	e->issued_bytes += io->len;
+}
+
+static int eth_fail(struct eth *e, int rc, const char *what)
+{
+	if (e->rc == 0) {
+		e->rc = rc;
+		snprintf(e->error, sizeof(e->error), "%s: %s", what,
+			 strerror(-rc));
+	}
+	atomic_store(&e->sh->stop, 1);
+	return rc;
+}
+
+static int eth_should_stop(struct eth *e, uint64_t now, uint64_t deadline)
+{
+	const struct run_shared *sh = e->sh;
+
+	if (atomic_load(&sh->stop) || (sh->o->cancel && *sh->o->cancel))
+		return 1;
+	if (sh->m->bytes_limit)
+		return e->issued_bytes >= e->region_len;
+	return now >= deadline;
+}
+
+/* Queues n slots (fresh I/Os), stamps them and commits. */
+static int eth_submit(struct eth *e, struct tgt_io **ios, unsigned n)
+{
+	uint64_t stamp;
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		eth_next(e, ios[i]);
+		rc = tgt_queue(&e->t, ios[i]);
+		if (rc < 0)
+			return eth_fail(e, rc, "queueing an I/O");
+	}
+	stamp = engine_now_ns();
+	for (i = 0; i < n; i++)
+		ios[i]->t_submit_ns = stamp;
+	rc = tgt_commit(&e->t);
+	return rc < 0 ? eth_fail(e, rc, "submitting I/O") : 0;
+}
+
+/* The I/O loop: keeps queue_depth in flight until told to stop. */
+static void eth_loop(struct eth *e)
+{
+	const struct workload *w = e->sh->w;
+	uint64_t t0 = engine_now_ns(), now = t0;
+	uint64_t deadline = t0 + (uint64_t)(w->duration_s * 1e9);
+	unsigned depth = w->queue_depth, inflight = 0;
+	int measuring = 1;
+
+	if (e->sh->m->bytes_limit) {
+		uint64_t blocks = e->region_len / w->block_size;
+		if (blocks < depth)
+			depth = (unsigned)blocks;
+	}
+	for (unsigned i = 0; i < depth; i++)
+		e->done[i] = &e->slots[i];
+	if (eth_submit(e, e->done, depth) < 0)
+		return;
+	inflight = depth;
+	while (inflight) {
+		int n = tgt_reap(&e->t, 1, ENGINE_REAP_TIMEOUT_MS, e->done,
+				 w->queue_depth);
+		unsigned again = 0;
+		uint64_t bytes = 0;
+
+		now = engine_now_ns();
+		if (n < 0) {
+			eth_fail(e, n, "waiting for I/O");
+			measuring = 0;
+			break;
+		}
+		for (int i = 0; i < n; i++) {
+			struct tgt_io *io = e->done[i];
+			if (io->res != (int64_t)io->len) {
+				char what[96];
+				snprintf(what, sizeof(what), "%s of %u bytes at offset %llu",
+					 io->write ? "write" : "read", io->len,
+					 (unsigned long long)io->offset);
+				eth_fail(e, io->res < 0 ? (int)io->res : -EIO,
+					 what);
+				continue;
+			}
+			if (measuring) {
+				e->r.ios++;
+				bytes += io->len;
+				e->r.lat_sum_ns += now - io->t_submit_ns;
+			}
+		}
+		inflight -= (unsigned)n;
+		if (measuring) {
+			e->r.bytes += bytes;
+			atomic_fetch_add_explicit(&e->live_bytes, bytes,
+						  memory_order_relaxed);
+			atomic_fetch_add_explicit(&e->live_ios, (uint64_t)n,
+						  memory_order_relaxed);
+			if (eth_should_stop(e, now, deadline)) {
+				measuring = 0;
+				e->r.window_ns = now - t0;
+			}
+		}
+		if (!measuring) {
+			/* with a byte limit, the window ends at the last I/O */
+			if (e->sh->m->bytes_limit && inflight == 0)
+				e->r.window_ns = now - t0;
+			continue;
+		}
+		again = (unsigned)n;
+		if (e->sh->m->bytes_limit) {
+			uint64_t left = (e->region_len - e->issued_bytes) /
+					w->block_size;
+			if (left < again)
+				again = (unsigned)left;
+		}
+		if (again && eth_submit(e, e->done, again) < 0) {
+			measuring = 0;
+			continue;
+		}
+		inflight += again;
+	}
+	if (measuring)
+		e->r.window_ns = now - t0;
+}
+
+static void *eth_main(void *arg)
+{
+	struct eth *e = arg;
+	const struct run_shared *sh = e->sh;
+	struct tgt_open_args a = {
+		.path = sh->o->path,
+		.create = sh->m->create && e->index == 0,
+		.direct = sh->o->direct,
+		.depth = sh->w->queue_depth,
+	};
+	int rc = eth_alloc(e);
+
+	if (rc < 0)
+		eth_fail(e, rc, "allocating I/O buffers");
+	else if ((rc = tgt_open(sh->o->ops, &a, &e->t)) < 0)
+		eth_fail(e, rc, a.create ? "creating the test file"
+					 : "opening the test file");
+	e->direct = e->t.direct;
+	pthread_barrier_wait(&e->sh->barrier);
+	if (e->rc == 0 && !atomic_load(&e->sh->stop))
+		eth_loop(e);
+	if (e->rc == 0 && sh->m->fsync_at_end && e->t.ops) {
+		rc = tgt_fsync(&e->t);
+		if (rc < 0)
+			eth_fail(e, rc, "fsync of the test file");
+	}
+	tgt_close(&e->t);
+	atomic_fetch_add(&e->sh->finished, 1);
+	return NULL;
+}
+
+static void report(const struct engine_opts *o, struct eth *th, unsigned n,
+		   double fraction, uint64_t *last_bytes, uint64_t *last_ios,
+		   uint64_t *last_ns)
+{
+	struct engine_progress p = {.fraction = fraction};
+	uint64_t bytes = 0, ios = 0, now = engine_now_ns();
+	double dt = (double)(now - *last_ns) / 1e9;
+
+	for (unsigned i = 0; i < n; i++) {
+		bytes += atomic_load_explicit(&th[i].live_bytes,
+					      memory_order_relaxed);
+		ios += atomic_load_explicit(&th[i].live_ios,
+					    memory_order_relaxed);
+	}
+	if (dt > 0) {
+		p.live_mb_s = (double)(bytes - *last_bytes) / dt / 1e6;
+		p.live_iops = (double)(ios - *last_ios) / dt;
+	}
+	*last_bytes = bytes;
+	*last_ios = ios;
+	*last_ns = now;
+	if (p.fraction > 1.0)
+		p.fraction = 1.0;
+	if (o->progress)
+		o->progress(o->progress_arg, &p);
+}
+
+static int run_threads(const struct engine_opts *o, const struct workload *w,
+		       const struct run_mode *m, struct result *r, int *direct)
+{
+	struct run_shared sh = {.o = o, .w = w, .m = m};
+	struct eth *th = calloc(w->threads, sizeof(*th));
+	unsigned started = 0, i;
+	uint64_t t0 = engine_now_ns(), lb = 0, li = 0, ln = t0;
+	uint64_t span = w->file_size / w->threads / w->block_size * w->block_size;
+	int rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (!th)
+		return -ENOMEM;
+	pthread_barrier_init(&sh.barrier, NULL, w->threads);
+	for (i = 0; i < w->threads; i++) {
+		th[i].sh = &sh;
+		th[i].index = i;
+		rng_seed(&th[i].rng, i + 1);
+		/* sequential: a region per thread; random: the whole file */
+		if (w->pattern == WL_SEQUENTIAL) {
+			th[i].region_start = span * i;
+			th[i].region_len = span;
+		} else {
+			th[i].region_len = w->file_size / w->block_size *
+					   w->block_size;
+		}
+	}
+	for (i = 0; i < w->threads; i++) {
+		if (pthread_create(&th[i].tid, NULL, eth_main, &th[i]) != 0)
+			break;
+		started++;
+	}
+	if (started < w->threads) {
+		/* cannot happen often; the barrier would never open */
+		atomic_store(&sh.stop, 1);
+		for (i = started; i < w->threads; i++)
+			pthread_barrier_wait(&sh.barrier);
+		rc = -EAGAIN;
+	}
+	while ((unsigned)atomic_load(&sh.finished) < started) {
+		struct timespec ts = {0, 50000000};
+		double frac;
+		nanosleep(&ts, NULL);
+		if (engine_now_ns() - ln < ENGINE_REPORT_NS)
+			continue;
+		if (m->bytes_limit) {
+			uint64_t b = 0;
+			for (i = 0; i < started; i++)
+				b += atomic_load(&th[i].live_bytes);
+			frac = (double)b / (double)m->bytes_limit;
+		} else {
+			frac = (double)(engine_now_ns() - t0) /
+			       (w->duration_s * 1e9);
+		}
+		report(o, th, started, frac, &lb, &li, &ln);
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(th[i].tid, NULL);
+	pthread_barrier_destroy(&sh.barrier);
+	if (direct)
+		*direct = started ? th[0].direct : 0;
+	for (i = 0; i < started; i++) {
+		result_add(r, &th[i].r);
+		if (rc == 0 && th[i].rc != 0) {
+			rc = th[i].rc;
+			if (o->error)
+				snprintf(o->error, o->error_len, "%s",
+					 th[i].error);
+		}
+		eth_free(&th[i]);
+	}
+	free(th);
+	result_finish(r);
+	if (rc == 0 && o->cancel && *o->cancel)
+		rc = -ECANCELED;
+	return rc;
+}
+
+static int bad_workload(const struct engine_opts *o, const char *why)
+{
+	if (o->error)
+		snprintf(o->error, o->error_len, "invalid workload: %s", why);
+	return -EINVAL;
+}
+
+static int check_workload(const struct engine_opts *o,
+			  const struct workload *w)
+{
+	if (w->block_size == 0 || w->block_size % 512)
+		return bad_workload(o, "block size must be a multiple of 512 bytes");
+	if (w->queue_depth < 1 || w->queue_depth > 1024)
+		return bad_workload(o, "queue depth must be 1 … 1024");
+	if (w->threads < 1 || w->threads > 256)
+		return bad_workload(o, "threads must be 1 … 256");
+	if (w->read_pct > 100)
+		return bad_workload(o, "read percentage must be 0 … 100");
+	if (w->file_size / w->threads < w->block_size)
+		return bad_workload(o, "file too small for the block size and threads");
+	if (!(w->duration_s > 0))
+		return bad_workload(o, "duration must be > 0");
+	return 0;
+}
+
+int engine_run(const struct engine_opts *o, const struct workload *w,
+	       struct result *r)
+{
+	static const struct run_mode timed = {0};
+	int rc = check_workload(o, w);
+
+	if (rc < 0) {
+		memset(r, 0, sizeof(*r));
+		return rc;
+	}
+	return run_threads(o, w, &timed, r, NULL);
+}
+
+int engine_prepare_file(const struct engine_opts *o, uint64_t size,
+			int *direct)
+{
+	struct workload w = {
+		.name = "fill",
+		.pattern = WL_SEQUENTIAL,
+		.read_pct = 0,
+		.block_size = FILL_BLOCK,
+		.queue_depth = FILL_DEPTH,
+		.threads = 1,
+		.file_size = size,
+		.duration_s = 1,
+	};
+	struct run_mode m = {
+		.create = 1, .bytes_limit = size, .refresh = 1,
+		.fsync_at_end = 1,
+	};
+	struct result r;
+	int rc;
+
+	if (size == 0 || size % FILL_BLOCK)
+		return bad_workload(o, "test file size must be a multiple of 1 MiB");
+	rc = run_threads(o, &w, &m, &r, direct);
+	if (rc == -EEXIST) {
+		if (o->error)
+			snprintf(o->error, o->error_len,
+				 "test file %s already exists; refusing to touch it",
+				 o->path);
+	}
+	if (rc != 0 && rc != -EEXIST)
+		tgt_unlink(o->ops, o->path);
+	return rc;
+}

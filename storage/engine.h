@@ -1,0 +1,71 @@
+/*
+ * engine — runs one test (a workload) on one target and counts what happened.
+ *
+ * Design: one POSIX thread per workload thread, each with its own target
+ * context and its own buffers; they start together behind a barrier and keep
+ * queue_depth I/Os in flight until the deadline. Latency of one I/O is its
+ * completion time minus its submission time on CLOCK_MONOTONIC (one clock
+ * read per submitted batch and one per reaped batch). The measured window of
+ * a thread ends at the first reap at or past the deadline; the I/Os of that
+ * reap are counted, the ones still in flight afterwards are drained and not
+ * counted. The calling thread meanwhile reports progress every ~250 ms.
+ *
+ * The engine never touches anything but the test file it is given; creating
+ * and filling that file is engine_prepare_file(), removing it is the caller's
+ * (tgt_unlink), so a caller can keep the file across tests as CrystalDiskMark
+ * does.
+ */
+#ifndef STORBENCH_ENGINE_H
+#define STORBENCH_ENGINE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "result.h"
+#include "target.h"
+#include "workload.h"
+
+struct engine_progress {
+	double fraction;   /* of this call's work, 0 … 1 */
+	double live_mb_s;  /* over the last report interval, 10^6 B/s */
+	double live_iops;
+};
+
+typedef void (*engine_progress_fn)(void *arg, const struct engine_progress *p);
+
+struct engine_opts {
+	const struct tgt_ops *ops;
+	const char *path;             /* the test file */
+	int direct;                   /* ask for O_DIRECT */
+	const atomic_int *cancel;     /* non-zero: stop as soon as possible */
+	engine_progress_fn progress;  /* may be NULL */
+	void *progress_arg;
+	char *error;                  /* receives a sentence on failure */
+	size_t error_len;
+};
+
+/*
+ * Creates o->path (O_CREAT|O_EXCL|O_NOFOLLOW: never an existing file) and
+ * writes size bytes of incompressible random data to it in 1 MiB writes, then
+ * fsyncs it. size must be a multiple of 1 MiB. *direct receives whether
+ * direct I/O was in effect. Returns 0, -ECANCELED when cancelled, or a
+ * negative errno with o->error filled; on failure the file is removed.
+ */
+int engine_prepare_file(const struct engine_opts *o, uint64_t size,
+			int *direct);
+
+/*
+ * Runs one iteration of w on the existing test file o->path, whose size is
+ * at least w->file_size. Fills *r (counts summed over threads, derived
+ * figures computed). Returns 0, -EINVAL for a workload outside the rules in
+ * workload.h (with o->error saying which), -ECANCELED when cancelled (r holds
+ * what was counted), or the negative errno of a failed I/O or set-up.
+ */
+int engine_run(const struct engine_opts *o, const struct workload *w,
+	       struct result *r);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t engine_now_ns(void);
+
+#endif

@@ -1,0 +1,50 @@
+/*
+ * probe — what a benchmark target is: the machine, the filesystem and the
+ * device behind a path. A snapshot is taken when a run starts and stored with
+ * it, so that a number in the archive always comes with what produced it.
+ *
+ * Sources: uname(2), statvfs(3), /proc/self/mountinfo (the mount that holds
+ * the path: longest mount point that is a prefix of the real path and has the
+ * path's st_dev), /sys/dev/block/MAJ:MIN (the block device, resolved to its
+ * whole disk for a partition; model, rotational, write_cache), /proc/cpuinfo,
+ * sysconf(3). Every field the machine does not tell is left empty ("" for
+ * strings, -1 for numbers); the probe never fails for a missing detail.
+ */
+#ifndef STORBENCH_PROBE_H
+#define STORBENCH_PROBE_H
+
+#include <stdint.h>
+
+struct probe {
+	char hostname[256];
+	char kernel[128];        /* uname -r */
+	char fs_type[64];        /* by name, from mountinfo: "ext4", "xfs" */
+	int64_t fs_block_size;   /* statvfs f_bsize, bytes */
+	char mount_point[1024];
+	char mount_options[1024]; /* per-mount and super options, comma list */
+	char device[1024];       /* mount source, e.g. "/dev/vda1"; "" if none */
+	char disk[128];          /* whole-disk name in /sys/block, e.g. "vda" */
+	char device_model[256];  /* /sys/block/DISK/device/model, trimmed */
+	int rotational;          /* 1, 0, or -1 when unknown */
+	char write_cache[64];    /* /sys/block/DISK/queue/write_cache */
+	int64_t free_bytes;      /* statvfs f_bavail * f_frsize */
+	int64_t total_bytes;     /* statvfs f_blocks * f_frsize */
+	char cpu_model[256];     /* /proc/cpuinfo "model name" */
+	int cpus;                /* online CPUs */
+	int64_t memory_bytes;    /* physical memory */
+};
+
+/*
+ * Fills *p for the directory or file at path. Returns 0, or a negative errno
+ * when path itself cannot be resolved or statvfs fails (-ENOENT, -EACCES...).
+ * Missing details are not errors (see above).
+ */
+int probe_path(const char *path, struct probe *p);
+
+/*
+ * Free bytes available to unprivileged users on the filesystem holding path,
+ * into *free_bytes. Returns 0 or a negative errno.
+ */
+int probe_free_bytes(const char *path, int64_t *free_bytes);
+
+#endif

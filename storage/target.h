@@ -1,0 +1,112 @@
+/*
+ * target — the interface between the engine and a storage back-end.
+ *
+ * A back-end is one file exporting one `const struct tgt_ops` (in the shape of
+ * fio's ioengine_ops and SQLite's VFS): a name, a version, capability flags and
+ * the operations. The engine calls the operations only through the tgt_*
+ * wrappers below, which is where a table is validated and where a test can
+ * interpose. Private state hangs off the opaque ctx an open returns; one ctx
+ * belongs to one engine thread and is never shared.
+ *
+ * The I/O model is asynchronous: queue() stages I/Os, commit() submits what
+ * was staged, reap() waits for completions. A back-end whose calls block may
+ * do the I/O inside queue() and hand it back from reap(); the engine does not
+ * care.
+ *
+ * Errors: every operation returns 0 (or a count) on success and a negative
+ * errno on failure; the result of a single I/O is in tgt_io.res (bytes done or
+ * a negative errno).
+ */
+#ifndef STORBENCH_TARGET_H
+#define STORBENCH_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TGT_OPS_VERSION 1
+
+enum {
+	TGT_CAP_ASYNC = 1 << 0,  /* queue() returns before the I/O is done */
+	TGT_CAP_DIRECT = 1 << 1, /* can bypass the page cache (O_DIRECT) */
+};
+
+/* One I/O. Owned by the engine; the back-end only fills in res. */
+struct tgt_io {
+	void *buf;             /* aligned to 4096 bytes */
+	uint64_t offset;       /* bytes */
+	uint32_t len;          /* bytes */
+	uint8_t write;         /* 1 = write, 0 = read */
+	int64_t res;           /* bytes transferred, or a negative errno */
+	uint64_t t_submit_ns;  /* CLOCK_MONOTONIC when committed */
+};
+
+struct tgt_open_args {
+	const char *path;  /* the test file */
+	int create;        /* 1: create it, O_CREAT|O_EXCL|O_NOFOLLOW; never
+			      open a file that exists for writing otherwise */
+	int direct;        /* 1: ask for direct I/O */
+	unsigned depth;    /* most I/Os that will be in flight at once */
+};
+
+struct tgt_ops {
+	unsigned version; /* TGT_OPS_VERSION */
+	const char *name; /* "io_uring" */
+	unsigned caps;    /* TGT_CAP_* */
+
+	/* Opens path; *ctx receives the back-end's state, *direct whether
+	 * direct I/O is in effect (a back-end may fall back to buffered I/O
+	 * when the filesystem refuses direct I/O; it must say so here). */
+	int (*open)(const struct tgt_open_args *args, void **ctx, int *direct);
+	int (*queue)(void *ctx, struct tgt_io *io);
+	int (*commit)(void *ctx);
+	/* Waits up to timeout_ms for at least min completions; stores up to
+	 * max completed I/Os in done[]. Returns how many (0 on time-out). */
+	int (*reap)(void *ctx, unsigned min, unsigned timeout_ms,
+		    struct tgt_io **done, unsigned max);
+	int (*fsync)(void *ctx);
+	int (*preallocate)(void *ctx, uint64_t size);
+	void (*close)(void *ctx);
+	/* Removes a file this back-end created. */
+	int (*unlink)(const char *path);
+};
+
+/* An open target: the table and its state. */
+struct tgt {
+	const struct tgt_ops *ops;
+	void *ctx;
+	int direct;
+};
+
+/* The built-in back-end called name, or NULL. Tables are validated once. */
+const struct tgt_ops *tgt_find(const char *name);
+
+/* Checks a table: version, name and every operation present. 0 or -EINVAL. */
+int tgt_validate(const struct tgt_ops *ops);
+
+int tgt_open(const struct tgt_ops *ops, const struct tgt_open_args *args,
+	     struct tgt *t);
+int tgt_queue(struct tgt *t, struct tgt_io *io);
+int tgt_commit(struct tgt *t);
+int tgt_reap(struct tgt *t, unsigned min, unsigned timeout_ms,
+	     struct tgt_io **done, unsigned max);
+int tgt_fsync(struct tgt *t);
+int tgt_preallocate(struct tgt *t, uint64_t size);
+/* Closes t if open; safe to call twice. */
+void tgt_close(struct tgt *t);
+int tgt_unlink(const struct tgt_ops *ops, const char *path);
+
+extern const struct tgt_ops tgt_uring_ops;
+
+
+
+/*
+ * For local-file back-ends: opens args->path read-write with O_NOFOLLOW and
+ * O_CLOEXEC (plus O_CREAT|O_EXCL when args->create, mode 0600), then asks for
+ * O_DIRECT with fcntl when args->direct. A filesystem that refuses O_DIRECT
+ * (tmpfs, FUSE) leaves the file buffered and *direct = 0. Returns the fd or a
+ * negative errno; on failure nothing is left open and a file this call
+ * created is removed.
+ */
+int tgt_local_open_fd(const struct tgt_open_args *args, int *direct);
+
+#endif

@@ -1,0 +1,37 @@
+/*
+ * workload — the spec of one test: what the engine does for one iteration.
+ * Plain data; validated by engine_run() (see engine.h for the rules).
+ */
+#ifndef STORBENCH_WORKLOAD_H
+#define STORBENCH_WORKLOAD_H
+
+#include <stdint.h>
+
+enum wl_pattern {
+	WL_SEQUENTIAL, /* each thread walks its own region, wrapping at its end */
+	WL_RANDOM,     /* uniform block-aligned offsets over the whole file */
+};
+
+struct workload {
+	char name[32];            /* CrystalDiskMark's name: "SEQ1M Q8T1" */
+	enum wl_pattern pattern;
+	unsigned read_pct;        /* 100 = read only, 0 = write only */
+	uint32_t block_size;      /* bytes, a multiple of 512 */
+	unsigned queue_depth;     /* outstanding I/Os per thread, 1 … 1024 */
+	unsigned threads;         /* 1 … 256, each with its own target context */
+	uint64_t file_size;       /* bytes, the span the I/Os cover */
+	double duration_s;        /* measured window per iteration, seconds */
+};
+
+/* "read", "write" or "mix" for read_pct 100, 0 or anything between. */
+static inline const char *wl_rw_name(unsigned read_pct)
+{
+	return read_pct == 100 ? "read" : read_pct == 0 ? "write" : "mix";
+}
+
+static inline const char *wl_pattern_name(enum wl_pattern p)
+{
+	return p == WL_SEQUENTIAL ? "sequential" : "random";
+}
+
+#endif

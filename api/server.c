@@ -3,9 +3,12 @@
  * API_BODY_LIMIT, handing the request to the route table and sending what the
  * handler filled in.
  *
- * A body larger than the limit is refused with 413: at once when its
- * Content-Length says so (before any of it is read), otherwise once the
- * excess has been received and dropped (chunked uploads).
+ * A body larger than the limit is refused with 413. When its Content-Length
+ * says so and the client waits for "100 Continue" (curl does), or the body
+ * would exceed API_DRAIN_LIMIT, the answer goes out before any of the body
+ * is read. Otherwise (most HTTP libraries write the whole body before they
+ * read an answer) the excess is received and dropped, then 413 is sent, so
+ * the client sees the problem rather than a reset connection.
  */
 #include "api.h"
 
@@ -14,11 +17,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 
 #include <microhttpd.h>
 
 #include "log.h"
+
+#define API_DRAIN_LIMIT (64UL << 20) /* bytes read and dropped at most */
 
 struct api_server {
 	struct MHD_Daemon *d;
@@ -70,6 +76,14 @@ static enum MHD_Result too_big(struct MHD_Connection *c)
 	return send_resp(c, &r);
 }
 
+static int expects_continue(struct MHD_Connection *c)
+{
+	const char *e = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						    MHD_HTTP_HEADER_EXPECT);
+
+	return e && strcasecmp(e, "100-continue") == 0;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 				  const char *url, const char *method,
 				  const char *version, const char *upload,
@@ -91,7 +105,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 		*con_cls = cs;
 		if (cl && strtoull(cl, NULL, 10) > API_BODY_LIMIT) {
 			cs->too_big = 1;
-			return too_big(c);
+			/* a client that waits for "100 Continue", or one that
+			 * would send a great deal, gets the answer at once */
+			if (expects_continue(c) ||
+			    strtoull(cl, NULL, 10) > API_DRAIN_LIMIT)
+				return too_big(c);
 		}
 		return MHD_YES;
 	}

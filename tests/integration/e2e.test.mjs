@@ -1,0 +1,193 @@
+// End to end: the real storbench daemon, a real directory on a real
+// filesystem, real io_uring I/O, a real SQLite archive that survives a restart.
+//
+//   STORBENCH_BIN=build/storbench STORBENCH_OUT=build/test-out node tests/integration/e2e.test.mjs
+//
+// The target directory lives under STORBENCH_OUT (the build folder), never on
+// tmpfs, so O_DIRECT is exercised.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
+
+const bin = process.env.STORBENCH_BIN;
+const out = process.env.STORBENCH_OUT;
+assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench binary');
+assert.ok(out, 'STORBENCH_OUT must name an output folder');
+
+const root = fs.mkdtempSync(path.join(path.resolve(out), 'e2e-'));
+const dataDir = path.join(root, 'data');
+const target = path.join(root, 'target');
+fs.mkdirSync(target);
+const aFile = path.join(root, 'a-file.txt');
+fs.writeFileSync(aFile, 'not a directory');
+
+let d = await startDaemon({ bin, dataDir, quiet: true });
+after(async () => {
+  await d.stop().catch(() => {});
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+const SMALL = { target, profile: 'cdm-default', size: '64MiB', iterations: 1, duration_s: 1 };
+const CDM_ORDER = [
+  ['SEQ1M Q8T1', 'read'], ['SEQ1M Q1T1', 'read'], ['RND4K Q32T1', 'read'], ['RND4K Q1T1', 'read'],
+  ['SEQ1M Q8T1', 'write'], ['SEQ1M Q1T1', 'write'], ['RND4K Q32T1', 'write'], ['RND4K Q1T1', 'write'],
+];
+
+async function waitRunning(id, phase = 'measuring', timeoutMs = 30000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const r = await api(d.url, 'GET', `/api/v1/jobs/${id}`);
+    if (r.json?.state === 'running' && r.json.progress?.phase === phase) return r.json;
+    assert.ok(['queued', 'running'].includes(r.json?.state), `job ${id} ended early: ${r.text}`);
+    await sleep(50);
+  }
+  throw new Error(`job ${id} never reached ${phase}`);
+}
+
+const leftovers = () => fs.readdirSync(target).filter((f) => f.startsWith('storbench-'));
+
+let runId;
+
+test('a small cdm-default job runs the 8 tests and archives plausible numbers', async () => {
+  const r = await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, labels: ['e2e'], notes: 'integration' });
+  assert.equal(r.status, 202, r.text);
+  assert.equal(r.headers.get('location'), `/api/v1/jobs/${r.json.id}`);
+  assert.equal(r.json.size, 64 * 1024 * 1024);
+  assert.equal(r.json.target, fs.realpathSync(target));
+  const job = await waitJob(d.url, r.json.id, 120000);
+  assert.equal(job.state, 'done', JSON.stringify(job));
+  assert.equal(job.error, null);
+  runId = job.run_id;
+
+  const run = (await api(d.url, 'GET', `/api/v1/runs/${runId}`)).json;
+  assert.equal(run.state, 'done');
+  assert.deepEqual(run.labels, ['e2e']);
+  assert.equal(run.notes, 'integration');
+  assert.equal(run.engine.target, 'io_uring');
+  assert.equal(run.engine.direct, true, 'O_DIRECT on a real filesystem');
+  assert.equal(run.units.mb_s, '10^6 B/s');
+  assert.equal(run.units.lat_mean_us, 'µs');
+  assert.deepEqual(run.tests.map((t) => [t.test, t.rw]), CDM_ORDER);
+  for (const t of run.tests) {
+    assert.equal(t.iterations.length, 1);
+    const b = t.best;
+    for (const k of ['mb_s', 'mib_s', 'iops', 'lat_mean_us', 'bytes', 'ios', 'seconds']) {
+      assert.ok(b[k] > 0, `${t.test} ${t.rw} ${k} = ${b[k]}`);
+    }
+    const expect = (b.iops * t.block_size) / 1e6;
+    assert.ok(Math.abs(b.mb_s - expect) <= 0.01 * expect, `${t.test} ${t.rw}: MB/s ${b.mb_s} vs IOPS×bs ${expect}`);
+    assert.equal(b.bytes, b.ios * t.block_size);
+    assert.ok(b.seconds >= 0.99 && b.seconds < 1.6, `window ${b.seconds} s`);
+    // mean latency and IOPS must agree with Little's law within reason: QD ≈ IOPS × latency
+    const qd = (b.iops * b.lat_mean_us) / 1e6;
+    assert.ok(qd > 0.5 * t.queue_depth && qd < 1.5 * t.queue_depth, `${t.test} ${t.rw}: IOPS×lat = ${qd}, QD ${t.queue_depth}`);
+  }
+  const fsType = execFileSync('findmnt', ['-n', '-o', 'FSTYPE', '-T', target]).toString().trim();
+  assert.equal(run.probe.fs_type, fsType);
+  assert.ok(run.probe.free_bytes > 0);
+  assert.equal(run.probe.hostname.length > 0, true);
+  assert.deepEqual(leftovers(), [], 'test file removed after the run');
+});
+
+test('bad requests get a problem+json naming the problem, and the daemon stays up', async () => {
+  const cases = [
+    ['malformed JSON', '{"target": ', 400, null, /malformed JSON/],
+    ['unknown field', { colour: 'red' }, 400, 'colour', /unknown field/],
+    ['unknown profile', { profile: 'nope' }, 400, 'profile', /unknown profile/],
+    ['target does not exist', { target: path.join(root, 'missing') }, 400, 'target', /does not exist/],
+    ['target is a file', { target: aFile }, 400, 'target', /not a directory/],
+    ['size abc', { size: 'abc' }, 400, 'size', /not a size/],
+    ['size 0', { size: 0 }, 400, 'size', /> 0/],
+    ['negative iterations', { iterations: -1 }, 400, 'iterations', /1 to 100/],
+    ['10 MB body', JSON.stringify({ notes: 'x'.repeat(10 * 1000 * 1000) }), 413, 'body', /larger than/],
+  ];
+  for (const [name, body, status, field, detail] of cases) {
+    const r = await api(d.url, 'POST', '/api/v1/jobs', body);
+    assert.equal(r.status, status, `${name}: ${r.text.slice(0, 200)}`);
+    assert.match(r.headers.get('content-type'), /^application\/problem\+json/, name);
+    assert.equal(r.json.status, status, name);
+    assert.ok(r.json.title, name);
+    if (field) assert.equal(r.json.field, field, `${name}: ${r.text}`);
+    assert.match(r.json.detail, detail, name);
+    assert.equal((await api(d.url, 'GET', '/healthz')).status, 200, `daemon up after ${name}`);
+  }
+  const jobs = (await api(d.url, 'GET', '/api/v1/jobs')).json.jobs;
+  assert.equal(jobs.length, 1, 'no refused request queued a job');
+
+  assert.equal((await api(d.url, 'GET', '/api/v1/nope')).status, 404);
+  assert.equal((await api(d.url, 'PUT', '/api/v1/jobs')).status, 405);
+  assert.equal((await api(d.url, 'GET', '/api/v1/jobs/999999')).status, 404);
+  assert.equal((await api(d.url, 'GET', '/api/v1/runs/999999')).status, 404);
+  assert.equal((await api(d.url, 'GET', '/api/v1/runs?limit=0')).status, 400);
+});
+
+test('profiles, health and the dashboard are served', async () => {
+  const p = (await api(d.url, 'GET', '/api/v1/profiles')).json.profiles;
+  const cdm = p.find((x) => x.name === 'cdm-default');
+  assert.deepEqual(cdm.tests.map((t) => [t.test, t.rw]), CDM_ORDER);
+  assert.equal(cdm.defaults.size, 1024 ** 3);
+  const h = (await api(d.url, 'GET', '/healthz')).json;
+  assert.equal(h.status, 'ok');
+  const page = await fetch(d.url + '/');
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get('content-type'), /text\/html/);
+  const html = await page.text();
+  assert.doesNotMatch(html, /https?:\/\/(?!127\.0\.0\.1|localhost)/, 'no external URL in the page');
+});
+
+test('cancelling: a queued job at once, a running one promptly, an ended one is 409', async () => {
+  const a = (await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, duration_s: 30 })).json;
+  const b = (await api(d.url, 'POST', '/api/v1/jobs', SMALL)).json;
+  await waitRunning(a.id);
+  assert.equal((await api(d.url, 'GET', `/api/v1/jobs/${b.id}`)).json.state, 'queued', 'one job at a time');
+  const cb = await api(d.url, 'DELETE', `/api/v1/jobs/${b.id}`);
+  assert.equal(cb.status, 202);
+  assert.equal(cb.json.state, 'cancelled');
+
+  const t0 = Date.now();
+  assert.equal((await api(d.url, 'DELETE', `/api/v1/jobs/${a.id}`)).status, 202);
+  const ja = await waitJob(d.url, a.id, 10000, 20);
+  const took = Date.now() - t0;
+  assert.equal(ja.state, 'cancelled');
+  assert.ok(took < 2000, `cancel took ${took} ms`);
+  assert.deepEqual(leftovers(), [], 'test file removed after cancel');
+  assert.equal((await api(d.url, 'DELETE', `/api/v1/jobs/${a.id}`)).status, 409);
+  assert.equal((await api(d.url, 'DELETE', `/api/v1/jobs/${b.id}`)).status, 409);
+});
+
+test('SIGTERM stops a running test, removes its file; after a restart the job is interrupted and the archive kept', async () => {
+  const j = (await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, duration_s: 30 })).json;
+  await waitRunning(j.id);
+  const t0 = Date.now();
+  const exit = await d.stop(5000);
+  assert.equal(exit.code, 0, `exit ${JSON.stringify(exit)}`);
+  assert.ok(Date.now() - t0 < 3000, `stopped in ${Date.now() - t0} ms`);
+  assert.deepEqual(leftovers(), [], 'test file removed on SIGTERM');
+
+  d = await startDaemon({ bin, dataDir, quiet: true });
+  const job = (await api(d.url, 'GET', `/api/v1/jobs/${j.id}`)).json;
+  assert.equal(job.state, 'interrupted');
+  const run = (await api(d.url, 'GET', `/api/v1/runs/${runId}`));
+  assert.equal(run.status, 200);
+  assert.equal(run.json.tests.length, 8, 'the first run survived the restart');
+  const runs = (await api(d.url, 'GET', '/api/v1/runs')).json;
+  assert.ok(runs.total >= 2);
+  const mine = runs.runs.find((x) => x.id === runId);
+  assert.equal(mine.headline.length, 8);
+});
+
+test('a crash (SIGKILL) mid-run: on restart the job is interrupted and its test file is removed', async () => {
+  const j = (await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, duration_s: 30 })).json;
+  await waitRunning(j.id);
+  assert.equal(leftovers().length, 1, 'the test file exists while measuring');
+  d.proc.kill('SIGKILL');
+  await d.stop().catch(() => {});
+  assert.equal(leftovers().length, 1, 'a crash leaves the file');
+  d = await startDaemon({ bin, dataDir, quiet: true });
+  assert.equal((await api(d.url, 'GET', `/api/v1/jobs/${j.id}`)).json.state, 'interrupted');
+  assert.deepEqual(leftovers(), [], 'the restarted daemon removed the file the archive remembered');
+});

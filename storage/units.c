@@ -44,7 +44,7 @@ int units_parse_size(const char *s, uint64_t *bytes)
 			return -ERANGE;
 		v = v * 10 + d;
 	}
-	if (*p == ' ')
+	if (*p == ' ' && p[1] != '\0')
 		p++;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcasecmp(p, units[i].name) != 0)

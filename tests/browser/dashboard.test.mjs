@@ -1,0 +1,323 @@
+// Browser test of the storbench dashboard in headless Chromium (system /usr/bin/chromium),
+// driven by playwright-core, against the real daemon.
+//
+//   cd tests/browser && npm ci
+//   STORBENCH_BIN=/path/to/build/storbench STORBENCH_OUT=/path/to/out node dashboard.test.mjs
+//
+// STORBENCH_OUT receives the screenshots (run.png, form-error.png, jobs-running.png) and the
+// scratch folders (data dir and benchmark target, which must be on a real disk filesystem,
+// not tmpfs). Prints "N passed, M failed" last; exits non-zero on any failure, including a
+// missing Chromium.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
+
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const TESTS = ['SEQ1M Q8T1', 'SEQ1M Q1T1', 'RND4K Q32T1', 'RND4K Q1T1'];
+const OVERALL_TIMEOUT_MS = 10 * 60 * 1000;
+
+let passed = 0;
+let failed = 0;
+const t0 = Date.now();
+
+function finish(code) {
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(code ?? (failed ? 1 : 0));
+}
+
+/** Run one named check. A failing critical step ends the test (later steps depend on it). */
+async function step(name, fn, { critical = true } = {}) {
+  const s = Date.now();
+  try {
+    const r = await fn();
+    passed++;
+    console.log(`ok - ${name} (${Date.now() - s} ms)`);
+    return r;
+  } catch (e) {
+    failed++;
+    console.log(`not ok - ${name} (${Date.now() - s} ms)`);
+    console.log(String(e?.stack || e).split('\n').map((l) => `  # ${l}`).join('\n'));
+    if (critical) throw new Abort(name);
+    return undefined;
+  }
+}
+class Abort extends Error {}
+
+const fmtMBs = (v) => v.toFixed(2); // the dashboard's CrystalDiskMark format
+const isLoopback = (u) => {
+  let url;
+  try { url = new URL(u); } catch { return false; }
+  if (['data:', 'blob:', 'about:'].includes(url.protocol)) return true;
+  return ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(url.hostname) || /^127\./.test(url.hostname);
+};
+
+const state = { daemon: null, browser: null, work: null, requests: [], pageErrors: [] };
+
+async function cleanup() {
+  try { await state.browser?.close(); } catch { /* ignore */ }
+  if (state.daemon) {
+    try { await state.daemon.stop(10000); } catch (e) { console.log(`# stopping the daemon: ${e.message}`); }
+  }
+}
+
+async function main() {
+  const bin = process.env.STORBENCH_BIN;
+  const out = process.env.STORBENCH_OUT;
+
+  await step('environment: STORBENCH_BIN, STORBENCH_OUT, chromium, playwright-core', async () => {
+    assert.ok(bin, 'set STORBENCH_BIN to the storbench binary');
+    assert.ok(out, 'set STORBENCH_OUT to an output folder (screenshots and scratch dirs go there)');
+    fs.accessSync(bin, fs.constants.X_OK);
+    try {
+      fs.accessSync(CHROMIUM, fs.constants.X_OK);
+    } catch {
+      throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium); this test does not skip`);
+    }
+    fs.mkdirSync(out, { recursive: true });
+  });
+
+  let chromium;
+  await step('load playwright-core', async () => {
+    try {
+      ({ chromium } = await import('playwright-core'));
+    } catch (e) {
+      throw new Error(`playwright-core is not installed: run "npm ci" in ${path.dirname(fileURLToPath(import.meta.url))} (${e.message})`);
+    }
+  });
+
+  const work = fs.mkdtempSync(path.join(path.resolve(out), 'browser-work-'));
+  state.work = work;
+  const dataDir = path.join(work, 'data');
+  const target = path.join(work, 'target');
+  fs.mkdirSync(dataDir);
+  fs.mkdirSync(target);
+
+  await step('scratch folders are on a real disk filesystem (not tmpfs)', async () => {
+    const fstype = execFileSync('stat', ['-f', '-c', '%T', target], { encoding: 'utf8' }).trim();
+    console.log(`  # target ${target} is on ${fstype}`);
+    assert.ok(!['tmpfs', 'ramfs'].includes(fstype), `STORBENCH_OUT is on ${fstype}; point it at a disk-backed folder`);
+  });
+
+  const d = await step('start the daemon', async () => {
+    state.daemon = await startDaemon({ bin, dataDir, quiet: !process.env.STORBENCH_VERBOSE });
+    return state.daemon;
+  });
+  const url = d.url;
+
+  // ---------------------------------------------------------------- a run via the API
+  const run = await step('POST a cdm-default job via the API, wait for done, fetch the run', async () => {
+    const r = await api(url, 'POST', '/api/v1/jobs', {
+      target, profile: 'cdm-default', size: '64MiB', iterations: 1, duration_s: 1, labels: ['browser-test'],
+    });
+    assert.equal(r.status, 202, `POST /api/v1/jobs answered ${r.status}: ${r.text}`);
+    assert.ok(r.json && Number.isInteger(r.json.id), `job has no id: ${r.text}`);
+    const job = await waitJob(url, r.json.id, 180000);
+    assert.equal(job.state, 'done', `job ended ${job.state}: ${job.error}`);
+    assert.ok(job.run_id != null, 'done job has no run_id');
+    const rr = await api(url, 'GET', `/api/v1/runs/${job.run_id}`);
+    assert.equal(rr.status, 200, `GET /api/v1/runs/${job.run_id} answered ${rr.status}`);
+    const tests = rr.json.tests ?? [];
+    for (const name of TESTS) {
+      for (const rw of ['read', 'write']) {
+        const t = tests.find((x) => x.test === name && x.rw === rw);
+        assert.ok(t, `run has no test ${name} ${rw}`);
+        assert.ok(typeof t.best?.mb_s === 'number', `${name} ${rw} has no best.mb_s`);
+      }
+    }
+    return rr.json;
+  });
+
+  // ---------------------------------------------------------------- browser
+  const page = await step('launch headless Chromium and open the dashboard', async () => {
+    state.browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60000 });
+    const context = await state.browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+    const p = await context.newPage();
+    p.setDefaultTimeout(20000);
+    p.on('request', (req) => state.requests.push(req.url()));
+    p.on('pageerror', (e) => state.pageErrors.push(`pageerror: ${e.message}`));
+    p.on('console', (m) => {
+      // a 4xx from the API is expected where the test provokes one (bad size); the page shows it itself
+      if (m.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) {
+        state.pageErrors.push(`console.error: ${m.text()}`);
+      }
+    });
+    p.on('dialog', (dlg) => dlg.accept());
+    const resp = await p.goto(`${url}/`, { waitUntil: 'load' });
+    assert.equal(resp.status(), 200, `GET / answered ${resp.status()}`);
+    assert.equal(await p.evaluate(() => typeof window.Chart), 'function', 'Chart.js (window.Chart) did not load from /static/vendor/');
+    await p.locator('#job-form').waitFor();
+    // profiles are loaded into the select
+    await p.waitForFunction(() => [...document.querySelectorAll('#f-profile option')].some((o) => o.value === 'cdm-default'));
+    return p;
+  });
+
+  await step('open the run from the archive list', async () => {
+    const row = page.locator(`#runs-body tr[data-run-id="${run.id}"]`);
+    await row.waitFor();
+    const rowText = await row.innerText();
+    assert.match(rowText, /browser-test/, 'archive row does not show the label');
+    assert.match(rowText, /cdm-default/, 'archive row does not show the profile');
+    await row.locator('td').nth(2).click(); // a plain cell: the whole row is clickable
+    await page.waitForFunction((id) => location.hash === `#/runs/${id}`, run.id);
+    await page.locator('.tile[data-test="SEQ1M Q8T1"][data-rw="read"] .tile-mbs').waitFor();
+  });
+
+  await step('the 8 tiles show the archived best MB/s with 2 decimals', async () => {
+    const tiles = await page.$$eval('.tile[data-test][data-rw]', (els) =>
+      els.map((e) => ({ test: e.dataset.test, rw: e.dataset.rw, mbs: e.querySelector('.tile-mbs')?.textContent.trim() })));
+    const problems = [];
+    for (const name of TESTS) {
+      for (const rw of ['read', 'write']) {
+        const want = fmtMBs(run.tests.find((x) => x.test === name && x.rw === rw).best.mb_s);
+        const got = tiles.filter((x) => x.test === name && x.rw === rw);
+        if (got.length !== 1) problems.push(`${name} ${rw}: ${got.length} tiles`);
+        else if (got[0].mbs !== want) problems.push(`${name} ${rw}: tile shows "${got[0].mbs}", archive best is ${want}`);
+      }
+    }
+    assert.equal(tiles.length, 8, `expected 8 tiles, found ${tiles.length}`);
+    assert.deepEqual(problems, []);
+  });
+
+  await step('the Chart.js bar chart has drawn pixels', async () => {
+    await page.mouse.move(0, 0); // no hover highlight on a bar
+    const deadline = Date.now() + 10000;
+    let px;
+    do {
+      px = await page.evaluate(() => {
+        const c = document.getElementById('run-chart');
+        if (!c || !c.width || !c.height) return null;
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let opaque = 0, blue = 0, orange = 0;
+        const near = (i, r, g, b) => Math.abs(d[i] - r) < 24 && Math.abs(d[i + 1] - g) < 24 && Math.abs(d[i + 2] - b) < 24;
+        for (let i = 0; i < d.length; i += 4) {
+          if (d[i + 3] === 0) continue;
+          opaque++;
+          if (d[i + 3] > 200 && near(i, 0x2f, 0x7e, 0xd8)) blue++;
+          if (d[i + 3] > 200 && near(i, 0xe0, 0x88, 0x2b)) orange++;
+        }
+        return { w: c.width, h: c.height, opaque, blue, orange, rendered: c.dataset.rendered === '1' };
+      });
+      if (px && px.rendered && px.opaque > 3000 && px.blue > 50 && px.orange > 50) break;
+      await new Promise((r) => setTimeout(r, 200));
+    } while (Date.now() < deadline);
+    console.log(`  # canvas ${px?.w}x${px?.h}: ${px?.opaque} drawn pixels, ${px?.blue} read-colour, ${px?.orange} write-colour`);
+    assert.ok(px, '#run-chart canvas missing or empty');
+    assert.ok(px.opaque > 3000, `only ${px.opaque} non-transparent pixels on #run-chart`);
+    assert.ok(px.blue > 50, 'no read bars drawn');
+    assert.ok(px.orange > 50, 'no write bars drawn');
+  });
+
+  await step('the run page shows probe, spec, engine, labels and every iteration', async () => {
+    const text = await page.locator('#run-root').innerText();
+    assert.ok(run.probe?.hostname == null || text.includes(run.probe.hostname), 'hostname missing');
+    assert.ok(run.probe?.fs_type == null || text.includes(run.probe.fs_type), 'fs type missing');
+    assert.match(text, /browser-test/, 'label missing');
+    assert.match(text, /MB\/s/, 'MB/s unit missing');
+    assert.match(text, /µs/, 'µs unit missing');
+    const rows = await page.locator('#iter-table tbody tr').count();
+    const want = run.tests.reduce((n, t) => n + (t.iterations?.length ?? 0), 0);
+    assert.equal(rows, want, `iteration table has ${rows} rows, run has ${want} iterations`);
+  }, { critical: false });
+
+  await step('screenshot run.png', async () => {
+    await page.waitForFunction(() => document.getElementById('run-chart')?.dataset.rendered === '1');
+    await page.screenshot({ path: path.join(out, 'run.png'), fullPage: true });
+  }, { critical: false });
+
+  // ---------------------------------------------------------------- job form
+  await step('job form: bad size "abc" shows the daemon\'s error naming the field size', async () => {
+    await page.goto(`${url}/#/`);
+    await page.locator('#job-form').waitFor();
+    await page.fill('#f-target', target);
+    await page.fill('#f-size', 'abc');
+    const respP = page.waitForResponse((r) => r.url().endsWith('/api/v1/jobs') && r.request().method() === 'POST');
+    await page.click('#job-submit');
+    const resp = await respP;
+    assert.equal(resp.status(), 400, `POST with size "abc" answered ${resp.status()}`);
+    assert.match(resp.headers()['content-type'] ?? '', /application\/problem\+json/);
+    const prob = await resp.json();
+    assert.equal(prob.field, 'size', `problem+json names field ${prob.field}`);
+    const box = page.locator('#job-error');
+    await box.waitFor({ state: 'visible' });
+    assert.equal(await box.getAttribute('data-field'), 'size');
+    const msg = await box.innerText();
+    assert.match(msg, /size/, `error box says: ${msg}`);
+    assert.ok(msg.includes(prob.detail), `error box does not show the detail "${prob.detail}": ${msg}`);
+    assert.equal(await page.getAttribute('#f-size', 'aria-invalid'), 'true', 'size input is not marked invalid');
+    assert.ok(await page.$eval('#f-size', (e) => e.classList.contains('invalid')), 'size input is not highlighted');
+    await page.screenshot({ path: path.join(out, 'form-error.png') });
+  }, { critical: false });
+
+  await step('job form: submit a job, watch live progress, cancel it', async () => {
+    await page.fill('#f-size', '64MiB');
+    await page.fill('#f-iterations', '3');
+    await page.fill('#f-duration', '2');
+    await page.fill('#f-labels', 'browser-cancel, ui');
+    const respP = page.waitForResponse((r) => r.url().endsWith('/api/v1/jobs') && r.request().method() === 'POST');
+    await page.click('#job-submit');
+    const resp = await respP;
+    assert.equal(resp.status(), 202, `POST answered ${resp.status()}: ${await resp.text()}`);
+    const job = await resp.json();
+    assert.deepEqual(job.labels, ['browser-cancel', 'ui']);
+    assert.equal(job.size, 64 * 1024 * 1024);
+    assert.equal(await page.isVisible('#job-error'), false, 'error box still visible after a good submit');
+    const card = page.locator(`.job[data-job-id="${job.id}"]`);
+    await card.waitFor();
+    await page.waitForFunction((id) => {
+      const c = document.querySelector(`.job[data-job-id="${id}"]`);
+      return c && c.dataset.state === 'running' && /measuring/.test(c.querySelector('.job-progress')?.textContent ?? '');
+    }, job.id, { timeout: 60000 });
+    const width = await card.locator('.bar-fill').evaluate((e) => parseFloat(e.style.width));
+    assert.ok(width > 0, 'progress bar is empty while measuring');
+    await page.waitForTimeout(1500); // let the live chart collect a few samples
+    await page.screenshot({ path: path.join(out, 'jobs-running.png') });
+    await card.locator('button', { hasText: 'Cancel' }).click();
+    await page.waitForFunction((id) => document.querySelector(`.job[data-job-id="${id}"]`)?.dataset.state === 'cancelled',
+      job.id, { timeout: 15000 });
+    assert.equal(await card.locator('button', { hasText: 'Cancel' }).isVisible(), false, 'Cancel still shown for a cancelled job');
+    const final = await api(url, 'GET', `/api/v1/jobs/${job.id}`);
+    assert.equal(final.json.state, 'cancelled');
+  }, { critical: false });
+
+  // ---------------------------------------------------------------- global checks
+  await step('no request left the loopback interface', async () => {
+    const outside = [...new Set(state.requests.filter((u) => !isLoopback(u)))];
+    console.log(`  # ${state.requests.length} requests, all checked`);
+    assert.deepEqual(outside, [], `non-loopback requests: ${outside.join(', ')}`);
+  });
+
+  await step('no JavaScript errors on the page', async () => {
+    assert.deepEqual(state.pageErrors, []);
+  }, { critical: false });
+
+  // cleanup of the scratch folders happens only when everything passed
+  if (!failed) fs.rmSync(work, { recursive: true, force: true });
+}
+
+const guard = setTimeout(() => {
+  console.log(`not ok - overall timeout of ${OVERALL_TIMEOUT_MS / 1000} s`);
+  failed++;
+  cleanup().finally(() => finish(1));
+}, OVERALL_TIMEOUT_MS);
+
+try {
+  await main();
+} catch (e) {
+  if (!(e instanceof Abort)) {
+    failed++;
+    console.log(`not ok - unexpected error\n  # ${String(e?.stack || e)}`);
+  } else {
+    console.log(`  # stopped after the failed step "${e.message}"`);
+  }
+  if (state.work) console.log(`  # scratch folders kept in ${state.work}`);
+}
+await cleanup();
+clearTimeout(guard);
+console.log(`# ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+finish();

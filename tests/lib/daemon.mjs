@@ -1,0 +1,135 @@
+// Shared helpers for tests that drive the real storbench daemon.
+// Used by tests/browser/dashboard.test.mjs and the integration tests.
+// Node >= 20 only (built-in fetch); no dependencies.
+
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** Ask the kernel for a free TCP port on 127.0.0.1 (bind port 0, read it, close). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Start `bin serve --listen 127.0.0.1:PORT --data DIR` and wait until
+ * GET /healthz answers 200.
+ *
+ * @param {object} o
+ * @param {string} o.bin          path to the storbench binary
+ * @param {string} o.dataDir      data directory (must exist or be creatable by the daemon)
+ * @param {number} [o.port]       port; a free one is picked when omitted
+ * @param {string[]} [o.args]     extra arguments appended after the standard ones
+ * @param {object} [o.env]        extra environment variables
+ * @param {number} [o.startTimeoutMs=15000]
+ * @param {boolean} [o.quiet=false] do not echo the daemon's stdout/stderr
+ * @returns {Promise<{url: string, port: number, proc: import('node:child_process').ChildProcess,
+ *                    output: () => string, stop: (timeoutMs?: number) => Promise<{code: number|null, signal: string|null}>}>}
+ */
+export async function startDaemon({ bin, dataDir, port, args = [], env = {}, startTimeoutMs = 15000, quiet = false } = {}) {
+  if (!bin) throw new Error('startDaemon: bin is required');
+  if (!dataDir) throw new Error('startDaemon: dataDir is required');
+  if (!port) port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const argv = ['serve', '--listen', `127.0.0.1:${port}`, '--data', dataDir, ...args];
+
+  const proc = spawn(bin, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let out = '';
+  const keep = (chunk) => {
+    const s = chunk.toString();
+    out += s;
+    if (out.length > 1 << 20) out = out.slice(-(1 << 19));
+    if (!quiet) process.stderr.write(`[storbench] ${s.replace(/\n(?=.)/g, '\n[storbench] ')}`);
+  };
+  proc.stdout.on('data', keep);
+  proc.stderr.on('data', keep);
+
+  let exited = null;
+  const exitPromise = new Promise((resolve) => {
+    proc.once('exit', (code, signal) => { exited = { code, signal }; resolve(exited); });
+  });
+  let spawnError = null;
+  proc.once('error', (e) => { spawnError = e; });
+
+  const stop = async (timeoutMs = 10000) => {
+    if (exited) return exited;
+    proc.kill('SIGTERM');
+    const t = sleep(timeoutMs).then(() => 'timeout');
+    const r = await Promise.race([exitPromise, t]);
+    if (r === 'timeout') {
+      proc.kill('SIGKILL');
+      await exitPromise;
+      throw new Error(`storbench did not exit within ${timeoutMs} ms of SIGTERM (killed)`);
+    }
+    return r;
+  };
+
+  const deadline = Date.now() + startTimeoutMs;
+  let lastErr = null;
+  while (Date.now() < deadline) {
+    if (spawnError) throw new Error(`cannot start ${bin}: ${spawnError.message}`);
+    if (exited) {
+      throw new Error(`storbench exited before answering /healthz (code ${exited.code}, signal ${exited.signal})\n${out}`);
+    }
+    try {
+      const r = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
+      await r.arrayBuffer();
+      if (r.status === 200) return { url, port, proc, output: () => out, stop };
+      lastErr = new Error(`/healthz answered ${r.status}`);
+    } catch (e) {
+      lastErr = e;
+    }
+    await sleep(100);
+  }
+  await stop(3000).catch(() => {});
+  throw new Error(`storbench did not answer ${url}/healthz within ${startTimeoutMs} ms: ${lastErr?.message}\n${out}`);
+}
+
+/**
+ * One HTTP request to the daemon.
+ * body: an object/array is sent as JSON; a string is sent as is (for malformed-JSON tests);
+ * undefined sends no body.
+ * @returns {Promise<{status: number, headers: Headers, json: any, text: string}>}
+ * json is null when the body is empty or not JSON.
+ */
+export async function api(url, method, path, body, { headers = {}, timeoutMs = 10000 } = {}) {
+  const init = { method, headers: { ...headers }, signal: AbortSignal.timeout(timeoutMs) };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    if (!Object.keys(init.headers).some((h) => h.toLowerCase() === 'content-type')) {
+      init.headers['Content-Type'] = 'application/json';
+    }
+  }
+  const r = await fetch(url + path, init);
+  const text = await r.text();
+  let json = null;
+  if (text.length) {
+    try { json = JSON.parse(text); } catch { json = null; }
+  }
+  return { status: r.status, headers: r.headers, json, text };
+}
+
+/**
+ * Poll GET /api/v1/jobs/{id} until its state is neither queued nor running.
+ * @returns {Promise<object>} the final job object
+ */
+export async function waitJob(url, id, timeoutMs = 120000, intervalMs = 250) {
+  const deadline = Date.now() + timeoutMs;
+  let job = null;
+  while (Date.now() < deadline) {
+    const r = await api(url, 'GET', `/api/v1/jobs/${id}`);
+    if (r.status !== 200) throw new Error(`GET /api/v1/jobs/${id} answered ${r.status}: ${r.text}`);
+    job = r.json;
+    if (job && job.state !== 'queued' && job.state !== 'running') return job;
+    await sleep(intervalMs);
+  }
+  throw new Error(`job ${id} still ${job?.state} after ${timeoutMs} ms (progress ${JSON.stringify(job?.progress)})`);
+}

@@ -1,0 +1,407 @@
+/*
+ * test_archive.c — the SQLite archive: schema, queue states, runs and their
+ * results as the API reads them, test-file records, and refusing a newer
+ * schema. Databases live in a directory made under the current directory.
+ *
+ * JSON reads are checked with match(): the expectation is JSON text written
+ * with ' for " and lists only the keys that matter; arrays must have the
+ * expected length; numbers agree to 1e-12 relative. Expected figures are
+ * worked out by hand from the stored counts.
+ */
+#include "archive.h"
+#include "test.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+static char dir[PATH_MAX - 64];
+static char db[PATH_MAX];
+static int db_seq;
+
+static struct job_spec spec(const char *target)
+{
+	return (struct job_spec){.profile = "cdm-default",
+				 .target = (char *)target,
+				 .size = 64ULL << 20,
+				 .iterations = 3,
+				 .duration_s = 1.5,
+				 .interval_s = 0.25,
+				 .labels_json = "[\"a\",\"b\"]",
+				 .notes = "note"};
+}
+
+/* An archive opened on a new database file in the temp dir. */
+static struct archive *fresh(void)
+{
+	struct archive *a = NULL;
+
+	snprintf(db, sizeof(db), "%s/db%d.sqlite", dir, ++db_seq);
+	return archive_open(db, &a) == 0 ? a : NULL;
+}
+
+/* The whole file at path into buf (size n); its length, or -1. */
+static long slurp(const char *path, unsigned char *buf, size_t n)
+{
+	FILE *f = fopen(path, "rb");
+	size_t got;
+
+	if (!f)
+		return -1;
+	got = fread(buf, 1, n, f);
+	fclose(f);
+	return got < n ? (long)got : -1;
+}
+
+/* 1 when actual has everything expect has (see the file comment). */
+static int sub(json_t *actual, json_t *expect)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	if (json_is_number(expect))
+		return json_is_number(actual) &&
+		       fabs(json_number_value(actual) -
+			    json_number_value(expect)) <=
+			   1e-12 * fabs(json_number_value(expect));
+	if (!json_is_object(expect) && !json_is_array(expect))
+		return json_equal(actual, expect);
+	if (!actual || json_typeof(actual) != json_typeof(expect) ||
+	    json_array_size(actual) != json_array_size(expect))
+		return 0;
+	json_object_foreach(expect, k, v)
+	{
+		if (!sub(json_object_get(actual, k), v))
+			return 0;
+	}
+	json_array_foreach(expect, i, v)
+	{
+		if (!sub(json_array_get(actual, i), v))
+			return 0;
+	}
+	return 1;
+}
+
+static int match(json_t *actual, const char *expect_text)
+{
+	char *text = strdup(expect_text), *p, *got;
+	json_t *expect;
+	int ok;
+
+	if (!text)
+		return 0;
+	for (p = text; *p; p++)
+		if (*p == '\'')
+			*p = '"';
+	expect = json_loads(text, 0, NULL);
+	ok = expect && sub(actual, expect);
+	if (!ok) {
+		got = actual ? json_dumps(actual, JSON_COMPACT) : NULL;
+		fprintf(stderr, "  want %s\n  got  %s\n", text,
+			got ? got : "-");
+		free(got);
+	}
+	json_decref(expect);
+	free(text);
+	return ok;
+}
+
+static int job_is(struct archive *a, int64_t id, const char *expect)
+{
+	json_t *j = NULL;
+	int ok = archive_job_json(a, id, &j) == 0 && match(j, expect);
+
+	json_decref(j);
+	return ok;
+}
+
+static void test_schema(void)
+{
+	unsigned char h[65536];
+	struct archive *a = fresh();
+
+	ASSERT_TRUE(a != NULL);
+	archive_close(a);
+	ASSERT_TRUE(slurp(db, h, sizeof(h)) > 100);
+	/* PRAGMA user_version: big-endian at offset 60 of the header */
+	ASSERT_EQ((long)h[60] << 24 | h[61] << 16 | h[62] << 8 | h[63],
+		  ARCHIVE_SCHEMA_VERSION);
+	ASSERT_EQ(archive_open(db, &a), 0); /* reopening works */
+	archive_close(a);
+}
+
+/* A run (probe, spec, warnings as JSON) of a newly claimed job. */
+static int64_t new_run(struct archive *a, const char *host, int64_t *jid)
+{
+	struct job_spec s = spec("/t"), got;
+	char probe[128];
+	int64_t j, id, run = -1;
+
+	snprintf(probe, sizeof(probe),
+		 "{\"hostname\":\"%s\",\"fs_type\":\"ext4\"}", host);
+	if (archive_job_insert(a, &s, &j) ||
+	    archive_job_claim_next(a, &id, &got))
+		return -1;
+	job_spec_clear(&got);
+	if (jid)
+		*jid = j;
+	if (archive_run_create(a, j, &s, "{\"profile\":\"cdm-default\"}", probe,
+			       "io_uring", 1, "[\"slow\"]", &run))
+		return -1;
+	return run;
+}
+
+static void test_queue_and_interrupt(void)
+{
+	struct archive *a = fresh();
+	struct job_spec s1 = spec("/t1"), s2 = spec("/t2"), got;
+	int64_t id1 = 0, id2 = 0, id3 = 0, id, run, failed;
+	json_t *o = NULL;
+	char want[96];
+	int n = -1;
+
+	ASSERT_TRUE(a != NULL);
+	ASSERT_EQ(archive_job_insert(a, &s1, &id1), 0);
+	ASSERT_EQ(archive_job_insert(a, &s2, &id2), 0);
+	ASSERT_TRUE(id2 > id1);
+	ASSERT_TRUE(job_is(a, id1, "{'state':'queued','labels':['a','b']}"));
+	ASSERT_EQ(archive_job_claim_next(a, &id, &got), 0);
+	ASSERT_EQ(id, id1); /* the oldest first, with its spec */
+	ASSERT_STR_EQ(got.target, "/t1");
+	ASSERT_STR_EQ(got.profile, "cdm-default");
+	ASSERT_TRUE(got.size == 64ULL << 20 && got.iterations == 3);
+	ASSERT_TRUE(got.duration_s == 1.5 && got.interval_s == 0.25);
+	ASSERT_STR_EQ(got.labels_json, "[\"a\",\"b\"]");
+	ASSERT_STR_EQ(got.notes, "note");
+	job_spec_clear(&got);
+	ASSERT_TRUE(job_is(a, id1, "{'state':'running'}"));
+	ASSERT_TRUE(job_is(a, id2, "{'state':'queued','target':'/t2'}"));
+	ASSERT_EQ(archive_job_claim_next(a, &id, &got), 0);
+	ASSERT_EQ(id, id2);
+	job_spec_clear(&got);
+	ASSERT_TRUE(job_is(a, id2, "{'state':'running'}"));
+	ASSERT_EQ(archive_job_claim_next(a, &id, &got), -ENOENT);
+	ASSERT_TRUE(got.profile == NULL && got.target == NULL);
+
+	/* cancel touches a queued job only */
+	ASSERT_EQ(archive_job_insert(a, &s1, &id3), 0);
+	ASSERT_EQ(archive_job_cancel_queued(a, id1), 0);
+	ASSERT_TRUE(job_is(a, id1, "{'state':'running'}"));
+	ASSERT_EQ(archive_job_cancel_queued(a, id3), 1);
+	ASSERT_TRUE(job_is(a, id3, "{'state':'cancelled'}"));
+	ASSERT_EQ(archive_job_cancel_queued(a, id3), 0);
+	ASSERT_EQ(archive_job_claim_next(a, &id, &got), -ENOENT);
+
+	/* finish: done without error, failed with one; a bad state: nothing */
+	ASSERT_EQ(archive_job_finish(a, id1, 0, "done", NULL), 0);
+	ASSERT_TRUE(job_is(a, id1, "{'state':'done','error':null}"));
+	ASSERT_TRUE(archive_job_finish(a, id2, 0, "bogus", "x") < 0);
+	ASSERT_TRUE(job_is(a, id2, "{'state':'running','error':null}"));
+	ASSERT_EQ(archive_job_finish(a, id2, 0, "failed", "disk on fire"), 0);
+	ASSERT_TRUE(
+	    job_is(a, id2, "{'state':'failed','error':'disk on fire'}"));
+	failed = id2;
+	ASSERT_EQ(archive_job_json(a, 9999, &o), -ENOENT);
+
+	/* at start-up, running jobs and runs become interrupted */
+	run = new_run(a, "h", &id1);
+	ASSERT_TRUE(run > 0);
+	ASSERT_EQ(archive_job_insert(a, &s1, &id2), 0);
+	ASSERT_EQ(archive_job_insert(a, &s1, &id3), 0);
+	ASSERT_EQ(archive_job_claim_next(a, &id, &got), 0);
+	job_spec_clear(&got);
+	ASSERT_EQ(archive_interrupt_running(a, &n), 0);
+	ASSERT_EQ(n, 2);
+	snprintf(want, sizeof(want), "{'state':'interrupted','run_id':%lld}",
+		 (long long)run);
+	ASSERT_TRUE(job_is(a, id1, want));
+	ASSERT_EQ(archive_run_json(a, run, &o), 0);
+	ASSERT_TRUE(match(o, "{'state':'interrupted'}"));
+	json_decref(o);
+	ASSERT_TRUE(job_is(a, id2, "{'state':'interrupted'}"));
+	ASSERT_TRUE(job_is(a, id3, "{'state':'queued'}"));
+	ASSERT_TRUE(job_is(a, failed, "{'state':'failed'}")); /* ended */
+	ASSERT_EQ(archive_interrupt_running(a, &n), 0);
+	ASSERT_EQ(n, 0);
+	archive_close(a);
+}
+
+/* Stores an iteration from counts, its derived fields deliberately wrong
+ * (and best-looking early): what the archive reports must come from counts. */
+static int put(struct archive *a, int64_t run, const struct profile_test *t,
+	       int it, uint64_t ios, uint64_t window_ns, uint64_t lat_ns)
+{
+	struct result r = {.ios = ios,
+			   .bytes = ios * t->block_size,
+			   .lat_sum_ns = ios * lat_ns,
+			   .window_ns = window_ns,
+			   .seconds = -1,
+			   .mb_s = 1e9 - it,
+			   .mib_s = -1,
+			   .iops = -1,
+			   .lat_mean_us = -1};
+	return archive_result_insert(a, run, t, it, &r);
+}
+
+static void test_runs(void)
+{
+	struct archive *a = fresh();
+	const struct profile *p = profile_find("cdm-default");
+	json_t *o = NULL;
+	int64_t run;
+
+	ASSERT_TRUE(a != NULL && p != NULL);
+	run = new_run(a, "h1", NULL);
+	ASSERT_EQ(run, 1);
+	/* SEQ1M Q8T1 read: 100, 300, 200 MiB in 1 s each, 5 ms per I/O */
+	ASSERT_EQ(put(a, run, &p->tests[0], 1, 100, 1000000000, 5000000), 0);
+	ASSERT_EQ(put(a, run, &p->tests[0], 2, 300, 1000000000, 5000000), 0);
+	ASSERT_EQ(put(a, run, &p->tests[0], 3, 200, 1000000000, 5000000), 0);
+	/* the same name written: a tie, the first wins */
+	ASSERT_EQ(put(a, run, &p->tests[4], 1, 50, 1000000000, 1000), 0);
+	ASSERT_EQ(put(a, run, &p->tests[4], 2, 50, 1000000000, 2000), 0);
+	/* RND4K Q32T1 read: 25000 I/Os in 0.5 s, 300 µs each */
+	ASSERT_EQ(put(a, run, &p->tests[2], 1, 25000, 500000000, 300000), 0);
+	ASSERT_TRUE(put(a, run, &p->tests[2], 1, 1, 1, 1) < 0); /* UNIQUE */
+
+	ASSERT_EQ(archive_run_json(a, run, &o), 0);
+	ASSERT_TRUE(match(
+	    o, "{'state':'running','profile':'cdm-default','labels':['a','b'],"
+	       "'probe':{'hostname':'h1'},'spec':{'profile':'cdm-default'},"
+	       "'warnings':['slow'],'engine':{'version':'" STORBENCH_VERSION
+	       "','target':'io_uring','direct':true}}"));
+	ASSERT_TRUE(match(
+	    json_object_get(o, "tests"),
+	    "[{'test':'SEQ1M Q8T1','rw':'read','pattern':'sequential',"
+	    " 'block_size':1048576,'queue_depth':8,'threads':1,"
+	    " 'iterations':[{'iteration':1,'mb_s':104.8576,'iops':100},"
+	    "  {'iteration':2},{'iteration':3,'mib_s':200}],"
+	    " 'best':{'iteration':2,'mb_s':314.5728,'mib_s':300,'iops':300,"
+	    "  'lat_mean_us':5000,'seconds':1,'bytes':314572800,'ios':300}},"
+	    "{'test':'SEQ1M Q8T1','rw':'write','iterations':[{},{}],"
+	    " 'best':{'iteration':1,'mb_s':52.4288,'lat_mean_us':1}},"
+	    "{'test':'RND4K Q32T1','rw':'read','pattern':'random',"
+	    " 'block_size':4096,'queue_depth':32,'iterations':[{}],"
+	    " 'best':{'iteration':1,'mb_s':204.8,'mib_s':195.3125,"
+	    "  'iops':50000,'lat_mean_us':300,'seconds':0.5}}]"));
+	json_decref(o);
+	ASSERT_EQ(archive_run_json(a, run + 100, &o), -ENOENT);
+	archive_close(a);
+}
+
+/* Reuses test_runs' database: its run 1, plus 2 (one result) and 3 (none). */
+static void test_runs_list(void)
+{
+	const struct profile *p = profile_find("cdm-default");
+	struct archive *a = NULL;
+	json_t *runs = NULL;
+	int64_t total = 0;
+
+	ASSERT_EQ(archive_open(db, &a), 0);
+	ASSERT_EQ(new_run(a, "h2", NULL), 2);
+	ASSERT_EQ(new_run(a, "h3", NULL), 3);
+	ASSERT_EQ(put(a, 2, &p->tests[3], 1, 1000, 1000000000, 1000), 0);
+	ASSERT_EQ(archive_runs_json(a, 10, 0, &runs, &total), 0);
+	ASSERT_EQ(total, 3);
+	ASSERT_TRUE(match(
+	    runs,
+	    "[{'id':3,'hostname':'h3','headline':[]},"
+	    "{'id':2,'headline':[{'test':'RND4K Q1T1','rw':'read',"
+	    " 'mb_s':4.096,'iops':1000}]},"
+	    "{'id':1,'hostname':'h1','fs_type':'ext4','state':'running',"
+	    " 'labels':['a','b'],'headline':["
+	    " {'test':'SEQ1M Q8T1','rw':'read','mb_s':314.5728,'iops':300},"
+	    " {'test':'SEQ1M Q8T1','rw':'write','mb_s':52.4288,'iops':50},"
+	    " {'test':'RND4K Q32T1','rw':'read','mb_s':204.8,"
+	    "  'iops':50000}]}]"));
+	json_decref(runs);
+	ASSERT_EQ(archive_runs_json(a, 1, 1, &runs, &total), 0);
+	ASSERT_EQ(total, 3);
+	ASSERT_TRUE(match(runs, "[{'id':2}]"));
+	json_decref(runs);
+	archive_close(a);
+}
+
+static void collect(void *arg, const char *path)
+{
+	char *seen = arg;
+	size_t len = strlen(seen);
+
+	snprintf(seen + len, 256 - len, "%s;", path);
+}
+
+static void test_testfiles(void)
+{
+	struct archive *a = fresh();
+	char seen[256] = "";
+
+	ASSERT_TRUE(a != NULL);
+	ASSERT_EQ(archive_testfile_add(a, "/x/sb-1.dat", 1), 0);
+	ASSERT_EQ(archive_testfile_add(a, "/y/sb-2.dat", 2), 0);
+	ASSERT_EQ(archive_testfile_add(a, "/x/sb-1.dat", 3), 0); /* no twin */
+	ASSERT_EQ(archive_testfile_each(a, collect, seen), 0);
+	ASSERT_EQ(strlen(seen), strlen("/x/sb-1.dat;/y/sb-2.dat;"));
+	ASSERT_TRUE(strstr(seen, "/x/sb-1.dat;") &&
+		    strstr(seen, "/y/sb-2.dat;"));
+	ASSERT_EQ(archive_testfile_remove(a, "/x/sb-1.dat"), 0);
+	ASSERT_EQ(archive_testfile_remove(a, "/nope"), 0);
+	seen[0] = '\0';
+	ASSERT_EQ(archive_testfile_each(a, collect, seen), 0);
+	ASSERT_STR_EQ(seen, "/y/sb-2.dat;");
+	archive_close(a);
+}
+
+static void test_newer_schema_refused(void)
+{
+	static unsigned char before[65536], after[65536];
+	struct archive *a = (struct archive *)&a;
+	char sql[128], wal[PATH_MAX + 8];
+	sqlite3 *h = NULL;
+	long nb;
+
+	snprintf(db, sizeof(db), "%s/future.sqlite", dir);
+	snprintf(sql, sizeof(sql),
+		 "CREATE TABLE future(x);"
+		 "PRAGMA user_version=%d;",
+		 ARCHIVE_SCHEMA_VERSION + 1);
+	ASSERT_EQ(sqlite3_open(db, &h), SQLITE_OK);
+	ASSERT_EQ(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	nb = slurp(db, before, sizeof(before));
+	ASSERT_TRUE(nb > 100);
+
+	ASSERT_EQ(archive_open(db, &a), -EPROTO);
+	ASSERT_TRUE(a == NULL);
+	/* not migrated, not switched to WAL: byte for byte the same */
+	ASSERT_EQ(slurp(db, after, sizeof(after)), nb);
+	ASSERT_TRUE(memcmp(before, after, (size_t)nb) == 0);
+	snprintf(wal, sizeof(wal), "%s-wal", db);
+	ASSERT_TRUE(access(wal, F_OK) != 0);
+}
+
+static void test_setup(void)
+{
+	char cwd[PATH_MAX - 128];
+
+	ASSERT_TRUE(getcwd(cwd, sizeof(cwd)) != NULL);
+	snprintf(dir, sizeof(dir), "%s/archive_test.XXXXXX", cwd);
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+}
+
+/* Removes the databases (closed cleanly: no -wal or -shm) and the dir. */
+static void test_cleanup(void)
+{
+	for (int i = 1; i <= db_seq; i++) {
+		snprintf(db, sizeof(db), "%s/db%d.sqlite", dir, i);
+		ASSERT_EQ(unlink(db), 0);
+	}
+	snprintf(db, sizeof(db), "%s/future.sqlite", dir);
+	ASSERT_EQ(unlink(db), 0);
+	ASSERT_EQ(rmdir(dir), 0);
+}
+
+TEST_MAIN(test_setup, test_schema, test_queue_and_interrupt, test_runs,
+	  test_runs_list, test_testfiles, test_newer_schema_refused,
+	  test_cleanup)

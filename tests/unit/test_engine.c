@@ -1,0 +1,291 @@
+/*
+ * test_engine.c — the engine against a real file on a real filesystem.
+ *
+ * Everything happens in a fresh directory under the current directory (ctest
+ * runs in the build tree, on a disk, not on tmpfs) through the default
+ * back-end (io_uring), and is removed at the end. The engine's measurements
+ * are not compared to numbers fixed in advance (they depend on the machine);
+ * they are checked for the invariants that hold on every machine: counts
+ * agree with each other, the window covers the requested duration, cancel is
+ * prompt, and the test file holds no repeated block.
+ */
+#include "engine.h"
+#include "test.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MIB (1ULL << 20)
+#define FILE_SIZE (16 * MIB)
+
+static char dir[PATH_MAX];
+static char data_path[PATH_MAX + 32];
+static char err[256];
+
+static struct engine_opts opts(const char *path, const atomic_int *cancel)
+{
+	struct engine_opts o = {
+	    .ops = tgt_find("io_uring"),
+	    .path = path,
+	    .direct = 1,
+	    .cancel = cancel,
+	    .error = err,
+	    .error_len = sizeof(err),
+	};
+	err[0] = '\0';
+	return o;
+}
+
+static int cmp_block(const void *a, const void *b)
+{
+	return memcmp(*(const unsigned char *const *)a,
+		      *(const unsigned char *const *)b, 4096);
+}
+
+/* Creates the shared data file once; every later test reads or writes it. */
+static void test_prepare_creates_file(void)
+{
+	struct engine_opts o = opts(data_path, NULL);
+	const size_t n = FILE_SIZE / 4096;
+	unsigned char *buf = NULL, **blocks = NULL;
+	struct stat st;
+	int direct = -1, fd, nonzero = 0;
+
+	ASSERT_TRUE(o.ops != NULL);
+	ASSERT_EQ(engine_prepare_file(&o, FILE_SIZE, &direct), 0);
+	ASSERT_TRUE(direct == 0 || direct == 1);
+	ASSERT_EQ(stat(data_path, &st), 0);
+	ASSERT_TRUE(S_ISREG(st.st_mode));
+	ASSERT_EQ(st.st_size, FILE_SIZE);
+
+	/* incompressible-looking: not zero, and no 4 KiB block twice */
+	buf = malloc(FILE_SIZE);
+	blocks = malloc(n * sizeof(*blocks));
+	ASSERT_TRUE(buf && blocks);
+	fd = open(data_path, O_RDONLY);
+	ASSERT_TRUE(fd >= 0);
+	ASSERT_EQ(pread(fd, buf, FILE_SIZE, 0), FILE_SIZE);
+	close(fd);
+	for (size_t i = 0; i < FILE_SIZE && !nonzero; i++)
+		nonzero = buf[i] != 0;
+	for (size_t i = 0; i < n; i++)
+		blocks[i] = buf + i * 4096;
+	qsort(blocks, n, sizeof(*blocks), cmp_block);
+	for (size_t i = 1; i < n; i++)
+		if (memcmp(blocks[i - 1], blocks[i], 4096) == 0)
+			nonzero = -1;
+	free(blocks);
+	free(buf);
+	ASSERT_EQ(nonzero, 1);
+}
+
+static void test_prepare_refuses_existing(void)
+{
+	char path[PATH_MAX + 32], back[64] = {0};
+	static const char keep[] = "precious data, not a test file";
+	struct engine_opts o = opts(path, NULL);
+	struct stat st;
+	int direct, fd;
+
+	snprintf(path, sizeof(path), "%s/existing", dir);
+	fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
+	ASSERT_TRUE(fd >= 0);
+	ASSERT_EQ(write(fd, keep, sizeof(keep)), sizeof(keep));
+	close(fd);
+
+	ASSERT_EQ(engine_prepare_file(&o, 4 * MIB, &direct), -EEXIST);
+	ASSERT_TRUE(strstr(err, "already exists") != NULL);
+	ASSERT_EQ(stat(path, &st), 0);
+	ASSERT_EQ(st.st_size, sizeof(keep));
+	fd = open(path, O_RDONLY);
+	ASSERT_TRUE(fd >= 0);
+	ASSERT_EQ(read(fd, back, sizeof(back)), sizeof(keep));
+	close(fd);
+	ASSERT_STR_EQ(back, keep);
+	ASSERT_EQ(unlink(path), 0);
+
+	/* a size that is not whole MiB: refused, nothing created */
+	ASSERT_EQ(engine_prepare_file(&o, MIB + 4096, &direct), -EINVAL);
+	ASSERT_TRUE(err[0] != '\0');
+	ASSERT_TRUE(access(path, F_OK) != 0 && errno == ENOENT);
+}
+
+/* A cancel already set: -ECANCELED and the half-written file is removed. */
+static void test_prepare_cancelled(void)
+{
+	char path[PATH_MAX + 32];
+	atomic_int flag = 1;
+	struct engine_opts o = opts(path, &flag);
+	int direct;
+
+	snprintf(path, sizeof(path), "%s/cancelled", dir);
+	ASSERT_EQ(engine_prepare_file(&o, 8 * MIB, &direct), -ECANCELED);
+	ASSERT_TRUE(access(path, F_OK) != 0 && errno == ENOENT);
+}
+
+static struct workload wl(enum wl_pattern pat, unsigned read_pct, uint32_t bs,
+			  unsigned qd, unsigned threads, double duration)
+{
+	struct workload w = {
+	    .pattern = pat,
+	    .read_pct = read_pct,
+	    .block_size = bs,
+	    .queue_depth = qd,
+	    .threads = threads,
+	    .file_size = FILE_SIZE,
+	    .duration_s = duration,
+	};
+	snprintf(w.name, sizeof(w.name), "test");
+	return w;
+}
+
+/* Runs w and checks what holds for any successful run. */
+static void run_ok(const struct workload *w)
+{
+	struct engine_opts o = opts(data_path, NULL);
+	struct result r;
+
+	ASSERT_EQ(engine_run(&o, w, &r), 0);
+	ASSERT_TRUE(r.ios > 0);
+	ASSERT_U64_EQ(r.bytes, r.ios * w->block_size);
+	ASSERT_TRUE(r.seconds >= w->duration_s);
+	ASSERT_TRUE(r.seconds <= w->duration_s + 0.5);
+	ASSERT_NEAR_REL(r.seconds, (double)r.window_ns / 1e9, 1e-12);
+	ASSERT_NEAR_REL(r.mb_s, r.iops * w->block_size / 1e6, 1e-9);
+	ASSERT_NEAR_REL(r.iops, (double)r.ios / r.seconds, 1e-9);
+	ASSERT_TRUE(r.lat_mean_us > 0);
+	ASSERT_STR_EQ(err, "");
+}
+
+static void test_run_seq_read(void)
+{
+	struct workload w = wl(WL_SEQUENTIAL, 100, 1U << 20, 8, 1, 0.3);
+	run_ok(&w);
+}
+
+static void test_run_rand_write(void)
+{
+	struct workload w = wl(WL_RANDOM, 0, 4096, 32, 1, 0.3);
+	struct stat st;
+
+	run_ok(&w);
+	/* writes stay inside the file */
+	ASSERT_EQ(stat(data_path, &st), 0);
+	ASSERT_EQ(st.st_size, FILE_SIZE);
+}
+
+static void test_run_multithread(void)
+{
+	struct workload w = wl(WL_RANDOM, 100, 4096, 4, 4, 0.3);
+	run_ok(&w);
+}
+
+static void test_run_invalid(void)
+{
+	struct workload bad[4];
+	struct result r;
+
+	bad[0] = wl(WL_SEQUENTIAL, 100, 1000, 1, 1, 0.3);
+	bad[1] = wl(WL_SEQUENTIAL, 100, 4096, 0, 1, 0.3);
+	bad[2] = wl(WL_SEQUENTIAL, 100, 4096, 1, 0, 0.3);
+	bad[3] = wl(WL_SEQUENTIAL, 100, 4096, 1, 1, 0.0);
+	for (int i = 0; i < 4; i++) {
+		struct engine_opts o = opts(data_path, NULL);
+		memset(&r, 0xA5, sizeof(r));
+		ASSERT_EQ(engine_run(&o, &bad[i], &r), -EINVAL);
+		ASSERT_TRUE(strlen(err) > 20);
+		ASSERT_TRUE(strncmp(err, "invalid workload: ", 18) == 0);
+		ASSERT_U64_EQ(r.ios, 0);
+		ASSERT_U64_EQ(r.bytes, 0);
+	}
+	{
+		struct engine_opts o = opts(data_path, NULL);
+		ASSERT_EQ(engine_run(&o, &bad[0], &r), -EINVAL);
+		ASSERT_TRUE(strstr(err, "block size") != NULL);
+		o = opts(data_path, NULL);
+		ASSERT_EQ(engine_run(&o, &bad[1], &r), -EINVAL);
+		ASSERT_TRUE(strstr(err, "queue depth") != NULL);
+		o = opts(data_path, NULL);
+		ASSERT_EQ(engine_run(&o, &bad[2], &r), -EINVAL);
+		ASSERT_TRUE(strstr(err, "threads") != NULL);
+	}
+}
+
+struct canceller {
+	atomic_int *flag;
+	uint64_t set_at_ns;
+};
+
+static void *cancel_later(void *arg)
+{
+	struct canceller *c = arg;
+	struct timespec ts = {0, 100000000};
+
+	nanosleep(&ts, NULL);
+	c->set_at_ns = engine_now_ns();
+	atomic_store(c->flag, 1);
+	return NULL;
+}
+
+static void test_cancel(void)
+{
+	atomic_int flag = 0;
+	struct canceller c = {.flag = &flag};
+	struct engine_opts o = opts(data_path, &flag);
+	struct workload w = wl(WL_RANDOM, 100, 4096, 8, 2, 10.0);
+	struct result r;
+	pthread_t tid;
+	uint64_t t0 = engine_now_ns(), t1;
+	int rc;
+
+	ASSERT_EQ(pthread_create(&tid, NULL, cancel_later, &c), 0);
+	rc = engine_run(&o, &w, &r);
+	t1 = engine_now_ns();
+	pthread_join(tid, NULL);
+	ASSERT_EQ(rc, -ECANCELED);
+	ASSERT_TRUE(c.set_at_ns > t0 && t1 >= c.set_at_ns);
+	ASSERT_TRUE(t1 - c.set_at_ns < 500000000ULL);
+	ASSERT_TRUE(t1 - t0 < 600000000ULL);
+	ASSERT_U64_EQ(r.bytes, r.ios * 4096);
+	ASSERT_TRUE(r.seconds < 1.0);
+}
+
+/* Last: removes the data file and the directory. */
+static void test_cleanup(void)
+{
+	const struct tgt_ops *ops = tgt_find("io_uring");
+
+	ASSERT_TRUE(ops != NULL);
+	ASSERT_EQ(tgt_unlink(ops, data_path), 0);
+	ASSERT_EQ(tgt_unlink(ops, data_path), -ENOENT);
+	ASSERT_EQ(rmdir(dir), 0);
+}
+
+static void setup(void)
+{
+	char cwd[PATH_MAX - 32];
+
+	if (!getcwd(cwd, sizeof(cwd)) ||
+	    snprintf(dir, sizeof(dir), "%s/engine_test.XXXXXX", cwd) >=
+		(int)sizeof(dir) ||
+	    !mkdtemp(dir)) {
+		perror("test_engine: temp dir");
+		exit(1);
+	}
+	snprintf(data_path, sizeof(data_path), "%s/data", dir);
+}
+
+static void test_setup(void)
+{
+	setup();
+	ASSERT_TRUE(dir[0] == '/');
+}
+
+TEST_MAIN(test_setup, test_prepare_creates_file, test_prepare_refuses_existing,
+	  test_prepare_cancelled, test_run_seq_read, test_run_rand_write,
+	  test_run_multithread, test_run_invalid, test_cancel, test_cleanup)

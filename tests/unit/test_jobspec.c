@@ -1,0 +1,281 @@
+/*
+ * test_jobspec.c — validation of POST /api/v1/jobs bodies.
+ *
+ * The checks that touch the machine run against real directories made under
+ * the current directory: "scratch" (reached through a symlink and "." so the
+ * realpath is visible), "other", and a regular file. Every refusal must be a
+ * 400 whose field names the culprit and whose detail mentions it, and must
+ * leave the spec empty.
+ */
+#include "api.h"
+#include "archive.h"
+#include "test.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char dir[PATH_MAX];
+static char scratch_real[PATH_MAX + 32], other[PATH_MAX + 32];
+static char file[PATH_MAX + 32], link_path[PATH_MAX + 32];
+static char scratch_arg[PATH_MAX + 64];
+
+/* Appends to buf (size n), snprintf-style; exits if it would not fit. */
+static void add(char *buf, size_t n, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+	int w;
+
+	va_start(ap, fmt);
+	w = vsnprintf(buf + len, n - len, fmt, ap);
+	va_end(ap);
+	if (w < 0 || (size_t)w >= n - len) {
+		fprintf(stderr, "test_jobspec: body too long\n");
+		exit(1);
+	}
+}
+
+/* Appends n copies of c. */
+static void add_rep(char *buf, size_t size, char c, size_t n)
+{
+	size_t len = strlen(buf);
+
+	if (len + n >= size)
+		exit(1);
+	memset(buf + len, c, n);
+	buf[len + n] = '\0';
+}
+
+static int spec_empty(const struct job_spec *s)
+{
+	return !s->profile && !s->target && !s->labels_json && !s->notes &&
+	       s->size == 0 && s->iterations == 0;
+}
+
+/* Parses body and expects a 400 naming field, a detail that mentions the
+ * field and needle, and an empty spec. */
+static void expect_bad(const char *body, const char *field, const char *needle)
+{
+	struct job_spec s;
+	struct api_problem p;
+	int rc;
+
+	memset(&p, 0, sizeof(p));
+	rc = jobspec_parse(body, strlen(body), scratch_arg, &s, &p);
+	if (rc != -EINVAL || p.status != 400 || strcmp(p.field, field) ||
+	    !strstr(p.detail, field) || !strstr(p.detail, needle))
+		fprintf(stderr,
+			"  body %.120s -> rc %d status %u field \"%s\" "
+			"detail \"%s\"\n",
+			body, rc, p.status, p.field, p.detail);
+	ASSERT_EQ(rc, -EINVAL);
+	ASSERT_EQ(p.status, 400);
+	ASSERT_STR_EQ(p.field, field);
+	ASSERT_TRUE(strstr(p.detail, field) != NULL);
+	ASSERT_TRUE(strstr(p.detail, needle) != NULL);
+	ASSERT_TRUE(spec_empty(&s));
+}
+
+static void test_defaults(void)
+{
+	const char *bodies[] = {NULL, "", "{}", " { } "};
+	struct job_spec s;
+	struct api_problem p = {0};
+
+	for (int i = 0; i < 4; i++) {
+		size_t len = bodies[i] ? strlen(bodies[i]) : 0;
+		ASSERT_EQ(jobspec_parse(bodies[i], len, scratch_arg, &s, &p),
+			  0);
+		ASSERT_STR_EQ(s.profile, "cdm-default");
+		ASSERT_STR_EQ(s.target, scratch_real); /* realpath'd */
+		ASSERT_U64_EQ(s.size, 1ULL << 30);
+		ASSERT_EQ(s.iterations, 5);
+		ASSERT_TRUE(s.duration_s == 5.0);
+		ASSERT_TRUE(s.interval_s == 0.0);
+		ASSERT_STR_EQ(s.labels_json, "[]");
+		ASSERT_STR_EQ(s.notes, "");
+		job_spec_clear(&s);
+		ASSERT_TRUE(spec_empty(&s));
+	}
+}
+
+static void test_full_body(void)
+{
+	char body[8192] = "";
+	struct job_spec s;
+	struct api_problem p = {0};
+
+	add(body, sizeof(body),
+	    "{\"target\": \"%s/.\", \"profile\": \"cdm-default\","
+	    " \"size\": \"64MiB\", \"iterations\": 3, \"duration_s\": 1.5,"
+	    " \"interval_s\": 2, \"labels\": [\"nvme\", \"r\\u00e9seau\"],"
+	    " \"notes\": \"first try\"}",
+	    other);
+	ASSERT_EQ(jobspec_parse(body, strlen(body), scratch_arg, &s, &p), 0);
+	ASSERT_STR_EQ(s.profile, "cdm-default");
+	ASSERT_STR_EQ(s.target, other);
+	ASSERT_U64_EQ(s.size, 64ULL << 20);
+	ASSERT_EQ(s.iterations, 3);
+	ASSERT_TRUE(s.duration_s == 1.5);
+	ASSERT_TRUE(s.interval_s == 2.0);
+	ASSERT_STR_EQ(s.labels_json, "[\"nvme\",\"r\xc3\xa9seau\"]");
+	ASSERT_STR_EQ(s.notes, "first try");
+	job_spec_clear(&s);
+
+	/* bounds that are allowed; size as a plain number of bytes */
+	body[0] = '\0';
+	add(body, sizeof(body),
+	    "{\"target\": \"%s\", \"size\": 8388608, \"iterations\": 100,"
+	    " \"duration_s\": 3600, \"interval_s\": 0}",
+	    link_path);
+	ASSERT_EQ(jobspec_parse(body, strlen(body), "/nonexistent", &s, &p), 0);
+	ASSERT_STR_EQ(s.target, scratch_real);
+	ASSERT_U64_EQ(s.size, 8ULL << 20);
+	ASSERT_EQ(s.iterations, 100);
+	ASSERT_TRUE(s.duration_s == 3600.0);
+	job_spec_clear(&s);
+}
+
+/* 64 characters of two bytes each pass; 32 labels pass; 4096 bytes pass. */
+static void test_limits_allowed(void)
+{
+	char body[8192] = "";
+	struct job_spec s;
+	struct api_problem p = {0};
+
+	add(body, sizeof(body), "{\"labels\": [\"");
+	for (int i = 0; i < 64; i++)
+		add(body, sizeof(body), "\xc3\xa9");
+	add(body, sizeof(body), "\"");
+	for (int i = 1; i < 32; i++)
+		add(body, sizeof(body), ", \"l%d\"", i);
+	add(body, sizeof(body), "], \"notes\": \"");
+	add_rep(body, sizeof(body), 'n', 4096);
+	add(body, sizeof(body), "\"}");
+	ASSERT_EQ(jobspec_parse(body, strlen(body), scratch_arg, &s, &p), 0);
+	ASSERT_EQ(strlen(s.notes), 4096);
+	ASSERT_TRUE(strstr(s.labels_json, "\"l31\"]") != NULL);
+	job_spec_clear(&s);
+}
+
+static void test_refusals(void)
+{
+	char body[8192];
+
+	expect_bad("{\"size\": ", "", "malformed JSON");
+	expect_bad("{\"colour\": \"red\"}", "colour", "colour");
+	expect_bad("{\"profile\": \"atto\"}", "profile", "profile");
+	expect_bad("{\"profile\": 7}", "profile", "profile");
+	snprintf(body, sizeof(body), "{\"target\": \"%s/nope\"}", dir);
+	expect_bad(body, "target", "does not exist");
+	snprintf(body, sizeof(body), "{\"target\": \"%s\"}", file);
+	expect_bad(body, "target", "not a directory");
+	expect_bad("{\"target\": \"scratch\"}", "target", "absolute");
+	expect_bad("{\"target\": 1}", "target", "target");
+	expect_bad("{\"size\": \"abc\"}", "size", "size");
+	expect_bad("{\"size\": 0}", "size", "size");
+	expect_bad("{\"size\": -1048576}", "size", "size");
+	expect_bad("{\"size\": \"0\"}", "size", "size");
+	expect_bad("{\"size\": \"1GB\"}", "size", "multiple of 1 MiB");
+	expect_bad("{\"size\": \"4MiB\"}", "size", "size");
+	expect_bad("{\"size\": \"65TiB\"}", "size", "size");
+	expect_bad("{\"size\": \"60TiB\"}", "size", "free");
+	expect_bad("{\"size\": 1.5}", "size", "size");
+	expect_bad("{\"iterations\": -1}", "iterations", "iterations");
+	expect_bad("{\"iterations\": 0}", "iterations", "iterations");
+	expect_bad("{\"iterations\": 1.5}", "iterations", "iterations");
+	expect_bad("{\"iterations\": 101}", "iterations", "iterations");
+	expect_bad("{\"iterations\": \"5\"}", "iterations", "iterations");
+	expect_bad("{\"duration_s\": 0}", "duration_s", "duration_s");
+	expect_bad("{\"duration_s\": \"5\"}", "duration_s", "duration_s");
+	expect_bad("{\"duration_s\": 3600.5}", "duration_s", "duration_s");
+	expect_bad("{\"interval_s\": -1}", "interval_s", "interval_s");
+	expect_bad("{\"labels\": \"fast\"}", "labels", "labels");
+	expect_bad("{\"labels\": [\"ok\", 3]}", "labels", "labels");
+	expect_bad("{\"labels\": [\"\"]}", "labels", "labels");
+	expect_bad("{\"notes\": 5}", "notes", "notes");
+	expect_bad("[]", "", "object");
+	expect_bad("\"a string\"", "", "malformed JSON");
+	/* a JSON-level error: no field, but the detail names the key */
+	expect_bad("{\"size\": \"64MiB\", \"size\": \"128MiB\"}", "",
+		   "duplicate");
+	expect_bad("{\"size\": \"64MiB\", \"size\": \"128MiB\"}", "", "size");
+
+	body[0] = '\0';
+	add(body, sizeof(body), "{\"labels\": [\"l0\"");
+	for (int i = 1; i < 33; i++)
+		add(body, sizeof(body), ", \"l%d\"", i);
+	add(body, sizeof(body), "]}");
+	expect_bad(body, "labels", "32");
+
+	body[0] = '\0';
+	add(body, sizeof(body), "{\"labels\": [\"");
+	add_rep(body, sizeof(body), 'x', 65);
+	add(body, sizeof(body), "\"]}");
+	expect_bad(body, "labels", "64");
+
+	body[0] = '\0';
+	add(body, sizeof(body), "{\"notes\": \"");
+	add_rep(body, sizeof(body), 'n', 5000);
+	add(body, sizeof(body), "\"}");
+	expect_bad(body, "notes", "4096");
+}
+
+static void setup(void)
+{
+	char cwd[PATH_MAX - 64], real[PATH_MAX - 64];
+	int fd;
+
+	if (!getcwd(cwd, sizeof(cwd)) ||
+	    snprintf(dir, sizeof(dir), "%s/jobspec_test.XXXXXX", cwd) >=
+		(int)sizeof(dir) ||
+	    !mkdtemp(dir)) {
+		perror("test_jobspec: temp dir");
+		exit(1);
+	}
+	/* canonical from here on (the cwd itself may sit behind a symlink) */
+	if (!realpath(dir, real) ||
+	    snprintf(dir, sizeof(dir), "%s", real) >= (int)sizeof(dir)) {
+		perror("test_jobspec: realpath");
+		exit(1);
+	}
+	snprintf(scratch_real, sizeof(scratch_real), "%s/scratch", dir);
+	snprintf(other, sizeof(other), "%s/other", dir);
+	snprintf(file, sizeof(file), "%s/file.txt", dir);
+	snprintf(link_path, sizeof(link_path), "%s/link", dir);
+	snprintf(scratch_arg, sizeof(scratch_arg), "%s/./", link_path);
+	fd = open(file, O_CREAT | O_WRONLY, 0600);
+	if (mkdir(scratch_real, 0700) || mkdir(other, 0700) || fd < 0 ||
+	    symlink("scratch", link_path)) {
+		perror("test_jobspec: setup");
+		exit(1);
+	}
+	close(fd);
+}
+
+static void test_setup(void)
+{
+	struct stat st;
+
+	setup();
+	ASSERT_EQ(lstat(link_path, &st), 0);
+	ASSERT_TRUE(S_ISLNK(st.st_mode));
+	ASSERT_TRUE(strcmp(scratch_arg, scratch_real) != 0);
+}
+
+static void test_cleanup(void)
+{
+	ASSERT_EQ(unlink(link_path), 0);
+	ASSERT_EQ(unlink(file), 0);
+	ASSERT_EQ(rmdir(scratch_real), 0);
+	ASSERT_EQ(rmdir(other), 0);
+	ASSERT_EQ(rmdir(dir), 0);
+}
+
+TEST_MAIN(test_setup, test_defaults, test_full_body, test_limits_allowed,
+	  test_refusals, test_cleanup)

@@ -1,0 +1,818 @@
+// storbench dashboard. Plain ES module, no build step, no framework.
+// Talks only to the daemon that served it (same origin, /api/v1/...).
+// Chart.js is the vendored UMD build (window.Chart), loaded by index.html.
+
+const API = '/api/v1';
+const ACTIVE = new Set(['queued', 'running']);
+const CDM_ORDER = ['SEQ1M Q8T1', 'SEQ1M Q1T1', 'RND4K Q32T1', 'RND4K Q1T1'];
+const COLORS = { read: '#2f7ed8', write: '#e0882b', other: '#6a9f3a' };
+
+// ---------------------------------------------------------------- helpers
+
+const $ = (sel, root = document) => root.querySelector(sel);
+
+/** Tiny DOM builder: h('div', {class: 'x', dataset: {a: 1}, onclick: fn}, 'text', child, ...) */
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  if (attrs) {
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === 'class') el.className = v;
+      else if (k === 'dataset') Object.assign(el.dataset, v);
+      else if (k === 'style') el.style.cssText = v;
+      else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+      else if (k === 'text') el.textContent = v;
+      else el.setAttribute(k, v === true ? '' : String(v));
+    }
+  }
+  append(el, children);
+  return el;
+}
+function append(el, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === undefined || c === null || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
+/** MB/s the CrystalDiskMark way: two decimals, no grouping ("1520.43"). */
+export const fmtMBs = (v) => (isNum(v) ? v.toFixed(2) : '–');
+const fmtFixed = (v, d = 1) => (isNum(v) ? v.toFixed(d) : '–');
+const fmtInt = (v) => (isNum(v) ? Math.round(v).toLocaleString('en-US') : '–');
+const fmtGB = (b) => (isNum(b) ? `${(b / 1e9).toFixed(1)} GB` : '–');
+function fmtBytes(b) {
+  if (!isNum(b)) return '–';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let i = 0, v = b;
+  while (v >= 1024 && i < units.length - 1 && Number.isInteger(v / 1024)) { v /= 1024; i++; }
+  if (i === 0 && b >= 1024) { // not an exact binary multiple: approximate
+    while (v >= 1024 && i < units.length - 1) { v /= 1024; i++; }
+    return `${v.toFixed(2)} ${units[i]}`;
+  }
+  return `${v} ${units[i]}`;
+}
+const pad2 = (n) => String(n).padStart(2, '0');
+/** ISO 8601 UTC → local "YYYY-MM-DD HH:MM:SS". */
+function fmtTime(iso) {
+  if (!iso) return '–';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return String(iso);
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`;
+}
+function fmtDuration(s) {
+  if (!isNum(s) || s < 0) return '–';
+  s = Math.round(s);
+  const hh = Math.floor(s / 3600), mm = Math.floor((s % 3600) / 60), ss = s % 60;
+  return hh ? `${hh} h ${pad2(mm)} min` : mm ? `${mm} min ${pad2(ss)} s` : `${ss} s`;
+}
+const secondsBetween = (a, b) => (a && b ? (new Date(b) - new Date(a)) / 1000 : NaN);
+const stateBadge = (state) => h('span', { class: `badge state-${state}` }, state ?? '?');
+const labelChips = (labels) =>
+  (labels && labels.length ? labels.map((l) => h('span', { class: 'chip' }, l)) : [h('span', { class: 'muted' }, '–')]);
+
+class ApiError extends Error {
+  constructor(status, problem, text) {
+    super(problem?.detail || problem?.title || text || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+async function api(method, path, body) {
+  const init = { method, headers: { Accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let r;
+  try {
+    r = await fetch(API + path, init);
+  } catch (e) {
+    throw new ApiError(0, null, `cannot reach the daemon (${e.message})`);
+  }
+  const text = await r.text();
+  let json = null;
+  if (text) { try { json = JSON.parse(text); } catch { /* not JSON */ } }
+  if (!r.ok) throw new ApiError(r.status, json, text.slice(0, 300));
+  return { status: r.status, json, headers: r.headers };
+}
+
+function showGlobalError(msg) {
+  const el = $('#global-error');
+  if (!msg) { el.hidden = true; el.textContent = ''; return; }
+  el.textContent = msg;
+  el.hidden = false;
+}
+
+// ---------------------------------------------------------------- profiles
+
+let profilesPromise = null;
+function loadProfiles() {
+  if (!profilesPromise) {
+    profilesPromise = api('GET', '/profiles')
+      .then((r) => r.json?.profiles ?? [])
+      .catch((e) => { profilesPromise = null; throw e; });
+  }
+  return profilesPromise;
+}
+
+async function fillProfileSelect() {
+  const sel = $('#f-profile');
+  try {
+    const profiles = await loadProfiles();
+    sel.replaceChildren(...profiles.map((p) =>
+      h('option', { value: p.name }, p.title ? `${p.title} (${p.name})` : p.name)));
+    if (profiles.some((p) => p.name === 'cdm-default')) sel.value = 'cdm-default';
+    updateProfileHint();
+  } catch (e) {
+    sel.replaceChildren(h('option', { value: '' }, 'profiles unavailable'));
+    $('#profile-hint').textContent = `Could not load profiles: ${e.message}`;
+  }
+}
+
+async function updateProfileHint() {
+  const profiles = await loadProfiles().catch(() => []);
+  const p = profiles.find((x) => x.name === $('#f-profile').value);
+  const hint = $('#profile-hint');
+  if (!p) { hint.textContent = ''; return; }
+  const names = [...new Set((p.tests ?? []).map((t) => t.test))];
+  hint.textContent = names.length ? `${names.length} tests × ${[...new Set(p.tests.map((t) => t.rw))].join('/')}: ${names.join(', ')}` : '';
+  const d = p.defaults ?? {};
+  if (isNum(d.duration_s)) $('#f-duration').placeholder = `${d.duration_s} (profile default)`;
+  if (isNum(d.interval_s)) $('#f-interval').placeholder = `${d.interval_s} (profile default)`;
+}
+
+// ---------------------------------------------------------------- job form
+
+function clearFormErrors() {
+  const form = $('#job-form');
+  for (const el of form.querySelectorAll('.invalid')) { el.classList.remove('invalid'); el.removeAttribute('aria-invalid'); }
+  for (const el of form.querySelectorAll('.field-error')) el.textContent = '';
+  $('#job-error').hidden = true;
+  $('#job-error').textContent = '';
+  delete $('#job-error').dataset.field;
+}
+
+function showFormError(message, field) {
+  const form = $('#job-form');
+  const box = $('#job-error');
+  box.replaceChildren();
+  if (field) {
+    box.dataset.field = field;
+    append(box, [h('strong', null, `Field “${field}”: `), message]);
+    const input = form.elements.namedItem(field);
+    if (input && input.classList) {
+      input.classList.add('invalid');
+      input.setAttribute('aria-invalid', 'true');
+      input.focus();
+    }
+    const fe = form.querySelector(`.field-error[data-for="${CSS.escape(field)}"]`);
+    if (fe) fe.textContent = message;
+  } else {
+    append(box, [message]);
+  }
+  box.hidden = false;
+}
+
+/** Build the POST body; returns {body} or {error, field} for a client-side problem. */
+function readForm() {
+  const f = $('#job-form').elements;
+  const body = {};
+  const target = f.target.value.trim();
+  if (target) body.target = target;
+  if (f.profile.value) body.profile = f.profile.value;
+  const size = f.size.value.trim();
+  if (size) body.size = /^\d+$/.test(size) ? Number(size) : size;
+  for (const name of ['iterations', 'duration_s', 'interval_s']) {
+    const el = f[name];
+    if (el.validity.badInput) return { error: 'not a number', field: name };
+    const raw = el.value.trim();
+    if (raw === '') continue;
+    const n = Number(raw);
+    if (!Number.isFinite(n)) return { error: 'not a number', field: name };
+    body[name] = n;
+  }
+  const labels = f.labels.value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (labels.length) body.labels = labels;
+  const notes = f.notes.value.trim();
+  if (notes) body.notes = notes;
+  return { body };
+}
+
+async function submitJob(ev) {
+  ev.preventDefault();
+  clearFormErrors();
+  $('#job-ok').hidden = true;
+  const { body, error, field } = readForm();
+  if (error) { showFormError(error, field); return; }
+  const btn = $('#job-submit');
+  btn.disabled = true;
+  try {
+    const r = await api('POST', '/jobs', body);
+    const job = r.json;
+    const ok = $('#job-ok');
+    ok.replaceChildren(`Job #${job?.id ?? '?'} queued (${job?.profile ?? body.profile ?? ''}).`);
+    ok.hidden = false;
+    setTimeout(() => { ok.hidden = true; }, 6000);
+    pollJobsSoon();
+  } catch (e) {
+    if (e instanceof ApiError && e.problem) {
+      const p = e.problem;
+      showFormError(p.detail || p.title || `HTTP ${e.status}`, p.field);
+    } else {
+      showFormError(e.message);
+    }
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+// ---------------------------------------------------------------- job list
+
+const jobCards = new Map(); // id -> {el, parts, chart, samples}
+let jobsTimer = null;
+let jobsInFlight = false;
+let lastActiveIds = new Set();
+
+function pollJobsSoon(ms = 0) {
+  clearTimeout(jobsTimer);
+  jobsTimer = setTimeout(pollJobs, ms);
+}
+
+async function pollJobs() {
+  if (jobsInFlight) return;
+  jobsInFlight = true;
+  let anyActive = false;
+  try {
+    const r = await api('GET', '/jobs?limit=20');
+    const jobs = r.json?.jobs ?? [];
+    renderJobs(jobs);
+    const active = new Set(jobs.filter((j) => ACTIVE.has(j.state)).map((j) => j.id));
+    anyActive = active.size > 0;
+    // A job has finished (or a new one has started a run): refresh the archive.
+    const finished = [...lastActiveIds].some((id) => !active.has(id));
+    const started = [...active].some((id) => !lastActiveIds.has(id));
+    if (finished || started) { loadRuns(); pollHealth(); }
+    else if (anyActive && Date.now() - runsLoadedAt > 5000) loadRuns(); // headline numbers of running runs
+    lastActiveIds = active;
+    $('#jobs-status').textContent = anyActive ? `${active.size} active · updating every second` : '';
+    showGlobalError(null);
+  } catch (e) {
+    $('#jobs-status').textContent = `update failed: ${e.message}`;
+  } finally {
+    jobsInFlight = false;
+    pollJobsSoon(anyActive ? 1000 : 5000);
+  }
+}
+
+function renderJobs(jobs) {
+  const list = $('#job-list');
+  if (!jobs.length) {
+    list.replaceChildren(h('p', { class: 'muted' }, 'No jobs yet. Start a benchmark on the left.'));
+    for (const c of jobCards.values()) c.chart?.destroy();
+    jobCards.clear();
+    return;
+  }
+  const seen = new Set();
+  const ordered = [];
+  for (const job of jobs) {
+    seen.add(job.id);
+    let card = jobCards.get(job.id);
+    if (!card) { card = makeJobCard(job); jobCards.set(job.id, card); }
+    updateJobCard(card, job);
+    ordered.push(card.el);
+  }
+  for (const [id, c] of jobCards) {
+    if (!seen.has(id)) { c.chart?.destroy(); jobCards.delete(id); }
+  }
+  // Re-order without recreating nodes (keeps buttons clickable mid-poll).
+  if (list.children.length !== ordered.length || ordered.some((el, i) => list.children[i] !== el)) {
+    list.replaceChildren(...ordered);
+  }
+}
+
+function makeJobCard(job) {
+  const parts = {};
+  parts.title = h('span', { class: 'job-title' });
+  parts.state = h('span');
+  parts.run = h('span', { class: 'job-run' });
+  parts.cancel = h('button', { type: 'button', class: 'small danger', onclick: () => cancelJob(job.id, parts.cancel) }, 'Cancel');
+  parts.meta = h('div', { class: 'job-meta muted' });
+  parts.barFill = h('div', { class: 'bar-fill' });
+  parts.bar = h('div', { class: 'bar', role: 'progressbar', 'aria-valuemin': 0, 'aria-valuemax': 100 }, parts.barFill);
+  parts.progress = h('div', { class: 'job-progress' });
+  parts.live = h('div', { class: 'job-live' });
+  parts.error = h('div', { class: 'job-error' });
+  parts.chartBox = h('div', { class: 'live-chart' });
+  const el = h('div', { class: 'job', dataset: { jobId: job.id } },
+    h('div', { class: 'job-head' }, parts.title, parts.state, h('span', { class: 'spacer' }), parts.run, parts.cancel),
+    parts.meta, parts.bar, h('div', { class: 'job-progress-row' }, parts.progress, parts.live), parts.error, parts.chartBox);
+  return { el, parts, chart: null, samples: [] };
+}
+
+function updateJobCard(card, job) {
+  const { parts } = card;
+  parts.title.textContent = `#${job.id} ${job.profile ?? ''}`;
+  parts.state.replaceChildren(stateBadge(job.state));
+  card.el.dataset.state = job.state;
+  parts.run.replaceChildren(job.run_id != null
+    ? h('a', { href: `#/runs/${job.run_id}`, class: 'run-link' }, `run #${job.run_id} →`) : '');
+  parts.cancel.hidden = !ACTIVE.has(job.state);
+
+  const target = job.target ?? '(scratch)';
+  const labels = job.labels?.length ? ` · labels: ${job.labels.join(', ')}` : '';
+  const when = job.finished_at
+    ? `finished ${fmtTime(job.finished_at)} (${fmtDuration(secondsBetween(job.started_at, job.finished_at))})`
+    : job.started_at ? `started ${fmtTime(job.started_at)}` : `queued ${fmtTime(job.created_at)}`;
+  parts.meta.textContent = `${target} · ${fmtBytes(job.size)} × ${job.iterations ?? '?'} it × ${job.duration_s ?? '?'} s${labels} · ${when}`;
+
+  const p = job.progress;
+  let frac = job.state === 'done' ? 1 : isNum(p?.fraction) ? p.fraction : 0;
+  frac = Math.max(0, Math.min(1, frac));
+  parts.barFill.style.width = `${(frac * 100).toFixed(1)}%`;
+  parts.bar.setAttribute('aria-valuenow', Math.round(frac * 100));
+  parts.bar.className = `bar bar-${job.state}`;
+
+  if (job.state === 'running' && p) {
+    const bits = [`${Math.round(frac * 100)} %`, p.phase];
+    if (p.test) bits.push(`${p.test} ${p.rw ?? ''}`.trim());
+    if (isNum(p.iteration)) bits.push(`iteration ${p.iteration}/${p.iterations ?? '?'}`);
+    if (isNum(p.tests_total)) bits.push(`test ${Math.min((p.tests_done ?? 0) + 1, p.tests_total)} of ${p.tests_total}`);
+    parts.progress.textContent = bits.filter(Boolean).join(' · ');
+    parts.live.replaceChildren(
+      h('span', { class: 'live-num' }, fmtMBs(p.live_mb_s)), ' MB/s  ',
+      h('span', { class: 'live-num' }, fmtFixed(p.live_iops, 0)), ' IOPS');
+  } else if (job.state === 'queued') {
+    parts.progress.textContent = 'waiting in queue';
+    parts.live.replaceChildren();
+  } else {
+    parts.progress.textContent = job.state === 'done' ? '100 %' : '';
+    parts.live.replaceChildren();
+  }
+  parts.error.textContent = job.error ?? '';
+  parts.error.hidden = !job.error;
+  updateLiveChart(card, job);
+}
+
+function updateLiveChart(card, job) {
+  const p = job.progress;
+  const measuring = job.state === 'running' && p && p.phase === 'measuring' && (isNum(p.live_mb_s) || isNum(p.live_iops));
+  if (job.state !== 'running') {
+    if (card.chart) { card.chart.destroy(); card.chart = null; }
+    card.parts.chartBox.replaceChildren();
+    card.samples = [];
+    return;
+  }
+  if (!measuring || !window.Chart) return;
+  const t = card.samples.length ? card.samples.at(-1).t + 1 : 0;
+  card.samples.push({ t, mbs: p.live_mb_s ?? null, iops: p.live_iops ?? null, test: `${p.test ?? ''} ${p.rw ?? ''}` });
+  if (card.samples.length > 180) card.samples.shift();
+  if (!card.chart) {
+    const canvas = h('canvas', { class: 'live-canvas', 'aria-label': 'live throughput' });
+    card.parts.chartBox.replaceChildren(canvas);
+    card.chart = new window.Chart(canvas, {
+      type: 'line',
+      data: { labels: [], datasets: [
+        { label: 'MB/s', data: [], borderColor: COLORS.read, backgroundColor: COLORS.read, yAxisID: 'y', pointRadius: 0, borderWidth: 2, tension: 0.2 },
+        { label: 'IOPS', data: [], borderColor: COLORS.write, backgroundColor: COLORS.write, yAxisID: 'y1', pointRadius: 0, borderWidth: 2, tension: 0.2 },
+      ] },
+      options: {
+        animation: false, responsive: true, maintainAspectRatio: false,
+        interaction: { mode: 'index', intersect: false },
+        plugins: { legend: { position: 'top', align: 'end', labels: { boxWidth: 10, font: { size: 11 } } },
+          tooltip: { callbacks: { title: (items) => card.samples[items[0].dataIndex]?.test ?? '' } } },
+        scales: {
+          x: { display: false },
+          y: { beginAtZero: true, title: { display: true, text: 'MB/s', font: { size: 10 } }, ticks: { font: { size: 10 } } },
+          y1: { beginAtZero: true, position: 'right', grid: { drawOnChartArea: false }, title: { display: true, text: 'IOPS', font: { size: 10 } }, ticks: { font: { size: 10 } } },
+        },
+      },
+    });
+  }
+  const c = card.chart;
+  c.data.labels = card.samples.map((s) => s.t);
+  c.data.datasets[0].data = card.samples.map((s) => s.mbs);
+  c.data.datasets[1].data = card.samples.map((s) => s.iops);
+  c.update('none');
+}
+
+async function cancelJob(id, btn) {
+  if (!confirm(`Cancel job #${id}?`)) return;
+  btn.disabled = true;
+  try {
+    await api('DELETE', `/jobs/${id}`);
+  } catch (e) {
+    showGlobalError(`Cancel job #${id}: ${e.message}`);
+  } finally {
+    btn.disabled = false;
+    pollJobsSoon();
+  }
+}
+
+// ---------------------------------------------------------------- archive
+
+let runs = [];
+let runsTotal = 0;
+let runsLoading = false;
+let runsLoadedAt = 0;
+
+async function loadRuns({ more = false } = {}) {
+  if (runsLoading) return;
+  runsLoading = true;
+  try {
+    const offset = more ? runs.length : 0;
+    const r = await api('GET', `/runs?limit=100&offset=${offset}`);
+    const got = r.json?.runs ?? [];
+    runs = more ? runs.concat(got) : got;
+    runsTotal = isNum(r.json?.total) ? r.json.total : runs.length;
+    runsLoadedAt = Date.now();
+    renderRuns();
+  } catch (e) {
+    $('#runs-body').replaceChildren(h('tr', null, h('td', { colspan: 9, class: 'error-text' }, `Could not load runs: ${e.message}`)));
+  } finally {
+    runsLoading = false;
+  }
+}
+
+/** Pick up to two tests to show as headline: SEQ1M Q8T1 and RND4K Q1T1 when present. */
+function headlinePicks(headline) {
+  const names = [...new Set(headline.map((x) => x.test))];
+  const pref = ['SEQ1M Q8T1', 'RND4K Q1T1'].filter((n) => names.includes(n));
+  if (pref.length) return pref;
+  return names.length <= 2 ? names : [names[0], names.at(-1)];
+}
+
+function runMatches(run, q) {
+  if (!q) return true;
+  const hay = [run.id, run.profile, run.target, run.fs_type, run.hostname, run.state, ...(run.labels ?? [])]
+    .filter((x) => x != null).join(' ').toLowerCase();
+  return q.split(/\s+/).every((w) => hay.includes(w));
+}
+
+function renderRuns() {
+  const q = $('#runs-filter').value.trim().toLowerCase();
+  const shown = runs.filter((r) => runMatches(r, q));
+  const body = $('#runs-body');
+  $('#runs-count').textContent = q ? `${shown.length} of ${runs.length} shown · ${runsTotal} total` : `${runsTotal} run${runsTotal === 1 ? '' : 's'}`;
+  $('#runs-more').hidden = runs.length >= runsTotal;
+  if (!shown.length) {
+    body.replaceChildren(h('tr', null, h('td', { colspan: 9, class: 'muted' }, runs.length ? 'No run matches the filter.' : 'No runs archived yet.')));
+    return;
+  }
+  body.replaceChildren(...shown.map((run) => {
+    const hl = run.headline ?? [];
+    const picks = headlinePicks(hl);
+    const get = (test, rw) => hl.find((x) => x.test === test && x.rw === rw);
+    const headCell = h('td', { class: 'num headline' }, picks.length ? picks.map((t) => h('div', null,
+      h('span', { class: 'hl-test' }, t), ' ',
+      h('span', { class: 'hl-r' }, fmtMBs(get(t, 'read')?.mb_s)), ' / ',
+      h('span', { class: 'hl-w' }, fmtMBs(get(t, 'write')?.mb_s)))) : h('span', { class: 'muted' }, '–'));
+    return h('tr', { class: 'run-row', dataset: { runId: run.id }, tabindex: 0,
+      onclick: (ev) => { if (!ev.target.closest('a')) location.hash = `#/runs/${run.id}`; },
+      onkeydown: (ev) => { if (ev.key === 'Enter') location.hash = `#/runs/${run.id}`; } },
+    h('td', { class: 'num' }, h('a', { href: `#/runs/${run.id}`, class: 'run-link' }, `#${run.id}`)),
+    h('td', { class: 'nowrap', title: run.started_at ?? '' }, fmtTime(run.started_at)),
+    h('td', null, run.profile ?? '–'),
+    h('td', { class: 'path', title: run.target ?? '' }, run.target ?? '–'),
+    h('td', null, run.fs_type ?? '–'),
+    h('td', null, run.hostname ?? '–'),
+    h('td', null, labelChips(run.labels)),
+    h('td', null, stateBadge(run.state)),
+    headCell);
+  }));
+}
+
+// ---------------------------------------------------------------- run page
+
+let runChart = null;
+let runTimer = null;
+let currentRunId = null;
+
+function stopRunView() {
+  clearTimeout(runTimer);
+  runTimer = null;
+  currentRunId = null;
+  if (runChart) { runChart.destroy(); runChart = null; }
+}
+
+async function showRun(id, { refresh = false } = {}) {
+  const root = $('#run-root');
+  if (!refresh) {
+    stopRunView();
+    currentRunId = id;
+    root.replaceChildren(h('p', { class: 'muted' }, `Loading run #${id}…`));
+  }
+  let run, profiles = [];
+  try {
+    [run, profiles] = await Promise.all([
+      api('GET', `/runs/${id}`).then((r) => r.json),
+      loadProfiles().catch(() => []),
+    ]);
+  } catch (e) {
+    if (currentRunId !== id) return;
+    if (!refresh) {
+      root.replaceChildren(h('div', { class: 'card' },
+        h('h2', null, `Run #${id}`),
+        h('p', { class: 'error-text' }, e.status === 404 ? `There is no run #${id}.` : `Could not load run #${id}: ${e.message}`),
+        h('p', null, h('a', { href: '#/' }, '← back to the archive'))));
+    } else {
+      runTimer = setTimeout(() => showRun(id, { refresh: true }), 3000);
+    }
+    return;
+  }
+  if (currentRunId !== id) return; // navigated away meanwhile
+  let job = null;
+  if (run.state !== 'done' && run.job_id != null) { // live progress, or why the run ended early
+    job = await api('GET', `/jobs/${run.job_id}`).then((r) => r.json).catch(() => null);
+    if (currentRunId !== id) return;
+  }
+  renderRun(run, profiles, { job, refresh });
+  if (ACTIVE.has(run.state)) {
+    runTimer = setTimeout(() => showRun(id, { refresh: true }), 2000);
+  }
+}
+
+/** Rows (test names) and columns (rw) for the tile grid. */
+function tileLayout(run, profiles) {
+  const tests = run.tests ?? [];
+  const prof = profiles.find((p) => p.name === run.profile);
+  const planned = prof?.tests ?? [];
+  const names = [];
+  for (const t of [...planned, ...tests]) if (!names.includes(t.test)) names.push(t.test);
+  const rws = new Set([...planned, ...tests].map((t) => t.rw));
+  const cols = ['read', 'write'].filter((x) => rws.has(x));
+  for (const rw of rws) if (!cols.includes(rw)) cols.push(rw);
+  if (!cols.length) cols.push('read', 'write');
+  return { names, cols };
+}
+
+function splitTestName(name) {
+  const m = /^(\S+)\s+(.+)$/.exec(name ?? '');
+  return m ? [m[1], m[2]] : [name ?? '', ''];
+}
+
+function renderRun(run, profiles, { job = null, refresh = false } = {}) {
+  const root = $('#run-root');
+  const tests = run.tests ?? [];
+  const find = (test, rw) => tests.find((t) => t.test === test && t.rw === rw);
+  const { names, cols } = tileLayout(run, profiles);
+  const maxMbs = Math.max(1e-9, ...tests.map((t) => t.best?.mb_s ?? 0));
+
+  // --- header
+  const dur = secondsBetween(run.started_at, run.finished_at);
+  const head = h('div', { class: 'run-head' },
+    h('div', null,
+      h('a', { href: '#/', class: 'back' }, '← Archive'),
+      h('h1', null, `Run #${run.id} `, h('span', { class: 'muted' }, run.profile ?? ''), ' ', stateBadge(run.state)),
+      h('div', { class: 'run-sub' },
+        h('span', { class: 'path' }, run.target ?? '–'), ' · ',
+        run.probe?.hostname ?? '–', ' · ', run.probe?.fs_type ?? '–', ' · ',
+        `started ${fmtTime(run.started_at)}`,
+        run.finished_at ? ` · finished ${fmtTime(run.finished_at)} (${fmtDuration(dur)})` : '',
+        run.job_id != null ? ` · job #${run.job_id}` : ''),
+      h('div', { class: 'run-labels' }, labelChips(run.labels))),
+    h('span', { class: 'spacer' }),
+    h('a', { class: 'button', href: `${API}/runs/${run.id}`, target: '_blank', rel: 'noopener' }, 'JSON'));
+
+  // --- tiles
+  const grid = h('div', { class: 'tiles', style: `grid-template-columns: 8.5rem repeat(${cols.length}, 1fr)` },
+    h('div', { class: 'tiles-corner' }, h('span', null, 'best of'), h('span', null, `${run.spec?.iterations ?? '?'} it.`)),
+    cols.map((rw) => h('div', { class: `tiles-colhead rw-${rw}` }, `${rw[0].toUpperCase()}${rw.slice(1)} `, h('span', { class: 'unit' }, '[MB/s]'))));
+  for (const name of names) {
+    const [a, b] = splitTestName(name);
+    grid.append(h('div', { class: 'tile-rowhead' }, h('strong', null, a), h('span', null, b)));
+    for (const rw of cols) {
+      const t = find(name, rw);
+      const best = t?.best;
+      const pct = best && isNum(best.mb_s) ? Math.min(100, (best.mb_s / maxMbs) * 100) : 0;
+      const planned = !t && (profiles.find((p) => p.name === run.profile)?.tests ?? []).some((x) => x.test === name && x.rw === rw);
+      const active = job?.progress && job.progress.test === name && job.progress.rw === rw;
+      grid.append(h('div', {
+        class: `tile rw-${rw}${best ? '' : ' tile-empty'}${active ? ' tile-active' : ''}`,
+        dataset: { test: name, rw },
+        title: best ? `${name} ${rw}: best iteration ${best.iteration}` : planned ? 'not measured' : 'not part of this profile',
+      },
+      h('div', { class: 'tile-mbs' }, best ? fmtMBs(best.mb_s) : '–'),
+      h('div', { class: 'tile-small' },
+        h('span', null, best ? `${fmtFixed(best.iops, 1)} IOPS` : ''),
+        h('span', null, best ? `${fmtFixed(best.lat_mean_us, 1)} µs` : '')),
+      h('div', { class: 'tile-gauge' }, h('div', { style: `width:${pct.toFixed(1)}%` }))));
+    }
+  }
+
+  // --- chart
+  const canvas = h('canvas', { id: 'run-chart', 'aria-label': 'MB/s per test, read and write' });
+  const chartCard = h('section', { class: 'card chart-card' },
+    h('h2', null, 'Throughput per test ', h('span', { class: 'unit' }, '(MB/s, best iteration)')),
+    h('div', { class: 'chart-box' }, canvas));
+
+  // --- details
+  const probe = run.probe ?? {};
+  const spec = run.spec ?? {};
+  const eng = run.engine ?? {};
+  const kv = (rows) => h('dl', { class: 'kv' }, rows.map(([k, v, title]) => [h('dt', null, k), h('dd', { title: title ?? null }, v ?? '–')]));
+  const yesNo = (v) => (v === true ? 'yes' : v === false ? 'no' : '–');
+  // fields the page has no special place for: shown with a readable name
+  const extraRows = (obj, known) => Object.entries(obj).filter(([k]) => !known.includes(k)).map(([k, v]) => [
+    k === 'direct_requested' ? 'Direct I/O requested' : k.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()),
+    typeof v === 'boolean' ? yesNo(v) : v !== null && typeof v === 'object' ? JSON.stringify(v) : v == null ? '–' : String(v)]);
+  const probeCard = h('section', { class: 'card' }, h('h2', null, 'Probe snapshot'), kv([
+    ['Hostname', probe.hostname],
+    ['Kernel', probe.kernel],
+    ['Filesystem', probe.fs_type],
+    ['FS block size', isNum(probe.fs_block_size) ? `${fmtInt(probe.fs_block_size)} B` : null],
+    ['Mount point', probe.mount_point],
+    ['Mount options', probe.mount_options],
+    ['Device', probe.device ? `${probe.device}${probe.disk ? ` (${probe.disk})` : ''}` : probe.disk],
+    ['Model', probe.device_model],
+    ['Rotational', yesNo(probe.rotational)],
+    ['Write cache', probe.write_cache],
+    ['Free space', isNum(probe.free_bytes) ? `${fmtGB(probe.free_bytes)}${isNum(probe.total_bytes) ? ` of ${fmtGB(probe.total_bytes)}` : ''}` : null, isNum(probe.free_bytes) ? `${probe.free_bytes} B` : null],
+    ['CPU', probe.cpu_model ? `${probe.cpu_model}${isNum(probe.cpus) ? ` × ${probe.cpus}` : ''}` : isNum(probe.cpus) ? `${probe.cpus} CPUs` : null],
+    ['Memory', isNum(probe.memory_bytes) ? fmtGB(probe.memory_bytes) : null],
+  ]));
+  const specCard = h('section', { class: 'card' }, h('h2', null, 'Spec & engine'), kv([
+    ['Test file size', isNum(spec.size) ? `${fmtBytes(spec.size)}` : null, isNum(spec.size) ? `${spec.size} B` : null],
+    ['Iterations', spec.iterations],
+    ['Duration', isNum(spec.duration_s) ? `${spec.duration_s} s per iteration` : null],
+    ['Interval', isNum(spec.interval_s) ? `${spec.interval_s} s between tests` : null],
+    ...extraRows(spec, ['size', 'iterations', 'duration_s', 'interval_s', 'profile']),
+    ['Engine version', eng.version],
+    ['I/O back-end', eng.target],
+    ['Direct I/O', eng.direct === false ? h('span', { class: 'warn-text' }, 'no (buffered)') : yesNo(eng.direct)],
+    ...extraRows(eng, ['version', 'target', 'direct']),
+  ]));
+  const warnings = run.warnings ?? [];
+  const notesCard = h('section', { class: 'card' },
+    h('h2', null, 'Warnings'),
+    warnings.length
+      ? h('ul', { class: 'warnings' }, warnings.map((w) => h('li', null, typeof w === 'string' ? w : (w.message ?? w.detail ?? JSON.stringify(w)))))
+      : h('p', { class: 'muted' }, 'None.'),
+    h('h2', null, 'Labels'), h('div', null, labelChips(run.labels)),
+    h('h2', null, 'Notes'), run.notes ? h('p', { class: 'notes' }, run.notes) : h('p', { class: 'muted' }, 'None.'));
+
+  // --- iterations table
+  const rows = [];
+  for (const t of tests) {
+    for (const it of t.iterations ?? []) {
+      const isBest = t.best && it.iteration === t.best.iteration;
+      rows.push(h('tr', { class: isBest ? 'best' : null },
+        h('td', null, t.test), h('td', null, t.rw),
+        h('td', { class: 'num' }, it.iteration, isBest ? h('span', { class: 'best-mark', title: 'best iteration (headline)' }, ' ★') : ''),
+        h('td', { class: 'num' }, fmtMBs(it.mb_s)),
+        h('td', { class: 'num' }, fmtFixed(it.mib_s, 2)),
+        h('td', { class: 'num' }, fmtFixed(it.iops, 1)),
+        h('td', { class: 'num' }, fmtFixed(it.lat_mean_us, 1)),
+        h('td', { class: 'num' }, fmtInt(it.ios)),
+        h('td', { class: 'num' }, fmtInt(it.bytes)),
+        h('td', { class: 'num' }, fmtFixed(it.seconds, 3))));
+    }
+  }
+  const iterCard = h('section', { class: 'card' },
+    h('h2', null, 'Every iteration'),
+    h('p', { class: 'muted small' }, 'Test parameters: ', tests.length ? [...new Map(tests.map((t) => [t.test, t])).values()].map((t) =>
+      `${t.test} = ${t.pattern ?? '?'} ${fmtBytes(t.block_size)}, QD ${t.queue_depth ?? '?'}, ${t.threads ?? '?'} thread${t.threads === 1 ? '' : 's'}`).join(' · ') : '–'),
+    h('div', { class: 'table-wrap' }, h('table', { class: 'iters', id: 'iter-table' },
+      h('thead', null, h('tr', null,
+        h('th', null, 'Test'), h('th', null, 'R/W'), h('th', { class: 'num' }, 'Iteration'),
+        h('th', { class: 'num' }, 'MB/s'), h('th', { class: 'num' }, 'MiB/s'), h('th', { class: 'num' }, 'IOPS'),
+        h('th', { class: 'num' }, 'Mean lat. (µs)'), h('th', { class: 'num' }, 'I/Os'), h('th', { class: 'num' }, 'Bytes (B)'),
+        h('th', { class: 'num' }, 'Window (s)'))),
+      h('tbody', null, rows.length ? rows : h('tr', null, h('td', { colspan: 10, class: 'muted' }, 'No iteration measured yet.'))))));
+
+  const tilesCard = h('section', { class: 'card tiles-card' },
+    h('h2', null, 'Results ', h('span', { class: 'unit' }, '(best iteration · MB/s = 10⁶ B/s · IOPS · mean latency µs)')), grid);
+
+  // --- live progress of the job while the run is being measured
+  let live = '';
+  if (job && ACTIVE.has(job.state)) {
+    const p = job.progress;
+    const frac = Math.max(0, Math.min(1, isNum(p?.fraction) ? p.fraction : 0));
+    live = h('div', { class: 'card run-live' },
+      h('div', { class: 'run-live-text' },
+        h('strong', null, job.state === 'queued' ? 'Queued' : `${Math.round(frac * 100)} %`), ' ',
+        p ? [p.phase, p.test ? `${p.test} ${p.rw ?? ''}` : null, isNum(p.iteration) ? `iteration ${p.iteration}/${p.iterations ?? '?'}` : null]
+          .filter(Boolean).join(' · ') : '',
+        h('span', { class: 'spacer' }),
+        p && isNum(p.live_mb_s) ? [h('span', { class: 'live-num' }, fmtMBs(p.live_mb_s)), ' MB/s  ', h('span', { class: 'live-num' }, fmtFixed(p.live_iops, 0)), ' IOPS'] : ''),
+      h('div', { class: `bar bar-${job.state}` }, h('div', { class: 'bar-fill', style: `width:${(frac * 100).toFixed(1)}%; transition:none` })));
+  }
+
+  let ended = '';
+  if (['failed', 'interrupted', 'cancelled'].includes(run.state)) {
+    const why = job?.error ? `: ${job.error}` : '';
+    ended = h('div', { class: `banner ${run.state === 'cancelled' ? 'banner-warn' : 'banner-error'}` },
+      `This run ended ${run.state}${why}. Tests that finished before are shown; the others are empty.`);
+  }
+
+  root.replaceChildren(head, live, ended,
+    warnings.length ? h('div', { class: 'banner banner-warn' }, `${warnings.length} warning${warnings.length > 1 ? 's' : ''}: `, warnings.map((w) => (typeof w === 'string' ? w : w.message ?? JSON.stringify(w))).join(' · ')) : '',
+    h('div', { class: 'run-top' }, tilesCard, chartCard),
+    h('div', { class: 'run-details' }, probeCard, specCard, notesCard),
+    iterCard);
+  drawRunChart(canvas, names, cols, find, !refresh);
+}
+
+function drawRunChart(canvas, names, cols, find, animate = true) {
+  if (runChart) { runChart.destroy(); runChart = null; }
+  if (!window.Chart) {
+    canvas.replaceWith(h('p', { class: 'error-text' }, 'Chart.js did not load.'));
+    return;
+  }
+  const datasets = cols.map((rw) => ({
+    label: `${rw[0].toUpperCase()}${rw.slice(1)} (MB/s)`,
+    data: names.map((n) => find(n, rw)?.best?.mb_s ?? null),
+    backgroundColor: COLORS[rw] ?? COLORS.other,
+    borderRadius: 3,
+    maxBarThickness: 46,
+  }));
+  runChart = new window.Chart(canvas, {
+    type: 'bar',
+    data: { labels: names, datasets },
+    options: {
+      responsive: true, maintainAspectRatio: false,
+      animation: animate ? { duration: 250, onComplete: () => { canvas.dataset.rendered = '1'; } } : false,
+      plugins: {
+        legend: { position: 'top' },
+        tooltip: { callbacks: { label: (c) => `${c.dataset.label.replace(' (MB/s)', '')}: ${fmtMBs(c.raw)} MB/s` } },
+      },
+      scales: {
+        y: { beginAtZero: true, title: { display: true, text: 'MB/s (10⁶ B/s)' } },
+        x: { grid: { display: false } },
+      },
+    },
+  });
+  if (!animate) canvas.dataset.rendered = '1';
+}
+
+// ---------------------------------------------------------------- health
+
+let healthTimer = null;
+async function pollHealth() {
+  clearTimeout(healthTimer);
+  const el = $('#health');
+  try {
+    const r = await fetch('/healthz', { headers: { Accept: 'application/json' } });
+    const j = await r.json();
+    const q = j.queue ?? {};
+    el.textContent = `daemon ${j.version ?? ''} · ${j.status ?? r.status} · ${q.running ?? 0} running, ${q.queued ?? 0} queued`;
+    el.className = `health ${r.ok ? 'ok' : 'bad'}`;
+  } catch (e) {
+    el.textContent = 'daemon unreachable';
+    el.className = 'health bad';
+  }
+  healthTimer = setTimeout(pollHealth, 5000);
+}
+
+// ---------------------------------------------------------------- router
+
+function route() {
+  const hash = location.hash || '#/';
+  const m = /^#\/runs\/(\d+)\/?$/.exec(hash);
+  for (const a of document.querySelectorAll('[data-nav]')) a.classList.remove('active');
+  if (m) {
+    $('#view-home').hidden = true;
+    $('#view-run').hidden = false;
+    showRun(Number(m[1]));
+    window.scrollTo(0, 0);
+    return;
+  }
+  stopRunView();
+  $('#view-run').hidden = true;
+  $('#view-home').hidden = false;
+  if (hash === '#/runs') {
+    document.querySelector('[data-nav="runs"]').classList.add('active');
+    $('#archive').scrollIntoView({ block: 'start' });
+  } else {
+    document.querySelector('[data-nav="home"]').classList.add('active');
+  }
+  loadRuns();
+}
+
+function init() {
+  if (window.Chart) {
+    window.Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
+    window.Chart.defaults.color = '#3b4452';
+  }
+  $('#job-form').addEventListener('submit', submitJob);
+  $('#f-profile').addEventListener('change', updateProfileHint);
+  $('#job-form').addEventListener('input', (ev) => {
+    const t = ev.target;
+    if (t.classList?.contains('invalid')) {
+      t.classList.remove('invalid');
+      t.removeAttribute('aria-invalid');
+      const fe = $('#job-form').querySelector(`.field-error[data-for="${CSS.escape(t.name)}"]`);
+      if (fe) fe.textContent = '';
+    }
+  });
+  $('#runs-filter').addEventListener('input', renderRuns);
+  $('#runs-more').addEventListener('click', () => loadRuns({ more: true }));
+  window.addEventListener('hashchange', route);
+  fillProfileSelect();
+  pollJobs();
+  pollHealth();
+  route();
+}
+
+init();

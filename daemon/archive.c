@@ -83,6 +83,17 @@ static int exec(struct archive *a, const char *sql)
 	return 0;
 }
 
+/* Ends the transaction a BEGIN opened: COMMIT when rc is 0, else ROLLBACK
+ * and rc. */
+static int tx_end(struct archive *a, int rc)
+{
+	if (rc < 0) {
+		exec(a, "ROLLBACK");
+		return rc;
+	}
+	return exec(a, "COMMIT");
+}
+
 static int prep(struct archive *a, const char *sql, sqlite3_stmt **st)
 {
 	int src = sqlite3_prepare_v2(a->db, sql, -1, st, NULL);
@@ -313,11 +324,7 @@ int archive_job_finish(struct archive *a, int64_t job_id, int64_t run_id,
 			goto out;
 	}
 out:
-	if (rc < 0) {
-		exec(a, "ROLLBACK");
-		return rc;
-	}
-	return exec(a, "COMMIT");
+	return tx_end(a, rc);
 }
 
 int archive_interrupt_running(struct archive *a, int *n)
@@ -333,18 +340,14 @@ int archive_interrupt_running(struct archive *a, int *n)
 		 " error='the daemon stopped while this job ran'"
 		 " WHERE state='running';",
 		 now);
-	if ((rc = exec(a, sql)) < 0) {
-		exec(a, "ROLLBACK");
-		return rc;
-	}
+	if ((rc = exec(a, sql)) < 0)
+		return tx_end(a, rc);
 	*n = sqlite3_changes(a->db);
 	snprintf(sql, sizeof(sql),
 		 "UPDATE runs SET state='interrupted', finished_at='%s'"
-		 " WHERE state='running'; COMMIT;",
+		 " WHERE state='running';",
 		 now);
-	if ((rc = exec(a, sql)) < 0)
-		exec(a, "ROLLBACK");
-	return rc;
+	return tx_end(a, exec(a, sql));
 }
 
 int archive_queue_counts(struct archive *a, int *queued, int *running)
@@ -409,11 +412,7 @@ int archive_run_create(struct archive *a, int64_t job_id,
 	sqlite3_bind_int64(st, 2, job_id);
 	rc = step_done(a, st, "link run");
 out:
-	if (rc < 0) {
-		exec(a, "ROLLBACK");
-		return rc;
-	}
-	return exec(a, "COMMIT");
+	return tx_end(a, rc);
 }
 
 int archive_result_insert(struct archive *a, int64_t run_id,

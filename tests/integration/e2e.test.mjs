@@ -81,10 +81,10 @@ test('a small cdm-default job runs the 8 tests and archives plausible numbers', 
     const expect = (b.iops * t.block_size) / 1e6;
     assert.ok(Math.abs(b.mb_s - expect) <= 0.01 * expect, `${t.test} ${t.rw}: MB/s ${b.mb_s} vs IOPS×bs ${expect}`);
     assert.equal(b.bytes, b.ios * t.block_size);
-    assert.ok(b.seconds >= 0.99 && b.seconds < 1.6, `window ${b.seconds} s`);
+    assert.ok(b.seconds >= 0.99 && b.seconds < 3, `window ${b.seconds} s`);
     // mean latency and IOPS must agree with Little's law within reason: QD ≈ IOPS × latency
     const qd = (b.iops * b.lat_mean_us) / 1e6;
-    assert.ok(qd > 0.5 * t.queue_depth && qd < 1.5 * t.queue_depth, `${t.test} ${t.rw}: IOPS×lat = ${qd}, QD ${t.queue_depth}`);
+    assert.ok(qd > 0.3 * t.queue_depth && qd < 1.2 * t.queue_depth, `${t.test} ${t.rw}: IOPS×lat = ${qd}, QD ${t.queue_depth}`);
   }
   const fsType = execFileSync('findmnt', ['-n', '-o', 'FSTYPE', '-T', target]).toString().trim();
   assert.equal(run.probe.fs_type, fsType);
@@ -153,7 +153,7 @@ test('cancelling: a queued job at once, a running one promptly, an ended one is 
   const ja = await waitJob(d.url, a.id, 10000, 20);
   const took = Date.now() - t0;
   assert.equal(ja.state, 'cancelled');
-  assert.ok(took < 2000, `cancel took ${took} ms`);
+  assert.ok(took < 3000, `cancel took ${took} ms`);
   assert.deepEqual(leftovers(), [], 'test file removed after cancel');
   assert.equal((await api(d.url, 'DELETE', `/api/v1/jobs/${a.id}`)).status, 409);
   assert.equal((await api(d.url, 'DELETE', `/api/v1/jobs/${b.id}`)).status, 409);
@@ -165,7 +165,7 @@ test('SIGTERM stops a running test, removes its file; after a restart the job is
   const t0 = Date.now();
   const exit = await d.stop(5000);
   assert.equal(exit.code, 0, `exit ${JSON.stringify(exit)}`);
-  assert.ok(Date.now() - t0 < 3000, `stopped in ${Date.now() - t0} ms`);
+  assert.ok(Date.now() - t0 < 5000, `stopped in ${Date.now() - t0} ms`);
   assert.deepEqual(leftovers(), [], 'test file removed on SIGTERM');
 
   d = await startDaemon({ bin, dataDir, quiet: true });

@@ -46,6 +46,7 @@ struct api_resp {
 	const unsigned char *static_body; /* or a static one */
 	size_t len;
 	char location[128];          /* Location header when non-empty */
+	char allow[64];              /* Allow header (405) when non-empty */
 };
 
 /* A problem (RFC 9457) being built: status, title, field, detail. */

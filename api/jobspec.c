@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "archive.h"
@@ -26,7 +27,8 @@
 #define FREE_RESERVE (256ULL << 20)
 #define MAX_LABELS 32
 #define MAX_LABEL_CHARS 64
-#define MAX_NOTES 4096
+#define MAX_NOTES 4096   /* characters */
+#define MIN_DURATION 0.5 /* seconds: below that a window is a handful of I/Os */
 
 static const char *const fields[] = {
 	"target", "profile", "size", "iterations", "duration_s",
@@ -44,6 +46,15 @@ static size_t utf8_chars(const char *s)
 	return n;
 }
 
+/* Any C0 control character or DEL in s? */
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
 static int bad(struct api_problem *p, const char *field, const char *detail)
 {
 	api_problem_set(p, 400, field, "%s: %s", field, detail);
@@ -56,6 +67,7 @@ static int parse_target(json_t *v, const char *scratch, char **out,
 	char real[PATH_MAX];
 	const char *t = scratch;
 	struct stat st;
+	struct statvfs vfs;
 
 	if (v) {
 		if (!json_is_string(v))
@@ -74,6 +86,13 @@ static int parse_target(json_t *v, const char *scratch, char **out,
 		api_problem_set(p, 400, "target",
 				"target: %s is not a directory (storbench "
 				"creates its own test file inside a directory)",
+				t);
+		return -EINVAL;
+	}
+	if (statvfs(real, &vfs) == 0 && vfs.f_blocks == 0) {
+		api_problem_set(p, 400, "target",
+				"target: %s is on a filesystem without storage "
+				"(proc, sysfs …)",
 				t);
 		return -EINVAL;
 	}
@@ -101,7 +120,7 @@ static int parse_size(json_t *v, uint64_t def, uint64_t *out,
 	} else if (json_is_string(v)) {
 		int rc = units_parse_size(json_string_value(v), out);
 		if (rc == -ERANGE)
-			return bad(p, "size", "is too large");
+			return bad(p, "size", "too large (at most 64TiB)");
 		if (rc < 0) {
 			api_problem_set(p, 400, "size",
 					"size: \"%.40s\" is not a size (use bytes "
@@ -127,10 +146,9 @@ static int parse_size(json_t *v, uint64_t def, uint64_t *out,
 	return 0;
 }
 
-/* A number in [min, max] (max inclusive; min exclusive when open). */
+/* A number of seconds in [min, max]. */
 static int parse_number(json_t *v, const char *field, double def, double min,
-			int open_min, double max, double *out,
-			struct api_problem *p)
+			double max, double *out, struct api_problem *p)
 {
 	double d;
 
@@ -140,9 +158,9 @@ static int parse_number(json_t *v, const char *field, double def, double min,
 	if (!json_is_number(v))
 		return bad(p, field, "must be a number of seconds");
 	d = json_number_value(v);
-	if (!isfinite(d) || d > max || d < min || (open_min && d <= min)) {
-		api_problem_set(p, 400, field, "%s: must be %s %g and ≤ %g",
-				field, open_min ? ">" : "≥", min, max);
+	if (!isfinite(d) || d > max || d < min) {
+		api_problem_set(p, 400, field, "%s: must be from %g to %g seconds",
+				field, min, max);
 		return -EINVAL;
 	}
 	*out = d;
@@ -167,9 +185,16 @@ static int parse_labels(json_t *v, char **out, struct api_problem *p)
 		size_t n;
 		if (!json_is_string(l))
 			return bad(p, "labels", "every label must be a string");
-		n = utf8_chars(json_string_value(l));
+		const char *t = json_string_value(l);
+		n = utf8_chars(t);
 		if (n < 1 || n > MAX_LABEL_CHARS)
 			return bad(p, "labels", "every label must be 1 … 64 characters");
+		if (has_control(t) || t[0] == ' ' || t[strlen(t) - 1] == ' ')
+			return bad(p, "labels", "a label may not hold control "
+						 "characters or start or end with a space");
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(t, json_string_value(json_array_get(v, j))) == 0)
+				return bad(p, "labels", "duplicate label");
 	}
 	*out = json_dumps(v, JSON_COMPACT);
 	return *out ? 0 : -ENOMEM;
@@ -187,10 +212,13 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 	int rc = -EINVAL;
 
 	memset(s, 0, sizeof(*s));
-	if (!body || len == 0)
-		root = json_object();
-	else
-		root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!body || len == 0) {
+		api_problem_set(p, 400, NULL,
+				"the body is empty: send a JSON object ({} takes "
+				"every default)");
+		goto out;
+	}
+	root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		api_problem_set(p, 400, NULL,
 				"malformed JSON at line %d column %d: %s",
@@ -249,18 +277,19 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 		s->iterations = (int)n;
 	}
 	if ((rc = parse_number(json_object_get(root, "duration_s"), "duration_s",
-			       prof->duration_s, 0, 1, 3600, &s->duration_s,
-			       p)) < 0 ||
+			       prof->duration_s, MIN_DURATION, 3600,
+			       &s->duration_s, p)) < 0 ||
 	    (rc = parse_number(json_object_get(root, "interval_s"), "interval_s",
-			       prof->interval_s, 0, 0, 3600, &s->interval_s,
+			       prof->interval_s, 0, 3600, &s->interval_s,
 			       p)) < 0)
 		goto out;
 	if ((rc = parse_labels(json_object_get(root, "labels"),
 			       &s->labels_json, p)) < 0)
 		goto out;
 	v = json_object_get(root, "notes");
-	if (v && (!json_is_string(v) || json_string_length(v) > MAX_NOTES)) {
-		rc = bad(p, "notes", "must be a string of at most 4096 bytes");
+	if (v && (!json_is_string(v) ||
+		  utf8_chars(json_string_value(v)) > MAX_NOTES)) {
+		rc = bad(p, "notes", "must be a string of at most 4096 characters");
 		goto out;
 	}
 	if (!(s->notes = strdup(v ? json_string_value(v) : ""))) {

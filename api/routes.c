@@ -7,6 +7,7 @@
 #include "api.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,17 @@ static int match(const char *pattern, const char *path, int64_t *id,
 	return *s == '\0';
 }
 
+/* Appends method to the comma list in resp->allow, once. */
+static void add_allow(struct api_resp *resp, const char *method)
+{
+	size_t n = strlen(resp->allow);
+
+	if (strstr(resp->allow, method))
+		return;
+	snprintf(resp->allow + n, sizeof(resp->allow) - n, "%s%s",
+		 n ? ", " : "", method);
+}
+
 void api_dispatch(struct api_req *req, struct api_resp *resp)
 {
 	int path_known = 0;
@@ -72,12 +84,16 @@ void api_dispatch(struct api_req *req, struct api_resp *resp)
 		if (!match(routes[i].pattern, req->path, &id, &rest))
 			continue;
 		path_known = 1;
+		add_allow(resp, routes[i].method);
+		if (strcmp(routes[i].method, "GET") == 0)
+			add_allow(resp, "HEAD");
 		if (strcmp(routes[i].method, req->method) != 0 &&
 		    !(strcmp(req->method, "HEAD") == 0 &&
 		      strcmp(routes[i].method, "GET") == 0))
 			continue;
 		req->id = id;
 		req->rest = rest;
+		resp->allow[0] = '\0';
 		routes[i].fn(req, resp);
 		return;
 	}

@@ -12,8 +12,10 @@
  */
 #include "api.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <netdb.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +64,8 @@ static enum MHD_Result send_resp(struct MHD_Connection *c,
 	if (r->location[0])
 		MHD_add_response_header(mr, MHD_HTTP_HEADER_LOCATION,
 					r->location);
+	if (r->allow[0])
+		MHD_add_response_header(mr, MHD_HTTP_HEADER_ALLOW, r->allow);
 	ret = MHD_queue_response(c, r->status, mr);
 	MHD_destroy_response(mr);
 	return ret;
@@ -142,6 +146,44 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	return ret;
 }
 
+/*
+ * Percent-decoding of the path and query, as MHD's own but that "%00" is left
+ * as it is: decoded, it would end the C string and "/api/v1/jobs/1%00x" would
+ * reach the handlers as "/api/v1/jobs/1". Returns the new length.
+ */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+	char *w = s;
+	const char *r = s;
+
+	(void)cls;
+	(void)c;
+	while (*r) {
+		unsigned v;
+		if (r[0] == '%' && isxdigit((unsigned char)r[1]) &&
+		    isxdigit((unsigned char)r[2]) &&
+		    sscanf(r + 1, "%2x", &v) == 1 && v != 0) {
+			*w++ = (char)v;
+			r += 3;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+	return (size_t)(w - s);
+}
+
+/* libmicrohttpd's own messages go through our log, as level "http". */
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	char line[512];
+
+	(void)cls;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	line[strcspn(line, "\n")] = '\0';
+	log_msg("http", "%s", line);
+}
+
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 			 enum MHD_RequestTerminationCode toe)
 {
@@ -162,6 +204,8 @@ static int parse_listen(const char *listen, struct addrinfo **ai)
 {
 	char host[256];
 	const char *colon, *port;
+	char *end;
+	long pn;
 	size_t hl;
 	struct addrinfo hints = {
 		.ai_family = AF_UNSPEC,
@@ -189,7 +233,10 @@ static int parse_listen(const char *listen, struct addrinfo **ai)
 		port = colon + 1;
 	}
 	host[hl] = '\0';
-	if (!*port || getaddrinfo(host, port, &hints, ai) != 0)
+	errno = 0;
+	pn = strtol(port, &end, 10);
+	if (!*port || *end || errno || pn < 1 || pn > 65535 ||
+	    getaddrinfo(host, port, &hints, ai) != 0)
 		return -EINVAL;
 	return 0;
 }
@@ -211,8 +258,10 @@ int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out)
 	s->ctx = ctx;
 	errno = 0;
 	s->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
+				MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 				MHD_OPTION_SOCK_ADDR, ai->ai_addr,
 				MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+				MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
 				MHD_OPTION_CONNECTION_LIMIT, (unsigned)256,
 				MHD_OPTION_END);

@@ -18,7 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "api.h"
 #include "archive.h"
@@ -43,6 +46,41 @@ static int make_dir(const char *path)
 	if (mkdir(path, 0755) == 0 || errno == EEXIST)
 		return 0;
 	return -errno;
+}
+
+/*
+ * Takes DATA/storbench.lock (flock, exclusive) and writes our pid into it, so
+ * that a second daemon on the same data directory stops before it touches the
+ * archive: it would otherwise take the first one's running job for a crash
+ * and remove its test file. Returns the fd (kept open until exit) or -1.
+ */
+static int lock_data_dir(const char *dir)
+{
+	char path[PATH_MAX], pid[32] = "";
+	int fd, n;
+
+	if (snprintf(path, sizeof(path), "%s/storbench.lock", dir) >=
+	    (int)sizeof(path))
+		return -1;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		log_error("lock file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		n = (int)pread(fd, pid, sizeof(pid) - 1, 0);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		log_error("another storbench (pid %s) is serving %s; one daemon "
+			  "per data directory",
+			  pid[0] ? pid : "?", dir);
+		close(fd);
+		return -1;
+	}
+	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n)
+		log_warn("could not write the pid into %s", path);
+	return fd;
 }
 
 /* Queues the embedded default job when the archive has never run one. */
@@ -87,7 +125,7 @@ static int serve(int argc, char **argv)
 	struct api_server *srv = NULL;
 	struct jobq *q = NULL;
 	sigset_t set;
-	int c, sig, demo = 0, rc = 1, err;
+	int c, sig = 0, demo = 0, rc = 1, err, lock = -1;
 
 	while ((c = getopt_long(argc, argv, "l:d:Dh", opts, NULL)) != -1) {
 		switch (c) {
@@ -128,6 +166,9 @@ static int serve(int argc, char **argv)
 		return 1;
 	}
 
+	if ((lock = lock_data_dir(real)) < 0)
+		return 1;
+
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
@@ -145,7 +186,10 @@ static int serve(int argc, char **argv)
 	ctx.q = q;
 	ctx.scratch = scratch;
 	if ((err = api_start(listen, &ctx, &srv)) < 0) {
-		log_error("cannot listen on %s: %s", listen, strerror(-err));
+		log_error("cannot listen on %s: %s", listen,
+			  err == -EINVAL ? "not ADDR:PORT with a numeric address "
+					   "and a port from 1 to 65535"
+					 : strerror(-err));
 		goto out;
 	}
 	log_info("storbench %s serving http://%s/ (data %s)", STORBENCH_VERSION,
@@ -164,6 +208,7 @@ out:
 	api_stop(srv);
 	jobq_stop(q);
 	archive_close(ctx.a);
+	close(lock);
 	if (rc == 0)
 		log_info("stopped");
 	return rc;

@@ -207,6 +207,28 @@ static int eth_submit(struct eth *e, struct tgt_io *io)
 	return rc < 0 ? eth_fail(e, rc, "submitting I/O") : 0;
 }
 
+/*
+ * Records a failed or short I/O. A short write is what a full filesystem
+ * gives an O_DIRECT writer before it gives ENOSPC, so it is reported as
+ * ENOSPC; a short read of a file we wrote ourselves is an I/O error.
+ */
+static void eth_io_failed(struct eth *e, const struct tgt_io *io)
+{
+	char what[128];
+	int rc = io->res < 0 ? (int)io->res : io->write ? -ENOSPC : -EIO;
+
+	if (io->res >= 0)
+		snprintf(what, sizeof(what),
+			 "%s of %u bytes at offset %llu moved only %lld bytes",
+			 io->write ? "write" : "read", io->len,
+			 (unsigned long long)io->offset, (long long)io->res);
+	else
+		snprintf(what, sizeof(what), "%s of %u bytes at offset %llu",
+			 io->write ? "write" : "read", io->len,
+			 (unsigned long long)io->offset);
+	eth_fail(e, rc, what);
+}
+
 /* The I/O loop: keeps queue_depth in flight until told to stop. */
 static void eth_loop(struct eth *e)
 {
@@ -243,12 +265,7 @@ static void eth_loop(struct eth *e)
 		for (int i = 0; i < n; i++) {
 			struct tgt_io *io = e->done[i];
 			if (io->res != (int64_t)io->len) {
-				char what[96];
-				snprintf(what, sizeof(what), "%s of %u bytes at offset %llu",
-					 io->write ? "write" : "read", io->len,
-					 (unsigned long long)io->offset);
-				eth_fail(e, io->res < 0 ? (int)io->res : -EIO,
-					 what);
+				eth_io_failed(e, io);
 				continue;
 			}
 			if (measuring) {

@@ -7,7 +7,7 @@
 // tmpfs, so O_DIRECT is exercised.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -101,6 +101,7 @@ test('a small cdm-default job runs the 8 tests and archives plausible numbers', 
 test('bad requests get a problem+json naming the problem, and the daemon stays up', async () => {
   const cases = [
     ['malformed JSON', '{"target": ', 400, null, /malformed JSON/],
+    ['empty body', '', 400, null, /empty/],
     ['unknown field', { colour: 'red' }, 400, 'colour', /unknown field/],
     ['unknown profile', { profile: 'nope' }, 400, 'profile', /unknown profile/],
     ['target does not exist', { target: path.join(root, 'missing') }, 400, 'target', /does not exist/],
@@ -162,6 +163,19 @@ test('cancelling: a queued job at once, a running one promptly, an ended one is 
   assert.deepEqual(leftovers(), [], 'test file removed after cancel');
   assert.equal((await api(d.url, 'DELETE', `/api/v1/jobs/${a.id}`)).status, 409);
   assert.equal((await api(d.url, 'DELETE', `/api/v1/jobs/${b.id}`)).status, 409);
+});
+
+test('a second daemon on the same data directory refuses to start and leaves the running job alone', async () => {
+  const j = (await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, duration_s: 30 })).json;
+  await waitRunning(j.id);
+  const r = spawnSync(bin, ['serve', '--listen', '127.0.0.1:0', '--data', dataDir], { timeout: 10000 });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr.toString(), /another storbench \(pid \d+\) is serving/);
+  const job = (await api(d.url, 'GET', `/api/v1/jobs/${j.id}`)).json;
+  assert.equal(job.state, 'running', 'the first daemon still runs its job');
+  assert.equal(leftovers().length, 1, 'its test file is still there');
+  assert.equal((await api(d.url, 'DELETE', `/api/v1/jobs/${j.id}`)).status, 202);
+  assert.equal((await waitJob(d.url, j.id, 10000, 50)).state, 'cancelled');
 });
 
 test('SIGTERM stops a running test, removes its file; after a restart the job is interrupted and the archive kept', async () => {

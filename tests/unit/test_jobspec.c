@@ -66,13 +66,13 @@ static void expect_bad(const char *body, const char *field, const char *needle)
 	int rc;
 
 	memset(&p, 0, sizeof(p));
-	rc = jobspec_parse(body, strlen(body), scratch_arg, &s, &p);
+	rc = jobspec_parse(body, body ? strlen(body) : 0, scratch_arg, &s, &p);
 	if (rc != -EINVAL || p.status != 400 || strcmp(p.field, field) ||
 	    !strstr(p.detail, field) || !strstr(p.detail, needle))
 		fprintf(stderr,
 			"  body %.120s -> rc %d status %u field \"%s\" "
 			"detail \"%s\"\n",
-			body, rc, p.status, p.field, p.detail);
+			body ? body : "(none)", rc, p.status, p.field, p.detail);
 	ASSERT_EQ(rc, -EINVAL);
 	ASSERT_EQ(p.status, 400);
 	ASSERT_STR_EQ(p.field, field);
@@ -83,11 +83,14 @@ static void expect_bad(const char *body, const char *field, const char *needle)
 
 static void test_defaults(void)
 {
-	const char *bodies[] = {NULL, "", "{}", " { } "};
+	const char *bodies[] = {"{}", " { } "};
 	struct job_spec s;
 	struct api_problem p = {0};
 
-	for (int i = 0; i < 4; i++) {
+	/* no body at all is refused: an empty POST must not start a 1 GiB job */
+	expect_bad(NULL, "", "empty");
+	expect_bad("", "", "empty");
+	for (int i = 0; i < 2; i++) {
 		size_t len = bodies[i] ? strlen(bodies[i]) : 0;
 		ASSERT_EQ(jobspec_parse(bodies[i], len, scratch_arg, &s, &p),
 			  0);
@@ -161,6 +164,16 @@ static void test_limits_allowed(void)
 	ASSERT_EQ(strlen(s.notes), 4096);
 	ASSERT_TRUE(strstr(s.labels_json, "\"l31\"]") != NULL);
 	job_spec_clear(&s);
+
+	/* notes count characters, not bytes: 2000 x "€" is 6000 bytes */
+	body[0] = '\0';
+	add(body, sizeof(body), "{\"notes\": \"");
+	for (int i = 0; i < 2000; i++)
+		add(body, sizeof(body), "\xe2\x82\xac");
+	add(body, sizeof(body), "\"}");
+	ASSERT_EQ(jobspec_parse(body, strlen(body), scratch_arg, &s, &p), 0);
+	ASSERT_EQ(strlen(s.notes), 6000);
+	job_spec_clear(&s);
 }
 
 static void test_refusals(void)
@@ -192,6 +205,12 @@ static void test_refusals(void)
 	expect_bad("{\"iterations\": 101}", "iterations", "iterations");
 	expect_bad("{\"iterations\": \"5\"}", "iterations", "iterations");
 	expect_bad("{\"duration_s\": 0}", "duration_s", "duration_s");
+	expect_bad("{\"duration_s\": 0.4}", "duration_s", "0.5");
+	expect_bad("{\"duration_s\": 1e-300}", "duration_s", "duration_s");
+	expect_bad("{\"labels\": [\"a\", \"a\"]}", "labels", "duplicate");
+	expect_bad("{\"labels\": [\"a\\tb\"]}", "labels", "control");
+	expect_bad("{\"labels\": [\" a\"]}", "labels", "space");
+	expect_bad("{\"target\": \"/proc\"}", "target", "without storage");
 	expect_bad("{\"duration_s\": \"5\"}", "duration_s", "duration_s");
 	expect_bad("{\"duration_s\": 3600.5}", "duration_s", "duration_s");
 	expect_bad("{\"interval_s\": -1}", "interval_s", "interval_s");
@@ -221,7 +240,7 @@ static void test_refusals(void)
 
 	body[0] = '\0';
 	add(body, sizeof(body), "{\"notes\": \"");
-	add_rep(body, sizeof(body), 'n', 5000);
+	add_rep(body, sizeof(body), 'n', 4097);
 	add(body, sizeof(body), "\"}");
 	expect_bad(body, "notes", "4096");
 }

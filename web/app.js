@@ -245,7 +245,7 @@ async function pollJobs() {
   jobsInFlight = true;
   let anyActive = false;
   try {
-    const r = await api('GET', '/jobs?limit=20');
+    const r = await api('GET', '/jobs?limit=50');
     const jobs = r.json?.jobs ?? [];
     renderJobs(jobs);
     const active = new Set(jobs.filter((j) => ACTIVE.has(j.state)).map((j) => j.id));
@@ -276,6 +276,10 @@ function renderJobs(jobs) {
   }
   const seen = new Set();
   const ordered = [];
+  // running and queued jobs first (oldest first, the order they run in), then
+  // the ended ones, newest first
+  const rank = (j) => (j.state === 'running' ? 0 : j.state === 'queued' ? 1 : 2);
+  jobs = [...jobs].sort((a, b) => rank(a) - rank(b) || (rank(a) < 2 ? a.id - b.id : b.id - a.id));
   for (const job of jobs) {
     seen.add(job.id);
     let card = jobCards.get(job.id);

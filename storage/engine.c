@@ -2,7 +2,7 @@
  * engine — see engine.h for the contract and the measurement rules.
  *
  * Layout: `struct eth` is one engine thread (its target context, its I/O
- * slots and buffers, its counts). run_threads() starts them behind a barrier,
+ * slots and buffers, its counts). run_threads() starts them behind a gate,
  * reports progress from the calling thread, joins them and sums their counts.
  * The same loop serves both the time-based measurement (engine_run) and the
  * size-based fill of a new test file (engine_prepare_file): a fill is a
@@ -92,7 +92,11 @@ struct run_shared {
 	const struct engine_opts *o;
 	const struct workload *w;
 	const struct run_mode *m;
-	pthread_barrier_t barrier;
+	/* the start gate: each thread reports ready, then waits for go */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned ready;
+	int go;
 	atomic_int stop;       /* a thread failed: everybody stops */
 	atomic_int finished;   /* threads that left their loop */
 };
@@ -328,7 +332,12 @@ static void *eth_main(void *arg)
 		eth_fail(e, rc, a.create ? "creating the test file"
 					 : "opening the test file");
 	e->direct = e->t.direct;
-	pthread_barrier_wait(&e->sh->barrier);
+	pthread_mutex_lock(&e->sh->mu);
+	e->sh->ready++;
+	pthread_cond_broadcast(&e->sh->cv);
+	while (!e->sh->go)
+		pthread_cond_wait(&e->sh->cv, &e->sh->mu);
+	pthread_mutex_unlock(&e->sh->mu);
 	if (e->rc == 0 && !atomic_load(&e->sh->stop))
 		eth_loop(e);
 	if (e->rc == 0 && sh->m->fsync_at_end && e->t.ops) {
@@ -381,7 +390,8 @@ static int run_threads(const struct engine_opts *o, const struct workload *w,
 	memset(r, 0, sizeof(*r));
 	if (!th)
 		return -ENOMEM;
-	pthread_barrier_init(&sh.barrier, NULL, w->threads);
+	pthread_mutex_init(&sh.mu, NULL);
+	pthread_cond_init(&sh.cv, NULL);
 	for (i = 0; i < w->threads; i++) {
 		th[i].sh = &sh;
 		th[i].index = i;
@@ -401,12 +411,19 @@ static int run_threads(const struct engine_opts *o, const struct workload *w,
 		started++;
 	}
 	if (started < w->threads) {
-		/* cannot happen often; the barrier would never open */
-		atomic_store(&sh.stop, 1);
-		for (i = started; i < w->threads; i++)
-			pthread_barrier_wait(&sh.barrier);
+		atomic_store(&sh.stop, 1); /* the ones that started stop at once */
 		rc = -EAGAIN;
+		if (o->error)
+			snprintf(o->error, o->error_len,
+				 "could not start %u engine threads", w->threads);
 	}
+	/* open the gate once every started thread has its target open */
+	pthread_mutex_lock(&sh.mu);
+	while (sh.ready < started)
+		pthread_cond_wait(&sh.cv, &sh.mu);
+	sh.go = 1;
+	pthread_cond_broadcast(&sh.cv);
+	pthread_mutex_unlock(&sh.mu);
 	while ((unsigned)atomic_load(&sh.finished) < started) {
 		struct timespec ts = {0, 50000000};
 		double frac;
@@ -426,7 +443,8 @@ static int run_threads(const struct engine_opts *o, const struct workload *w,
 	}
 	for (i = 0; i < started; i++)
 		pthread_join(th[i].tid, NULL);
-	pthread_barrier_destroy(&sh.barrier);
+	pthread_mutex_destroy(&sh.mu);
+	pthread_cond_destroy(&sh.cv);
 	if (direct)
 		*direct = started ? th[0].direct : 0;
 	for (i = 0; i < started; i++) {

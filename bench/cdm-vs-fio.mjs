@@ -11,6 +11,13 @@
 // block size and queue depth, time_based for the same duration, on a file it
 // lays out itself; like CrystalDiskMark, each test's best iteration by MB/s
 // is kept on both sides.
+//
+// Buffers: storbench's I/O buffers are backed by transparent huge pages, so a
+// 1 MiB I/O is one device request. fio's default buffers are 4 KiB pages,
+// which a device with a segment limit (virtio-blk: 254) splits into two
+// requests. To compare like with like, the script reserves a few hugetlb
+// pages for the run (as root; the old value is restored) and gives fio
+// iomem=shmhuge; where it cannot, it says so and fio runs with its defaults.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -64,12 +71,22 @@ function fio(t) {
   const out = execFileSync('fio', [
     '--name=' + `${t.test}-${t.rw}`.replace(/\s/g, '_'), `--filename=${fioFile}`, `--size=${sizeBytes}`,
     '--ioengine=io_uring', '--direct=1', `--rw=${rw}`, `--bs=${t.block_size}`, `--iodepth=${t.queue_depth}`,
-    `--numjobs=${t.threads}`, '--group_reporting', `--runtime=${duration}`, '--time_based',
+    `--numjobs=${t.threads}`, '--group_reporting', `--runtime=${duration}`, '--time_based', ...fioMem,
     '--norandommap', '--randrepeat=0', '--output-format=json',
   ], { maxBuffer: 64 << 20 }).toString();
   const j = JSON.parse(out).jobs[0][t.rw];
   return { mb_s: j.bw_bytes / 1e6, iops: j.iops, lat_mean_us: j.lat_ns.mean / 1e3 };
 }
+// hugetlb pages for fio's buffers: QD 32 × 4 KiB or QD 8 × 1 MiB at most
+const HP = '/proc/sys/vm/nr_hugepages';
+let hpOld = null;
+let fioMem = [];
+try {
+  hpOld = Number(fs.readFileSync(HP, 'utf8'));
+  fs.writeFileSync(HP, String(hpOld + 16));
+  if (Number(fs.readFileSync(HP, 'utf8')) >= hpOld + 8) fioMem = ['--iomem=shmhuge'];
+} catch { hpOld = null; }
+if (!fioMem.length) process.stderr.write('fio: no hugetlb pages (not root?): fio uses 4 KiB-page buffers; its SEQ1M I/Os may be split\n');
 const rows = [];
 try {
   // lay the file out once with fio's own random data, as storbench does
@@ -86,12 +103,14 @@ try {
   }
 } finally {
   fs.rmSync(fioFile, { force: true });
+  if (hpOld !== null) fs.writeFileSync(HP, String(hpOld));
 }
 
 const n = (x, d = 1) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 console.log(`storbench ${run.engine.version} (${run.engine.target}, direct=${run.engine.direct}) vs ${fioVersion}; ` +
   `${run.probe.fs_type} on ${run.probe.device ?? '?'} (${run.probe.write_cache ?? '?'}), ` +
-  `${o.size}, ${iterations} × ${duration} s, best iteration; run ${run.id}`);
+  `${o.size}, ${iterations} × ${duration} s, best iteration; run ${run.id}; ` +
+  `fio buffers: ${fioMem.length ? 'iomem=shmhuge (2 MiB hugetlb pages)' : 'fio default (4 KiB pages)'}`);
 console.log('');
 console.log('| test | storbench MB/s | fio MB/s | ratio | storbench IOPS | fio IOPS | storbench lat µs | fio lat µs |');
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');

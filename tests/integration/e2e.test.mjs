@@ -125,7 +125,12 @@ test('bad requests get a problem+json naming the problem, and the daemon stays u
   assert.equal(jobs.length, 1, 'no refused request queued a job');
 
   assert.equal((await api(d.url, 'GET', '/api/v1/nope')).status, 404);
-  assert.equal((await api(d.url, 'PUT', '/api/v1/jobs')).status, 405);
+  const put = await api(d.url, 'PUT', '/api/v1/jobs');
+  assert.equal(put.status, 405);
+  assert.equal(put.headers.get('allow'), 'POST, GET, HEAD');
+  // a NUL in the path must not cut it short: /api/v1/jobs/1%00x is not job 1
+  assert.equal((await api(d.url, 'GET', '/api/v1/jobs/1%00abc')).status, 404);
+  assert.equal((await api(d.url, 'GET', '/healthz%00x')).status, 404);
   assert.equal((await api(d.url, 'GET', '/api/v1/jobs/999999')).status, 404);
   assert.equal((await api(d.url, 'GET', '/api/v1/runs/999999')).status, 404);
   assert.equal((await api(d.url, 'GET', '/api/v1/runs?limit=0')).status, 400);
@@ -176,6 +181,14 @@ test('a second daemon on the same data directory refuses to start and leaves the
   assert.equal(leftovers().length, 1, 'its test file is still there');
   assert.equal((await api(d.url, 'DELETE', `/api/v1/jobs/${j.id}`)).status, 202);
   assert.equal((await waitJob(d.url, j.id, 10000, 50)).state, 'cancelled');
+});
+
+test('a bad --listen is refused before anything starts', () => {
+  for (const listen of ['127.0.0.1:99999', '127.0.0.1:', 'localhost:8080', '127.0.0.1']) {
+    const r = spawnSync(bin, ['serve', '--listen', listen, '--data', path.join(root, 'unused')], { timeout: 10000 });
+    assert.equal(r.status, 1, listen);
+    assert.match(r.stderr.toString(), /cannot listen/, listen);
+  }
 });
 
 test('SIGTERM stops a running test, removes its file; after a restart the job is interrupted and the archive kept', async () => {

@@ -46,11 +46,13 @@ static size_t utf8_chars(const char *s)
 	return n;
 }
 
-/* Any C0 control character or DEL in s? */
+/* Any control character in s: C0, DEL, or C1 (U+0080–U+009F, which is
+ * 0xC2 0x80–0x9F in UTF-8; terminals obey some of them)? */
 static int has_control(const char *s)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+	for (const unsigned char *u = (const unsigned char *)s; *u; u++)
+		if (*u < 0x20 || *u == 0x7f ||
+		    (u[0] == 0xC2 && u[1] >= 0x80 && u[1] <= 0x9F))
 			return 1;
 	return 0;
 }
@@ -77,7 +79,7 @@ static int parse_target(json_t *v, const char *scratch, char **out,
 			return bad(p, "target", "must be an absolute path");
 	}
 	if (!realpath(t, real) || stat(real, &st) != 0) {
-		api_problem_set(p, 400, "target", "target: %s %s", t,
+		api_problem_set(p, 400, "target", "target: %s: %s", t,
 				errno == ENOENT ? "does not exist"
 						: strerror(errno));
 		return -EINVAL;

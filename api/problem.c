@@ -1,9 +1,12 @@
 /*
  * problem — errors as application/problem+json (RFC 9457) and JSON replies.
  * api_status_from_errno() is the one place an errno becomes a status.
+ * api_send_problem() is the one place a problem becomes JSON; it makes the
+ * text valid UTF-8 first, so an echoed path can never turn a 404 into a 500.
  */
 #include "api.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -91,14 +94,66 @@ void api_send_json(struct api_resp *resp, unsigned status, json_t *v)
 	resp->len = strlen(s);
 }
 
+/* Length of the valid UTF-8 sequence at s (RFC 3629), or 0 if invalid. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xBF;
+	size_t n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2;
+	else if (c >= 0xE0 && c <= 0xEF)
+		n = 3;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 4;
+	else
+		return 0;
+	if (c == 0xE0)
+		lo = 0xA0;
+	else if (c == 0xED)
+		hi = 0x9F; /* no surrogates */
+	else if (c == 0xF0)
+		lo = 0x90;
+	else if (c == 0xF4)
+		hi = 0x8F;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xBF)
+			return 0;
+	return n;
+}
+
+/* Replaces every byte of s that is not valid UTF-8 with '?': a detail may
+ * echo a path or a value the client sent, and JSON carries only UTF-8. */
+static void utf8_clean(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	while (*p) {
+		size_t n = utf8_seq(p);
+		if (n == 0) {
+			*p++ = '?';
+			continue;
+		}
+		p += n;
+	}
+}
+
 void api_send_problem(struct api_resp *resp, const struct api_problem *p)
 {
-	json_t *o = json_pack("{s:s, s:s, s:i, s:s}", "type", "about:blank",
-			      "title", p->title, "status", (int)p->status,
-			      "detail", p->detail);
+	struct api_problem c = *p;
+	json_t *o;
 
-	if (o && p->field[0])
-		json_object_set_new(o, "field", json_string(p->field));
+	utf8_clean(c.title);
+	utf8_clean(c.field);
+	utf8_clean(c.detail);
+	o = json_pack("{s:s, s:s, s:i, s:s}", "type", "about:blank", "title",
+		      c.title, "status", (int)c.status, "detail", c.detail);
+	if (o && c.field[0])
+		json_object_set_new(o, "field", json_string(c.field));
 	api_send_json(resp, p->status, o);
 	resp->content_type = "application/problem+json";
 }
@@ -130,7 +185,8 @@ int api_query_int(struct api_req *req, struct api_resp *resp,
 		return 0;
 	errno = 0;
 	n = strtoll(v, &end, 10);
-	if (errno || end == v || *end != '\0' || n < min || n > max) {
+	if (!isdigit((unsigned char)v[0]) || errno || *end != '\0' || n < min ||
+	    n > max) {
 		api_fail(resp, 400, name, "%s must be an integer from %lld to %lld",
 			 name, min, max);
 		return -EINVAL;

@@ -235,7 +235,8 @@ static int parse_listen(const char *listen, struct addrinfo **ai)
 	host[hl] = '\0';
 	errno = 0;
 	pn = strtol(port, &end, 10);
-	if (!*port || *end || errno || pn < 1 || pn > 65535 ||
+	if (!isdigit((unsigned char)*port) || *end || errno || pn < 1 ||
+	    pn > 65535 ||
 	    getaddrinfo(host, port, &hints, ai) != 0)
 		return -EINVAL;
 	return 0;
@@ -262,8 +263,9 @@ int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out)
 				MHD_OPTION_SOCK_ADDR, ai->ai_addr,
 				MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
 				MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
-				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned)256,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned)900,
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)200,
 				MHD_OPTION_END);
 	freeaddrinfo(ai);
 	if (!s->d) {

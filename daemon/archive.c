@@ -279,7 +279,8 @@ int archive_job_cancel_queued(struct archive *a, int64_t id)
 	char now[32];
 	int rc;
 
-	if ((rc = prep(a, "UPDATE jobs SET state='cancelled', finished_at=?"
+	if ((rc = prep(a, "UPDATE jobs SET state='cancelled', finished_at=?,"
+			  " error='cancelled by request'"
 			  " WHERE id=? AND state='queued'",
 		       &st)) < 0)
 		return rc;

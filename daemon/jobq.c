@@ -274,7 +274,12 @@ out:
 		int urc;
 		set_phase(q, "cleanup", NULL, 0);
 		urc = tgt_unlink(q->ops, path);
-		if (urc < 0 && urc != -ENOENT)
+		if (urc == -ENOENT)
+			log_warn("job %lld: test file %s was not there to remove "
+				 "(was the target moved or unmounted during the "
+				 "job? the file may remain where it went)",
+				 (long long)id, path);
+		else if (urc < 0)
 			log_warn("job %lld: could not remove %s: %s",
 				 (long long)id, path, strerror(-urc));
 	}
@@ -291,7 +296,7 @@ out:
 		state = "failed";
 	if (rc == -ECANCELED)
 		snprintf(error, sizeof(error), "%s",
-			 stopping ? "the daemon was stopped while this job ran"
+			 stopping ? "the daemon stopped while this job ran"
 				     : "cancelled by request");
 	else if (rc < 0 && error[0] == '\0')
 		snprintf(error, sizeof(error), "%s", strerror(-rc));

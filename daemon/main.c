@@ -6,7 +6,7 @@
  *
  * `serve` opens (or creates) DIR/storbench.db, creates DIR/scratch (the
  * default target), starts the queue worker and the HTTP server, and waits for
- * SIGINT or SIGTERM; then it stops the running test (its job becomes
+ * SIGINT, SIGTERM or SIGHUP; then it stops the running test (its job becomes
  * interrupted, its test file is removed) and exits 0. Signals are blocked in
  * every thread and taken with sigwait() here, so no handler runs in the middle
  * of an I/O loop.
@@ -49,37 +49,46 @@ static int make_dir(const char *path)
 }
 
 /*
- * Takes DATA/storbench.lock (flock, exclusive) and writes our pid into it, so
- * that a second daemon on the same data directory stops before it touches the
- * archive: it would otherwise take the first one's running job for a crash
- * and remove its test file. Returns the fd (kept open until exit) or -1.
+ * Takes an exclusive flock on the data directory itself and writes our pid
+ * into DATA/storbench.pid, so that a second daemon on the same data directory
+ * stops before it touches the archive: it would otherwise take the first
+ * one's running job for a crash and remove its test file. The lock is on the
+ * directory, not on a file in it, so deleting a "stale" file cannot defeat
+ * it. Returns the directory fd (kept open until exit) or -1.
  */
 static int lock_data_dir(const char *dir)
 {
 	char path[PATH_MAX], pid[32] = "";
-	int fd, n;
+	int fd, pf, n;
 
-	if (snprintf(path, sizeof(path), "%s/storbench.lock", dir) >=
+	if (snprintf(path, sizeof(path), "%s/storbench.pid", dir) >=
 	    (int)sizeof(path))
 		return -1;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
-		log_error("lock file %s: %s", path, strerror(errno));
+		log_error("data directory %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		n = (int)pread(fd, pid, sizeof(pid) - 1, 0);
+		pf = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		n = pf >= 0 ? (int)read(pf, pid, sizeof(pid) - 1) : 0;
 		pid[n > 0 ? n : 0] = '\0';
 		pid[strcspn(pid, "\n")] = '\0';
+		if (pf >= 0)
+			close(pf);
 		log_error("another storbench (pid %s) is serving %s; one daemon "
 			  "per data directory",
 			  pid[0] ? pid : "?", dir);
 		close(fd);
 		return -1;
 	}
+	pf = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+		  0644);
 	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-	if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n)
+	if (pf < 0 || write(pf, pid, (size_t)n) != n)
 		log_warn("could not write the pid into %s", path);
+	if (pf >= 0)
+		close(pf);
 	return fd;
 }
 
@@ -172,6 +181,7 @@ static int serve(int argc, char **argv)
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP); /* a closed terminal stops us cleanly too */
 	sigaddset(&set, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 
@@ -201,7 +211,7 @@ static int serve(int argc, char **argv)
 	do {
 		if (sigwait(&set, &sig) != 0)
 			break;
-	} while (sig != SIGINT && sig != SIGTERM);
+	} while (sig != SIGINT && sig != SIGTERM && sig != SIGHUP);
 	log_info("signal %d: stopping", sig);
 	rc = 0;
 out:

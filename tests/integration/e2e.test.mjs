@@ -131,6 +131,13 @@ test('bad requests get a problem+json naming the problem, and the daemon stays u
   // a NUL in the path must not cut it short: /api/v1/jobs/1%00x is not job 1
   assert.equal((await api(d.url, 'GET', '/api/v1/jobs/1%00abc')).status, 404);
   assert.equal((await api(d.url, 'GET', '/healthz%00x')).status, 404);
+  // a path that is not UTF-8 is still a 404 problem, not a 500
+  for (const p of ['/api/v1/jobs/%ff', '/static/%c3', '/%ed%a0%80']) {
+    const r = await api(d.url, 'GET', p);
+    assert.equal(r.status, 404, p);
+    assert.match(r.headers.get('content-type'), /problem\+json/, p);
+  }
+  assert.equal((await api(d.url, 'GET', '/api/v1/runs?limit=%201')).status, 400);
   assert.equal((await api(d.url, 'GET', '/api/v1/jobs/999999')).status, 404);
   assert.equal((await api(d.url, 'GET', '/api/v1/runs/999999')).status, 404);
   assert.equal((await api(d.url, 'GET', '/api/v1/runs?limit=0')).status, 400);
@@ -158,6 +165,7 @@ test('cancelling: a queued job at once, a running one promptly, an ended one is 
   const cb = await api(d.url, 'DELETE', `/api/v1/jobs/${b.id}`);
   assert.equal(cb.status, 202);
   assert.equal(cb.json.state, 'cancelled');
+  assert.equal(cb.json.error, 'cancelled by request');
 
   const t0 = Date.now();
   assert.equal((await api(d.url, 'DELETE', `/api/v1/jobs/${a.id}`)).status, 202);
@@ -173,9 +181,11 @@ test('cancelling: a queued job at once, a running one promptly, an ended one is 
 test('a second daemon on the same data directory refuses to start and leaves the running job alone', async () => {
   const j = (await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, duration_s: 30 })).json;
   await waitRunning(j.id);
+  // removing the pid file (a "stale lock" to some) must not let a second one in
+  fs.rmSync(path.join(dataDir, 'storbench.pid'));
   const r = spawnSync(bin, ['serve', '--listen', '127.0.0.1:0', '--data', dataDir], { timeout: 10000 });
   assert.equal(r.status, 1);
-  assert.match(r.stderr.toString(), /another storbench \(pid \d+\) is serving/);
+  assert.match(r.stderr.toString(), /another storbench \(pid (\d+|\?)\) is serving/);
   const job = (await api(d.url, 'GET', `/api/v1/jobs/${j.id}`)).json;
   assert.equal(job.state, 'running', 'the first daemon still runs its job');
   assert.equal(leftovers().length, 1, 'its test file is still there');
@@ -210,6 +220,17 @@ test('SIGTERM stops a running test, removes its file; after a restart the job is
   assert.ok(runs.total >= 2);
   const mine = runs.runs.find((x) => x.id === runId);
   assert.equal(mine.headline.length, 8);
+});
+
+test('SIGHUP (a closed terminal) stops as cleanly as SIGTERM', async () => {
+  const j = (await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, duration_s: 30 })).json;
+  await waitRunning(j.id);
+  const exited = new Promise((resolve) => d.proc.once('exit', (code, signal) => resolve({ code, signal })));
+  d.proc.kill('SIGHUP');
+  assert.deepEqual(await exited, { code: 0, signal: null });
+  assert.deepEqual(leftovers(), [], 'test file removed on SIGHUP');
+  d = await startDaemon({ bin, dataDir, quiet: true });
+  assert.equal((await api(d.url, 'GET', `/api/v1/jobs/${j.id}`)).json.state, 'interrupted');
 });
 
 test('a crash (SIGKILL) mid-run: on restart the job is interrupted and its test file is removed', async () => {

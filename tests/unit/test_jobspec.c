@@ -210,6 +210,7 @@ static void test_refusals(void)
 	expect_bad("{\"labels\": [\"a\", \"a\"]}", "labels", "duplicate");
 	expect_bad("{\"labels\": [\"a\\tb\"]}", "labels", "control");
 	expect_bad("{\"labels\": [\" a\"]}", "labels", "space");
+	expect_bad("{\"labels\": [\"x\\u009b31m\"]}", "labels", "control");
 	expect_bad("{\"target\": \"/proc\"}", "target", "without storage");
 	expect_bad("{\"duration_s\": \"5\"}", "duration_s", "duration_s");
 	expect_bad("{\"duration_s\": 3600.5}", "duration_s", "duration_s");

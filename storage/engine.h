@@ -3,11 +3,11 @@
  *
  * Design: one POSIX thread per workload thread, each with its own target
  * context and its own buffers; they start together behind a barrier and keep
- * queue_depth I/Os in flight until the deadline. Latency of one I/O is its
- * completion time minus its submission time on CLOCK_MONOTONIC (one clock
- * read per submitted I/O, one per reaped batch). Each completed I/O is
- * replaced by a new one submitted on its own, as fio does by default. The
- * measured window of
+ * queue_depth I/Os in flight until the deadline. Latency of one I/O runs on
+ * CLOCK_MONOTONIC from the moment its slot was freed (the reap that returned
+ * its predecessor) to the reap that returns it: one clock read per reaped
+ * batch. Each completed I/O is replaced by a new one submitted on its own, as
+ * fio does by default. The measured window of
  * a thread ends at the first reap at or past the deadline; the I/Os of that
  * reap are counted, the ones still in flight afterwards are drained and not
  * counted. The calling thread meanwhile reports progress every ~250 ms.

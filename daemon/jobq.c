@@ -394,11 +394,11 @@ int jobq_start(const char *db_path, struct jobq **out)
 		return -ENOMEM;
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->cv, NULL);
-	q->ops = tgt_find("io_uring");
-	if (!q->ops) {
-		rc = -ENOSYS;
-		goto fail;
-	}
+	q->ops = tgt_local_default();
+	if (q->ops != &tgt_uring_ops)
+		log_warn("io_uring cannot be set up here (%s): measuring with "
+			 "the psync back-end (pread/pwrite worker threads)",
+			 strerror(-tgt_uring_probe()));
 	if ((rc = archive_open(db_path, &q->a)) < 0)
 		goto fail;
 	if ((rc = archive_interrupt_running(q->a, &n)) < 0)

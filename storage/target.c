@@ -11,7 +11,19 @@
 
 static const struct tgt_ops *const builtin[] = {
 	&tgt_uring_ops,
+	&tgt_psync_ops,
+	&tgt_null_ops,
 };
+
+const struct tgt_ops *tgt_local_default(void)
+{
+	return tgt_uring_probe() == 0 ? &tgt_uring_ops : &tgt_psync_ops;
+}
+
+int tgt_local_unlink(const char *path)
+{
+	return unlink(path) == 0 ? 0 : -errno;
+}
 
 int tgt_validate(const struct tgt_ops *ops)
 {

@@ -95,7 +95,17 @@ int tgt_preallocate(struct tgt *t, uint64_t size);
 void tgt_close(struct tgt *t);
 int tgt_unlink(const struct tgt_ops *ops, const char *path);
 
-extern const struct tgt_ops tgt_uring_ops;
+extern const struct tgt_ops tgt_uring_ops; /* "io_uring": the default */
+extern const struct tgt_ops tgt_psync_ops; /* "psync": pread/pwrite workers */
+extern const struct tgt_ops tgt_null_ops;  /* "null": no I/O at all */
+
+/* 0 when this kernel lets us set up an io_uring, else the negative errno
+ * (-ENOSYS: too old; -EPERM: disabled by sysctl or seccomp). */
+int tgt_uring_probe(void);
+
+/* The default local back-end: io_uring when tgt_uring_probe() says it works,
+ * psync otherwise. */
+const struct tgt_ops *tgt_local_default(void);
 
 
 
@@ -108,5 +118,8 @@ extern const struct tgt_ops tgt_uring_ops;
  * created is removed.
  */
 int tgt_local_open_fd(const struct tgt_open_args *args, int *direct);
+
+/* unlink(2) as a back-end's unlink: 0 or a negative errno. */
+int tgt_local_unlink(const char *path);
 
 #endif

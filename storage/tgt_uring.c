@@ -133,9 +133,14 @@ static void uring_close(void *ctx)
 	free(u);
 }
 
-static int local_unlink(const char *path)
+int tgt_uring_probe(void)
 {
-	return unlink(path) == 0 ? 0 : -errno;
+	struct io_uring ring;
+	int rc = io_uring_queue_init(1, &ring, 0);
+
+	if (rc == 0)
+		io_uring_queue_exit(&ring);
+	return rc;
 }
 
 const struct tgt_ops tgt_uring_ops = {
@@ -149,5 +154,5 @@ const struct tgt_ops tgt_uring_ops = {
 	.fsync = uring_fsync,
 	.preallocate = uring_preallocate,
 	.close = uring_close,
-	.unlink = local_unlink,
+	.unlink = tgt_local_unlink,
 };

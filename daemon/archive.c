@@ -58,6 +58,15 @@ static const char *const migrations[] = {
 	" UNIQUE (run_id, test, rw, iteration));"
 	"CREATE TABLE test_files("
 	" path TEXT PRIMARY KEY, job_id INTEGER, created_at TEXT NOT NULL);",
+	/* 2: latency distribution per iteration, µs (NULL for older rows) */
+	"ALTER TABLE results ADD COLUMN lat_stdev_us REAL;"
+	"ALTER TABLE results ADD COLUMN lat_min_us REAL;"
+	"ALTER TABLE results ADD COLUMN lat_p50_us REAL;"
+	"ALTER TABLE results ADD COLUMN lat_p90_us REAL;"
+	"ALTER TABLE results ADD COLUMN lat_p99_us REAL;"
+	"ALTER TABLE results ADD COLUMN lat_p999_us REAL;"
+	"ALTER TABLE results ADD COLUMN lat_p9999_us REAL;"
+	"ALTER TABLE results ADD COLUMN lat_max_us REAL;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -418,7 +427,7 @@ out:
 
 int archive_result_insert(struct archive *a, int64_t run_id,
 			  const struct profile_test *t, int iteration,
-			  const struct result *r)
+			  const struct result *r, const struct lat_summary *ls)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -426,8 +435,11 @@ int archive_result_insert(struct archive *a, int64_t run_id,
 	if ((rc = prep(a, "INSERT INTO results(run_id, test, rw, pattern,"
 			  " block_size, queue_depth, threads, iteration, ios,"
 			  " bytes, lat_sum_ns, window_ns, seconds, mb_s, mib_s,"
-			  " iops, lat_mean_us)"
-			  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			  " iops, lat_mean_us, lat_stdev_us, lat_min_us,"
+			  " lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us,"
+			  " lat_p9999_us, lat_max_us)"
+			  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+			  " ?,?,?,?,?,?,?,?)",
 		       &st)) < 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, run_id);
@@ -448,6 +460,12 @@ int archive_result_insert(struct archive *a, int64_t run_id,
 	sqlite3_bind_double(st, 15, r->mib_s);
 	sqlite3_bind_double(st, 16, r->iops);
 	sqlite3_bind_double(st, 17, r->lat_mean_us);
+	if (ls) {
+		const double v[] = {ls->stdev, ls->min, ls->p50, ls->p90,
+				    ls->p99, ls->p999, ls->p9999, ls->max};
+		for (int i = 0; i < 8; i++)
+			sqlite3_bind_double(st, 18 + i, v[i]);
+	}
 	return step_done(a, st, "insert result");
 }
 
@@ -508,8 +526,11 @@ static json_t *row_json(sqlite3_stmt *st)
 	for (int i = 0; o && i < n; i++) {
 		const char *name = sqlite3_column_name(st, i);
 		size_t len = strlen(name);
+		int is_json = len > 5 && strcmp(name + len - 5, "_json") == 0;
 		json_t *v = NULL;
 
+		if (is_json)
+			len -= 5; /* "probe_json" is served as "probe" */
 		switch (sqlite3_column_type(st, i)) {
 		case SQLITE_INTEGER:
 			v = json_integer(sqlite3_column_int64(st, i));
@@ -518,11 +539,10 @@ static json_t *row_json(sqlite3_stmt *st)
 			v = json_real(sqlite3_column_double(st, i));
 			break;
 		case SQLITE_TEXT:
-			if (len > 5 && strcmp(name + len - 5, "_json") == 0) {
+			if (is_json) {
 				v = json_loads((const char *)
 						       sqlite3_column_text(st, i),
 					       JSON_DECODE_ANY, NULL);
-				len -= 5;
 			} else {
 				v = json_string((const char *)
 							sqlite3_column_text(st, i));
@@ -611,7 +631,12 @@ static int run_tests_json(struct archive *a, int64_t run_id, json_t **out)
 	int rc = query_rows(a,
 			    "SELECT test, rw, pattern, block_size, queue_depth,"
 			    " threads, iteration, ios, bytes, lat_sum_ns,"
-			    " window_ns FROM results WHERE run_id=?"
+			    " window_ns, CASE WHEN lat_p50_us IS NULL THEN NULL"
+			    " ELSE json_object('stdev', lat_stdev_us, 'min',"
+			    "  lat_min_us, 'p50', lat_p50_us, 'p90', lat_p90_us,"
+			    "  'p99', lat_p99_us, 'p99.9', lat_p999_us, 'p99.99',"
+			    "  lat_p9999_us, 'max', lat_max_us) END"
+			    " AS latency_us_json FROM results WHERE run_id=?"
 			    " ORDER BY id",
 			    run_id, 0, 1, &rows);
 	size_t i, n;
@@ -649,13 +674,14 @@ static int run_tests_json(struct archive *a, int64_t run_id, json_t **out)
 			r[k].lat_sum_ns = (uint64_t)json_integer_value(json_object_get(row, "lat_sum_ns"));
 			r[k].window_ns = (uint64_t)json_integer_value(json_object_get(row, "window_ns"));
 			result_finish(&r[k]);
-			it = json_pack("{s:O, s:f, s:f, s:f, s:f, s:I, s:I, s:f}",
+			it = json_pack("{s:O, s:f, s:f, s:f, s:f, s:I, s:I, s:f, s:O}",
 				       "iteration", json_object_get(row, "iteration"),
 				       "mb_s", r[k].mb_s, "mib_s", r[k].mib_s,
 				       "iops", r[k].iops, "lat_mean_us", r[k].lat_mean_us,
 				       "bytes", (json_int_t)r[k].bytes,
 				       "ios", (json_int_t)r[k].ios,
-				       "seconds", r[k].seconds);
+				       "seconds", r[k].seconds, "latency_us",
+				       json_object_get(row, "latency_us"));
 			json_array_append_new(its, it);
 			k++;
 		}

@@ -19,10 +19,11 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "histogram.h"
 #include "profiles.h"
 #include "result.h"
 
-#define ARCHIVE_SCHEMA_VERSION 1
+#define ARCHIVE_SCHEMA_VERSION 2
 
 struct archive;
 
@@ -71,10 +72,11 @@ int archive_run_create(struct archive *a, int64_t job_id,
 		       const struct job_spec *s, const char *spec_json,
 		       const char *probe_json, const char *engine_target,
 		       int direct, const char *warnings_json, int64_t *run_id);
-/* Stores one iteration of one test. */
+/* Stores one iteration of one test; ls (may be NULL) is its latency
+ * distribution. */
 int archive_result_insert(struct archive *a, int64_t run_id,
 			  const struct profile_test *t, int iteration,
-			  const struct result *r);
+			  const struct result *r, const struct lat_summary *ls);
 
 /* --- test files the engine created, for clean-up after a crash --- */
 int archive_testfile_add(struct archive *a, const char *path, int64_t job_id);

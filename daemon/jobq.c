@@ -141,6 +141,7 @@ static int run_tests(struct jobq *q, const struct profile *p,
 		profile_workload(t, s->size, s->duration_s, &w);
 		for (int it = 1; it <= s->iterations; it++) {
 			struct result r;
+			struct lat_summary ls;
 			int rc;
 
 			if (atomic_load(&q->cancel))
@@ -149,7 +150,8 @@ static int run_tests(struct jobq *q, const struct profile *p,
 			rc = engine_run(o, &w, &r);
 			if (rc < 0)
 				return rc;
-			rc = archive_result_insert(q->a, run_id, t, it, &r);
+			hist_summary(o->hist, &ls);
+			rc = archive_result_insert(q->a, run_id, t, it, &r, &ls);
 			if (rc < 0) {
 				snprintf(o->error, o->error_len,
 					 "storing a result in the archive failed");
@@ -212,6 +214,7 @@ static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 		.ops = q->ops, .path = path, .direct = 1,
 		.cancel = &q->cancel, .progress = on_progress,
 		.progress_arg = q, .error = error, .error_len = sizeof(error),
+		.hist = malloc(sizeof(struct hist)), /* 32 KiB: not the stack */
 	};
 	struct probe pr;
 	char *pj = NULL, *spec = NULL, *warn = NULL;
@@ -224,6 +227,10 @@ static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 	if (!p) {
 		rc = -EINVAL;
 		snprintf(error, sizeof(error), "unknown profile %s", s->profile);
+		goto out;
+	}
+	if (!o.hist) {
+		rc = -ENOMEM;
 		goto out;
 	}
 	q->steps_done = 0;
@@ -304,6 +311,7 @@ out:
 	log_info("job %lld: %s%s%s", (long long)id, state, rc ? ": " : "",
 		 rc ? error : "");
 	json_decref(warnings);
+	free(o.hist);
 	free(pj);
 	free(spec);
 	free(warn);

@@ -114,6 +114,7 @@ struct eth {
 	uint64_t region_start, region_len, seq_pos, issued_bytes;
 	_Atomic uint64_t live_bytes, live_ios;
 	struct result r;
+	struct hist *h;        /* this thread's latencies, when asked for */
 	int rc;
 	int direct;
 	char error[200];
@@ -137,6 +138,11 @@ static int eth_alloc(struct eth *e)
 	e->done = calloc(w->queue_depth, sizeof(*e->done));
 	if (!e->slots || !e->done)
 		return -ENOMEM;
+	if (e->sh->o->hist) {
+		if (!(e->h = malloc(sizeof(*e->h))))
+			return -ENOMEM;
+		hist_init(e->h);
+	}
 	e->buf_len = (len + ENGINE_HUGE - 1) / ENGINE_HUGE * ENGINE_HUGE;
 	e->buf = mmap(NULL, e->buf_len, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -157,6 +163,8 @@ static void eth_free(struct eth *e)
 	if (e->buf)
 		munmap(e->buf, e->buf_len);
 	e->buf = NULL;
+	free(e->h);
+	e->h = NULL;
 	free(e->slots);
 	free(e->done);
 	e->slots = NULL;
@@ -299,6 +307,8 @@ static void eth_loop(struct eth *e)
 				e->r.ios++;
 				bytes += io->len;
 				e->r.lat_sum_ns += now - io->t_submit_ns;
+				if (e->h)
+					hist_add(e->h, now - io->t_submit_ns);
 			}
 		}
 		inflight -= (unsigned)n;
@@ -470,8 +480,12 @@ static int run_threads(const struct engine_opts *o, const struct workload *w,
 	pthread_cond_destroy(&sh.cv);
 	if (direct)
 		*direct = started ? th[0].direct : 0;
+	if (o->hist)
+		hist_init(o->hist);
 	for (i = 0; i < started; i++) {
 		result_add(r, &th[i].r);
+		if (o->hist && th[i].h)
+			hist_merge(o->hist, th[i].h);
 		if (rc == 0 && th[i].rc != 0) {
 			rc = th[i].rc;
 			if (o->error)
@@ -542,12 +556,14 @@ int engine_prepare_file(const struct engine_opts *o, uint64_t size,
 		.create = 1, .bytes_limit = size, .refresh = 1,
 		.fsync_at_end = 1,
 	};
+	struct engine_opts fill = *o;
 	struct result r;
 	int rc;
 
 	if (size == 0 || size % FILL_BLOCK)
 		return bad_workload(o, "test file size must be a multiple of 1 MiB");
-	rc = run_threads(o, &w, &m, &r, direct);
+	fill.hist = NULL; /* the fill is not a measurement */
+	rc = run_threads(&fill, &w, &m, &r, direct);
 	if (rc == -EEXIST) {
 		if (o->error)
 			snprintf(o->error, o->error_len,

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "histogram.h"
 #include "result.h"
 #include "target.h"
 #include "workload.h"
@@ -45,6 +46,9 @@ struct engine_opts {
 	void *progress_arg;
 	char *error;                  /* receives a sentence on failure */
 	size_t error_len;
+	struct hist *hist;            /* NULL, or receives the latencies of
+					 the I/Os counted by engine_run,
+					 merged over threads (ns) */
 };
 
 /*

@@ -83,6 +83,19 @@ double hist_percentile(const struct hist *h, double p)
 	return (double)h->max_ns;
 }
 
+void hist_summary(const struct hist *h, struct lat_summary *s)
+{
+	s->mean = hist_mean(h) / 1e3;
+	s->stdev = hist_stdev(h) / 1e3;
+	s->min = h->count ? (double)h->min_ns / 1e3 : 0.0;
+	s->max = (double)h->max_ns / 1e3;
+	s->p50 = hist_percentile(h, 50) / 1e3;
+	s->p90 = hist_percentile(h, 90) / 1e3;
+	s->p99 = hist_percentile(h, 99) / 1e3;
+	s->p999 = hist_percentile(h, 99.9) / 1e3;
+	s->p9999 = hist_percentile(h, 99.99) / 1e3;
+}
+
 double hist_mean(const struct hist *h)
 {
 	return h->count ? h->sum_ns / (double)h->count : 0.0;

@@ -51,6 +51,14 @@ double hist_percentile(const struct hist *h, double p);
 double hist_mean(const struct hist *h);
 double hist_stdev(const struct hist *h);
 
+/* What the archive keeps of a histogram, in microseconds. */
+struct lat_summary {
+	double mean, stdev, min, p50, p90, p99, p999, p9999, max;
+};
+
+/* Fills *s from h (all zeros for an empty histogram). */
+void hist_summary(const struct hist *h, struct lat_summary *s);
+
 /* Bucket index of a value, and the range [lo, hi) a bucket covers. */
 unsigned hist_index(uint64_t ns);
 void hist_bucket_range(unsigned index, uint64_t *lo, uint64_t *hi);

@@ -81,6 +81,12 @@ test('a small cdm-default job runs the 8 tests and archives plausible numbers', 
     const expect = (b.iops * t.block_size) / 1e6;
     assert.ok(Math.abs(b.mb_s - expect) <= 0.01 * expect, `${t.test} ${t.rw}: MB/s ${b.mb_s} vs IOPS×bs ${expect}`);
     assert.equal(b.bytes, b.ios * t.block_size);
+    // the latency distribution: ordered percentiles around the exact mean
+    const L = b.latency_us;
+    const order = [L.min, L.p50, L.p90, L.p99, L['p99.9'], L['p99.99'], L.max];
+    for (let i = 1; i < order.length; i++) assert.ok(order[i] >= order[i - 1], `${t.test} ${t.rw} percentiles ${JSON.stringify(L)}`);
+    assert.ok(L.min > 0 && L.min <= b.lat_mean_us && b.lat_mean_us <= L.max, `${t.test} ${t.rw} mean in [min, max]`);
+    assert.ok(L.stdev >= 0);
     assert.ok(b.seconds >= 0.99 && b.seconds < 3, `window ${b.seconds} s`);
     // Little's law: every slot is always inside some I/O's latency, so
     // IOPS × mean latency = QD × threads (a little less at the window's end)

@@ -242,7 +242,7 @@ static int put(struct archive *a, int64_t run, const struct profile_test *t,
 			   .mib_s = -1,
 			   .iops = -1,
 			   .lat_mean_us = -1};
-	return archive_result_insert(a, run, t, it, &r);
+	return archive_result_insert(a, run, t, it, &r, NULL);
 }
 
 static void test_runs(void)
@@ -286,7 +286,13 @@ static void test_runs(void)
 	    " 'block_size':4096,'queue_depth':32,'iterations':[{}],"
 	    " 'best':{'iteration':1,'mb_s':204.8,'mib_s':195.3125,"
 	    "  'iops':50000,'lat_mean_us':300,'seconds':0.5}}]"));
+	/* an iteration stored without a distribution serves latency_us null */
+	ASSERT_TRUE(json_is_null(json_object_get(
+		json_object_get(json_array_get(json_object_get(o, "tests"), 0),
+				"best"),
+		"latency_us")));
 	json_decref(o);
+
 	ASSERT_EQ(archive_run_json(a, run + 100, &o), -ENOENT);
 	archive_close(a);
 }
@@ -321,6 +327,35 @@ static void test_runs_list(void)
 	ASSERT_EQ(total, 3);
 	ASSERT_TRUE(match(runs, "[{'id':2}]"));
 	json_decref(runs);
+	archive_close(a);
+}
+
+/* An iteration stored with its latency distribution serves every
+ * percentile under its name. */
+static void test_latency_summary(void)
+{
+	struct archive *a = fresh();
+	const struct profile *p = profile_find("cdm-default");
+	struct result r = {.ios = 10, .bytes = 40960, .lat_sum_ns = 10000,
+			   .window_ns = 1000000};
+	struct lat_summary ls = {.mean = 1, .stdev = 0.5, .min = 0.2,
+				 .p50 = 0.9, .p90 = 1.5, .p99 = 2.5,
+				 .p999 = 3.5, .p9999 = 4.5, .max = 5};
+	json_t *o = NULL, *lat;
+	int64_t run;
+
+	ASSERT_TRUE(a != NULL && p != NULL);
+	run = new_run(a, "h1", NULL);
+	result_finish(&r);
+	ASSERT_EQ(archive_result_insert(a, run, &p->tests[6], 1, &r, &ls), 0);
+	ASSERT_EQ(archive_run_json(a, run, &o), 0);
+	lat = json_object_get(
+		json_object_get(json_array_get(json_object_get(o, "tests"), 0),
+				"best"),
+		"latency_us");
+	ASSERT_TRUE(match(lat, "{'stdev':0.5,'min':0.2,'p50':0.9,'p90':1.5,"
+			       "'p99':2.5,'p99.9':3.5,'p99.99':4.5,'max':5}"));
+	json_decref(o);
 	archive_close(a);
 }
 
@@ -403,5 +438,5 @@ static void test_cleanup(void)
 }
 
 TEST_MAIN(test_setup, test_schema, test_queue_and_interrupt, test_runs,
-	  test_runs_list, test_testfiles, test_newer_schema_refused,
+	  test_runs_list, test_latency_summary, test_testfiles, test_newer_schema_refused,
 	  test_cleanup)

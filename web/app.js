@@ -668,6 +668,10 @@ function renderRun(run, profiles, { job = null, refresh = false } = {}) {
         h('td', { class: 'num' }, fmtFixed(it.mib_s, 2)),
         h('td', { class: 'num' }, fmtFixed(it.iops, 1)),
         h('td', { class: 'num' }, fmtFixed(it.lat_mean_us, 1)),
+        h('td', { class: 'num' }, it.latency_us ? fmtFixed(it.latency_us.p50, 1) : '–'),
+        h('td', { class: 'num' }, it.latency_us ? fmtFixed(it.latency_us.p99, 1) : '–'),
+        h('td', { class: 'num' }, it.latency_us ? fmtFixed(it.latency_us['p99.9'], 1) : '–'),
+        h('td', { class: 'num' }, it.latency_us ? fmtFixed(it.latency_us.max, 1) : '–'),
         h('td', { class: 'num' }, fmtInt(it.ios)),
         h('td', { class: 'num' }, fmtInt(it.bytes)),
         h('td', { class: 'num' }, fmtFixed(it.seconds, 3))));
@@ -681,9 +685,11 @@ function renderRun(run, profiles, { job = null, refresh = false } = {}) {
       h('thead', null, h('tr', null,
         h('th', null, 'Test'), h('th', null, 'R/W'), h('th', { class: 'num' }, 'Iteration'),
         h('th', { class: 'num' }, 'MB/s'), h('th', { class: 'num' }, 'MiB/s'), h('th', { class: 'num' }, 'IOPS'),
-        h('th', { class: 'num' }, 'Mean lat. (µs)'), h('th', { class: 'num' }, 'I/Os'), h('th', { class: 'num' }, 'Bytes (B)'),
+        h('th', { class: 'num' }, 'Mean lat. (µs)'), h('th', { class: 'num' }, 'p50 (µs)'), h('th', { class: 'num' }, 'p99 (µs)'),
+        h('th', { class: 'num' }, 'p99.9 (µs)'), h('th', { class: 'num' }, 'Max (µs)'),
+        h('th', { class: 'num' }, 'I/Os'), h('th', { class: 'num' }, 'Bytes (B)'),
         h('th', { class: 'num' }, 'Window (s)'))),
-      h('tbody', null, rows.length ? rows : h('tr', null, h('td', { colspan: 10, class: 'muted' }, 'No iteration measured yet.'))))));
+      h('tbody', null, rows.length ? rows : h('tr', null, h('td', { colspan: 14, class: 'muted' }, 'No iteration measured yet.'))))));
 
   const tilesCard = h('section', { class: 'card tiles-card' },
     h('h2', null, 'Results ', h('span', { class: 'unit' }, '(best iteration · MB/s = 10⁶ B/s · IOPS · mean latency µs)')), grid);

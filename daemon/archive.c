@@ -58,7 +58,10 @@ static const char *const migrations[] = {
 	" UNIQUE (run_id, test, rw, iteration));"
 	"CREATE TABLE test_files("
 	" path TEXT PRIMARY KEY, job_id INTEGER, created_at TEXT NOT NULL);",
-	/* 2: latency distribution per iteration, µs (NULL for older rows) */
+	/* 2: latency distribution per iteration, µs, and the process's CPU
+	 * time during it, s (NULL for older rows) */
+	"ALTER TABLE results ADD COLUMN cpu_user_s REAL;"
+	"ALTER TABLE results ADD COLUMN cpu_sys_s REAL;"
 	"ALTER TABLE results ADD COLUMN lat_stdev_us REAL;"
 	"ALTER TABLE results ADD COLUMN lat_min_us REAL;"
 	"ALTER TABLE results ADD COLUMN lat_p50_us REAL;"
@@ -437,9 +440,9 @@ int archive_result_insert(struct archive *a, int64_t run_id,
 			  " bytes, lat_sum_ns, window_ns, seconds, mb_s, mib_s,"
 			  " iops, lat_mean_us, lat_stdev_us, lat_min_us,"
 			  " lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us,"
-			  " lat_p9999_us, lat_max_us)"
+			  " lat_p9999_us, lat_max_us, cpu_user_s, cpu_sys_s)"
 			  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-			  " ?,?,?,?,?,?,?,?)",
+			  " ?,?,?,?,?,?,?,?,?,?)",
 		       &st)) < 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, run_id);
@@ -466,6 +469,8 @@ int archive_result_insert(struct archive *a, int64_t run_id,
 		for (int i = 0; i < 8; i++)
 			sqlite3_bind_double(st, 18 + i, v[i]);
 	}
+	sqlite3_bind_double(st, 26, r->cpu_user_s);
+	sqlite3_bind_double(st, 27, r->cpu_sys_s);
 	return step_done(a, st, "insert result");
 }
 
@@ -636,7 +641,8 @@ static int run_tests_json(struct archive *a, int64_t run_id, json_t **out)
 			    "  lat_min_us, 'p50', lat_p50_us, 'p90', lat_p90_us,"
 			    "  'p99', lat_p99_us, 'p99.9', lat_p999_us, 'p99.99',"
 			    "  lat_p9999_us, 'max', lat_max_us) END"
-			    " AS latency_us_json FROM results WHERE run_id=?"
+			    " AS latency_us_json, cpu_user_s, cpu_sys_s"
+			    " FROM results WHERE run_id=?"
 			    " ORDER BY id",
 			    run_id, 0, 1, &rows);
 	size_t i, n;
@@ -674,14 +680,16 @@ static int run_tests_json(struct archive *a, int64_t run_id, json_t **out)
 			r[k].lat_sum_ns = (uint64_t)json_integer_value(json_object_get(row, "lat_sum_ns"));
 			r[k].window_ns = (uint64_t)json_integer_value(json_object_get(row, "window_ns"));
 			result_finish(&r[k]);
-			it = json_pack("{s:O, s:f, s:f, s:f, s:f, s:I, s:I, s:f, s:O}",
+			it = json_pack("{s:O, s:f, s:f, s:f, s:f, s:I, s:I, s:f, s:O, s:O, s:O}",
 				       "iteration", json_object_get(row, "iteration"),
 				       "mb_s", r[k].mb_s, "mib_s", r[k].mib_s,
 				       "iops", r[k].iops, "lat_mean_us", r[k].lat_mean_us,
 				       "bytes", (json_int_t)r[k].bytes,
 				       "ios", (json_int_t)r[k].ios,
 				       "seconds", r[k].seconds, "latency_us",
-				       json_object_get(row, "latency_us"));
+				       json_object_get(row, "latency_us"),
+				       "cpu_user_s", json_object_get(row, "cpu_user_s"),
+				       "cpu_sys_s", json_object_get(row, "cpu_sys_s"));
 			json_array_append_new(its, it);
 			k++;
 		}

@@ -22,6 +22,8 @@ void result_add(struct result *a, const struct result *b)
 	a->ios += b->ios;
 	a->bytes += b->bytes;
 	a->lat_sum_ns += b->lat_sum_ns;
+	a->cpu_user_s += b->cpu_user_s;
+	a->cpu_sys_s += b->cpu_sys_s;
 	if (b->window_ns > a->window_ns)
 		a->window_ns = b->window_ns;
 }

@@ -16,6 +16,9 @@ struct result {
 	uint64_t bytes;        /* bytes those I/Os moved */
 	uint64_t lat_sum_ns;   /* sum of (completion - submission) */
 	uint64_t window_ns;    /* length of the measured window */
+	double cpu_user_s;     /* process CPU time from the start gate to the
+				  end of the test, user and system, seconds */
+	double cpu_sys_s;
 	/* derived by result_finish() */
 	double seconds;
 	double mb_s;

@@ -9,6 +9,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
@@ -87,6 +88,9 @@ test('a small cdm-default job runs the 8 tests and archives plausible numbers', 
     for (let i = 1; i < order.length; i++) assert.ok(order[i] >= order[i - 1], `${t.test} ${t.rw} percentiles ${JSON.stringify(L)}`);
     assert.ok(L.min > 0 && L.min <= b.lat_mean_us && b.lat_mean_us <= L.max, `${t.test} ${t.rw} mean in [min, max]`);
     assert.ok(L.stdev >= 0);
+    // the process's CPU time over the window: some, and no more than 2 cores' worth
+    assert.ok(b.cpu_user_s >= 0 && b.cpu_sys_s >= 0 && b.cpu_user_s + b.cpu_sys_s > 0, `${t.test} ${t.rw} cpu`);
+    assert.ok(b.cpu_user_s + b.cpu_sys_s <= 2 * b.seconds * os.cpus().length, `${t.test} ${t.rw} cpu ≤ window × cores`);
     assert.ok(b.seconds >= 0.99 && b.seconds < 3, `window ${b.seconds} s`);
     // Little's law: every slot is always inside some I/O's latency, so
     // IOPS × mean latency = QD × threads (a little less at the window's end)

@@ -167,6 +167,9 @@ static void test_null_touches_nothing(void)
 	run_checked(&tgt_null_ops, path, WL_RANDOM, 100, 4096, 32, 1, &r);
 	/* no device: the engine alone does far more than any disk here */
 	ASSERT_TRUE(r.iops > 100000);
+	/* and it never waits: one thread keeps one core busy for the window */
+	ASSERT_TRUE(r.cpu_user_s + r.cpu_sys_s >= 0.5 * r.seconds);
+	ASSERT_TRUE(r.cpu_user_s + r.cpu_sys_s <= 2.0 * r.seconds + 0.05);
 	run_checked(&tgt_null_ops, path, WL_RANDOM, 50, 4096, 16, 4, &r);
 	ASSERT_EQ(access(path, F_OK), -1);
 }

@@ -106,6 +106,7 @@ void h_jobs_get(struct api_req *req, struct api_resp *resp);
 void h_jobs_cancel(struct api_req *req, struct api_resp *resp);
 void h_runs_list(struct api_req *req, struct api_resp *resp);
 void h_runs_get(struct api_req *req, struct api_resp *resp);
+void h_runs_samples(struct api_req *req, struct api_resp *resp);
 void h_profiles(struct api_req *req, struct api_resp *resp);
 void h_health(struct api_req *req, struct api_resp *resp);
 void h_static(struct api_req *req, struct api_resp *resp);

@@ -28,15 +28,38 @@ void h_runs_list(struct api_req *req, struct api_resp *resp)
 				(json_int_t)total));
 }
 
+/* The problem for a failed read of run id. */
+static void run_failed(struct api_resp *resp, int rc, int64_t id)
+{
+	api_fail(resp, api_status_from_errno(rc), NULL,
+		 rc == -ENOENT ? "no run %lld" : "archive error reading run %lld",
+		 (long long)id);
+}
+
+void h_runs_samples(struct api_req *req, struct api_resp *resp)
+{
+	json_t *samples;
+	int rc = archive_samples_json(req->ctx->a, req->id, &samples);
+
+	if (rc < 0) {
+		run_failed(resp, rc, req->id);
+		return;
+	}
+	api_send_json(resp, 200,
+		      json_pack("{s:I, s:{s:s, s:s, s:s, s:s}, s:o}", "run_id",
+				(json_int_t)req->id, "units", "t_s",
+				"s from the iteration's start", "iops", "I/O/s",
+				"mb_s", "10^6 B/s", "lat_mean_us", "µs",
+				"samples", samples));
+}
+
 void h_runs_get(struct api_req *req, struct api_resp *resp)
 {
 	json_t *run;
 	int rc = archive_run_json(req->ctx->a, req->id, &run);
 
 	if (rc < 0) {
-		api_fail(resp, api_status_from_errno(rc), NULL,
-			 rc == -ENOENT ? "no run %lld" : "archive error reading run %lld",
-			 (long long)req->id);
+		run_failed(resp, rc, req->id);
 		return;
 	}
 	api_send_json(resp, 200, run);

@@ -25,6 +25,7 @@ static const struct route routes[] = {
 	{"DELETE", "/api/v1/jobs/{id}", h_jobs_cancel},
 	{"GET", "/api/v1/runs", h_runs_list},
 	{"GET", "/api/v1/runs/{id}", h_runs_get},
+	{"GET", "/api/v1/runs/{id}/samples", h_runs_samples},
 	{"GET", "/api/v1/profiles", h_profiles},
 	{"GET", "/", h_static},
 	{"GET", "/static/*", h_static},

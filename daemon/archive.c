@@ -69,7 +69,16 @@ static const char *const migrations[] = {
 	"ALTER TABLE results ADD COLUMN lat_p99_us REAL;"
 	"ALTER TABLE results ADD COLUMN lat_p999_us REAL;"
 	"ALTER TABLE results ADD COLUMN lat_p9999_us REAL;"
-	"ALTER TABLE results ADD COLUMN lat_max_us REAL;",
+	"ALTER TABLE results ADD COLUMN lat_max_us REAL;"
+	/* per-second counts of each iteration; rates are derived on read */
+	"CREATE TABLE samples("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" test TEXT NOT NULL, rw TEXT NOT NULL, iteration INTEGER NOT NULL,"
+	" second INTEGER NOT NULL, length_s REAL NOT NULL,"
+	" read_ios INTEGER NOT NULL, read_bytes INTEGER NOT NULL,"
+	" read_lat_sum_ns INTEGER NOT NULL, write_ios INTEGER NOT NULL,"
+	" write_bytes INTEGER NOT NULL, write_lat_sum_ns INTEGER NOT NULL,"
+	" PRIMARY KEY (run_id, test, rw, iteration, second));",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -474,6 +483,47 @@ int archive_result_insert(struct archive *a, int64_t run_id,
 	return step_done(a, st, "insert result");
 }
 
+int archive_samples_insert(struct archive *a, int64_t run_id,
+			   const struct profile_test *t, int iteration,
+			   const struct engine_samples *smp)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if ((rc = exec(a, "BEGIN IMMEDIATE")) < 0)
+		return rc;
+	if ((rc = prep(a, "INSERT INTO samples(run_id, test, rw, iteration,"
+			  " second, length_s, read_ios, read_bytes,"
+			  " read_lat_sum_ns, write_ios, write_bytes,"
+			  " write_lat_sum_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+		       &st)) < 0)
+		return tx_end(a, rc);
+	for (unsigned i = 0; i < smp->n && rc == 0; i++) {
+		const struct engine_sample *s = &smp->s[i];
+		int src;
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, run_id);
+		sqlite3_bind_text(st, 2, t->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, wl_rw_name(t->read_pct), -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_int(st, 4, iteration);
+		sqlite3_bind_int(st, 5, (int)i);
+		sqlite3_bind_double(st, 6, i + 1 == smp->n ? smp->last_s : 1.0);
+		for (int d = 0; d < 2; d++) {
+			sqlite3_bind_int64(st, 7 + 3 * d, (sqlite3_int64)s->ios[d]);
+			sqlite3_bind_int64(st, 8 + 3 * d,
+					   (sqlite3_int64)s->bytes[d]);
+			sqlite3_bind_int64(st, 9 + 3 * d,
+					   (sqlite3_int64)s->lat_sum_ns[d]);
+		}
+		src = sqlite3_step(st);
+		if (src != SQLITE_DONE)
+			rc = sql_err(a, src, "insert sample");
+	}
+	sqlite3_finalize(st);
+	return tx_end(a, rc);
+}
+
 /* --- test files --- */
 
 static int path_stmt(struct archive *a, const char *sql, const char *path,
@@ -783,4 +833,30 @@ int archive_runs_json(struct archive *a, int limit, int offset, json_t **out,
 	}
 	*out = runs;
 	return 0;
+}
+
+int archive_samples_json(struct archive *a, int64_t run_id, json_t **out)
+{
+	json_t *run = NULL;
+	int rc = query_one(a, "SELECT id FROM runs WHERE id=?", run_id, &run);
+
+	*out = NULL;
+	if (rc < 0)
+		return rc;
+	json_decref(run);
+	/* rates from counts: per second, per direction; latency null when no
+	 * I/O of that direction completed in that second */
+	return query_rows(
+		a,
+		"SELECT test, rw, iteration, second AS t_s, length_s,"
+		" json_object('iops', read_ios / length_s,"
+		"  'mb_s', read_bytes / length_s / 1e6,"
+		"  'lat_mean_us', CASE read_ios WHEN 0 THEN NULL"
+		"   ELSE read_lat_sum_ns / 1e3 / read_ios END) AS read_json,"
+		" json_object('iops', write_ios / length_s,"
+		"  'mb_s', write_bytes / length_s / 1e6,"
+		"  'lat_mean_us', CASE write_ios WHEN 0 THEN NULL"
+		"   ELSE write_lat_sum_ns / 1e3 / write_ios END) AS write_json"
+		" FROM samples WHERE run_id=? ORDER BY rowid",
+		run_id, 0, 1, out);
 }

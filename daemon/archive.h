@@ -19,6 +19,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "engine.h"
 #include "histogram.h"
 #include "profiles.h"
 #include "result.h"
@@ -77,6 +78,14 @@ int archive_run_create(struct archive *a, int64_t job_id,
 int archive_result_insert(struct archive *a, int64_t run_id,
 			  const struct profile_test *t, int iteration,
 			  const struct result *r, const struct lat_summary *ls);
+
+/* Stores the per-second counts of one iteration (one transaction). */
+int archive_samples_insert(struct archive *a, int64_t run_id,
+			   const struct profile_test *t, int iteration,
+			   const struct engine_samples *smp);
+/* *out = the run's samples in the order they were measured, with rates
+ * derived from the counts; -ENOENT when the run does not exist. */
+int archive_samples_json(struct archive *a, int64_t run_id, json_t **out);
 
 /* --- test files the engine created, for clean-up after a crash --- */
 int archive_testfile_add(struct archive *a, const char *path, int64_t job_id);

@@ -4,6 +4,7 @@
 #include "jobq.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -152,6 +153,9 @@ static int run_tests(struct jobq *q, const struct profile *p,
 				return rc;
 			hist_summary(o->hist, &ls);
 			rc = archive_result_insert(q->a, run_id, t, it, &r, &ls);
+			if (rc == 0)
+				rc = archive_samples_insert(q->a, run_id, t, it,
+							    o->samples);
 			if (rc < 0) {
 				snprintf(o->error, o->error_len,
 					 "storing a result in the archive failed");
@@ -209,12 +213,17 @@ static char *dump_spec(const struct job_spec *s)
 static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 {
 	const struct profile *p = profile_find(s->profile);
+	/* one entry per second of an iteration, and one for its ragged end */
+	struct engine_samples samples = {
+		.cap = (unsigned)ceil(s->duration_s) + 1,
+	};
 	char error[256] = "", path[4200] = "";
 	struct engine_opts o = {
 		.ops = q->ops, .path = path, .direct = 1,
 		.cancel = &q->cancel, .progress = on_progress,
 		.progress_arg = q, .error = error, .error_len = sizeof(error),
 		.hist = malloc(sizeof(struct hist)), /* 32 KiB: not the stack */
+		.samples = &samples,
 	};
 	struct probe pr;
 	char *pj = NULL, *spec = NULL, *warn = NULL;
@@ -229,7 +238,8 @@ static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 		snprintf(error, sizeof(error), "unknown profile %s", s->profile);
 		goto out;
 	}
-	if (!o.hist) {
+	samples.s = calloc(samples.cap, sizeof(*samples.s));
+	if (!o.hist || !samples.s) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -312,6 +322,7 @@ out:
 		 rc ? error : "");
 	json_decref(warnings);
 	free(o.hist);
+	free(samples.s);
 	free(pj);
 	free(spec);
 	free(warn);

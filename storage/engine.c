@@ -116,6 +116,8 @@ struct eth {
 	_Atomic uint64_t live_bytes, live_ios;
 	struct result r;
 	struct hist *h;        /* this thread's latencies, when asked for */
+	struct engine_sample *smp; /* this thread's per-second counts */
+	unsigned smp_cap;
 	int rc;
 	int direct;
 	char error[200];
@@ -144,6 +146,11 @@ static int eth_alloc(struct eth *e)
 			return -ENOMEM;
 		hist_init(e->h);
 	}
+	if (e->sh->o->samples && e->sh->o->samples->cap) {
+		e->smp_cap = e->sh->o->samples->cap;
+		if (!(e->smp = calloc(e->smp_cap, sizeof(*e->smp))))
+			return -ENOMEM;
+	}
 	e->buf_len = (len + ENGINE_HUGE - 1) / ENGINE_HUGE * ENGINE_HUGE;
 	e->buf = mmap(NULL, e->buf_len, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -166,6 +173,8 @@ static void eth_free(struct eth *e)
 	e->buf = NULL;
 	free(e->h);
 	e->h = NULL;
+	free(e->smp);
+	e->smp = NULL;
 	free(e->slots);
 	free(e->done);
 	e->slots = NULL;
@@ -265,6 +274,15 @@ static void eth_io_failed(struct eth *e, const struct tgt_io *io)
 	eth_fail(e, rc, what);
 }
 
+/* The second of the window an I/O completing at `since` ns belongs to; the
+ * seconds past the array's end are added to its last entry. */
+static unsigned sample_index(const struct eth *e, uint64_t since)
+{
+	uint64_t i = since / 1000000000ULL;
+
+	return i < e->smp_cap ? (unsigned)i : e->smp_cap - 1;
+}
+
 /* The I/O loop: keeps queue_depth in flight until told to stop. */
 static void eth_loop(struct eth *e)
 {
@@ -310,6 +328,14 @@ static void eth_loop(struct eth *e)
 				e->r.lat_sum_ns += now - io->t_submit_ns;
 				if (e->h)
 					hist_add(e->h, now - io->t_submit_ns);
+				if (e->smp) {
+					struct engine_sample *sm =
+						&e->smp[sample_index(e, now - t0)];
+					sm->ios[io->write]++;
+					sm->bytes[io->write] += io->len;
+					sm->lat_sum_ns[io->write] +=
+						now - io->t_submit_ns;
+				}
 			}
 		}
 		inflight -= (unsigned)n;
@@ -411,6 +437,42 @@ static void report(const struct engine_opts *o, struct eth *th, unsigned n,
 		o->progress(o->progress_arg, &p);
 }
 
+static void samples_begin(struct engine_samples *out)
+{
+	if (out->cap)
+		memset(out->s, 0, out->cap * sizeof(*out->s));
+	out->n = 0;
+	out->last_s = 0;
+}
+
+static void samples_merge(struct engine_samples *out, const struct eth *e)
+{
+	for (unsigned i = 0; i < e->smp_cap; i++)
+		for (int d = 0; d < 2; d++) {
+			out->s[i].ios[d] += e->smp[i].ios[d];
+			out->s[i].bytes[d] += e->smp[i].bytes[d];
+			out->s[i].lat_sum_ns[d] += e->smp[i].lat_sum_ns[d];
+		}
+}
+
+/* n = the seconds the window spans (capped), and the last one's length. */
+static void samples_end(struct engine_samples *out, uint64_t window_ns)
+{
+	uint64_t full = window_ns / 1000000000ULL;
+	uint64_t rest = window_ns % 1000000000ULL;
+
+	if (!out->cap)
+		return;
+	out->n = (unsigned)(full + (rest ? 1 : 0));
+	if (out->n == 0)
+		out->n = 1;
+	out->last_s = rest ? (double)rest / 1e9 : 1.0;
+	if (out->n > out->cap) {
+		out->n = out->cap;
+		out->last_s = (double)window_ns / 1e9 - (out->cap - 1);
+	}
+}
+
 static double tv_s(const struct timeval *tv)
 {
 	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
@@ -498,10 +560,14 @@ static int run_threads(const struct engine_opts *o, const struct workload *w,
 		*direct = started ? th[0].direct : 0;
 	if (o->hist)
 		hist_init(o->hist);
+	if (o->samples)
+		samples_begin(o->samples);
 	for (i = 0; i < started; i++) {
 		result_add(r, &th[i].r);
 		if (o->hist && th[i].h)
 			hist_merge(o->hist, th[i].h);
+		if (o->samples && th[i].smp)
+			samples_merge(o->samples, &th[i]);
 		if (rc == 0 && th[i].rc != 0) {
 			rc = th[i].rc;
 			if (o->error)
@@ -511,6 +577,8 @@ static int run_threads(const struct engine_opts *o, const struct workload *w,
 		eth_free(&th[i]);
 	}
 	free(th);
+	if (o->samples)
+		samples_end(o->samples, r->window_ns);
 	r->cpu_user_s = tv_s(&ru1.ru_utime) - tv_s(&ru0.ru_utime);
 	r->cpu_sys_s = tv_s(&ru1.ru_stime) - tv_s(&ru0.ru_stime);
 	result_finish(r);
@@ -581,6 +649,7 @@ int engine_prepare_file(const struct engine_opts *o, uint64_t size,
 	if (size == 0 || size % FILL_BLOCK)
 		return bad_workload(o, "test file size must be a multiple of 1 MiB");
 	fill.hist = NULL; /* the fill is not a measurement */
+	fill.samples = NULL;
 	rc = run_threads(&fill, &w, &m, &r, direct);
 	if (rc == -EEXIST) {
 		if (o->error)

@@ -49,6 +49,28 @@ struct engine_opts {
 	struct hist *hist;            /* NULL, or receives the latencies of
 					 the I/Os counted by engine_run,
 					 merged over threads (ns) */
+	struct engine_samples *samples; /* NULL, or receives per-second
+					   counts (see below) */
+};
+
+/*
+ * Per-second counts of one engine_run: second i covers [i, i+1) s of the
+ * measured window (the last one is cut at the window's end: its length is
+ * `last_s`). Index 0 is reads, 1 writes. Counts are of the same I/Os as the
+ * result, so summing every second gives the result's ios, bytes and latency
+ * sum exactly. The caller owns the struct; engine_run fills n (≤ cap) and
+ * the arrays, which the caller allocates with cap entries.
+ */
+struct engine_sample {
+	uint64_t ios[2], bytes[2], lat_sum_ns[2];
+};
+
+struct engine_samples {
+	struct engine_sample *s; /* cap entries, caller-allocated */
+	unsigned cap;            /* seconds the array holds; later seconds
+				    are added to the last one */
+	unsigned n;              /* seconds filled */
+	double last_s;           /* length of the last second, s */
 };
 
 /*

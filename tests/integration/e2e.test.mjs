@@ -98,6 +98,19 @@ test('a small cdm-default job runs the 8 tests and archives plausible numbers', 
     assert.ok(Math.abs(qd - t.queue_depth * t.threads) <= 0.1 * t.queue_depth * t.threads,
       `${t.test} ${t.rw}: IOPS×lat = ${qd}, QD×T ${t.queue_depth * t.threads}`);
   }
+  // per-second samples: the same I/Os as the iteration, second by second
+  const smp = (await api(d.url, 'GET', `/api/v1/runs/${runId}/samples`)).json;
+  assert.equal(smp.run_id, runId);
+  for (const t of run.tests) {
+    const mine = smp.samples.filter((s) => s.test === t.test && s.rw === t.rw && s.iteration === 1);
+    const b = t.best;
+    assert.equal(mine.length, Math.ceil(b.seconds - 1e-9), `${t.test} ${t.rw}: one sample per started second`);
+    const ios = mine.reduce((n, s) => n + (s.read.iops + s.write.iops) * s.length_s, 0);
+    assert.ok(Math.abs(ios - b.ios) <= 1e-6 * b.ios, `${t.test} ${t.rw}: Σ samples ${ios} vs ${b.ios} I/Os`);
+    const other = t.rw === 'read' ? 'write' : 'read';
+    assert.ok(mine.every((s) => s[other].iops === 0 && s[other].lat_mean_us === null));
+  }
+  assert.equal((await api(d.url, 'GET', '/api/v1/runs/999999/samples')).status, 404);
   // findmnt reads the same mount table; where it cannot tell (a chroot whose
   // root is not a mount point), the probe must not invent a name either
   let fsType = null;

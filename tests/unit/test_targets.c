@@ -119,8 +119,12 @@ static void run_checked(const struct tgt_ops *ops, const char *path,
 			unsigned qd, unsigned threads, struct result *r)
 {
 	char err[256] = "";
+	struct engine_sample s[3];
+	struct engine_samples smp = {.s = s, .cap = 3};
 	struct engine_opts o = {.ops = ops, .path = path, .direct = 1,
-				.error = err, .error_len = sizeof(err)};
+				.error = err, .error_len = sizeof(err),
+				.samples = &smp};
+	uint64_t ios = 0, bytes = 0, lat = 0;
 	struct workload w = {.name = "t", .pattern = pat, .read_pct = read_pct,
 			     .block_size = bs, .queue_depth = qd,
 			     .threads = threads, .file_size = 16 << 20,
@@ -132,6 +136,22 @@ static void run_checked(const struct tgt_ops *ops, const char *path,
 	ASSERT_U64_EQ(r->bytes, r->ios * bs);
 	in_flight = r->iops * r->lat_mean_us / 1e6;
 	ASSERT_NEAR_REL(in_flight, (double)(qd * threads), 0.10);
+	/* per-second counts: the same I/Os as the result, to the byte */
+	ASSERT_EQ(smp.n, 1); /* a 0.3 s window is one (short) second */
+	ASSERT_NEAR_REL(smp.last_s, r->seconds, 1e-9);
+	for (unsigned i = 0; i < smp.n; i++)
+		for (int d = 0; d < 2; d++) {
+			ios += s[i].ios[d];
+			bytes += s[i].bytes[d];
+			lat += s[i].lat_sum_ns[d];
+		}
+	ASSERT_U64_EQ(ios, r->ios);
+	ASSERT_U64_EQ(bytes, r->bytes);
+	ASSERT_U64_EQ(lat, r->lat_sum_ns);
+	if (read_pct == 100)
+		ASSERT_U64_EQ(s[0].ios[1], 0);
+	if (read_pct == 0)
+		ASSERT_U64_EQ(s[0].ios[0], 0);
 }
 
 static void test_engine_on_psync(void)

@@ -490,6 +490,7 @@ function renderRuns() {
 // ---------------------------------------------------------------- run page
 
 let runChart = null;
+let samplesChart = null;
 let runTimer = null;
 let currentRunId = null;
 
@@ -498,6 +499,7 @@ function stopRunView() {
   runTimer = null;
   currentRunId = null;
   if (runChart) { runChart.destroy(); runChart = null; }
+  if (samplesChart) { samplesChart.destroy(); samplesChart = null; }
 }
 
 async function showRun(id, { refresh = false } = {}) {
@@ -656,6 +658,12 @@ function renderRun(run, profiles, { job = null, refresh = false } = {}) {
     h('h2', null, 'Labels'), h('div', null, labelChips(run.labels)),
     h('h2', null, 'Notes'), run.notes ? h('p', { class: 'notes' }, run.notes) : h('p', { class: 'muted' }, 'None.'));
 
+  // --- per-second samples
+  const samplesCanvas = h('canvas', { id: 'samples-chart', 'aria-label': 'MB/s per second of every test' });
+  const samplesCard = h('section', { class: 'card' },
+    h('h2', null, 'Per second ', h('span', { class: 'unit' }, '(MB/s in each second of every iteration, in the order measured; the short last second of an iteration is not drawn)')),
+    h('div', { class: 'chart-box' }, samplesCanvas));
+
   // --- iterations table
   const rows = [];
   for (const t of tests) {
@@ -720,8 +728,54 @@ function renderRun(run, profiles, { job = null, refresh = false } = {}) {
     warnings.length ? h('div', { class: 'banner banner-warn' }, `${warnings.length} warning${warnings.length > 1 ? 's' : ''}: `, warnings.map((w) => (typeof w === 'string' ? w : w.message ?? JSON.stringify(w))).join(' · ')) : '',
     h('div', { class: 'run-top' }, tilesCard, chartCard),
     h('div', { class: 'run-details' }, probeCard, specCard, notesCard),
+    samplesCard,
     iterCard);
   drawRunChart(canvas, names, cols, find, !refresh);
+  drawSamplesChart(samplesCanvas, run.id, !refresh);
+}
+
+/** One line per test and direction over the run's time axis. */
+async function drawSamplesChart(canvas, runId, animate = true) {
+  let data;
+  try {
+    data = (await api('GET', `/runs/${runId}/samples`)).json;
+  } catch (e) {
+    canvas.replaceWith(h('p', { class: 'error-text' }, `Could not load samples: ${e.message}`));
+    return;
+  }
+  if (currentRunId !== runId || !canvas.isConnected || !window.Chart) return;
+  if (samplesChart) { samplesChart.destroy(); samplesChart = null; }
+  const series = new Map();
+  let t = 0;
+  for (const s of data.samples ?? []) {
+    const key = `${s.test} ${s.rw}`;
+    if (!series.has(key)) series.set(key, { rw: s.rw, points: [] });
+    const v = s[s.rw] ?? s.read;
+    if (s.length_s >= 0.5) series.get(key).points.push({ x: t + s.length_s / 2, y: v?.mb_s ?? null });
+    t += s.length_s;
+  }
+  const palette = { read: ['#2f7ed8', '#1b4f8a', '#6aa7ea', '#0d3463'], write: ['#e0882b', '#9c5413', '#f0b070', '#6b3a0c'] };
+  const used = { read: 0, write: 0 };
+  const datasets = [...series.entries()].map(([label, s]) => {
+    const colors = palette[s.rw] ?? palette.read;
+    const color = colors[(used[s.rw] ?? 0) % colors.length];
+    used[s.rw] = (used[s.rw] ?? 0) + 1;
+    return { label, data: s.points, borderColor: color, backgroundColor: color, pointRadius: 2, borderWidth: 2, tension: 0 };
+  });
+  samplesChart = new window.Chart(canvas, {
+    type: 'line',
+    data: { datasets },
+    options: {
+      responsive: true, maintainAspectRatio: false, parsing: true,
+      animation: animate ? { duration: 250, onComplete: () => { canvas.dataset.rendered = '1'; } } : false,
+      plugins: { legend: { position: 'top' } },
+      scales: {
+        x: { type: 'linear', title: { display: true, text: 's (measured time, tests back to back)' } },
+        y: { beginAtZero: true, title: { display: true, text: 'MB/s (10⁶ B/s)' } },
+      },
+    },
+  });
+  if (!animate) canvas.dataset.rendered = '1';
 }
 
 function drawRunChart(canvas, names, cols, find, animate = true) {

@@ -213,6 +213,19 @@ async function main() {
     assert.ok(px.orange > 50, 'no write bars drawn');
   });
 
+  await step('the per-second chart has drawn a line for every test', async () => {
+    await page.waitForFunction(() => document.getElementById('samples-chart')?.dataset.rendered === '1', null, { timeout: 10000 });
+    const px = await page.evaluate(() => {
+      const c = document.getElementById('samples-chart');
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let opaque = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i]) opaque++;
+      return { opaque, lines: window.Chart.getChart(c)?.data.datasets.length ?? 0 };
+    });
+    assert.ok(px.opaque > 2000, `only ${px.opaque} drawn pixels on #samples-chart`);
+    assert.equal(px.lines, 8, 'one line per test and direction');
+  });
+
   await step('the run page shows probe, spec, engine, labels and every iteration', async () => {
     const text = await page.locator('#run-root').innerText();
     assert.ok(run.probe?.hostname == null || text.includes(run.probe.hostname), 'hostname missing');

@@ -113,6 +113,7 @@ struct eth {
 	size_t buf_len;
 	struct rng rng;
 	uint64_t region_start, region_len, seq_pos, issued_bytes;
+	uint64_t stamp_seq;    /* counts stamped 4 KiB blocks (stamp_blocks) */
 	_Atomic uint64_t live_bytes, live_ios;
 	struct result r;
 	struct hist *h;        /* this thread's latencies, when asked for */
@@ -181,6 +182,23 @@ static void eth_free(struct eth *e)
 	e->done = NULL;
 }
 
+/*
+ * Makes every 4 KiB of a write unique at the cost of two words per 4 KiB: a
+ * fresh random word and a per-thread sequence number over the buffer's
+ * (already random) content. Without it a slot's buffer would be written again
+ * and again unchanged, and a deduplicating device would store it once and
+ * report speeds no real data gets. The rest of the block stays random, so it
+ * does not compress either.
+ */
+static void stamp_blocks(struct eth *e, struct tgt_io *io)
+{
+	for (uint32_t off = 0; off + 16 <= io->len; off += 4096) {
+		uint64_t *p = (uint64_t *)((char *)io->buf + off);
+		p[0] = rng_next(&e->rng);
+		p[1] = ((uint64_t)e->index << 48) ^ e->stamp_seq++;
+	}
+}
+
 /* Sets up io for the next I/O of this thread. */
 static void eth_next(struct eth *e, struct tgt_io *io)
 {
@@ -202,6 +220,8 @@ static void eth_next(struct eth *e, struct tgt_io *io)
 				       : (rng_next(&e->rng) % 100) >= w->read_pct;
 	if (io->write && e->sh->m->refresh)
 		rng_fill(&e->rng, io->buf, io->len);
+	else if (io->write)
+		stamp_blocks(e, io);
 	e->issued_bytes += io->len;
 }
 

@@ -307,7 +307,9 @@ static unsigned sample_index(const struct eth *e, uint64_t since)
 static void eth_loop(struct eth *e)
 {
 	const struct workload *w = e->sh->w;
-	uint64_t t0 = engine_now_ns(), now = t0;
+	uint64_t start = engine_now_ns(), now = start;
+	/* the measured window opens after the ramp: t0 … deadline */
+	uint64_t t0 = start + (uint64_t)(w->ramp_s * 1e9);
 	uint64_t deadline = t0 + (uint64_t)(w->duration_s * 1e9);
 	unsigned depth = w->queue_depth, inflight = 0;
 	int measuring = 1;
@@ -318,7 +320,7 @@ static void eth_loop(struct eth *e)
 			depth = (unsigned)blocks;
 	}
 	for (unsigned i = 0; i < depth; i++) {
-		if (eth_submit(e, &e->slots[i], t0) < 0)
+		if (eth_submit(e, &e->slots[i], start) < 0)
 			break;
 		inflight++;
 	}
@@ -328,7 +330,8 @@ static void eth_loop(struct eth *e)
 		int n = tgt_reap(&e->t, 1, ENGINE_REAP_TIMEOUT_MS, e->done,
 				 w->queue_depth);
 		unsigned again = 0;
-		uint64_t bytes = 0;
+		uint64_t bytes = 0, all_bytes = 0;
+		int counting;
 
 		now = engine_now_ns();
 		if (n < 0) {
@@ -336,13 +339,16 @@ static void eth_loop(struct eth *e)
 			measuring = 0;
 			break;
 		}
+		/* I/Os that complete in the ramp are done but not counted */
+		counting = measuring && now >= t0;
 		for (int i = 0; i < n; i++) {
 			struct tgt_io *io = e->done[i];
 			if (io->res != (int64_t)io->len) {
 				eth_io_failed(e, io);
 				continue;
 			}
-			if (measuring) {
+			all_bytes += io->len;
+			if (counting) {
 				e->r.ios++;
 				bytes += io->len;
 				e->r.lat_sum_ns += now - io->t_submit_ns;
@@ -361,13 +367,13 @@ static void eth_loop(struct eth *e)
 		inflight -= (unsigned)n;
 		if (measuring) {
 			e->r.bytes += bytes;
-			atomic_fetch_add_explicit(&e->live_bytes, bytes,
+			atomic_fetch_add_explicit(&e->live_bytes, all_bytes,
 						  memory_order_relaxed);
 			atomic_fetch_add_explicit(&e->live_ios, (uint64_t)n,
 						  memory_order_relaxed);
 			if (eth_should_stop(e, now, deadline)) {
 				measuring = 0;
-				e->r.window_ns = now - t0;
+				e->r.window_ns = now > t0 ? now - t0 : 0;
 			}
 		}
 		if (!measuring) {
@@ -391,7 +397,7 @@ static void eth_loop(struct eth *e)
 		}
 	}
 	if (measuring)
-		e->r.window_ns = now - t0;
+		e->r.window_ns = now > t0 ? now - t0 : 0;
 }
 
 static void *eth_main(void *arg)
@@ -567,7 +573,7 @@ static int run_threads(const struct engine_opts *o, const struct workload *w,
 			frac = (double)b / (double)m->bytes_limit;
 		} else {
 			frac = (double)(engine_now_ns() - t0) /
-			       (w->duration_s * 1e9);
+			       ((w->ramp_s + w->duration_s) * 1e9);
 		}
 		report(o, th, started, frac, &lb, &li, &ln);
 	}
@@ -629,6 +635,8 @@ static int check_workload(const struct engine_opts *o,
 		return bad_workload(o, "file too small for the block size and threads");
 	if (!(w->duration_s > 0))
 		return bad_workload(o, "duration must be > 0");
+	if (!(w->ramp_s >= 0 && w->ramp_s <= 3600))
+		return bad_workload(o, "ramp must be 0 … 3600 s");
 	return 0;
 }
 

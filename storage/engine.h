@@ -3,7 +3,9 @@
  *
  * Design: one POSIX thread per workload thread, each with its own target
  * context and its own buffers; they start together behind a barrier and keep
- * queue_depth I/Os in flight until the deadline. Latency of one I/O runs on
+ * queue_depth I/Os in flight until the deadline. A ramp (workload.ramp_s)
+ * runs the same I/O first; what completes in it is counted nowhere, and the
+ * measured window opens when it ends. Latency of one I/O runs on
  * CLOCK_MONOTONIC from the moment its slot was freed (the reap that returned
  * its predecessor) to the reap that returns it: one clock read per reaped
  * batch. Each completed I/O is replaced by a new one submitted on its own, as

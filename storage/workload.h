@@ -21,6 +21,8 @@ struct workload {
 	unsigned threads;         /* 1 … 256, each with its own target context */
 	uint64_t file_size;       /* bytes, the span the I/Os cover */
 	double duration_s;        /* measured window per iteration, seconds */
+	double ramp_s;            /* seconds of I/O before the window opens,
+				     excluded from every figure; 0 … 3600 */
 };
 
 /* "read", "write" or "mix" for read_pct 100, 0 or anything between. */

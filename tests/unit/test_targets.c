@@ -232,6 +232,37 @@ static void test_null_touches_nothing(void)
 	ASSERT_EQ(access(path, F_OK), -1);
 }
 
+/* A ramp runs I/O that no figure counts: the window is the duration alone,
+ * the run takes ramp + duration, and the samples still add up. */
+static void test_ramp_is_excluded(void)
+{
+	char err[256] = "";
+	struct engine_sample s[3];
+	struct engine_samples smp = {.s = s, .cap = 3};
+	struct engine_opts o = {.ops = &tgt_null_ops, .path = "/nonexistent",
+				.error = err, .error_len = sizeof(err),
+				.samples = &smp};
+	struct workload w = {.name = "t", .pattern = WL_RANDOM, .read_pct = 100,
+			     .block_size = 4096, .queue_depth = 8, .threads = 2,
+			     .file_size = 16 << 20, .duration_s = 0.3,
+			     .ramp_s = 0.4};
+	struct result r;
+	uint64_t t0 = engine_now_ns(), ios = 0;
+
+	ASSERT_EQ(engine_run(&o, &w, &r), 0);
+	ASSERT_TRUE(engine_now_ns() - t0 >= 700000000ULL);
+	ASSERT_TRUE(r.seconds >= 0.3 && r.seconds < 0.4);
+	ASSERT_TRUE(r.ios > 0);
+	for (unsigned i = 0; i < smp.n; i++)
+		ios += s[i].ios[0] + s[i].ios[1];
+	ASSERT_U64_EQ(ios, r.ios);
+	/* the window's IOPS, not diluted or inflated by the ramp */
+	ASSERT_NEAR_REL(r.iops, (double)r.ios / r.seconds, 1e-9);
+	w.ramp_s = -1;
+	ASSERT_EQ(engine_run(&o, &w, &r), -EINVAL);
+	ASSERT_TRUE(strstr(err, "ramp") != NULL);
+}
+
 static void test_cleanup(void)
 {
 	ASSERT_EQ(rmdir(dir), 0); /* every test removed its files */
@@ -239,5 +270,5 @@ static void test_cleanup(void)
 
 TEST_MAIN(test_setup, test_registry, test_uring_roundtrip,
 	  test_psync_roundtrip, test_engine_on_psync, test_writes_are_unique,
-	  test_null_touches_nothing,
+	  test_null_touches_nothing, test_ramp_is_excluded,
 	  test_cleanup)

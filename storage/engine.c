@@ -114,6 +114,7 @@ struct eth {
 	struct rng rng;
 	uint64_t region_start, region_len, seq_pos, issued_bytes;
 	uint64_t stamp_seq;    /* counts stamped 4 KiB blocks (stamp_blocks) */
+	uint64_t writes_unsynced; /* completed writes since the last fdatasync */
 	_Atomic uint64_t live_bytes, live_ios;
 	struct result r;
 	struct hist *h;        /* this thread's latencies, when asked for */
@@ -348,6 +349,7 @@ static void eth_loop(struct eth *e)
 				continue;
 			}
 			all_bytes += io->len;
+			e->writes_unsynced += io->write;
 			if (counting) {
 				e->r.ios++;
 				bytes += io->len;
@@ -365,6 +367,17 @@ static void eth_loop(struct eth *e)
 			}
 		}
 		inflight -= (unsigned)n;
+		if (measuring && w->sync == WL_SYNC_FDATASYNC &&
+		    e->writes_unsynced >= w->sync_every) {
+			int frc = tgt_fsync(&e->t);
+			if (frc < 0) {
+				eth_fail(e, frc, "fdatasync of the test file");
+				measuring = 0;
+			} else if (counting) {
+				e->r.syncs++;
+			}
+			e->writes_unsynced = 0;
+		}
 		if (measuring) {
 			e->r.bytes += bytes;
 			atomic_fetch_add_explicit(&e->live_bytes, all_bytes,
@@ -408,6 +421,7 @@ static void *eth_main(void *arg)
 		.path = sh->o->path,
 		.create = sh->m->create && e->index == 0,
 		.direct = sh->o->direct,
+		.dsync = sh->w->sync == WL_SYNC_DSYNC,
 		.depth = sh->w->queue_depth,
 	};
 	int rc = eth_alloc(e);
@@ -637,6 +651,11 @@ static int check_workload(const struct engine_opts *o,
 		return bad_workload(o, "duration must be > 0");
 	if (!(w->ramp_s >= 0 && w->ramp_s <= 3600))
 		return bad_workload(o, "ramp must be 0 … 3600 s");
+	if (w->sync == WL_SYNC_FDATASYNC &&
+	    (w->sync_every < 1 || w->sync_every > 1000000))
+		return bad_workload(o, "fdatasync every 1 … 1000000 writes");
+	if (w->sync > WL_SYNC_FDATASYNC)
+		return bad_workload(o, "unknown sync mode");
 	return 0;
 }
 

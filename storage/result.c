@@ -24,6 +24,7 @@ void result_add(struct result *a, const struct result *b)
 	a->lat_sum_ns += b->lat_sum_ns;
 	a->cpu_user_s += b->cpu_user_s;
 	a->cpu_sys_s += b->cpu_sys_s;
+	a->syncs += b->syncs;
 	if (b->window_ns > a->window_ns)
 		a->window_ns = b->window_ns;
 }

@@ -19,6 +19,7 @@ struct result {
 	double cpu_user_s;     /* process CPU time from the start gate to the
 				  end of the test, user and system, seconds */
 	double cpu_sys_s;
+	uint64_t syncs;        /* fdatasync calls made in the window */
 	/* derived by result_finish() */
 	double seconds;
 	double mb_s;

@@ -106,6 +106,8 @@ int tgt_local_open_fd(const struct tgt_open_args *args, int *direct)
 	*direct = 0;
 	if (args->create)
 		flags |= O_CREAT | O_EXCL;
+	if (args->dsync)
+		flags |= O_DSYNC;
 	fd = open(args->path, flags, 0600);
 	if (fd < 0)
 		return -errno;

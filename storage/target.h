@@ -45,6 +45,7 @@ struct tgt_open_args {
 	int create;        /* 1: create it, O_CREAT|O_EXCL|O_NOFOLLOW; never
 			      open a file that exists for writing otherwise */
 	int direct;        /* 1: ask for direct I/O */
+	int dsync;         /* 1: O_DSYNC, each write durable when it completes */
 	unsigned depth;    /* most I/Os that will be in flight at once */
 };
 
@@ -63,6 +64,7 @@ struct tgt_ops {
 	 * max completed I/Os in done[]. Returns how many (0 on time-out). */
 	int (*reap)(void *ctx, unsigned min, unsigned timeout_ms,
 		    struct tgt_io **done, unsigned max);
+	/* Makes the data written so far durable (fdatasync semantics). */
 	int (*fsync)(void *ctx);
 	int (*preallocate)(void *ctx, uint64_t size);
 	void (*close)(void *ctx);
@@ -111,7 +113,8 @@ const struct tgt_ops *tgt_local_default(void);
 
 /*
  * For local-file back-ends: opens args->path read-write with O_NOFOLLOW and
- * O_CLOEXEC (plus O_CREAT|O_EXCL when args->create, mode 0600), then asks for
+ * O_CLOEXEC (plus O_CREAT|O_EXCL when args->create, mode 0600, and O_DSYNC
+ * when args->dsync), then asks for
  * O_DIRECT with fcntl when args->direct. A filesystem that refuses O_DIRECT
  * (tmpfs, FUSE) leaves the file buffered and *direct = 0. Returns the fd or a
  * negative errno; on failure nothing is left open and a file this call

@@ -194,7 +194,7 @@ static int psync_fsync(void *ctx)
 {
 	struct psync_ctx *c = ctx;
 
-	return fsync(c->fd) == 0 ? 0 : -errno;
+	return fdatasync(c->fd) == 0 ? 0 : -errno;
 }
 
 static int psync_preallocate(void *ctx, uint64_t size)

@@ -114,7 +114,7 @@ static int uring_fsync(void *ctx)
 {
 	struct uring_ctx *u = ctx;
 
-	return fsync(u->fd) == 0 ? 0 : -errno;
+	return fdatasync(u->fd) == 0 ? 0 : -errno;
 }
 
 static int uring_preallocate(void *ctx, uint64_t size)

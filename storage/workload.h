@@ -7,6 +7,15 @@
 
 #include <stdint.h>
 
+enum wl_sync {
+	WL_SYNC_NONE,      /* writes land in the device's cache as it likes */
+	WL_SYNC_DSYNC,     /* O_DSYNC: every write is durable when it completes */
+	WL_SYNC_FDATASYNC, /* fdatasync once sync_every writes have completed
+			      since the last one; one call covers every write
+			      completed before it (so with bursts of
+			      completions it runs less often than 1/N) */
+};
+
 enum wl_pattern {
 	WL_SEQUENTIAL, /* each thread walks its own region, wrapping at its end */
 	WL_RANDOM,     /* uniform block-aligned offsets over the whole file */
@@ -23,6 +32,9 @@ struct workload {
 	double duration_s;        /* measured window per iteration, seconds */
 	double ramp_s;            /* seconds of I/O before the window opens,
 				     excluded from every figure; 0 … 3600 */
+	enum wl_sync sync;
+	unsigned sync_every;      /* writes per fdatasync (WL_SYNC_FDATASYNC),
+				     1 … 1000000; per thread */
 };
 
 /* "read", "write" or "mix" for read_pct 100, 0 or anything between. */

@@ -8,6 +8,7 @@
  * Files live in a fresh directory under the current one (ctest runs in the
  * build tree, on a disk).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -263,6 +264,96 @@ static void test_ramp_is_excluded(void)
 	ASSERT_TRUE(strstr(err, "ramp") != NULL);
 }
 
+/* The open flags of the fd this process has on path, from /proc; -1 if none. */
+static long fd_flags(const char *path)
+{
+	char link[300], target[PATH_MAX], info[4096];
+	long flags = -1;
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+
+	while (d && (de = readdir(d)) != NULL) {
+		ssize_t n;
+		FILE *f;
+		snprintf(link, sizeof(link), "/proc/self/fd/%s", de->d_name);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		if (strcmp(target, path) != 0)
+			continue;
+		snprintf(link, sizeof(link), "/proc/self/fdinfo/%s", de->d_name);
+		if ((f = fopen(link, "r")) == NULL)
+			continue;
+		while (fgets(info, sizeof(info), f))
+			if (strncmp(info, "flags:", 6) == 0)
+				flags = strtol(info + 6, NULL, 8);
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return flags;
+}
+
+/* Sync modes: O_DSYNC is on the fd; fdatasync runs at least every N writes
+ * (one call covers every write completed before it). */
+static void test_sync_modes(void)
+{
+	char path[PATH_MAX], err[256] = "";
+	struct tgt_open_args a = {.path = path, .direct = 1, .dsync = 1,
+				  .depth = 1};
+	struct engine_opts o = {.ops = &tgt_null_ops, .path = "/nonexistent",
+				.error = err, .error_len = sizeof(err)};
+	struct workload w = {.name = "t", .pattern = WL_RANDOM, .read_pct = 0,
+			     .block_size = 4096, .queue_depth = 8, .threads = 1,
+			     .file_size = 16 << 20, .duration_s = 0.3,
+			     .sync = WL_SYNC_FDATASYNC, .sync_every = 4};
+	struct result r;
+	struct tgt t;
+	long flags;
+	int direct;
+
+	snprintf(path, sizeof(path), "%s/dsync.dat", dir);
+	o.path = path;
+	o.ops = &tgt_uring_ops;
+	ASSERT_EQ(engine_prepare_file(&o, 16 << 20, &direct), 0);
+	ASSERT_EQ(tgt_open(&tgt_uring_ops, &a, &t), 0);
+	flags = fd_flags(path);
+	ASSERT_TRUE(flags >= 0 && (flags & O_DSYNC) == O_DSYNC);
+	tgt_close(&t);
+	a.dsync = 0;
+	ASSERT_EQ(tgt_open(&tgt_uring_ops, &a, &t), 0);
+	flags = fd_flags(path);
+	ASSERT_TRUE(flags >= 0 && (flags & O_DSYNC) == 0);
+	tgt_close(&t);
+	/* an O_DSYNC write run on the real file works and counts no fdatasync */
+	w.sync = WL_SYNC_DSYNC;
+	w.queue_depth = 2;
+	ASSERT_EQ(engine_run(&o, &w, &r), 0);
+	ASSERT_TRUE(r.ios > 0);
+	ASSERT_U64_EQ(r.bytes, r.ios * 4096);
+	ASSERT_U64_EQ(r.syncs, 0);
+	/* real fdatasync calls on the real file */
+	w.sync = WL_SYNC_FDATASYNC;
+	ASSERT_EQ(engine_run(&o, &w, &r), 0);
+	ASSERT_TRUE(r.syncs > 0 && r.syncs <= r.ios / 4 + 1);
+	w.queue_depth = 8;
+	ASSERT_EQ(tgt_unlink(&tgt_uring_ops, path), 0);
+
+	w.sync = WL_SYNC_FDATASYNC;
+	o.ops = &tgt_null_ops;
+	o.path = "/nonexistent";
+	ASSERT_EQ(engine_run(&o, &w, &r), 0);
+	ASSERT_TRUE(r.syncs > 0);
+	ASSERT_TRUE(r.syncs <= r.ios / 4 + 1);
+	ASSERT_TRUE(r.syncs >= r.ios / (4 + 8));
+	w.sync_every = 0;
+	ASSERT_EQ(engine_run(&o, &w, &r), -EINVAL);
+	w.sync = WL_SYNC_NONE;
+	ASSERT_EQ(engine_run(&o, &w, &r), 0);
+	ASSERT_U64_EQ(r.syncs, 0);
+}
+
 static void test_cleanup(void)
 {
 	ASSERT_EQ(rmdir(dir), 0); /* every test removed its files */
@@ -270,5 +361,5 @@ static void test_cleanup(void)
 
 TEST_MAIN(test_setup, test_registry, test_uring_roundtrip,
 	  test_psync_roundtrip, test_engine_on_psync, test_writes_are_unique,
-	  test_null_touches_nothing, test_ramp_is_excluded,
+	  test_null_touches_nothing, test_ramp_is_excluded, test_sync_modes,
 	  test_cleanup)

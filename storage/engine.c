@@ -332,6 +332,7 @@ static void eth_loop(struct eth *e)
 				 w->queue_depth);
 		unsigned again = 0;
 		uint64_t bytes = 0, all_bytes = 0;
+		struct engine_sample *smp;
 		int counting;
 
 		now = engine_now_ns();
@@ -342,6 +343,9 @@ static void eth_loop(struct eth *e)
 		}
 		/* I/Os that complete in the ramp are done but not counted */
 		counting = measuring && now >= t0;
+		/* one reap, one clock read: one second's entry for the batch */
+		smp = counting && e->smp ? &e->smp[sample_index(e, now - t0)]
+					 : NULL;
 		for (int i = 0; i < n; i++) {
 			struct tgt_io *io = e->done[i];
 			if (io->res != (int64_t)io->len) {
@@ -351,18 +355,16 @@ static void eth_loop(struct eth *e)
 			all_bytes += io->len;
 			e->writes_unsynced += io->write;
 			if (counting) {
+				uint64_t lat = now - io->t_submit_ns;
 				e->r.ios++;
 				bytes += io->len;
-				e->r.lat_sum_ns += now - io->t_submit_ns;
+				e->r.lat_sum_ns += lat;
 				if (e->h)
-					hist_add(e->h, now - io->t_submit_ns);
-				if (e->smp) {
-					struct engine_sample *sm =
-						&e->smp[sample_index(e, now - t0)];
-					sm->ios[io->write]++;
-					sm->bytes[io->write] += io->len;
-					sm->lat_sum_ns[io->write] +=
-						now - io->t_submit_ns;
+					hist_add(e->h, lat);
+				if (smp) {
+					smp->ios[io->write]++;
+					smp->bytes[io->write] += io->len;
+					smp->lat_sum_ns[io->write] += lat;
 				}
 			}
 		}

@@ -25,6 +25,20 @@ int tgt_local_unlink(const char *path)
 	return unlink(path) == 0 ? 0 : -errno;
 }
 
+int tgt_local_fsync(void *ctx)
+{
+	const struct tgt_local *l = ctx;
+
+	return fdatasync(l->fd) == 0 ? 0 : -errno;
+}
+
+int tgt_local_preallocate(void *ctx, uint64_t size)
+{
+	const struct tgt_local *l = ctx;
+
+	return fallocate(l->fd, 0, 0, (off_t)size) == 0 ? 0 : -errno;
+}
+
 int tgt_validate(const struct tgt_ops *ops)
 {
 	if (!ops || ops->version != TGT_OPS_VERSION || !ops->name ||

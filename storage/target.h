@@ -125,4 +125,15 @@ int tgt_local_open_fd(const struct tgt_open_args *args, int *direct);
 /* unlink(2) as a back-end's unlink: 0 or a negative errno. */
 int tgt_local_unlink(const char *path);
 
+/*
+ * A local-file back-end's ctx starts with this (SQLite's "first member"
+ * rule), so the shared operations below serve as its fsync and preallocate.
+ */
+struct tgt_local {
+	int fd;
+};
+
+int tgt_local_fsync(void *ctx);                     /* fdatasync(2) */
+int tgt_local_preallocate(void *ctx, uint64_t size); /* fallocate(2) */
+
 #endif

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 struct psync_ctx {
-	int fd;
+	struct tgt_local local; /* first: the shared fsync/preallocate */
 	unsigned depth;
 	pthread_t *workers;
 	unsigned started;
@@ -71,7 +71,7 @@ static void *worker(void *arg)
 		c->p_head = (c->p_head + 1) % c->depth;
 		c->p_n--;
 		pthread_mutex_unlock(&c->mu);
-		io->res = transfer(c->fd, io);
+		io->res = transfer(c->local.fd, io);
 		pthread_mutex_lock(&c->mu);
 		c->done[(c->d_head + c->d_n++) % c->depth] = io;
 		pthread_cond_signal(&c->done_cv);
@@ -90,8 +90,8 @@ static void psync_close(void *ctx)
 	pthread_mutex_unlock(&c->mu);
 	for (unsigned i = 0; i < c->started; i++)
 		pthread_join(c->workers[i], NULL);
-	if (c->fd >= 0)
-		close(c->fd);
+	if (c->local.fd >= 0)
+		close(c->local.fd);
 	pthread_mutex_destroy(&c->mu);
 	pthread_cond_destroy(&c->work);
 	pthread_cond_destroy(&c->done_cv);
@@ -115,14 +115,14 @@ static int psync_open(const struct tgt_open_args *args, void **ctx,
 	c->workers = calloc(c->depth, sizeof(*c->workers));
 	c->pending = calloc(c->depth, sizeof(*c->pending));
 	c->done = calloc(c->depth, sizeof(*c->done));
-	c->fd = -1;
+	c->local.fd = -1;
 	if (!c->workers || !c->pending || !c->done) {
 		psync_close(c);
 		return -ENOMEM;
 	}
-	c->fd = tgt_local_open_fd(args, direct);
-	if (c->fd < 0) {
-		int rc = c->fd;
+	c->local.fd = tgt_local_open_fd(args, direct);
+	if (c->local.fd < 0) {
+		int rc = c->local.fd;
 		psync_close(c);
 		return rc;
 	}
@@ -190,20 +190,6 @@ static int psync_reap(void *ctx, unsigned min, unsigned timeout_ms,
 	return (int)k;
 }
 
-static int psync_fsync(void *ctx)
-{
-	struct psync_ctx *c = ctx;
-
-	return fdatasync(c->fd) == 0 ? 0 : -errno;
-}
-
-static int psync_preallocate(void *ctx, uint64_t size)
-{
-	struct psync_ctx *c = ctx;
-
-	return fallocate(c->fd, 0, 0, (off_t)size) == 0 ? 0 : -errno;
-}
-
 const struct tgt_ops tgt_psync_ops = {
 	.version = TGT_OPS_VERSION,
 	.name = "psync",
@@ -212,8 +198,8 @@ const struct tgt_ops tgt_psync_ops = {
 	.queue = psync_queue,
 	.commit = psync_commit,
 	.reap = psync_reap,
-	.fsync = psync_fsync,
-	.preallocate = psync_preallocate,
+	.fsync = tgt_local_fsync,
+	.preallocate = tgt_local_preallocate,
 	.close = psync_close,
 	.unlink = tgt_local_unlink,
 };

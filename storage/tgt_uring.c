@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 struct uring_ctx {
+	struct tgt_local local; /* first: the shared fsync/preallocate */
 	struct io_uring ring;
-	int fd;
 };
 
 static int uring_open(const struct tgt_open_args *args, void **ctx,
@@ -30,9 +30,9 @@ static int uring_open(const struct tgt_open_args *args, void **ctx,
 
 	if (!u)
 		return -ENOMEM;
-	u->fd = tgt_local_open_fd(args, direct);
-	if (u->fd < 0) {
-		rc = u->fd;
+	u->local.fd = tgt_local_open_fd(args, direct);
+	if (u->local.fd < 0) {
+		rc = u->local.fd;
 		goto fail;
 	}
 	/* one thread submits and reaps: let the kernel skip the IPIs */
@@ -42,7 +42,7 @@ static int uring_open(const struct tgt_open_args *args, void **ctx,
 	if (rc == -EINVAL)
 		rc = io_uring_queue_init(entries, &u->ring, 0);
 	if (rc < 0) {
-		close(u->fd);
+		close(u->local.fd);
 		if (args->create)
 			unlink(args->path);
 		goto fail;
@@ -62,9 +62,9 @@ static int uring_queue(void *ctx, struct tgt_io *io)
 	if (!sqe)
 		return -EBUSY;
 	if (io->write)
-		io_uring_prep_write(sqe, u->fd, io->buf, io->len, io->offset);
+		io_uring_prep_write(sqe, u->local.fd, io->buf, io->len, io->offset);
 	else
-		io_uring_prep_read(sqe, u->fd, io->buf, io->len, io->offset);
+		io_uring_prep_read(sqe, u->local.fd, io->buf, io->len, io->offset);
 	io_uring_sqe_set_data(sqe, io);
 	return 0;
 }
@@ -110,26 +110,12 @@ static int uring_reap(void *ctx, unsigned min, unsigned timeout_ms,
 	return (int)n;
 }
 
-static int uring_fsync(void *ctx)
-{
-	struct uring_ctx *u = ctx;
-
-	return fdatasync(u->fd) == 0 ? 0 : -errno;
-}
-
-static int uring_preallocate(void *ctx, uint64_t size)
-{
-	struct uring_ctx *u = ctx;
-
-	return fallocate(u->fd, 0, 0, (off_t)size) == 0 ? 0 : -errno;
-}
-
 static void uring_close(void *ctx)
 {
 	struct uring_ctx *u = ctx;
 
 	io_uring_queue_exit(&u->ring);
-	close(u->fd);
+	close(u->local.fd);
 	free(u);
 }
 
@@ -151,8 +137,8 @@ const struct tgt_ops tgt_uring_ops = {
 	.queue = uring_queue,
 	.commit = uring_commit,
 	.reap = uring_reap,
-	.fsync = uring_fsync,
-	.preallocate = uring_preallocate,
+	.fsync = tgt_local_fsync,
+	.preallocate = tgt_local_preallocate,
 	.close = uring_close,
 	.unlink = tgt_local_unlink,
 };

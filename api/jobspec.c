@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "archive.h"
+#include "plan.h"
 #include "probe.h"
 #include "profiles.h"
 #include "units.h"
@@ -32,7 +33,8 @@
 
 static const char *const fields[] = {
 	"target", "profile", "size", "iterations", "duration_s",
-	"interval_s", "labels", "notes",
+	"interval_s", "labels", "notes", "tests", "engine", "direct", "data",
+	"ramp_s",
 };
 
 /* UTF-8 characters in s (Jansson has already checked it is UTF-8). */
@@ -115,14 +117,12 @@ static int parse_size(json_t *v, uint64_t def, uint64_t *out,
 	*out = def;
 	if (!v)
 		return 0;
-	if (json_is_integer(v)) {
-		if (json_integer_value(v) <= 0)
-			return bad(p, "size", "must be > 0");
-		*out = (uint64_t)json_integer_value(v);
-	} else if (json_is_string(v)) {
-		int rc = units_parse_size(json_string_value(v), out);
+	if (json_is_integer(v) || json_is_string(v)) {
+		int rc = json_to_bytes(v, out);
 		if (rc == -ERANGE)
 			return bad(p, "size", "too large (at most 64TiB)");
+		if (rc < 0 && json_is_integer(v))
+			return bad(p, "size", "must be > 0");
 		if (rc < 0) {
 			api_problem_set(p, 400, "size",
 					"size: \"%.40s\" is not a size (use bytes "
@@ -202,6 +202,85 @@ static int parse_labels(json_t *v, char **out, struct api_problem *p)
 	return *out ? 0 : -ENOMEM;
 }
 
+/* engine: a back-end by name; default io_uring, or psync where io_uring
+ * cannot be set up. */
+static int parse_engine(json_t *v, char **out, struct api_problem *p)
+{
+	const char *name = tgt_local_default()->name;
+	int urc;
+
+	if (v) {
+		if (!json_is_string(v) || !tgt_find(json_string_value(v)))
+			return bad(p, "engine", "must be \"io_uring\", \"psync\" "
+						 "or \"null\" (no I/O: the engine's "
+						 "own cost)");
+		name = json_string_value(v);
+	}
+	if (strcmp(name, "io_uring") == 0 && (urc = tgt_uring_probe()) < 0) {
+		api_problem_set(p, 400, "engine",
+				"engine: io_uring cannot be set up on this "
+				"machine (%s); use \"psync\"",
+				strerror(-urc));
+		return -EINVAL;
+	}
+	*out = strdup(name);
+	return *out ? 0 : -ENOMEM;
+}
+
+/*
+ * The tests: a custom job's own (`tests`), or the profile's, with the
+ * job-wide data pattern and ramp applied; written out in full.
+ */
+static int parse_plan(json_t *root, const struct profile *prof, int custom,
+		      struct job_spec *s, struct api_problem *p)
+{
+	static const char *const datas[] = {"random", "zeros", "repeat"};
+	struct workload def = {.file_size = s->size,
+			       .duration_s = s->duration_s};
+	json_t *tests = json_object_get(root, "tests");
+	json_t *v = json_object_get(root, "data");
+	struct plan plan;
+	struct plan_error pe;
+	json_t *pj;
+	int rc;
+
+	if (v) {
+		int k;
+		for (k = 0; k < 3 && !(json_is_string(v) &&
+				       strcmp(json_string_value(v), datas[k]) == 0);
+		     k++)
+			;
+		if (k == 3)
+			return bad(p, "data", "must be \"random\" (incompressible, "
+					      "never repeated), \"zeros\" or "
+					      "\"repeat\" (one 4 KiB block)");
+		def.data = (enum wl_data)k;
+	}
+	if ((rc = parse_number(json_object_get(root, "ramp_s"), "ramp_s", 0, 0,
+			       3600, &def.ramp_s, p)) < 0)
+		return rc;
+	if (custom && !tests)
+		return bad(p, "tests", "the custom profile needs a tests array "
+				       "(e.g. [{\"pattern\": \"random\", "
+				       "\"block_size\": \"4KiB\", \"queue_depth\": 32}])");
+	if (!custom && tests)
+		return bad(p, "tests", "only the custom profile takes tests; set "
+				       "\"profile\": \"custom\"");
+	rc = custom ? plan_parse(tests, &def, &plan, &pe)
+		    : plan_from_profile(prof, &def, &plan);
+	if (rc == -EINVAL) {
+		api_problem_set(p, 400, pe.field, "%s", pe.detail);
+		return rc;
+	}
+	if (rc < 0)
+		return rc;
+	pj = plan_json(&plan);
+	s->plan_json = pj ? json_dumps(pj, JSON_COMPACT) : NULL;
+	json_decref(pj);
+	plan_free(&plan);
+	return s->plan_json ? 0 : -ENOMEM;
+}
+
 int jobspec_parse(const char *body, size_t len, const char *scratch,
 		  struct job_spec *s, struct api_problem *p)
 {
@@ -211,7 +290,7 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 	const char *key, *name = "cdm-default";
 	long long n;
 	int64_t free_bytes = 0;
-	int rc = -EINVAL;
+	int custom, rc = -EINVAL;
 
 	memset(s, 0, sizeof(*s));
 	if (!body || len == 0) {
@@ -240,7 +319,8 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 			api_problem_set(p, 400, key,
 					"unknown field \"%.64s\" (known: target, "
 					"profile, size, iterations, duration_s, "
-					"interval_s, labels, notes)",
+					"interval_s, labels, notes, tests, engine, "
+					"direct, data, ramp_s)",
 					key);
 			goto out;
 		}
@@ -252,14 +332,15 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 		}
 		name = json_string_value(v);
 	}
-	if (!(prof = profile_find(name))) {
+	custom = strcmp(name, "custom") == 0;
+	if (!(prof = profile_find(custom ? "cdm-default" : name))) {
 		api_problem_set(p, 400, "profile",
 				"profile: unknown profile \"%.64s\" (see GET "
 				"/api/v1/profiles)",
 				name);
 		goto out;
 	}
-	if (!(s->profile = strdup(prof->name))) {
+	if (!(s->profile = strdup(custom ? "custom" : prof->name))) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -298,6 +379,19 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 		rc = -ENOMEM;
 		goto out;
 	}
+	s->direct = 1;
+	if ((v = json_object_get(root, "direct")) != NULL) {
+		if (!json_is_boolean(v)) {
+			rc = bad(p, "direct", "must be true (O_DIRECT, the default) "
+					      "or false (buffered I/O)");
+			goto out;
+		}
+		s->direct = json_is_true(v);
+	}
+	if ((rc = parse_engine(json_object_get(root, "engine"), &s->engine,
+			       p)) < 0 ||
+	    (rc = parse_plan(root, prof, custom, s, p)) < 0)
+		goto out;
 	if (probe_free_bytes(s->target, &free_bytes) == 0 &&
 	    s->size + FREE_RESERVE > (uint64_t)free_bytes) {
 		char need[32], have[32];

@@ -79,6 +79,14 @@ static const char *const migrations[] = {
 	" read_lat_sum_ns INTEGER NOT NULL, write_ios INTEGER NOT NULL,"
 	" write_bytes INTEGER NOT NULL, write_lat_sum_ns INTEGER NOT NULL,"
 	" PRIMARY KEY (run_id, test, rw, iteration, second));",
+	/* 3: a job's tests written out in full (plan.h; NULL for older jobs:
+	 * expand the profile), its back-end and direct I/O request; each
+	 * iteration's whole latency histogram (hist_encode), so a test's
+	 * percentiles over all its iterations are exact merges */
+	"ALTER TABLE jobs ADD COLUMN plan TEXT;"
+	"ALTER TABLE jobs ADD COLUMN engine TEXT;"
+	"ALTER TABLE jobs ADD COLUMN direct INTEGER NOT NULL DEFAULT 1;"
+	"ALTER TABLE results ADD COLUMN lat_hist BLOB;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -143,6 +151,8 @@ void job_spec_clear(struct job_spec *s)
 	free(s->target);
 	free(s->labels_json);
 	free(s->notes);
+	free(s->plan_json);
+	free(s->engine);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -222,7 +232,8 @@ int archive_job_insert(struct archive *a, const struct job_spec *s,
 
 	if ((rc = prep(a, "INSERT INTO jobs(state, profile, target, size,"
 			  " iterations, duration_s, interval_s, labels, notes,"
-			  " created_at) VALUES ('queued',?,?,?,?,?,?,?,?,?)",
+			  " created_at, plan, engine, direct)"
+			  " VALUES ('queued',?,?,?,?,?,?,?,?,?,?,?,?)",
 		       &st)) < 0)
 		return rc;
 	now_text(now);
@@ -236,6 +247,9 @@ int archive_job_insert(struct archive *a, const struct job_spec *s,
 			  SQLITE_STATIC);
 	sqlite3_bind_text(st, 8, s->notes ? s->notes : "", -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 9, now, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 10, s->plan_json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 11, s->engine, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 12, s->direct);
 	if ((rc = step_done(a, st, "insert job")) == 0)
 		*id = sqlite3_last_insert_rowid(a->db);
 	return rc;
@@ -260,7 +274,8 @@ int archive_job_claim_next(struct archive *a, int64_t *id,
 			  " WHERE id=(SELECT id FROM jobs WHERE state='queued'"
 			  " ORDER BY id LIMIT 1)"
 			  " RETURNING id, profile, target, size, iterations,"
-			  " duration_s, interval_s, labels, notes",
+			  " duration_s, interval_s, labels, notes, plan,"
+			  " engine, direct",
 		       &st)) < 0)
 		return rc;
 	now_text(now);
@@ -276,6 +291,11 @@ int archive_job_claim_next(struct archive *a, int64_t *id,
 		s->interval_s = sqlite3_column_double(st, 6);
 		s->labels_json = col_dup(st, 7);
 		s->notes = col_dup(st, 8);
+		if (sqlite3_column_type(st, 9) != SQLITE_NULL)
+			s->plan_json = col_dup(st, 9);
+		if (sqlite3_column_type(st, 10) != SQLITE_NULL)
+			s->engine = col_dup(st, 10);
+		s->direct = sqlite3_column_int(st, 11);
 		rc = (s->profile && s->target && s->labels_json && s->notes)
 			     ? 0
 			     : -ENOMEM;
@@ -438,22 +458,35 @@ out:
 }
 
 int archive_result_insert(struct archive *a, int64_t run_id,
-			  const struct profile_test *t, int iteration,
-			  const struct result *r, const struct lat_summary *ls)
+			  const struct workload *t, int iteration,
+			  const struct result *r, const struct hist *h)
 {
 	sqlite3_stmt *st;
+	struct lat_summary ls;
+	void *blob = NULL;
+	size_t blob_len = 0;
 	int rc;
 
+	if (h) {
+		hist_summary(h, &ls);
+		blob_len = hist_encode(h, NULL, 0);
+		if (!(blob = malloc(blob_len)))
+			return -ENOMEM;
+		hist_encode(h, blob, blob_len);
+	}
 	if ((rc = prep(a, "INSERT INTO results(run_id, test, rw, pattern,"
 			  " block_size, queue_depth, threads, iteration, ios,"
 			  " bytes, lat_sum_ns, window_ns, seconds, mb_s, mib_s,"
 			  " iops, lat_mean_us, lat_stdev_us, lat_min_us,"
 			  " lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us,"
-			  " lat_p9999_us, lat_max_us, cpu_user_s, cpu_sys_s)"
+			  " lat_p9999_us, lat_max_us, cpu_user_s, cpu_sys_s,"
+			  " lat_hist)"
 			  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-			  " ?,?,?,?,?,?,?,?,?,?)",
-		       &st)) < 0)
+			  " ?,?,?,?,?,?,?,?,?,?,?)",
+		       &st)) < 0) {
+		free(blob);
 		return rc;
+	}
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_text(st, 2, t->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, wl_rw_name(t->read_pct), -1, SQLITE_STATIC);
@@ -472,11 +505,12 @@ int archive_result_insert(struct archive *a, int64_t run_id,
 	sqlite3_bind_double(st, 15, r->mib_s);
 	sqlite3_bind_double(st, 16, r->iops);
 	sqlite3_bind_double(st, 17, r->lat_mean_us);
-	if (ls) {
-		const double v[] = {ls->stdev, ls->min, ls->p50, ls->p90,
-				    ls->p99, ls->p999, ls->p9999, ls->max};
+	if (h) {
+		const double v[] = {ls.stdev, ls.min, ls.p50, ls.p90,
+				    ls.p99, ls.p999, ls.p9999, ls.max};
 		for (int i = 0; i < 8; i++)
 			sqlite3_bind_double(st, 18 + i, v[i]);
+		sqlite3_bind_blob(st, 28, blob, (int)blob_len, free);
 	}
 	sqlite3_bind_double(st, 26, r->cpu_user_s);
 	sqlite3_bind_double(st, 27, r->cpu_sys_s);
@@ -484,7 +518,7 @@ int archive_result_insert(struct archive *a, int64_t run_id,
 }
 
 int archive_samples_insert(struct archive *a, int64_t run_id,
-			   const struct profile_test *t, int iteration,
+			   const struct workload *t, int iteration,
 			   const struct engine_samples *smp)
 {
 	sqlite3_stmt *st = NULL;
@@ -663,7 +697,9 @@ static int query_one(struct archive *a, const char *sql, int64_t id,
 #define JOB_COLUMNS                                                            \
 	"SELECT id, state, profile, target, size, iterations, duration_s,"     \
 	" interval_s, labels AS labels_json, notes, created_at, started_at,"   \
-	" finished_at, run_id, error FROM jobs"
+	" finished_at, run_id, error, plan AS tests_json, engine,"             \
+	" json(CASE direct WHEN 0 THEN 'false' ELSE 'true' END) AS direct_json" \
+	" FROM jobs"
 
 int archive_job_json(struct archive *a, int64_t id, json_t **out)
 {
@@ -676,13 +712,46 @@ int archive_jobs_json(struct archive *a, int limit, int offset, json_t **out)
 			  limit, offset, 2, out);
 }
 
+/* The merged histogram's summary as the API serves it (µs), or null. */
+static json_t *latency_json(const struct hist *h)
+{
+	struct lat_summary ls;
+
+	if (h->count == 0)
+		return json_null();
+	hist_summary(h, &ls);
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I}",
+			 "mean", ls.mean, "stdev", ls.stdev, "min", ls.min,
+			 "p50", ls.p50, "p90", ls.p90, "p99", ls.p99, "p99.9",
+			 ls.p999, "p99.99", ls.p9999, "max", ls.max, "ios",
+			 (json_int_t)h->count);
+}
+
+/* Adds the next row's stored histogram (lockstep with the rows query)
+ * into h; rows without one (older versions) add nothing. */
+static void merge_next_hist(sqlite3_stmt *st, struct hist *h,
+			    struct hist *tmp)
+{
+	if (!st || sqlite3_step(st) != SQLITE_ROW ||
+	    sqlite3_column_type(st, 0) != SQLITE_BLOB)
+		return;
+	if (hist_decode(tmp, sqlite3_column_blob(st, 0),
+			(size_t)sqlite3_column_bytes(st, 0)) == 0)
+		hist_merge(h, tmp);
+}
+
 /*
- * The tests of a run, in the order they ran, each with every iteration and
- * its best one (result_best: CrystalDiskMark's best of N by MB/s).
+ * The tests of a run, in the order they ran, each with every iteration, its
+ * best one (result_best: CrystalDiskMark's best of N by MB/s) and, when
+ * with_latency, `latency_us`: the distribution over all its iterations,
+ * merged from their stored histograms.
  */
-static int run_tests_json(struct archive *a, int64_t run_id, json_t **out)
+static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
+			  json_t **out)
 {
 	json_t *rows, *tests = json_array();
+	sqlite3_stmt *hs = NULL;
+	struct hist *h = NULL, *tmp = NULL;
 	int rc = query_rows(a,
 			    "SELECT test, rw, pattern, block_size, queue_depth,"
 			    " threads, iteration, ios, bytes, lat_sum_ns,"
@@ -702,6 +771,20 @@ static int run_tests_json(struct archive *a, int64_t run_id, json_t **out)
 		json_decref(tests);
 		return rc;
 	}
+	if (with_latency) {
+		h = malloc(sizeof(*h));
+		tmp = malloc(sizeof(*tmp));
+		if (!h || !tmp ||
+		    prep(a, "SELECT lat_hist FROM results WHERE run_id=?"
+			    " ORDER BY id", &hs) < 0) {
+			free(h);
+			free(tmp);
+			json_decref(rows);
+			json_decref(tests);
+			return -ENOMEM;
+		}
+		sqlite3_bind_int64(hs, 1, run_id);
+	}
 	n = json_array_size(rows);
 	for (i = 0; i < n;) {
 		json_t *first = json_array_get(rows, i), *its, *t;
@@ -717,11 +800,15 @@ static int run_tests_json(struct archive *a, int64_t run_id, json_t **out)
 			      "queue_depth", json_object_get(first, "queue_depth"),
 			      "threads", json_object_get(first, "threads"));
 		its = json_array();
+		if (h)
+			hist_init(h);
 		for (; i < n; i++) {
 			json_t *row = json_array_get(rows, i), *it;
 			if (strcmp(json_string_value(json_object_get(row, "test")), name) ||
 			    strcmp(json_string_value(json_object_get(row, "rw")), rw))
 				break;
+			if (h)
+				merge_next_hist(hs, h, tmp);
 			if (k == 256)
 				continue;
 			memset(&r[k], 0, sizeof(r[k]));
@@ -747,8 +834,13 @@ static int run_tests_json(struct archive *a, int64_t run_id, json_t **out)
 		json_object_set(t, "best", best >= 0 ? json_array_get(its, (size_t)best)
 						     : json_null());
 		json_object_set_new(t, "iterations", its);
+		if (h)
+			json_object_set_new(t, "latency_us", latency_json(h));
 		json_array_append_new(tests, t);
 	}
+	sqlite3_finalize(hs);
+	free(h);
+	free(tmp);
 	json_decref(rows);
 	*out = tests;
 	return 0;
@@ -770,7 +862,7 @@ int archive_run_json(struct archive *a, int64_t id, json_t **out)
 	*out = NULL;
 	if (rc < 0)
 		return rc;
-	if ((rc = run_tests_json(a, id, &tests)) < 0) {
+	if ((rc = run_tests_json(a, id, 1, &tests)) < 0) {
 		json_decref(run);
 		return rc;
 	}
@@ -811,7 +903,7 @@ int archive_runs_json(struct archive *a, int limit, int offset, json_t **out,
 		json_t *tests, *t, *head = json_array();
 		size_t j;
 		rc = run_tests_json(
-			a, json_integer_value(json_object_get(run, "id")),
+			a, json_integer_value(json_object_get(run, "id")), 0,
 			&tests);
 		if (rc < 0) {
 			json_decref(head);

@@ -24,7 +24,7 @@
 #include "profiles.h"
 #include "result.h"
 
-#define ARCHIVE_SCHEMA_VERSION 2
+#define ARCHIVE_SCHEMA_VERSION 3
 
 struct archive;
 
@@ -38,6 +38,12 @@ struct job_spec {
 	double interval_s;
 	char *labels_json;  /* a JSON array of strings */
 	char *notes;
+	char *plan_json;    /* the tests, explicit (plan.h); NULL for a job
+			       queued before plans were stored: expand
+			       the profile */
+	char *engine;       /* back-end name (target.h): "io_uring",
+			       "psync", "null" */
+	int direct;         /* ask for O_DIRECT */
 };
 
 void job_spec_clear(struct job_spec *s);
@@ -73,15 +79,15 @@ int archive_run_create(struct archive *a, int64_t job_id,
 		       const struct job_spec *s, const char *spec_json,
 		       const char *probe_json, const char *engine_target,
 		       int direct, const char *warnings_json, int64_t *run_id);
-/* Stores one iteration of one test; ls (may be NULL) is its latency
- * distribution. */
+/* Stores one iteration of one test; h (may be NULL) is its latency
+ * histogram, kept whole (hist_encode) so iterations can be merged on read. */
 int archive_result_insert(struct archive *a, int64_t run_id,
-			  const struct profile_test *t, int iteration,
-			  const struct result *r, const struct lat_summary *ls);
+			  const struct workload *t, int iteration,
+			  const struct result *r, const struct hist *h);
 
 /* Stores the per-second counts of one iteration (one transaction). */
 int archive_samples_insert(struct archive *a, int64_t run_id,
-			   const struct profile_test *t, int iteration,
+			   const struct workload *t, int iteration,
 			   const struct engine_samples *smp);
 /* *out = the run's samples in the order they were measured, with rates
  * derived from the counts; -ENOENT when the run does not exist. */

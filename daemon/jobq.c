@@ -19,6 +19,7 @@
 #include "archive.h"
 #include "engine.h"
 #include "log.h"
+#include "plan.h"
 #include "probe.h"
 #include "profiles.h"
 
@@ -40,7 +41,7 @@ struct jobq {
 /* --- progress --- */
 
 static void set_phase(struct jobq *q, const char *phase,
-		      const struct profile_test *t, int iteration)
+		      const struct workload *t, int iteration)
 {
 	pthread_mutex_lock(&q->mu);
 	snprintf(q->prog.phase, sizeof(q->prog.phase), "%s", phase);
@@ -126,35 +127,32 @@ static void pause_between_tests(struct jobq *q, double seconds)
 	}
 }
 
-/* Runs every test of p; returns 0, -ECANCELED or the engine's error. */
-static int run_tests(struct jobq *q, const struct profile *p,
+/* Runs every test of the plan; returns 0, -ECANCELED or the engine's error. */
+static int run_tests(struct jobq *q, const struct plan *p,
 		     const struct job_spec *s, int64_t run_id,
 		     struct engine_opts *o)
 {
-	for (size_t i = 0; i < p->n_tests; i++) {
-		const struct profile_test *t = &p->tests[i];
-		struct workload w;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct workload *w = &p->w[i];
 
 		if (i > 0 && s->interval_s > 0) {
 			set_phase(q, "interval", NULL, 0);
 			pause_between_tests(q, s->interval_s);
 		}
-		profile_workload(t, s->size, s->duration_s, &w);
 		for (int it = 1; it <= s->iterations; it++) {
 			struct result r;
-			struct lat_summary ls;
 			int rc;
 
 			if (atomic_load(&q->cancel))
 				return -ECANCELED;
-			set_phase(q, "measuring", t, it);
-			rc = engine_run(o, &w, &r);
+			set_phase(q, "measuring", w, it);
+			rc = engine_run(o, w, &r);
 			if (rc < 0)
 				return rc;
-			hist_summary(o->hist, &ls);
-			rc = archive_result_insert(q->a, run_id, t, it, &r, &ls);
+			rc = archive_result_insert(q->a, run_id, w, it, &r,
+						   o->hist);
 			if (rc == 0)
-				rc = archive_samples_insert(q->a, run_id, t, it,
+				rc = archive_samples_insert(q->a, run_id, w, it,
 							    o->samples);
 			if (rc < 0) {
 				snprintf(o->error, o->error_len,
@@ -168,6 +166,53 @@ static int run_tests(struct jobq *q, const struct profile *p,
 		pthread_mutex_unlock(&q->mu);
 	}
 	return 0;
+}
+
+/*
+ * The job's plan: its stored tests, or for a job queued by a version that
+ * did not store them, its profile's. Fills error on failure.
+ */
+static int job_plan(const struct job_spec *s, struct plan *p, char *error,
+		    size_t error_len)
+{
+	struct workload def = {.file_size = s->size,
+			       .duration_s = s->duration_s};
+	struct plan_error pe;
+	const struct profile *prof;
+	json_t *tests;
+	int rc;
+
+	if (!s->plan_json) {
+		if (!(prof = profile_find(s->profile))) {
+			snprintf(error, error_len, "unknown profile %s",
+				 s->profile);
+			return -EINVAL;
+		}
+		return plan_from_profile(prof, &def, p);
+	}
+	if (!(tests = json_loads(s->plan_json, 0, NULL))) {
+		snprintf(error, error_len, "the stored plan is not JSON");
+		return -EINVAL;
+	}
+	rc = plan_parse(tests, &def, p, &pe);
+	json_decref(tests);
+	if (rc == -EINVAL)
+		snprintf(error, error_len, "stored plan: %.200s", pe.detail);
+	return rc;
+}
+
+/* Seconds of samples an iteration can need: its window, plus one for the
+ * ragged end; an hour for a size-based test (later seconds are folded). */
+static unsigned samples_cap(const struct plan *p)
+{
+	double longest = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		double d = p->w[i].io_bytes ? 3600 : p->w[i].duration_s;
+		if (d > longest)
+			longest = d;
+	}
+	return (unsigned)ceil(longest) + 1;
 }
 
 static void add_warnings(json_t *warnings, int direct, uint64_t size,
@@ -197,13 +242,16 @@ static int is_stopping(struct jobq *q)
 }
 
 /* The job's parameters as stored on the run (JSON text; caller frees). */
-static char *dump_spec(const struct job_spec *s)
+static char *dump_spec(const struct job_spec *s, const struct plan *p)
 {
-	json_t *o = json_pack("{s:s, s:I, s:i, s:f, s:f, s:b}", "profile",
-			      s->profile, "size", (json_int_t)s->size,
-			      "iterations", s->iterations, "duration_s",
-			      s->duration_s, "interval_s", s->interval_s,
-			      "direct_requested", 1);
+	json_t *o = json_pack("{s:s, s:I, s:i, s:f, s:f, s:b, s:s, s:o}",
+			      "profile", s->profile, "size",
+			      (json_int_t)s->size, "iterations", s->iterations,
+			      "duration_s", s->duration_s, "interval_s",
+			      s->interval_s, "direct_requested", s->direct,
+			      "engine_requested",
+			      s->engine ? s->engine : "default", "tests",
+			      plan_json(p));
 	char *t = o ? json_dumps(o, JSON_COMPACT) : NULL;
 
 	json_decref(o);
@@ -212,14 +260,12 @@ static char *dump_spec(const struct job_spec *s)
 
 static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 {
-	const struct profile *p = profile_find(s->profile);
-	/* one entry per second of an iteration, and one for its ragged end */
-	struct engine_samples samples = {
-		.cap = (unsigned)ceil(s->duration_s) + 1,
-	};
+	struct plan p = {0};
+	struct engine_samples samples = {0};
+	const struct tgt_ops *ops = s->engine ? tgt_find(s->engine) : q->ops;
 	char error[256] = "", path[4200] = "";
 	struct engine_opts o = {
-		.ops = q->ops, .path = path, .direct = 1,
+		.ops = ops, .path = path, .direct = s->direct,
 		.cancel = &q->cancel, .progress = on_progress,
 		.progress_arg = q, .error = error, .error_len = sizeof(error),
 		.hist = malloc(sizeof(struct hist)), /* 32 KiB: not the stack */
@@ -233,21 +279,24 @@ static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 	uint32_t salt = 0;
 	const char *state;
 
-	if (!p) {
+	if (!ops) {
 		rc = -EINVAL;
-		snprintf(error, sizeof(error), "unknown profile %s", s->profile);
+		snprintf(error, sizeof(error), "unknown engine %s", s->engine);
 		goto out;
 	}
+	if ((rc = job_plan(s, &p, error, sizeof(error))) < 0)
+		goto out;
+	samples.cap = samples_cap(&p);
 	samples.s = calloc(samples.cap, sizeof(*samples.s));
 	if (!o.hist || !samples.s) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	q->steps_done = 0;
-	q->steps_total = 1 + (int)p->n_tests * s->iterations;
+	q->steps_total = 1 + (int)p.n * s->iterations;
 	pthread_mutex_lock(&q->mu);
 	q->prog.iterations = s->iterations;
-	q->prog.tests_total = (int)p->n_tests;
+	q->prog.tests_total = (int)p.n;
 	pthread_mutex_unlock(&q->mu);
 
 	if ((rc = probe_path(s->target, &pr)) < 0) {
@@ -266,31 +315,33 @@ static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 	set_phase(q, "preparing", NULL, 0);
 	log_info("job %lld: writing test file %s (%llu bytes)", (long long)id,
 		 path, (unsigned long long)s->size);
-	rc = engine_prepare_file(&o, s->size, &direct);
+	/* the file carries the first test's data pattern (CrystalDiskMark
+	 * fills it with zeros in its 0Fill mode) */
+	rc = engine_prepare_file(&o, s->size, p.w[0].data, &direct);
 	if (rc < 0)
 		goto out;
 	file = 1;
 	q->steps_done = 1;
 	add_warnings(warnings, direct, s->size, &pr);
 	pj = probe_json(&pr);
-	spec = dump_spec(s);
+	spec = dump_spec(s, &p);
 	warn = json_dumps(warnings, JSON_COMPACT);
 	if (!pj || !spec || !warn) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	rc = archive_run_create(q->a, id, s, spec, pj, q->ops->name, direct,
+	rc = archive_run_create(q->a, id, s, spec, pj, ops->name, direct,
 				warn, &run_id);
 	if (rc < 0) {
 		snprintf(error, sizeof(error), "archive unavailable");
 		goto out;
 	}
-	rc = run_tests(q, p, s, run_id, &o);
+	rc = run_tests(q, &p, s, run_id, &o);
 out:
 	if (file) {
 		int urc;
 		set_phase(q, "cleanup", NULL, 0);
-		urc = tgt_unlink(q->ops, path);
+		urc = tgt_unlink(ops, path);
 		if (urc == -ENOENT)
 			log_warn("job %lld: test file %s was not there to remove "
 				 "(was the target moved or unmounted during the "
@@ -321,6 +372,7 @@ out:
 	log_info("job %lld: %s%s%s", (long long)id, state, rc ? ": " : "",
 		 rc ? error : "");
 	json_decref(warnings);
+	plan_free(&p);
 	free(o.hist);
 	free(samples.s);
 	free(pj);

@@ -82,11 +82,37 @@ static void rng_fill(struct rng *g, void *buf, size_t len)
 		p[i] = rng_next(g);
 }
 
+/*
+ * Fills a buffer with a data pattern: random bytes from g, zeros (a fresh
+ * anonymous mapping already is), or one 4 KiB block from a fixed seed
+ * repeated, the same block in every thread and every run.
+ */
+static void fill_pattern(void *buf, size_t len, enum wl_data data,
+			 struct rng *g)
+{
+	if (data == WL_DATA_RANDOM) {
+		rng_fill(g, buf, len);
+	} else if (data == WL_DATA_ZEROS) {
+		memset(buf, 0, len);
+	} else {
+		struct rng fixed = {{0x5eed0001, 0x5eed0002, 0x5eed0003,
+				     0x5eed0004}};
+		uint64_t block[512];
+		rng_fill(&fixed, block, sizeof(block));
+		for (size_t off = 0; off < len; off += sizeof(block))
+			memcpy((char *)buf + off, block,
+			       len - off < sizeof(block) ? len - off
+							 : sizeof(block));
+	}
+}
+
 /* How a run of threads stops and what it does besides measuring. */
 struct run_mode {
 	int create;          /* the first open creates the file */
-	uint64_t bytes_limit; /* 0: time-based; else stop after this many */
-	int refresh;         /* refill a write buffer before each submission */
+	uint64_t bytes_limit; /* 0: time-based; else stop after this many,
+				 over all threads */
+	int refresh;         /* refill a write buffer before each submission
+				(random data only) */
 	int fsync_at_end;
 };
 
@@ -113,6 +139,7 @@ struct eth {
 	size_t buf_len;
 	struct rng rng;
 	uint64_t region_start, region_len, seq_pos, issued_bytes;
+	uint64_t io_limit;     /* size-based: this thread's bytes; else 0 */
 	uint64_t stamp_seq;    /* counts stamped 4 KiB blocks (stamp_blocks) */
 	uint64_t writes_unsynced; /* completed writes since the last fdatasync */
 	_Atomic uint64_t live_bytes, live_ios;
@@ -161,10 +188,9 @@ static int eth_alloc(struct eth *e)
 		return -ENOMEM;
 	}
 	(void)madvise(e->buf, e->buf_len, MADV_HUGEPAGE); /* a hint only */
-	for (unsigned i = 0; i < w->queue_depth; i++) {
+	for (unsigned i = 0; i < w->queue_depth; i++)
 		e->slots[i].buf = (char *)e->buf + (size_t)i * w->block_size;
-		rng_fill(&e->rng, e->slots[i].buf, w->block_size);
-	}
+	fill_pattern(e->buf, len, w->data, &e->rng);
 	return 0;
 }
 
@@ -219,10 +245,12 @@ static void eth_next(struct eth *e, struct tgt_io *io)
 	io->write = w->read_pct == 100 ? 0
 		    : w->read_pct == 0 ? 1
 				       : (rng_next(&e->rng) % 100) >= w->read_pct;
-	if (io->write && e->sh->m->refresh)
-		rng_fill(&e->rng, io->buf, io->len);
-	else if (io->write)
-		stamp_blocks(e, io);
+	if (io->write && w->data == WL_DATA_RANDOM) {
+		if (e->sh->m->refresh)
+			rng_fill(&e->rng, io->buf, io->len);
+		else
+			stamp_blocks(e, io);
+	}
 	e->issued_bytes += io->len;
 }
 
@@ -237,14 +265,17 @@ static int eth_fail(struct eth *e, int rc, const char *what)
 	return rc;
 }
 
-static int eth_should_stop(struct eth *e, uint64_t now, uint64_t deadline)
+/* Time-based: the window ends at the deadline. Size-based: once every I/O
+ * of the limit is issued and has completed (all of them count). */
+static int eth_should_stop(struct eth *e, uint64_t now, uint64_t deadline,
+			   unsigned inflight)
 {
 	const struct run_shared *sh = e->sh;
 
 	if (atomic_load(&sh->stop) || (sh->o->cancel && *sh->o->cancel))
 		return 1;
-	if (sh->m->bytes_limit)
-		return e->issued_bytes >= e->region_len;
+	if (e->io_limit)
+		return e->issued_bytes >= e->io_limit && inflight == 0;
 	return now >= deadline;
 }
 
@@ -315,8 +346,8 @@ static void eth_loop(struct eth *e)
 	unsigned depth = w->queue_depth, inflight = 0;
 	int measuring = 1;
 
-	if (e->sh->m->bytes_limit) {
-		uint64_t blocks = e->region_len / w->block_size;
+	if (e->io_limit) {
+		uint64_t blocks = e->io_limit / w->block_size;
 		if (blocks < depth)
 			depth = (unsigned)blocks;
 	}
@@ -386,20 +417,20 @@ static void eth_loop(struct eth *e)
 						  memory_order_relaxed);
 			atomic_fetch_add_explicit(&e->live_ios, (uint64_t)n,
 						  memory_order_relaxed);
-			if (eth_should_stop(e, now, deadline)) {
+			if (eth_should_stop(e, now, deadline, inflight)) {
 				measuring = 0;
 				e->r.window_ns = now > t0 ? now - t0 : 0;
 			}
 		}
 		if (!measuring) {
 			/* with a byte limit, the window ends at the last I/O */
-			if (e->sh->m->bytes_limit && inflight == 0)
+			if (e->io_limit && inflight == 0 && now > t0)
 				e->r.window_ns = now - t0;
 			continue;
 		}
 		again = (unsigned)n;
-		if (e->sh->m->bytes_limit) {
-			uint64_t left = (e->region_len - e->issued_bytes) /
+		if (e->io_limit) {
+			uint64_t left = (e->io_limit - e->issued_bytes) /
 					w->block_size;
 			if (left < again)
 				again = (unsigned)left;
@@ -413,6 +444,28 @@ static void eth_loop(struct eth *e)
 	}
 	if (measuring)
 		e->r.window_ns = now > t0 ? now - t0 : 0;
+}
+
+/*
+ * Direct I/O needs every offset and length to be a multiple of what the
+ * filesystem and device say (statx dio_offset_align: 512 B or 4 KiB); a
+ * misaligned O_DIRECT I/O fails with a bare EINVAL, so say why up front.
+ */
+static void check_dio_align(struct eth *e)
+{
+	uint32_t off_align, mem_align;
+	uint32_t bs = e->sh->w->block_size;
+
+	if (tgt_dio_align(e->sh->o->path, &off_align, &mem_align) != 0 ||
+	    off_align == 0 || bs % off_align == 0)
+		return;
+	e->rc = -EINVAL;
+	snprintf(e->error, sizeof(e->error),
+		 "block size %u B is not a multiple of %u B, the alignment "
+		 "direct I/O needs on this file (statx dio_offset_align); use "
+		 "a multiple of %u B or turn direct I/O off",
+		 bs, off_align, off_align);
+	atomic_store(&e->sh->stop, 1);
 }
 
 static void *eth_main(void *arg)
@@ -433,6 +486,8 @@ static void *eth_main(void *arg)
 	else if ((rc = tgt_open(sh->o->ops, &a, &e->t)) < 0)
 		eth_fail(e, rc, a.create ? "creating the test file"
 					 : "opening the test file");
+	else if (e->t.direct)
+		check_dio_align(e);
 	e->direct = e->t.direct;
 	pthread_mutex_lock(&e->sh->mu);
 	e->sh->ready++;
@@ -555,6 +610,9 @@ static int run_threads(const struct engine_opts *o, const struct workload *w,
 			th[i].region_len = w->file_size / w->block_size *
 					   w->block_size;
 		}
+		if (m->bytes_limit)
+			th[i].io_limit = m->bytes_limit / w->threads /
+					 w->block_size * w->block_size;
 	}
 	for (i = 0; i < w->threads; i++) {
 		if (pthread_create(&th[i].tid, NULL, eth_main, &th[i]) != 0)
@@ -649,8 +707,14 @@ static int check_workload(const struct engine_opts *o,
 		return bad_workload(o, "read percentage must be 0 … 100");
 	if (w->file_size / w->threads < w->block_size)
 		return bad_workload(o, "file too small for the block size and threads");
-	if (!(w->duration_s > 0))
+	if (!(w->duration_s > 0) && w->io_bytes == 0)
 		return bad_workload(o, "duration must be > 0");
+	if (w->io_bytes && w->io_bytes / w->threads < w->block_size)
+		return bad_workload(o, "I/O size must be at least one block per thread");
+	if (w->io_bytes && w->ramp_s > 0)
+		return bad_workload(o, "a ramp applies to time-based tests only");
+	if (w->data > WL_DATA_REPEAT)
+		return bad_workload(o, "unknown data pattern");
 	if (!(w->ramp_s >= 0 && w->ramp_s <= 3600))
 		return bad_workload(o, "ramp must be 0 … 3600 s");
 	if (w->sync == WL_SYNC_FDATASYNC &&
@@ -664,18 +728,18 @@ static int check_workload(const struct engine_opts *o,
 int engine_run(const struct engine_opts *o, const struct workload *w,
 	       struct result *r)
 {
-	static const struct run_mode timed = {0};
+	struct run_mode m = {.bytes_limit = w->io_bytes};
 	int rc = check_workload(o, w);
 
 	if (rc < 0) {
 		memset(r, 0, sizeof(*r));
 		return rc;
 	}
-	return run_threads(o, w, &timed, r, NULL);
+	return run_threads(o, w, &m, r, NULL);
 }
 
 int engine_prepare_file(const struct engine_opts *o, uint64_t size,
-			int *direct)
+			enum wl_data data, int *direct)
 {
 	struct workload w = {
 		.name = "fill",
@@ -691,6 +755,8 @@ int engine_prepare_file(const struct engine_opts *o, uint64_t size,
 		.create = 1, .bytes_limit = size, .refresh = 1,
 		.fsync_at_end = 1,
 	};
+
+	w.data = data;
 	struct engine_opts fill = *o;
 	struct result r;
 	int rc;

@@ -77,17 +77,22 @@ struct engine_samples {
 
 /*
  * Creates o->path (O_CREAT|O_EXCL|O_NOFOLLOW: never an existing file) and
- * writes size bytes of incompressible random data to it in 1 MiB writes, then
- * fsyncs it. size must be a multiple of 1 MiB. *direct receives whether
- * direct I/O was in effect. Returns 0, -ECANCELED when cancelled, or a
- * negative errno with o->error filled; on failure the file is removed.
+ * writes size bytes to it in 1 MiB writes, then fsyncs it. data says what:
+ * WL_DATA_RANDOM refills every block with fresh random bytes, so the file
+ * holds no repeated block. size must be a multiple of 1 MiB. *direct
+ * receives whether direct I/O was in effect. Returns 0, -ECANCELED when
+ * cancelled, or a negative errno with o->error filled; on failure the file
+ * is removed.
  */
 int engine_prepare_file(const struct engine_opts *o, uint64_t size,
-			int *direct);
+			enum wl_data data, int *direct);
 
 /*
  * Runs one iteration of w on the existing test file o->path, whose size is
- * at least w->file_size. Fills *r (counts summed over threads, derived
+ * at least w->file_size: for w->duration_s after the ramp (time-based), or
+ * until w->io_bytes have completed (size-based). With direct I/O in effect,
+ * a block size the file's direct-I/O alignment does not divide fails with
+ * -EINVAL and a sentence saying what the alignment is. Fills *r (counts summed over threads, derived
  * figures computed). Returns 0, -EINVAL for a workload outside the rules in
  * workload.h (with o->error saying which), -ECANCELED when cancelled (r holds
  * what was counted), or the negative errno of a failed I/O or set-up.

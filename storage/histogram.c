@@ -7,6 +7,8 @@
  */
 #include "histogram.h"
 
+#include <errno.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -110,4 +112,96 @@ double hist_stdev(const struct hist *h)
 	m = hist_mean(h);
 	v = h->sum_sq_ns / (double)h->count - m * m;
 	return v > 0 ? sqrt(v) : 0.0;
+}
+
+/* --- storage form (see histogram.h) --- */
+
+#define HIST_FORMAT 1U
+#define HIST_HEADER (4 + 8 * 5)
+#define HIST_PAIR (2 + 8)
+
+static void put_le(unsigned char *p, uint64_t v, int bytes)
+{
+	for (int i = 0; i < bytes; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_le(const unsigned char *p, int bytes)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < bytes; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+static uint64_t dbits(double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, sizeof(u));
+	return u;
+}
+
+static double bitsd(uint64_t u)
+{
+	double d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+size_t hist_encode(const struct hist *h, void *buf, size_t len)
+{
+	unsigned char *p = buf;
+	size_t need = HIST_HEADER;
+
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		need += h->buckets[i] ? HIST_PAIR : 0;
+	if (len < need)
+		return need;
+	put_le(p, HIST_FORMAT, 4);
+	put_le(p + 4, h->count, 8);
+	put_le(p + 12, h->min_ns, 8);
+	put_le(p + 20, h->max_ns, 8);
+	put_le(p + 28, dbits(h->sum_ns), 8);
+	put_le(p + 36, dbits(h->sum_sq_ns), 8);
+	p += HIST_HEADER;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+		if (!h->buckets[i])
+			continue;
+		put_le(p, i, 2);
+		put_le(p + 2, h->buckets[i], 8);
+		p += HIST_PAIR;
+	}
+	return need;
+}
+
+int hist_decode(struct hist *h, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	uint64_t total = 0;
+
+	hist_init(h);
+	if (!buf || len < HIST_HEADER || (len - HIST_HEADER) % HIST_PAIR ||
+	    get_le(p, 4) != HIST_FORMAT)
+		return -EINVAL;
+	h->count = get_le(p + 4, 8);
+	h->min_ns = get_le(p + 12, 8);
+	h->max_ns = get_le(p + 20, 8);
+	h->sum_ns = bitsd(get_le(p + 28, 8));
+	h->sum_sq_ns = bitsd(get_le(p + 36, 8));
+	for (p += HIST_HEADER; p < (const unsigned char *)buf + len;
+	     p += HIST_PAIR) {
+		uint64_t i = get_le(p, 2);
+		if (i >= HIST_BUCKETS)
+			goto bad;
+		h->buckets[i] += get_le(p + 2, 8);
+		total += get_le(p + 2, 8);
+	}
+	if (total == h->count)
+		return 0;
+bad:
+	hist_init(h);
+	return -EINVAL;
 }

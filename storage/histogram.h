@@ -15,6 +15,7 @@
 #ifndef STORBENCH_HISTOGRAM_H
 #define STORBENCH_HISTOGRAM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define HIST_SUB_BITS 7
@@ -58,6 +59,17 @@ struct lat_summary {
 
 /* Fills *s from h (all zeros for an empty histogram). */
 void hist_summary(const struct hist *h, struct lat_summary *s);
+
+/*
+ * A compact, portable copy of h for storage: a header (format version,
+ * count, min, max, sum, sum of squares) and the non-empty buckets as
+ * (index, count) pairs, little-endian. A 4 KiB random test fills a few
+ * hundred buckets: a few KiB instead of 32. hist_encode returns the bytes
+ * needed; it writes them only when len is at least that. hist_decode
+ * returns 0 or -EINVAL for bytes that are not an encoded histogram.
+ */
+size_t hist_encode(const struct hist *h, void *buf, size_t len);
+int hist_decode(struct hist *h, const void *buf, size_t len);
 
 /* Bucket index of a value, and the range [lo, hi) a bucket covers. */
 unsigned hist_index(uint64_t ns);

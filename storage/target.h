@@ -122,6 +122,15 @@ const struct tgt_ops *tgt_local_default(void);
  */
 int tgt_local_open_fd(const struct tgt_open_args *args, int *direct);
 
+/*
+ * What direct I/O on the file at path needs (statx STATX_DIOALIGN, Linux
+ * 6.1+): *offset_align divides every offset and length, *mem_align every
+ * buffer address; 0 when the file does not support direct I/O. Returns 0,
+ * -EOPNOTSUPP when the kernel or filesystem does not say, or -errno.
+ */
+int tgt_dio_align(const char *path, uint32_t *offset_align,
+		  uint32_t *mem_align);
+
 /* unlink(2) as a back-end's unlink: 0 or a negative errno. */
 int tgt_local_unlink(const char *path);
 

@@ -21,6 +21,14 @@ enum wl_pattern {
 	WL_RANDOM,     /* uniform block-aligned offsets over the whole file */
 };
 
+enum wl_data {
+	WL_DATA_RANDOM, /* incompressible, and every 4 KiB written is unique */
+	WL_DATA_ZEROS,  /* all zero bytes (CrystalDiskMark's "0Fill") */
+	WL_DATA_REPEAT, /* one random 4 KiB block, the same in every write:
+			   incompressible within a block, but a deduplicating
+			   device stores it once */
+};
+
 struct workload {
 	char name[32];            /* CrystalDiskMark's name: "SEQ1M Q8T1" */
 	enum wl_pattern pattern;
@@ -29,12 +37,18 @@ struct workload {
 	unsigned queue_depth;     /* outstanding I/Os per thread, 1 … 1024 */
 	unsigned threads;         /* 1 … 256, each with its own target context */
 	uint64_t file_size;       /* bytes, the span the I/Os cover */
-	double duration_s;        /* measured window per iteration, seconds */
+	double duration_s;        /* measured window per iteration, seconds
+				     (time-based: io_bytes == 0) */
+	uint64_t io_bytes;        /* size-based: the iteration ends once this
+				     many bytes have completed (split evenly
+				     over the threads, whole blocks); 0 =
+				     time-based */
 	double ramp_s;            /* seconds of I/O before the window opens,
 				     excluded from every figure; 0 … 3600 */
 	enum wl_sync sync;
 	unsigned sync_every;      /* writes per fdatasync (WL_SYNC_FDATASYNC),
 				     1 … 1000000; per thread */
+	enum wl_data data;        /* what writes carry */
 };
 
 /* "read", "write" or "mix" for read_pct 100, 0 or anything between. */
@@ -46,6 +60,18 @@ static inline const char *wl_rw_name(unsigned read_pct)
 static inline const char *wl_pattern_name(enum wl_pattern p)
 {
 	return p == WL_SEQUENTIAL ? "sequential" : "random";
+}
+
+static inline const char *wl_data_name(enum wl_data d)
+{
+	return d == WL_DATA_ZEROS ? "zeros" : d == WL_DATA_REPEAT ? "repeat"
+								 : "random";
+}
+
+static inline const char *wl_sync_name(enum wl_sync s)
+{
+	return s == WL_SYNC_DSYNC ? "dsync"
+	       : s == WL_SYNC_FDATASYNC ? "fdatasync" : "none";
 }
 
 #endif

@@ -6,6 +6,10 @@
 #include "histogram.h"
 #include "test.h"
 
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
 #define N 200000
 
 static uint64_t values[N];
@@ -154,6 +158,40 @@ static void test_setup(void)
 	ASSERT_TRUE(values[0] > 0);
 }
 
+/* The storage form gives back the same histogram; damaged bytes are refused. */
+static void test_encode_roundtrip(void)
+{
+	struct hist *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	unsigned char *buf;
+	size_t need, small;
+	uint64_t x = 88172645463325252ULL;
+
+	ASSERT_TRUE(a && b);
+	hist_init(a);
+	small = hist_encode(a, NULL, 0); /* empty: the header alone */
+	for (int i = 0; i < 100000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		hist_add(a, x % 5000000 + 1);
+	}
+	need = hist_encode(a, NULL, 0);
+	ASSERT_TRUE(need > small && need < sizeof(a->buckets) / 2);
+	buf = malloc(need);
+	ASSERT_TRUE(buf != NULL);
+	ASSERT_EQ(hist_encode(a, buf, need), need);
+	ASSERT_EQ(hist_decode(b, buf, need), 0);
+	ASSERT_TRUE(memcmp(a, b, sizeof(*a)) == 0);
+	ASSERT_EQ(hist_decode(b, buf, need - 1), -EINVAL); /* cut short */
+	buf[need - 1] ^= 1;                                 /* a count off */
+	ASSERT_EQ(hist_decode(b, buf, need), -EINVAL);
+	ASSERT_U64_EQ(b->count, 0);
+	buf[0] = 9;                                         /* unknown format */
+	ASSERT_EQ(hist_decode(b, buf, need), -EINVAL);
+	ASSERT_EQ(hist_decode(b, NULL, 0), -EINVAL);
+	free(buf);
+	free(a);
+	free(b);
+}
+
 TEST_MAIN(test_setup, test_geometry, test_percentiles_against_sorting,
 	  test_small_values_exact, test_merge_equals_one_histogram,
-	  test_mean_and_stdev, test_empty)
+	  test_mean_and_stdev, test_empty, test_encode_roundtrip)

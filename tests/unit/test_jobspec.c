@@ -54,7 +54,8 @@ static void add_rep(char *buf, size_t size, char c, size_t n)
 static int spec_empty(const struct job_spec *s)
 {
 	return !s->profile && !s->target && !s->labels_json && !s->notes &&
-	       s->size == 0 && s->iterations == 0;
+	       !s->plan_json && !s->engine && s->size == 0 &&
+	       s->iterations == 0;
 }
 
 /* Parses body and expects a 400 naming field, a detail that mentions the
@@ -102,6 +103,16 @@ static void test_defaults(void)
 		ASSERT_TRUE(s.interval_s == 0.0);
 		ASSERT_STR_EQ(s.labels_json, "[]");
 		ASSERT_STR_EQ(s.notes, "");
+		ASSERT_EQ(s.direct, 1);
+		ASSERT_STR_EQ(s.engine, tgt_local_default()->name);
+		/* the profile's tests, written out in full */
+		ASSERT_TRUE(strstr(s.plan_json,
+				   "{\"name\":\"SEQ1M Q8T1\",\"pattern\":"
+				   "\"sequential\",\"read_pct\":100,"
+				   "\"block_size\":1048576,\"queue_depth\":8,"
+				   "\"threads\":1,\"duration_s\":5.0,"
+				   "\"io_size\":0,\"ramp_s\":0.0,\"sync\":"
+				   "\"none\",\"data\":\"random\"}") == s.plan_json + 1);
 		job_spec_clear(&s);
 		ASSERT_TRUE(spec_empty(&s));
 	}
@@ -174,6 +185,172 @@ static void test_limits_allowed(void)
 	ASSERT_EQ(jobspec_parse(body, strlen(body), scratch_arg, &s, &p), 0);
 	ASSERT_EQ(strlen(s.notes), 6000);
 	job_spec_clear(&s);
+}
+
+/* Parses body (must pass) and returns test i of its plan (a new ref). */
+static json_t *plan_test(const char *body, size_t i, struct job_spec *s)
+{
+	struct api_problem p = {0};
+	json_t *plan, *t;
+
+	if (jobspec_parse(body, strlen(body), scratch_arg, s, &p) != 0) {
+		fprintf(stderr, "  %s -> %s\n", body, p.detail);
+		return NULL;
+	}
+	plan = json_loads(s->plan_json, 0, NULL);
+	t = json_incref(json_array_get(plan, i));
+	json_decref(plan);
+	return t;
+}
+
+static void expect_test(const char *body, size_t i, const char *want)
+{
+	struct job_spec s;
+	json_t *t = plan_test(body, i, &s), *w = json_loads(want, 0, NULL);
+
+	ASSERT_TRUE(t != NULL && w != NULL);
+	if (!json_equal(t, w)) {
+		char *got = json_dumps(t, JSON_COMPACT);
+		fprintf(stderr, "  want %s\n  got  %s\n", want, got);
+		free(got);
+	}
+	ASSERT_TRUE(json_equal(t, w));
+	json_decref(t);
+	json_decref(w);
+	job_spec_clear(&s);
+}
+
+/* The custom profile: every workload field, its defaults, generated names,
+ * job-wide data/ramp applied to presets too, engine and direct. */
+static void test_custom(void)
+{
+	struct job_spec s;
+	json_t *t;
+
+	expect_test("{\"profile\": \"custom\", \"tests\": [{}]}", 0,
+		    "{\"name\":\"RND4K Q1T1\",\"pattern\":\"random\","
+		    "\"read_pct\":100,\"block_size\":4096,\"queue_depth\":1,"
+		    "\"threads\":1,\"duration_s\":5.0,\"io_size\":0,"
+		    "\"ramp_s\":0.0,\"sync\":\"none\",\"data\":\"random\"}");
+	expect_test("{\"profile\": \"custom\", \"duration_s\": 2,"
+		    " \"data\": \"zeros\", \"ramp_s\": 1, \"tests\": ["
+		    " {\"pattern\": \"random\", \"read_pct\": 70,"
+		    "  \"block_size\": \"8KiB\", \"queue_depth\": 16,"
+		    "  \"threads\": 2, \"sync\": \"fdatasync\","
+		    "  \"sync_every\": 64},"
+		    " {\"name\": \"fill\", \"pattern\": \"sequential\","
+		    "  \"read_pct\": 0, \"block_size\": 1536,"
+		    "  \"io_size\": \"3MiB\", \"ramp_s\": 0, \"data\": \"repeat\","
+		    "  \"sync\": \"dsync\", \"duration_s\": 0.5}]}",
+		    0,
+		    "{\"name\":\"RND8K Q16T2 R70\",\"pattern\":\"random\","
+		    "\"read_pct\":70,\"block_size\":8192,\"queue_depth\":16,"
+		    "\"threads\":2,\"duration_s\":2.0,\"io_size\":0,"
+		    "\"ramp_s\":1.0,\"sync\":\"fdatasync\",\"sync_every\":64,"
+		    "\"data\":\"zeros\"}");
+	expect_test("{\"profile\": \"custom\", \"tests\": ["
+		    " {\"name\": \"fill\", \"pattern\": \"sequential\","
+		    "  \"read_pct\": 0, \"block_size\": 1536,"
+		    "  \"io_size\": \"3MiB\", \"data\": \"repeat\","
+		    "  \"sync\": \"dsync\", \"duration_s\": 0.5}]}",
+		    0,
+		    "{\"name\":\"fill\",\"pattern\":\"sequential\","
+		    "\"read_pct\":0,\"block_size\":1536,\"queue_depth\":1,"
+		    "\"threads\":1,\"duration_s\":0.5,\"io_size\":3145728,"
+		    "\"ramp_s\":0.0,\"sync\":\"dsync\",\"data\":\"repeat\"}");
+	/* a preset takes the job-wide data pattern and ramp */
+	expect_test("{\"data\": \"zeros\", \"ramp_s\": 2}", 7,
+		    "{\"name\":\"RND4K Q1T1\",\"pattern\":\"random\","
+		    "\"read_pct\":0,\"block_size\":4096,\"queue_depth\":1,"
+		    "\"threads\":1,\"duration_s\":5.0,\"io_size\":0,"
+		    "\"ramp_s\":2.0,\"sync\":\"none\",\"data\":\"zeros\"}");
+	t = plan_test("{\"engine\": \"psync\", \"direct\": false}", 0, &s);
+	ASSERT_TRUE(t != NULL);
+	ASSERT_STR_EQ(s.engine, "psync");
+	ASSERT_EQ(s.direct, 0);
+	ASSERT_STR_EQ(s.profile, "cdm-default");
+	json_decref(t);
+	job_spec_clear(&s);
+	t = plan_test("{\"profile\": \"custom\", \"engine\": \"null\","
+		      " \"tests\": [{\"read_pct\": 0}]}", 0, &s);
+	ASSERT_TRUE(t != NULL);
+	ASSERT_STR_EQ(s.engine, "null");
+	ASSERT_STR_EQ(s.profile, "custom");
+	json_decref(t);
+	job_spec_clear(&s);
+}
+
+static void test_custom_refusals(void)
+{
+	char body[8192] = "";
+
+	expect_bad("{\"profile\": \"custom\"}", "tests", "tests array");
+	expect_bad("{\"tests\": [{}]}", "tests", "custom");
+	expect_bad("{\"profile\": \"custom\", \"tests\": []}", "tests", "1 to 64");
+	expect_bad("{\"profile\": \"custom\", \"tests\": {}}", "tests", "array");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [3]}", "tests[0]", "object");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{}, {\"qd\": 3}]}",
+		   "tests[1]", "unknown field \"qd\"");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"pattern\": \"seq\"}]}",
+		   "tests[0].pattern", "\"sequential\", \"random\"");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"read_pct\": 101}]}",
+		   "tests[0].read_pct", "0 to 100");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"read_pct\": 50.5}]}",
+		   "tests[0].read_pct", "integer");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"block_size\": 1000}]}",
+		   "tests[0].block_size", "multiple of 512");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"block_size\": 0}]}",
+		   "tests[0].block_size", "multiple of 512");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"block_size\": \"128MiB\"}]}",
+		   "tests[0].block_size", "64 MiB");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"block_size\": \"big\"}]}",
+		   "tests[0].block_size", "bytes");
+	expect_bad("{\"profile\": \"custom\", \"size\": \"8MiB\", \"tests\":"
+		   " [{\"block_size\": \"4MiB\", \"threads\": 4}]}",
+		   "tests[0].block_size", "do not fit");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"queue_depth\": 0}]}",
+		   "tests[0].queue_depth", "1 to 1024");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"queue_depth\": 1025}]}",
+		   "tests[0].queue_depth", "1 to 1024");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"threads\": 257}]}",
+		   "tests[0].threads", "1 to 256");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"block_size\": \"1MiB\","
+		   " \"queue_depth\": 1024, \"threads\": 2}]}",
+		   "tests[0].queue_depth", "1 GiB");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"duration_s\": 0.1}]}",
+		   "tests[0].duration_s", "0.5");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"ramp_s\": -1}]}",
+		   "tests[0].ramp_s", "0 to 3600");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"io_size\": \"1KiB\"}]}",
+		   "tests[0].io_size", "one block per thread");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"io_size\": \"1GiB\","
+		   " \"ramp_s\": 1}]}",
+		   "tests[0].ramp_s", "time-based");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"sync\": \"always\"}]}",
+		   "tests[0].sync", "\"fdatasync\"");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"sync_every\": 8}]}",
+		   "tests[0].sync_every", "only with sync");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"sync\": \"fdatasync\","
+		   " \"sync_every\": 0}]}",
+		   "tests[0].sync_every", "1 to 1000000");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"data\": \"ones\"}]}",
+		   "tests[0].data", "\"repeat\"");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"name\": \"\"}]}",
+		   "tests[0].name", "1 to 31");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"name\": \"a\\nb\"}]}",
+		   "tests[0].name", "control");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{}, {\"queue_depth\": 1}]}",
+		   "tests[1].name", "already test 0");
+	expect_bad("{\"data\": \"ones\"}", "data", "zeros");
+	expect_bad("{\"ramp_s\": 4000}", "ramp_s", "3600");
+	expect_bad("{\"engine\": \"libaio\"}", "engine", "psync");
+	expect_bad("{\"direct\": 1}", "direct", "buffered");
+	add(body, sizeof(body), "{\"profile\": \"custom\", \"tests\": [");
+	for (int i = 0; i < 65; i++)
+		add(body, sizeof(body), "%s{\"queue_depth\": %d}", i ? "," : "",
+		    i + 1);
+	add(body, sizeof(body), "]}");
+	expect_bad(body, "tests", "1 to 64");
 }
 
 static void test_refusals(void)
@@ -298,4 +475,5 @@ static void test_cleanup(void)
 }
 
 TEST_MAIN(test_setup, test_defaults, test_full_body, test_limits_allowed,
+	  test_custom, test_custom_refusals,
 	  test_refusals, test_cleanup)

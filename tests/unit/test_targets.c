@@ -165,7 +165,7 @@ static void test_engine_on_psync(void)
 	int direct = -1;
 
 	snprintf(path, sizeof(path), "%s/engine-psync.dat", dir);
-	ASSERT_EQ(engine_prepare_file(&o, 16 << 20, &direct), 0);
+	ASSERT_EQ(engine_prepare_file(&o, 16 << 20, WL_DATA_RANDOM, &direct), 0);
 	ASSERT_EQ(direct, 1);
 	run_checked(&tgt_psync_ops, path, WL_RANDOM, 100, 4096, 4, 1, &r);
 	run_checked(&tgt_psync_ops, path, WL_SEQUENTIAL, 0, 1 << 20, 2, 2, &r);
@@ -193,7 +193,7 @@ static void test_writes_are_unique(void)
 
 	ASSERT_TRUE(data && blocks);
 	snprintf(path, sizeof(path), "%s/unique.dat", dir);
-	ASSERT_EQ(engine_prepare_file(&o, size, &direct), 0);
+	ASSERT_EQ(engine_prepare_file(&o, size, WL_DATA_RANDOM, &direct), 0);
 	run_checked(&tgt_uring_ops, path, WL_RANDOM, 0, 4096, 8, 1, &r);
 	ASSERT_TRUE(r.ios > n / 4); /* enough overwrites to matter */
 	fd = open(path, O_RDONLY);
@@ -221,7 +221,7 @@ static void test_null_touches_nothing(void)
 	int direct = -1;
 
 	snprintf(path, sizeof(path), "%s/null.dat", dir);
-	ASSERT_EQ(engine_prepare_file(&o, 16 << 20, &direct), 0);
+	ASSERT_EQ(engine_prepare_file(&o, 16 << 20, WL_DATA_RANDOM, &direct), 0);
 	ASSERT_EQ(access(path, F_OK), -1); /* no file was made */
 	run_checked(&tgt_null_ops, path, WL_RANDOM, 100, 4096, 32, 1, &r);
 	/* no device: the engine alone does far more than any disk here */
@@ -316,7 +316,7 @@ static void test_sync_modes(void)
 	snprintf(path, sizeof(path), "%s/dsync.dat", dir);
 	o.path = path;
 	o.ops = &tgt_uring_ops;
-	ASSERT_EQ(engine_prepare_file(&o, 16 << 20, &direct), 0);
+	ASSERT_EQ(engine_prepare_file(&o, 16 << 20, WL_DATA_RANDOM, &direct), 0);
 	ASSERT_EQ(tgt_open(&tgt_uring_ops, &a, &t), 0);
 	flags = fd_flags(path);
 	ASSERT_TRUE(flags >= 0 && (flags & O_DSYNC) == O_DSYNC);

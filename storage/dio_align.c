@@ -1,0 +1,31 @@
+/*
+ * dio_align — what a file's direct I/O needs, from statx(STATX_DIOALIGN)
+ * (Linux 6.1+). Kept apart because the kernel's struct statx, which has the
+ * field, clashes with glibc 2.36's, which does not.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/stat.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "target.h"
+
+int tgt_dio_align(const char *path, uint32_t *offset_align,
+		  uint32_t *mem_align)
+{
+	struct statx sx;
+
+	memset(&sx, 0, sizeof(sx));
+	*offset_align = *mem_align = 0;
+	if (syscall(SYS_statx, AT_FDCWD, path, AT_SYMLINK_NOFOLLOW,
+		    STATX_DIOALIGN, &sx) != 0)
+		return -errno;
+	if (!(sx.stx_mask & STATX_DIOALIGN))
+		return -EOPNOTSUPP;
+	*offset_align = sx.stx_dio_offset_align;
+	*mem_align = sx.stx_dio_mem_align;
+	return 0;
+}

@@ -54,6 +54,28 @@ void h_profiles(struct api_req *req, struct api_resp *resp)
 				  p->duration_s, "interval_s", p->interval_s,
 				  "tests", tests));
 	}
+	/* custom: the job brings its own tests (plan.h) */
+	json_array_append_new(
+		list,
+		json_pack("{s:s, s:s, s:{s:I, s:i, s:f, s:f}, s:[], s:{s:s, "
+			  "s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, "
+			  "s:s}}",
+			  "name", "custom", "title",
+			  "Custom: the job's own tests array", "defaults",
+			  "size", (json_int_t)(1LL << 30), "iterations", 5,
+			  "duration_s", 5.0, "interval_s", 0.0, "tests",
+			  "test_fields", "name", "string, default from the fields",
+			  "pattern", "sequential | random (random)",
+			  "read_pct", "0 … 100 (100)",
+			  "block_size", "bytes or \"4KiB\", multiple of 512, ≤ 64 MiB (4KiB)",
+			  "queue_depth", "1 … 1024 per thread (1)",
+			  "threads", "1 … 256 (1)",
+			  "duration_s", "0.5 … 3600 s (the job's)",
+			  "io_size", "bytes: size-based when > 0 (0)",
+			  "ramp_s", "0 … 3600 s, time-based only (the job's)",
+			  "sync", "none | dsync | fdatasync (none)",
+			  "sync_every", "1 … 1000000 writes per fdatasync (1)",
+			  "data", "random | zeros | repeat (the job's)"));
 	api_send_json(resp, 200, json_pack("{s:o}", "profiles", list));
 }
 

@@ -256,6 +256,10 @@ static int parse_test(json_t *o, size_t i, const struct workload *def,
 		return rc;
 	if (bs > UINT32_MAX)
 		bs = 0; /* refused below */
+	/* the job-wide ramp is for time-based tests; a size-based one
+	 * refuses only a ramp of its own */
+	if (w->io_bytes && !json_object_get(o, "ramp_s"))
+		w->ramp_s = 0;
 	w->block_size = (uint32_t)bs;
 	w->pattern = (enum wl_pattern)pattern;
 	w->sync = (enum wl_sync)sync;

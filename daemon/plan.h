@@ -18,7 +18,8 @@
  *   duration_s   seconds 0.5 … 3600, the measured window      (the job's)
  *   io_size      bytes, integer or "1GiB": size-based — the iteration ends
  *                after this much I/O; 0 = time-based          (0)
- *   ramp_s       seconds 0 … 3600 of I/O before the window, time-based only
+ *   ramp_s       seconds 0 … 3600 of I/O before the window; time-based only
+ *                (a size-based test does not take the job's ramp)
  *   sync         "none" | "dsync" (O_DSYNC) | "fdatasync"    (none)
  *   sync_every   writes per fdatasync, 1 … 1000000 (sync "fdatasync" only)
  *   data         "random" | "zeros" | "repeat"               (the job's)

@@ -135,7 +135,12 @@ async function updateProfileHint() {
   const profiles = await loadProfiles().catch(() => []);
   const p = profiles.find((x) => x.name === $('#f-profile').value);
   const hint = $('#profile-hint');
-  if (!p) { hint.textContent = ''; return; }
+  const custom = $('#f-profile').value === 'custom';
+  $('#custom-tests').hidden = !custom;
+  if (custom && !$('#custom-rows').children.length) addTestRow();
+  if (custom) hint.textContent = 'Your own tests: every workload field below; names default to CrystalDiskMark style (RND4K Q32T1).';
+  if (!p) { if (!custom) hint.textContent = ''; return; }
+  if (custom) return;
   const names = [...new Set((p.tests ?? []).map((t) => t.test))];
   hint.textContent = names.length ? `${names.length} tests × ${[...new Set(p.tests.map((t) => t.rw))].join('/')}: ${names.join(', ')}` : '';
   const d = p.defaults ?? {};
@@ -144,6 +149,58 @@ async function updateProfileHint() {
 }
 
 // ---------------------------------------------------------------- job form
+
+// One row of the custom profile's tests; input names are the API's field
+// paths (tests[0].block_size) so a problem+json field marks its input.
+const TEST_FIELDS = [
+  ['name', 'Name', 'text', { placeholder: 'auto', size: 12 }],
+  ['pattern', 'Pattern', ['random', 'sequential']],
+  ['read_pct', 'Read %', 'number', { min: 0, max: 100, step: 1, value: 100 }],
+  ['block_size', 'Block', 'text', { value: '4KiB', size: 6, title: 'bytes or 4KiB, 1MiB; a multiple of 512' }],
+  ['queue_depth', 'QD', 'number', { min: 1, max: 1024, step: 1, value: 32 }],
+  ['threads', 'Threads', 'number', { min: 1, max: 256, step: 1, value: 1 }],
+  ['io_size', 'I/O size', 'text', { placeholder: 'time-based', size: 8, title: 'size-based: stop after this many bytes (e.g. 1GiB); empty = time-based' }],
+  ['sync', 'Sync', ['none', 'dsync', 'fdatasync']],
+  ['sync_every', 'Every N writes', 'number', { min: 1, max: 1000000, step: 1, placeholder: '1', title: 'fdatasync once every N writes (sync: fdatasync)' }],
+];
+
+function renumberTestRows() {
+  [...$('#custom-rows').children].forEach((row, i) => {
+    row.querySelector('.test-no').textContent = `#${i + 1}`;
+    for (const el of row.querySelectorAll('[data-key]')) el.name = `tests[${i}].${el.dataset.key}`;
+  });
+}
+
+function addTestRow() {
+  const cells = TEST_FIELDS.map(([key, label, type, attrs = {}]) => {
+    const input = Array.isArray(type)
+      ? h('select', { dataset: { key } }, type.map((v) => h('option', { value: v }, v)))
+      : h('input', { type, dataset: { key }, spellcheck: 'false', ...attrs });
+    return h('label', { class: `tf tf-${key}` }, h('span', null, label), input);
+  });
+  const row = h('div', { class: 'test-row' }, h('span', { class: 'test-no muted' }), cells,
+    h('button', { type: 'button', class: 'small', title: 'remove this test', onclick: () => { row.remove(); renumberTestRows(); } }, '×'));
+  $('#custom-rows').append(row);
+  renumberTestRows();
+}
+
+/** The custom tests as API objects; numbers as numbers, empty fields left out. */
+function readTests() {
+  const tests = [];
+  for (const row of $('#custom-rows').children) {
+    const t = {};
+    for (const el of row.querySelectorAll('[data-key]')) {
+      const key = el.dataset.key;
+      const raw = el.value.trim();
+      if (el.type === 'number' && el.validity.badInput) return { error: 'not a number', field: el.name };
+      if (raw === '') continue;
+      if (key === 'sync_every' && t.sync !== 'fdatasync') continue;
+      t[key] = el.type === 'number' ? Number(raw) : (key === 'block_size' || key === 'io_size') && /^\d+$/.test(raw) ? Number(raw) : raw;
+    }
+    tests.push(t);
+  }
+  return { tests };
+}
 
 function clearFormErrors() {
   const form = $('#job-form');
@@ -163,6 +220,7 @@ function showFormError(message, field) {
     append(box, [h('strong', null, `Field “${field}”: `), message]);
     const input = form.elements.namedItem(field);
     if (input && input.classList) {
+      input.closest('details')?.setAttribute('open', '');
       input.classList.add('invalid');
       input.setAttribute('aria-invalid', 'true');
       input.focus();
@@ -192,6 +250,16 @@ function readForm() {
     const n = Number(raw);
     if (!Number.isFinite(n)) return { error: 'not a number', field: name };
     body[name] = n;
+  }
+  if (f.ramp_s.validity.badInput) return { error: 'not a number', field: 'ramp_s' };
+  if (f.ramp_s.value.trim() !== '') body.ramp_s = Number(f.ramp_s.value);
+  if (f.engine.value) body.engine = f.engine.value;
+  if (f.data.value) body.data = f.data.value;
+  if (!f.direct.checked) body.direct = false;
+  if (body.profile === 'custom') {
+    const { tests, error, field } = readTests();
+    if (error) return { error, field };
+    body.tests = tests;
   }
   const labels = f.labels.value.split(',').map((s) => s.trim()).filter(Boolean);
   if (labels.length) body.labels = labels;
@@ -643,7 +711,7 @@ function renderRun(run, profiles, { job = null, refresh = false } = {}) {
     ['Iterations', spec.iterations],
     ['Duration', isNum(spec.duration_s) ? `${spec.duration_s} s per iteration` : null],
     ['Interval', isNum(spec.interval_s) ? `${spec.interval_s} s between tests` : null],
-    ...extraRows(spec, ['size', 'iterations', 'duration_s', 'interval_s', 'profile']),
+    ...extraRows(spec, ['size', 'iterations', 'duration_s', 'interval_s', 'profile', 'tests']),
     ['Engine version', eng.version],
     ['I/O back-end', eng.target],
     ['Direct I/O', eng.direct === false ? h('span', { class: 'warn-text' }, 'no (buffered)') : yesNo(eng.direct)],
@@ -699,6 +767,33 @@ function renderRun(run, profiles, { job = null, refresh = false } = {}) {
         h('th', { class: 'num' }, 'Window (s)'))),
       h('tbody', null, rows.length ? rows : h('tr', null, h('td', { colspan: 14, class: 'muted' }, 'No iteration measured yet.'))))));
 
+  // --- latency over every iteration of a test (merged histograms)
+  const latRows = tests.filter((t) => t.latency_us).map((t) => {
+    const l = t.latency_us;
+    return h('tr', null, h('td', null, t.test), h('td', null, t.rw),
+      h('td', { class: 'num' }, fmtInt(l.ios)),
+      ['mean', 'stdev', 'min', 'p50', 'p90', 'p99', 'p99.9', 'p99.99', 'max'].map((k) => h('td', { class: 'num' }, fmtFixed(l[k], 1))));
+  });
+  const latCard = h('section', { class: 'card' },
+    h('h2', null, 'Latency over all iterations ', h('span', { class: 'unit' }, '(µs; each I/O from its slot freeing to its completion, histograms of every iteration merged)')),
+    h('div', { class: 'table-wrap' }, h('table', { class: 'iters', id: 'latency-table' },
+      h('thead', null, h('tr', null, h('th', null, 'Test'), h('th', null, 'R/W'), h('th', { class: 'num' }, 'I/Os'),
+        ['Mean', 'Stdev', 'Min', 'p50', 'p90', 'p99', 'p99.9', 'p99.99', 'Max'].map((k) => h('th', { class: 'num' }, k)))),
+      h('tbody', null, latRows.length ? latRows : h('tr', null, h('td', { colspan: 12, class: 'muted' }, 'No latency distribution stored for this run.'))))));
+
+  // --- the plan: every test as it was asked for
+  const plan = Array.isArray(spec.tests) ? spec.tests : [];
+  const planCard = plan.length ? h('section', { class: 'card' },
+    h('h2', null, 'Tests as planned'),
+    h('div', { class: 'table-wrap' }, h('table', { class: 'iters', id: 'plan-table' },
+      h('thead', null, h('tr', null, ['Name', 'Pattern', 'Read %', 'Block', 'QD', 'Threads', 'Duration / size', 'Ramp (s)', 'Sync', 'Data'].map((k) => h('th', null, k)))),
+      h('tbody', null, plan.map((t) => h('tr', null,
+        h('td', null, t.name), h('td', null, t.pattern), h('td', { class: 'num' }, t.read_pct),
+        h('td', { class: 'num' }, fmtBytes(t.block_size)), h('td', { class: 'num' }, t.queue_depth), h('td', { class: 'num' }, t.threads),
+        h('td', null, t.io_size > 0 ? `${fmtBytes(t.io_size)} of I/O` : `${t.duration_s} s`),
+        h('td', { class: 'num' }, t.ramp_s), h('td', null, t.sync === 'fdatasync' ? `fdatasync every ${t.sync_every}` : t.sync),
+        h('td', null, t.data))))))) : '';
+
   const tilesCard = h('section', { class: 'card tiles-card' },
     h('h2', null, 'Results ', h('span', { class: 'unit' }, '(best iteration · MB/s = 10⁶ B/s · IOPS · mean latency µs)')), grid);
 
@@ -729,6 +824,8 @@ function renderRun(run, profiles, { job = null, refresh = false } = {}) {
     h('div', { class: 'run-top' }, tilesCard, chartCard),
     h('div', { class: 'run-details' }, probeCard, specCard, notesCard),
     samplesCard,
+    latCard,
+    planCard,
     iterCard);
   drawRunChart(canvas, names, cols, find, !refresh);
   drawSamplesChart(samplesCanvas, run.id, !refresh);
@@ -861,6 +958,7 @@ function init() {
   }
   $('#job-form').addEventListener('submit', submitJob);
   $('#f-profile').addEventListener('change', updateProfileHint);
+  $('#add-test').addEventListener('click', addTestRow);
   $('#job-form').addEventListener('input', (ev) => {
     const t = ev.target;
     if (t.classList?.contains('invalid')) {

@@ -298,6 +298,72 @@ async function main() {
     assert.equal(final.json.state, 'cancelled');
   }, { critical: false });
 
+  await step('custom profile: the form sends every workload field; a bad block size marks its input', async () => {
+    await page.goto(`${url}/#/`);
+    await page.locator('#job-form').waitFor();
+    await page.fill('#f-target', target);
+    await page.selectOption('#f-profile', 'custom');
+    await page.locator('#custom-tests').waitFor({ state: 'visible' });
+    await page.fill('#f-size', '64MiB');
+    await page.fill('#f-iterations', '2');
+    await page.fill('#f-duration', '1');
+    await page.fill('#f-labels', 'browser-custom');
+    const row = page.locator('#custom-rows .test-row').first();
+    await row.locator('[data-key=read_pct]').fill('70');
+    await row.locator('[data-key=block_size]').fill('1000');
+    await row.locator('[data-key=queue_depth]').fill('4');
+    await row.locator('[data-key=threads]').fill('2');
+    let respP = page.waitForResponse((r) => r.url().endsWith('/api/v1/jobs') && r.request().method() === 'POST');
+    await page.click('#job-submit');
+    let resp = await respP;
+    assert.equal(resp.status(), 400);
+    assert.equal((await resp.json()).field, 'tests[0].block_size');
+    await page.locator('#job-error').waitFor({ state: 'visible' });
+    assert.equal(await row.locator('[data-key=block_size]').getAttribute('aria-invalid'), 'true', 'block size input not marked');
+    assert.match(await page.innerText('#job-error'), /multiple of 512/);
+
+    await row.locator('[data-key=block_size]').fill('8KiB');
+    await page.click('#add-test');
+    const row2 = page.locator('#custom-rows .test-row').nth(1);
+    await row2.locator('[data-key=pattern]').selectOption('sequential');
+    await row2.locator('[data-key=read_pct]').fill('0');
+    await row2.locator('[data-key=block_size]').fill('1MiB');
+    await row2.locator('[data-key=queue_depth]').fill('2');
+    await row2.locator('[data-key=io_size]').fill('16MiB');
+    await row2.locator('[data-key=sync]').selectOption('fdatasync');
+    await row2.locator('[data-key=sync_every]').fill('4');
+    await page.click('#advanced summary');
+    await page.selectOption('#f-data', 'zeros');
+    await page.fill('#f-ramp', '0.5');
+    respP = page.waitForResponse((r) => r.url().endsWith('/api/v1/jobs') && r.request().method() === 'POST');
+    await page.click('#job-submit');
+    resp = await respP;
+    assert.equal(resp.status(), 202, `custom job answered ${resp.status()}: ${await resp.text()}`);
+    const job = await resp.json();
+    assert.equal(job.profile, 'custom');
+    assert.deepEqual(job.tests.map((t) => [t.name, t.pattern, t.read_pct, t.block_size, t.queue_depth, t.threads, t.io_size, t.sync, t.sync_every ?? null, t.data, t.ramp_s]), [
+      ['RND8K Q4T2 R70', 'random', 70, 8192, 4, 2, 0, 'none', null, 'zeros', 0.5],
+      ['SEQ1M Q2T1', 'sequential', 0, 1048576, 2, 1, 16777216, 'fdatasync', 4, 'zeros', 0],
+    ]);
+    const done = await waitJob(url, job.id, 120000);
+    assert.equal(done.state, 'done', `custom job ended ${done.state}: ${done.error}`);
+    await page.goto(`${url}/#/runs/${done.run_id}`);
+    await page.locator('#plan-table').waitFor();
+    const plan = await page.locator('#plan-table tbody tr').allInnerTexts();
+    assert.equal(plan.length, 2);
+    assert.match(plan[1], /SEQ1M Q2T1\s+sequential\s+0\s+1 MiB\s+2\s+1\s+16 MiB of I\/O/);
+    assert.match(plan[1], /fdatasync every 4/);
+    const lat = await page.locator('#latency-table tbody tr').allInnerTexts();
+    assert.equal(lat.length, 2, `latency rows: ${lat.join(' | ')}`);
+    const runJson = (await api(url, 'GET', `/api/v1/runs/${done.run_id}`)).json;
+    const mix = runJson.tests.find((t) => t.test === 'RND8K Q4T2 R70');
+    assert.equal(mix.rw, 'mix');
+    assert.equal(mix.latency_us.ios, mix.iterations.reduce((a, it) => a + it.ios, 0), 'merged histogram holds every I/O of both iterations');
+    const seq = runJson.tests.find((t) => t.test === 'SEQ1M Q2T1');
+    assert.deepEqual(seq.iterations.map((it) => it.bytes), [16777216, 16777216], 'size-based test moved exactly its io_size');
+    await page.screenshot({ path: path.join(out, 'custom-run.png'), fullPage: true });
+  }, { critical: false });
+
   // ---------------------------------------------------------------- global checks
   await step('no request left the loopback interface', async () => {
     const outside = [...new Set(state.requests.filter((u) => !isLoopback(u)))];

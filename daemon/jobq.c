@@ -215,10 +215,10 @@ static unsigned samples_cap(const struct plan *p)
 	return (unsigned)ceil(longest) + 1;
 }
 
-static void add_warnings(json_t *warnings, int direct, uint64_t size,
-			 const struct probe *pr)
+static void add_warnings(json_t *warnings, int asked, int direct,
+			 uint64_t size, const struct probe *pr)
 {
-	if (!direct)
+	if (asked && !direct)
 		json_array_append_new(
 			warnings,
 			json_string("the filesystem refused direct I/O "
@@ -322,7 +322,7 @@ static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 		goto out;
 	file = 1;
 	q->steps_done = 1;
-	add_warnings(warnings, direct, s->size, &pr);
+	add_warnings(warnings, s->direct, direct, s->size, &pr);
 	pj = probe_json(&pr);
 	spec = dump_spec(s, &p);
 	warn = json_dumps(warnings, JSON_COMPACT);

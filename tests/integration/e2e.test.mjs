@@ -123,6 +123,50 @@ test('a small cdm-default job runs the 8 tests and archives plausible numbers', 
   assert.deepEqual(leftovers(), [], 'test file removed after the run');
 });
 
+test('custom jobs: every back-end, buffered I/O, fdatasync, size-based; the run says what ran', async () => {
+  const body = {
+    target, profile: 'custom', size: '32MiB', iterations: 2, duration_s: 0.5, engine: 'psync', direct: false,
+    tests: [
+      { name: 'mix', read_pct: 70, block_size: '8KiB', queue_depth: 4, threads: 2 },
+      { name: 'log', pattern: 'sequential', read_pct: 0, block_size: 8192, sync: 'fdatasync', sync_every: 8, io_size: '2MiB' },
+    ],
+  };
+  const r = await api(d.url, 'POST', '/api/v1/jobs', body);
+  assert.equal(r.status, 202, r.text);
+  assert.equal(r.json.engine, 'psync');
+  assert.equal(r.json.direct, false);
+  const job = await waitJob(d.url, r.json.id, 60000);
+  assert.equal(job.state, 'done', job.error);
+  const run = (await api(d.url, 'GET', `/api/v1/runs/${job.run_id}`)).json;
+  assert.equal(run.profile, 'custom');
+  assert.deepEqual(run.engine, { version: run.engine.version, target: 'psync', direct: false });
+  assert.equal(run.spec.tests.length, 2);
+  assert.ok(!run.warnings.some((w) => /refused direct/.test(w)), 'buffered by request is not a refusal');
+  const [mix, log] = run.tests;
+  assert.deepEqual([mix.test, mix.rw, mix.threads, log.test, log.rw], ['mix', 'mix', 2, 'log', 'write']);
+  for (const it of mix.iterations) {
+    const qd = (it.iops * it.lat_mean_us) / 1e6;
+    assert.ok(Math.abs(qd - 8) <= 0.8, `psync mix: IOPS×lat ${qd} vs QD×T 8`);
+  }
+  // size-based: exactly 2 MiB per iteration, whatever the time
+  assert.deepEqual(log.iterations.map((it) => [it.bytes, it.ios]), [[2097152, 256], [2097152, 256]]);
+  assert.equal(log.latency_us.ios, 512, 'the merged histogram holds both iterations');
+  assert.ok(log.latency_us.p50 <= log.latency_us.p99 && log.latency_us.p99 <= log.latency_us.max);
+
+  // the null back-end: the engine's own cost, far beyond any disk
+  const n = await api(d.url, 'POST', '/api/v1/jobs', {
+    target, profile: 'custom', size: '8MiB', iterations: 1, duration_s: 0.5, engine: 'null',
+    tests: [{ queue_depth: 32 }],
+  });
+  assert.equal(n.status, 202, n.text);
+  const nj = await waitJob(d.url, n.json.id, 30000);
+  assert.equal(nj.state, 'done', nj.error);
+  const nr = (await api(d.url, 'GET', `/api/v1/runs/${nj.run_id}`)).json;
+  assert.equal(nr.engine.target, 'null');
+  assert.ok(nr.tests[0].best.iops > 1e6, `null back-end: ${nr.tests[0].best.iops} IOPS`);
+  assert.deepEqual(leftovers(), [], 'no test file left');
+});
+
 test('bad requests get a problem+json naming the problem, and the daemon stays up', async () => {
   const cases = [
     ['malformed JSON', '{"target": ', 400, null, /malformed JSON/],

@@ -1,0 +1,579 @@
+/*
+ * storbench-vs-fio — the engine against fio, on the same file, back to back.
+ *
+ * For each workload, storbench's engine (in this process, through the same
+ * engine_run() the daemon uses) and Debian's fio (ioengine io_uring,
+ * direct=1, or both on their null back-ends with --null) take turns on one
+ * test file that storbench created and filled: pair k runs storbench first
+ * when k is even and fio first when k is odd, so neither side always gets
+ * the warmer device. Per pair it computes storbench/fio ratios of IOPS, CPU
+ * time per I/O and p50/p99 latency, and prints the median over the pairs.
+ *
+ * Both tools' numbers come from the same kind of counting: IOPS are
+ * completed I/Os over the measured window; latency is fio's total latency
+ * (lat_ns = slat + clat, asked for with lat_percentiles=1) and storbench's
+ * slot-free-to-completion latency (engine.h); CPU is user + system time of
+ * the measuring process (fio: usr_cpu and sys_cpu, percent of job_runtime;
+ * storbench: getrusage over the run). Little's law is checked for both:
+ * queue_depth × threads / IOPS against the mean latency.
+ *
+ * --check turns it into a test: exit 1 unless every workload's median IOPS
+ * ratio is within ±tolerance and every run of both tools obeys Little's law
+ * within 10 % (with --null: unless storbench does at least fio's IOPS; fio's
+ * null engine does not time the queue, so Little's law is not checked). The tolerance (default 15 %) is what an honest comparison
+ * on a shared, noisy virtual disk can promise; the medians of alternating
+ * pairs keep one slow second from deciding it.
+ *
+ *   storbench-vs-fio [--dir DIR] [--size 1GiB] [--duration 5] [--pairs 5]
+ *                    [--null] [--check] [--tolerance 0.15] [--only NAME]
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "engine.h"
+#include "histogram.h"
+#include "units.h"
+
+extern char **environ;
+
+#define MAX_PAIRS 51
+#define LITTLE_TOLERANCE 0.10
+
+struct xw {
+	const char *name;
+	enum wl_pattern pattern;
+	unsigned read_pct;
+	uint32_t bs;
+	unsigned qd, threads;
+};
+
+/* The workloads issue 3 names, in this order. */
+static const struct xw workloads[] = {
+	{"SEQ1M Q8T1 read", WL_SEQUENTIAL, 100, 1U << 20, 8, 1},
+	{"SEQ1M Q8T1 write", WL_SEQUENTIAL, 0, 1U << 20, 8, 1},
+	{"RND4K Q32T1 read", WL_RANDOM, 100, 4096, 32, 1},
+	{"RND4K Q32T1 write", WL_RANDOM, 0, 4096, 32, 1},
+	{"RND4K Q1T1 read", WL_RANDOM, 100, 4096, 1, 1},
+	{"RND8K Q16T2 70/30", WL_RANDOM, 70, 8192, 16, 2},
+};
+#define N_WORKLOADS (sizeof(workloads) / sizeof(workloads[0]))
+
+/* One measurement by one tool. */
+struct meas {
+	double iops;
+	double cpu_per_io_ns; /* (user + system) CPU time per I/O */
+	double lat_mean_us;
+	double p50_us, p99_us; /* NAN for a mixed workload on fio's side */
+	double little;         /* QD × T / IOPS ÷ mean latency */
+};
+
+static struct {
+	char dir[PATH_MAX];
+	uint64_t size;
+	double duration;
+	int pairs;
+	int null_engine;
+	int check;
+	double tolerance;
+	const char *only;
+	int hugepages_old; /* -1: untouched */
+} cfg = {.size = 1ULL << 30, .duration = 5, .pairs = 5, .tolerance = 0.15,
+	 .hugepages_old = -1};
+
+static char file[PATH_MAX + 64];
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median of the finite values among v[0..n); NAN if none. */
+static double median(const double *v, int n)
+{
+	double s[MAX_PAIRS];
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			s[k++] = v[i];
+	if (k == 0)
+		return NAN;
+	qsort(s, (size_t)k, sizeof(*s), cmp_double);
+	return k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
+}
+
+/* --- storbench --- */
+
+static int run_storbench(const struct xw *x, struct meas *m)
+{
+	static struct hist h;
+	char err[256] = "";
+	struct engine_opts o = {
+		.ops = tgt_find(cfg.null_engine ? "null" : "io_uring"),
+		.path = file, .direct = 1, .error = err,
+		.error_len = sizeof(err), .hist = &h,
+	};
+	struct workload w = {
+		.pattern = x->pattern, .read_pct = x->read_pct,
+		.block_size = x->bs, .queue_depth = x->qd,
+		.threads = x->threads, .file_size = cfg.size,
+		.duration_s = cfg.duration,
+	};
+	struct result r;
+	int rc;
+
+	snprintf(w.name, sizeof(w.name), "%.31s", x->name);
+	if ((rc = engine_run(&o, &w, &r)) < 0) {
+		fprintf(stderr, "storbench %s: %s\n", x->name, err);
+		return rc;
+	}
+	m->iops = r.iops;
+	m->cpu_per_io_ns = (r.cpu_user_s + r.cpu_sys_s) * 1e9 / (double)r.ios;
+	m->lat_mean_us = r.lat_mean_us;
+	m->p50_us = hist_percentile(&h, 50) / 1e3;
+	m->p99_us = hist_percentile(&h, 99) / 1e3;
+	m->little = x->qd * x->threads / r.iops * 1e6 / r.lat_mean_us;
+	return 0;
+}
+
+/* --- fio --- */
+
+/* Runs argv, returns its standard output (caller frees) or NULL. */
+static char *capture(char *const argv[])
+{
+	int pipefd[2], status;
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	size_t len = 0, cap = 1 << 16;
+	char *out = malloc(cap);
+	ssize_t n;
+
+	if (!out || pipe(pipefd) != 0) {
+		free(out);
+		return NULL;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+	posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) != 0) {
+		posix_spawn_file_actions_destroy(&fa);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		free(out);
+		return NULL;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	while ((n = read(pipefd[0], out + len, cap - len - 1)) > 0) {
+		len += (size_t)n;
+		if (cap - len < 4096) {
+			char *bigger = realloc(out, cap * 2);
+			if (!bigger)
+				break;
+			out = bigger;
+			cap *= 2;
+		}
+	}
+	close(pipefd[0]);
+	out[len] = '\0';
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "fio failed (status %d):\n%s\n", status, out);
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static double num(json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+static double pct(json_t *dir, const char *p)
+{
+	json_t *v = json_object_get(
+		json_object_get(json_object_get(dir, "lat_ns"), "percentile"), p);
+
+	return v ? json_number_value(v) / 1e3 : NAN;
+}
+
+static int run_fio(const struct xw *x, struct meas *m, int shmhuge)
+{
+	char a[16][PATH_MAX + 80];
+	char *argv[32];
+	int n = 0;
+	const char *rw = x->read_pct == 100 ? (x->pattern == WL_SEQUENTIAL ? "read" : "randread")
+			 : x->read_pct == 0 ? (x->pattern == WL_SEQUENTIAL ? "write" : "randwrite")
+					    : (x->pattern == WL_SEQUENTIAL ? "rw" : "randrw");
+	char *out, *json_start;
+	json_t *root, *jobs, *job;
+	size_t i;
+	double ios = 0, lat_sum_us = 0, cpu_s = 0, iops = 0, runtime_s = 0;
+
+#define ARG(...) (snprintf(a[n], sizeof(a[n]), __VA_ARGS__), argv[n] = a[n], n++)
+	argv[n++] = "fio";
+	argv[n++] = "--output-format=json";
+	argv[n++] = "--name=xcheck";
+	ARG("--filename=%s", file);
+	ARG("--ioengine=%s", cfg.null_engine ? "null" : "io_uring");
+	argv[n++] = "--direct=1";
+	ARG("--rw=%s", rw);
+	ARG("--rwmixread=%u", x->read_pct);
+	ARG("--bs=%u", x->bs);
+	ARG("--iodepth=%u", x->qd);
+	ARG("--numjobs=%u", x->threads);
+	/* sequential threads walk their own region, as storbench's do */
+	if (x->pattern == WL_SEQUENTIAL && x->threads > 1) {
+		ARG("--size=%llu", (unsigned long long)(cfg.size / x->threads));
+		ARG("--offset_increment=%llu",
+		    (unsigned long long)(cfg.size / x->threads));
+	} else {
+		ARG("--size=%llu", (unsigned long long)cfg.size);
+	}
+	argv[n++] = "--time_based";
+	ARG("--runtime=%gs", cfg.duration);
+	argv[n++] = "--lat_percentiles=1";
+	argv[n++] = "--randrepeat=0";
+	argv[n++] = "--norandommap";
+	argv[n++] = "--thread";
+	if (shmhuge)
+		argv[n++] = "--iomem=shmhuge";
+	argv[n] = NULL;
+#undef ARG
+	if (!(out = capture(argv)))
+		return -EIO;
+	json_start = strchr(out, '{'); /* fio may print warnings first */
+	root = json_start ? json_loads(json_start, JSON_DISABLE_EOF_CHECK, NULL)
+			  : NULL;
+	free(out);
+	jobs = json_object_get(root, "jobs");
+	if (!json_is_array(jobs) || json_array_size(jobs) == 0) {
+		fprintf(stderr, "fio %s: no jobs in its JSON\n", x->name);
+		json_decref(root);
+		return -EIO;
+	}
+	m->p50_us = m->p99_us = NAN;
+	json_array_foreach(jobs, i, job)
+	{
+		double rt = num(job, "job_runtime") / 1e3;
+		for (int d = 0; d < 2; d++) {
+			json_t *dir = json_object_get(job, d ? "write" : "read");
+			json_t *lat = json_object_get(dir, "lat_ns");
+			double n_io = num(lat, "N");
+			ios += n_io;
+			iops += num(dir, "iops");
+			lat_sum_us += n_io * num(lat, "mean") / 1e3;
+			/* percentiles of one direction: only for a pure
+			 * workload with one job do they mean the whole test */
+			if (n_io > 0 && (x->read_pct == 100 || x->read_pct == 0) &&
+			    x->threads == 1) {
+				m->p50_us = pct(dir, "50.000000");
+				m->p99_us = pct(dir, "99.000000");
+			}
+		}
+		cpu_s += (num(job, "usr_cpu") + num(job, "sys_cpu")) / 100 * rt;
+		if (rt > runtime_s)
+			runtime_s = rt;
+	}
+	json_decref(root);
+	if (ios <= 0)
+		return -EIO;
+	m->iops = iops;
+	m->cpu_per_io_ns = cpu_s * 1e9 / ios;
+	m->lat_mean_us = lat_sum_us / ios;
+	m->little = x->qd * x->threads / iops * 1e6 / m->lat_mean_us;
+	return 0;
+}
+
+/*
+ * storbench's buffers are transparent huge pages, so a 1 MiB direct I/O is
+ * one device request; fio's default buffers are 4 KiB pages, which a device
+ * with a segment limit (virtio-blk: 254) splits in two. To compare like
+ * with like, reserve hugetlb pages (root; restored at exit) and give fio
+ * iomem=shmhuge. Returns whether fio gets it.
+ */
+static int reserve_hugepages(void)
+{
+	FILE *f = fopen("/proc/sys/vm/nr_hugepages", "r+");
+	int old = -1, want = 64; /* 128 MiB: 8 × 1 MiB × 2 jobs, with room */
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%d", &old) != 1 || old >= want) {
+		fclose(f);
+		return old >= want;
+	}
+	rewind(f);
+	if (fprintf(f, "%d\n", want) < 0 || fflush(f) != 0) {
+		fclose(f);
+		return 0;
+	}
+	fclose(f);
+	cfg.hugepages_old = old;
+	return 1;
+}
+
+static void restore_hugepages(void)
+{
+	FILE *f;
+
+	if (cfg.hugepages_old < 0 || !(f = fopen("/proc/sys/vm/nr_hugepages", "w")))
+		return;
+	fprintf(f, "%d\n", cfg.hugepages_old);
+	fclose(f);
+	cfg.hugepages_old = -1;
+}
+
+static void on_signal(int sig)
+{
+	unlink(file);
+	restore_hugepages();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* --- the table --- */
+
+static const char *fmt_ratio(double v, char *buf, size_t len)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.3f", v);
+	else
+		snprintf(buf, len, "–");
+	return buf;
+}
+
+static void usage(FILE *to)
+{
+	fprintf(to,
+		"usage: storbench-vs-fio [--dir DIR] [--size 1GiB] [--duration S]\n"
+		"                        [--pairs N] [--null] [--check]\n"
+		"                        [--tolerance 0.15] [--only NAME]\n");
+}
+
+static int parse_args(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"dir", required_argument, NULL, 'd'},
+		{"size", required_argument, NULL, 's'},
+		{"duration", required_argument, NULL, 't'},
+		{"pairs", required_argument, NULL, 'p'},
+		{"null", no_argument, NULL, 'n'},
+		{"check", no_argument, NULL, 'c'},
+		{"tolerance", required_argument, NULL, 'T'},
+		{"only", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
+	};
+	int c;
+
+	if (!getcwd(cfg.dir, sizeof(cfg.dir)))
+		return -1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (!realpath(optarg, cfg.dir)) {
+				perror(optarg);
+				return -1;
+			}
+			break;
+		case 's':
+			if (units_parse_size(optarg, &cfg.size) < 0 ||
+			    cfg.size < (16ULL << 20) || cfg.size % (1 << 20)) {
+				fprintf(stderr, "--size: whole MiB, at least 16MiB\n");
+				return -1;
+			}
+			break;
+		case 't':
+			cfg.duration = atof(optarg);
+			if (!(cfg.duration >= 0.5 && cfg.duration <= 600)) {
+				fprintf(stderr, "--duration: 0.5 … 600 s\n");
+				return -1;
+			}
+			break;
+		case 'p':
+			cfg.pairs = atoi(optarg);
+			if (cfg.pairs < 1 || cfg.pairs > MAX_PAIRS) {
+				fprintf(stderr, "--pairs: 1 … %d\n", MAX_PAIRS);
+				return -1;
+			}
+			break;
+		case 'n':
+			cfg.null_engine = 1;
+			break;
+		case 'c':
+			cfg.check = 1;
+			break;
+		case 'T':
+			cfg.tolerance = atof(optarg);
+			break;
+		case 'o':
+			cfg.only = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	char salt[16], r1[16], r2[16], r3[16], r4[16];
+	struct meas sb[MAX_PAIRS], fio[MAX_PAIRS];
+	int shmhuge = 0, failures = 0, direct = 0, rc;
+	char err[256] = "";
+	struct engine_opts prep = {.error = err, .error_len = sizeof(err)};
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (parse_args(argc, argv) < 0)
+		return 2;
+	snprintf(salt, sizeof(salt), "%08lx", (unsigned long)getpid());
+	snprintf(file, sizeof(file), "%s/storbench-vs-fio-%s.tmp", cfg.dir, salt);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (!cfg.null_engine)
+		shmhuge = reserve_hugepages();
+	prep.ops = tgt_find(cfg.null_engine ? "null" : "io_uring");
+	prep.path = file;
+	prep.direct = 1;
+	if ((rc = engine_prepare_file(&prep, cfg.size, WL_DATA_RANDOM,
+				      &direct)) < 0) {
+		fprintf(stderr, "creating %s: %s\n", file, err);
+		restore_hugepages();
+		return 2;
+	}
+	if (!cfg.null_engine && !direct) {
+		fprintf(stderr, "%s refuses direct I/O; pick a disk filesystem\n",
+			cfg.dir);
+		unlink(file);
+		restore_hugepages();
+		return 2;
+	}
+	printf("# storbench engine vs %s, %s: %s file in %s, %g s per run, "
+	       "median of %d alternating pair%s%s\n",
+	       "fio 3 (Debian)", cfg.null_engine ? "null back-ends" : "io_uring, direct=1",
+	       units_format_size(cfg.size, r1, sizeof(r1)) == 0 ? r1 : "?",
+	       cfg.dir, cfg.duration, cfg.pairs, cfg.pairs > 1 ? "s" : "",
+	       !cfg.null_engine && !shmhuge
+		       ? "; fio on 4 KiB-page buffers (no hugetlb pages)"
+		       : "");
+	printf("| workload | storbench IOPS | fio IOPS | IOPS ratio | CPU/IO "
+	       "ratio | p50 ratio | p99 ratio | Little sb | Little fio |\n");
+	printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (size_t w = 0; w < N_WORKLOADS; w++) {
+		const struct xw *x = &workloads[w];
+		double ri[MAX_PAIRS], rc_[MAX_PAIRS], r50[MAX_PAIRS],
+			r99[MAX_PAIRS], si[MAX_PAIRS], fi[MAX_PAIRS];
+		double lmin = INFINITY, lmax = 0, flmin = INFINITY, flmax = 0;
+		int ok = 1;
+
+		if (cfg.only && !strstr(x->name, cfg.only))
+			continue;
+		for (int p = 0; p < cfg.pairs && ok; p++) {
+			int fio_first = p % 2;
+			if (fio_first)
+				ok = run_fio(x, &fio[p], shmhuge) == 0 &&
+				     run_storbench(x, &sb[p]) == 0;
+			else
+				ok = run_storbench(x, &sb[p]) == 0 &&
+				     run_fio(x, &fio[p], shmhuge) == 0;
+			if (!ok)
+				break;
+			si[p] = sb[p].iops;
+			fi[p] = fio[p].iops;
+			ri[p] = sb[p].iops / fio[p].iops;
+			rc_[p] = sb[p].cpu_per_io_ns / fio[p].cpu_per_io_ns;
+			r50[p] = sb[p].p50_us / fio[p].p50_us;
+			r99[p] = sb[p].p99_us / fio[p].p99_us;
+			lmin = fmin(lmin, sb[p].little);
+			lmax = fmax(lmax, sb[p].little);
+			flmin = fmin(flmin, fio[p].little);
+			flmax = fmax(flmax, fio[p].little);
+			if (getenv("STORBENCH_VERBOSE"))
+				fprintf(stderr,
+					"  %s pair %d (%s first): sb %.0f IOPS "
+					"%.0f ns/IO p99 %.1f µs · fio %.0f IOPS "
+					"%.0f ns/IO p99 %.1f µs\n",
+					x->name, p, fio_first ? "fio" : "sb",
+					sb[p].iops, sb[p].cpu_per_io_ns,
+					sb[p].p99_us, fio[p].iops,
+					fio[p].cpu_per_io_ns, fio[p].p99_us);
+		}
+		if (!ok) {
+			printf("| %s | failed | | | | | | | |\n", x->name);
+			failures++;
+			continue;
+		}
+		{
+			double mi = median(ri, cfg.pairs);
+			char l1[40], l2[40];
+			snprintf(l1, sizeof(l1), "%.3f–%.3f", lmin, lmax);
+			snprintf(l2, sizeof(l2), "%.3f–%.3f", flmin, flmax);
+			printf("| %s | %.0f | %.0f | %s | %s | %s | %s | %s | %s |\n",
+			       x->name, median(si, cfg.pairs),
+			       median(fi, cfg.pairs),
+			       fmt_ratio(mi, r1, sizeof(r1)),
+			       fmt_ratio(median(rc_, cfg.pairs), r2, sizeof(r2)),
+			       fmt_ratio(median(r50, cfg.pairs), r3, sizeof(r3)),
+			       fmt_ratio(median(r99, cfg.pairs), r4, sizeof(r4)),
+			       l1, l2);
+			if (cfg.check && cfg.null_engine && mi < 1) {
+				/* no device: the engine's own cost must
+				 * not be higher than fio's */
+				fprintf(stderr,
+					"FAIL %s: on the null back-ends "
+					"storbench does %.3f × fio's IOPS\n",
+					x->name, mi);
+				failures++;
+			} else if (cfg.check && !cfg.null_engine &&
+				   fabs(mi - 1) > cfg.tolerance) {
+				fprintf(stderr,
+					"FAIL %s: median IOPS ratio %.3f is outside "
+					"1 ± %.2f\n",
+					x->name, mi, cfg.tolerance);
+				failures++;
+			}
+			if (cfg.check && !cfg.null_engine &&
+			    (fabs(lmin - 1) > LITTLE_TOLERANCE ||
+			     fabs(lmax - 1) > LITTLE_TOLERANCE ||
+			     fabs(flmin - 1) > LITTLE_TOLERANCE ||
+			     fabs(flmax - 1) > LITTLE_TOLERANCE)) {
+				fprintf(stderr,
+					"FAIL %s: Little's law (QD × T / IOPS ÷ "
+					"mean latency) off by more than 10 %%: "
+					"storbench %s, fio %s\n",
+					x->name, l1, l2);
+				failures++;
+			}
+		}
+	}
+	printf("# ratios are storbench / fio; CPU/IO is (user + system) CPU "
+	       "time per completed I/O; Little = QD × threads / IOPS ÷ mean "
+	       "latency (1.000 = consistent), min–max over the runs\n");
+	tgt_unlink(prep.ops, file);
+	restore_hugepages();
+	if (cfg.check)
+		printf("%s\n", failures ? "cross-check FAILED" : "cross-check passed");
+	return failures ? 1 : 0;
+}

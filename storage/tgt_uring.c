@@ -35,10 +35,19 @@ static int uring_open(const struct tgt_open_args *args, void **ctx,
 		rc = u->local.fd;
 		goto fail;
 	}
-	/* one thread submits and reaps: let the kernel skip the IPIs */
+	/*
+	 * One thread submits and reaps, so completions can wait until it asks
+	 * for them (DEFER_TASKRUN, Linux 6.1+): no interrupting task work
+	 * between its submissions, a batch run when it waits. Older kernels:
+	 * COOP_TASKRUN (5.19+, no IPIs), then no flags at all.
+	 */
 	rc = io_uring_queue_init(entries, &u->ring,
 				 IORING_SETUP_SINGLE_ISSUER |
-					 IORING_SETUP_COOP_TASKRUN);
+					 IORING_SETUP_DEFER_TASKRUN);
+	if (rc == -EINVAL)
+		rc = io_uring_queue_init(entries, &u->ring,
+					 IORING_SETUP_SINGLE_ISSUER |
+						 IORING_SETUP_COOP_TASKRUN);
 	if (rc == -EINVAL)
 		rc = io_uring_queue_init(entries, &u->ring, 0);
 	if (rc < 0) {

@@ -168,7 +168,11 @@ test('custom jobs: every back-end, buffered I/O, fdatasync, size-based; the run 
 });
 
 test('bad requests get a problem+json naming the problem, and the daemon stays up', async () => {
+  const jobsBefore = (await api(d.url, 'GET', '/api/v1/jobs')).json.jobs.length;
   const cases = [
+    ['custom without tests', { profile: 'custom' }, 400, 'tests', /tests array/],
+    ['a test field out of range', { profile: 'custom', tests: [{}, { queue_depth: 0 }] }, 400, 'tests[1].queue_depth', /1 to 1024/],
+    ['unknown engine', { engine: 'libaio' }, 400, 'engine', /psync/],
     ['malformed JSON', '{"target": ', 400, null, /malformed JSON/],
     ['empty body', '', 400, null, /empty/],
     ['unknown field', { colour: 'red' }, 400, 'colour', /unknown field/],
@@ -191,7 +195,7 @@ test('bad requests get a problem+json naming the problem, and the daemon stays u
     assert.equal((await api(d.url, 'GET', '/healthz')).status, 200, `daemon up after ${name}`);
   }
   const jobs = (await api(d.url, 'GET', '/api/v1/jobs')).json.jobs;
-  assert.equal(jobs.length, 1, 'no refused request queued a job');
+  assert.equal(jobs.length, jobsBefore, 'no refused request queued a job');
 
   assert.equal((await api(d.url, 'GET', '/api/v1/nope')).status, 404);
   const put = await api(d.url, 'PUT', '/api/v1/jobs');

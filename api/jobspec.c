@@ -29,6 +29,7 @@
 #define MAX_LABELS 32
 #define MAX_LABEL_CHARS 64
 #define MAX_NOTES 4096   /* characters */
+#define PSYNC_MAX_WORKERS 4096
 #define MIN_DURATION 0.5 /* seconds: below that a window is a handful of I/Os */
 
 static const char *const fields[] = {
@@ -46,17 +47,6 @@ static size_t utf8_chars(const char *s)
 		if (((unsigned char)*s & 0xC0) != 0x80)
 			n++;
 	return n;
-}
-
-/* Any control character in s: C0, DEL, or C1 (U+0080–U+009F, which is
- * 0xC2 0x80–0x9F in UTF-8; terminals obey some of them)? */
-static int has_control(const char *s)
-{
-	for (const unsigned char *u = (const unsigned char *)s; *u; u++)
-		if (*u < 0x20 || *u == 0x7f ||
-		    (u[0] == 0xC2 && u[1] >= 0x80 && u[1] <= 0x9F))
-			return 1;
-	return 0;
 }
 
 static int bad(struct api_problem *p, const char *field, const char *detail)
@@ -191,7 +181,7 @@ static int parse_labels(json_t *v, char **out, struct api_problem *p)
 		n = utf8_chars(t);
 		if (n < 1 || n > MAX_LABEL_CHARS)
 			return bad(p, "labels", "every label must be 1 … 64 characters");
-		if (has_control(t) || t[0] == ' ' || t[strlen(t) - 1] == ' ')
+		if (utf8_has_control(t) || t[0] == ' ' || t[strlen(t) - 1] == ' ')
 			return bad(p, "labels", "a label may not hold control "
 						 "characters or start or end with a space");
 		for (size_t j = 0; j < i; j++)
@@ -274,6 +264,22 @@ static int parse_plan(json_t *root, const struct profile *prof, int custom,
 	}
 	if (rc < 0)
 		return rc;
+	/* psync runs a worker thread per queue slot */
+	for (size_t i = 0; strcmp(s->engine, "psync") == 0 && i < plan.n; i++)
+		if ((uint64_t)plan.w[i].queue_depth * plan.w[i].threads >
+		    PSYNC_MAX_WORKERS) {
+			char field[64];
+			snprintf(field, sizeof(field), "tests[%zu].queue_depth", i);
+			api_problem_set(p, 400, field,
+					"%s: engine psync runs one thread per queue "
+					"slot; queue_depth × threads is %u, at most "
+					"%d",
+					field,
+					plan.w[i].queue_depth * plan.w[i].threads,
+					PSYNC_MAX_WORKERS);
+			plan_free(&plan);
+			return -EINVAL;
+		}
 	pj = plan_json(&plan);
 	s->plan_json = pj ? json_dumps(pj, JSON_COMPACT) : NULL;
 	json_decref(pj);

@@ -439,7 +439,7 @@ static int parse_args(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	char salt[16], r1[16], r2[16], r3[16], r4[16];
+	char salt[16], r1[16], r2[16], r3[16], r4[16], fio_version[64];
 	struct meas sb[MAX_PAIRS], fio[MAX_PAIRS];
 	int shmhuge = 0, failures = 0, direct = 0, rc;
 	char err[256] = "";
@@ -470,9 +470,17 @@ int main(int argc, char **argv)
 		restore_hugepages();
 		return 2;
 	}
+	{
+		char *const vargv[] = {"fio", "--version", NULL};
+		char *v = capture(vargv);
+		snprintf(fio_version, sizeof(fio_version), "%s",
+			 v ? v : "fio (version unknown)");
+		fio_version[strcspn(fio_version, "\n")] = '\0';
+		free(v);
+	}
 	printf("# storbench engine vs %s, %s: %s file in %s, %g s per run, "
 	       "median of %d alternating pair%s%s\n",
-	       "fio 3 (Debian)", cfg.null_engine ? "null back-ends" : "io_uring, direct=1",
+	       fio_version, cfg.null_engine ? "null back-ends" : "io_uring, direct=1",
 	       units_format_size(cfg.size, r1, sizeof(r1)) == 0 ? r1 : "?",
 	       cfg.dir, cfg.duration, cfg.pairs, cfg.pairs > 1 ? "s" : "",
 	       !cfg.null_engine && !shmhuge
@@ -570,7 +578,9 @@ int main(int argc, char **argv)
 	}
 	printf("# ratios are storbench / fio; CPU/IO is (user + system) CPU "
 	       "time per completed I/O; Little = QD × threads / IOPS ÷ mean "
-	       "latency (1.000 = consistent), min–max over the runs\n");
+	       "latency (1.000 = consistent), min–max over the runs; p50/p99 "
+	       "of a mixed or multi-job workload: – (fio gives them per "
+	       "direction and job only)\n");
 	tgt_unlink(prep.ops, file);
 	restore_hugepages();
 	if (cfg.check)

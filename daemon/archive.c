@@ -457,6 +457,20 @@ out:
 	return tx_end(a, rc);
 }
 
+int archive_run_warn(struct archive *a, int64_t run_id, const char *text)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = prep(a, "UPDATE runs SET warnings=json_insert(warnings,"
+			  " '$[#]', ?) WHERE id=?",
+		       &st)) < 0)
+		return rc;
+	sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, run_id);
+	return step_done(a, st, "add warning");
+}
+
 int archive_result_insert(struct archive *a, int64_t run_id,
 			  const struct workload *t, int iteration,
 			  const struct result *r, const struct hist *h)

@@ -79,6 +79,9 @@ int archive_run_create(struct archive *a, int64_t job_id,
 		       const struct job_spec *s, const char *spec_json,
 		       const char *probe_json, const char *engine_target,
 		       int direct, const char *warnings_json, int64_t *run_id);
+/* Appends a sentence to a run's warnings. */
+int archive_run_warn(struct archive *a, int64_t run_id, const char *text);
+
 /* Stores one iteration of one test; h (may be NULL) is its latency
  * histogram, kept whole (hist_encode) so iterations can be merged on read. */
 int archive_result_insert(struct archive *a, int64_t run_id,

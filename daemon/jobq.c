@@ -61,6 +61,8 @@ static void on_progress(void *arg, const struct engine_progress *p)
 	struct jobq *q = arg;
 
 	pthread_mutex_lock(&q->mu);
+	snprintf(q->prog.phase, sizeof(q->prog.phase), "%s",
+		 p->ramping ? "ramp" : "measuring");
 	q->prog.fraction = (q->steps_done + p->fraction) / q->steps_total;
 	q->prog.live_mb_s = p->live_mb_s;
 	q->prog.live_iops = p->live_iops;
@@ -127,6 +129,33 @@ static void pause_between_tests(struct jobq *q, double seconds)
 	}
 }
 
+/*
+ * Little's law says IOPS × mean latency = queue depth × threads while every
+ * slot is busy. A window that is short against the I/O latency (thousands of
+ * I/Os queued on a slow device) breaks it: most I/Os are still in flight
+ * when it closes. Says so on the run, once per test.
+ */
+static int check_little(struct jobq *q, int64_t run_id,
+			const struct workload *w, const struct result *r)
+{
+	double slots = (double)w->queue_depth * w->threads;
+	double busy = r->iops * r->lat_mean_us / 1e6;
+	char text[400];
+
+	if (w->io_bytes || r->ios == 0 || fabs(busy / slots - 1) <= 0.1)
+		return 0;
+	snprintf(text, sizeof(text),
+		 "%s %s: IOPS × mean latency is %.0f, not the %.0f I/Os "
+		 "queue depth × threads keep in flight: the %.1f s window is "
+		 "short against the I/O latency (%.0f µs mean) and most I/Os "
+		 "were still queued when it closed; use a longer duration, a "
+		 "ramp, or a lower queue depth",
+		 w->name, wl_rw_name(w->read_pct), busy, slots,
+		 (double)r->window_ns / 1e9, r->lat_mean_us);
+	archive_run_warn(q->a, run_id, text);
+	return 1;
+}
+
 /* Runs every test of the plan; returns 0, -ECANCELED or the engine's error. */
 static int run_tests(struct jobq *q, const struct plan *p,
 		     const struct job_spec *s, int64_t run_id,
@@ -134,6 +163,7 @@ static int run_tests(struct jobq *q, const struct plan *p,
 {
 	for (size_t i = 0; i < p->n; i++) {
 		const struct workload *w = &p->w[i];
+		int warned = 0;
 
 		if (i > 0 && s->interval_s > 0) {
 			set_phase(q, "interval", NULL, 0);
@@ -149,6 +179,8 @@ static int run_tests(struct jobq *q, const struct plan *p,
 			rc = engine_run(o, w, &r);
 			if (rc < 0)
 				return rc;
+			if (!warned)
+				warned = check_little(q, run_id, w, &r);
 			rc = archive_result_insert(q->a, run_id, w, it, &r,
 						   o->hist);
 			if (rc == 0)

@@ -38,6 +38,15 @@ static int fail(struct plan_error *e, size_t i, const char *field,
 	return -EINVAL;
 }
 
+int utf8_has_control(const char *s)
+{
+	for (const unsigned char *u = (const unsigned char *)s; *u; u++)
+		if (*u < 0x20 || *u == 0x7f ||
+		    (u[0] == 0xC2 && u[1] >= 0x80 && u[1] <= 0x9F))
+			return 1;
+	return 0;
+}
+
 int json_to_bytes(json_t *v, uint64_t *out)
 {
 	if (json_is_integer(v)) {
@@ -142,9 +151,9 @@ static int get_name(json_t *o, size_t i, struct workload *w,
 	if (!s || !s[0] || strlen(s) >= sizeof(w->name))
 		return fail(e, i, "name", "must be a string of 1 to %zu bytes",
 			    sizeof(w->name) - 1);
-	for (const unsigned char *u = (const unsigned char *)s; *u; u++)
-		if (*u < 0x20 || *u == 0x7f)
-			return fail(e, i, "name", "may not hold control characters");
+	if (utf8_has_control(s) || s[0] == ' ' || s[strlen(s) - 1] == ' ')
+		return fail(e, i, "name", "may not hold control characters or "
+					  "start or end with a space");
 	snprintf(w->name, sizeof(w->name), "%s", s);
 	return 0;
 }
@@ -196,11 +205,20 @@ static int check_test(size_t i, const struct workload *w, json_t *o,
 		if (w->io_bytes / w->threads < w->block_size)
 			return fail(e, i, "io_size",
 				    "must be at least one block per thread");
+		if (w->io_bytes % ((uint64_t)w->block_size * w->threads))
+			return fail(e, i, "io_size",
+				    "must be a whole number of blocks per thread: "
+				    "a multiple of threads × block_size = %llu "
+				    "bytes",
+				    (unsigned long long)w->block_size * w->threads);
 		if (w->ramp_s > 0)
 			return fail(e, i, "ramp_s",
 				    "a ramp applies to time-based tests only "
 				    "(io_size is set)");
 	}
+	if (w->sync != WL_SYNC_NONE && w->read_pct == 100)
+		return fail(e, i, "sync", "applies to writes, and this test only "
+					  "reads (read_pct 100)");
 	if (json_object_get(o, "sync_every") && w->sync != WL_SYNC_FDATASYNC)
 		return fail(e, i, "sync_every",
 			    "applies only with sync \"fdatasync\"");
@@ -227,7 +245,7 @@ static int parse_test(json_t *o, size_t i, const struct workload *def,
 		for (k = 0; k < n && strcmp(key, test_fields[k]) != 0; k++)
 			;
 		if (k == n)
-			return fail(e, i, NULL,
+			return fail(e, i, key,
 				    "unknown field \"%.40s\" (known: name, "
 				    "pattern, read_pct, block_size, "
 				    "queue_depth, threads, duration_s, io_size, "

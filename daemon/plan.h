@@ -7,7 +7,8 @@
  * asked for even if a later version changes a preset, and the run keeps it.
  *
  * A test object (request and stored form; every field optional in a request):
- *   name         string, 1 … 31 bytes, no control characters; default
+ *   name         string, 1 … 31 bytes, no control characters, no leading or
+ *                trailing space; default
  *                CrystalDiskMark-style from the fields ("RND4K Q32T1",
  *                "SEQ1M Q8T1", a mix adds its read share: "RND8K Q16T2 R70")
  *   pattern      "sequential" | "random"                    (random)
@@ -17,10 +18,12 @@
  *   threads      integer 1 … 256                             (1)
  *   duration_s   seconds 0.5 … 3600, the measured window      (the job's)
  *   io_size      bytes, integer or "1GiB": size-based — the iteration ends
- *                after this much I/O; 0 = time-based          (0)
+ *                after exactly this much I/O, a multiple of threads ×
+ *                block_size; 0 = time-based                   (0)
  *   ramp_s       seconds 0 … 3600 of I/O before the window; time-based only
  *                (a size-based test does not take the job's ramp)
- *   sync         "none" | "dsync" (O_DSYNC) | "fdatasync"    (none)
+ *   sync         "none" | "dsync" (O_DSYNC) | "fdatasync"    (none);
+ *                not for a read-only test
  *   sync_every   writes per fdatasync, 1 … 1000000 (sync "fdatasync" only)
  *   data         "random" | "zeros" | "repeat"               (the job's)
  */
@@ -65,6 +68,10 @@ int plan_from_profile(const struct profile *p, const struct workload *def,
 json_t *plan_json(const struct plan *p);
 
 void plan_free(struct plan *p);
+
+/* Any control character in UTF-8 text: C0, DEL, or C1 (U+0080–U+009F,
+ * which terminals obey too)? */
+int utf8_has_control(const char *s);
 
 /* A byte count in JSON: a non-negative integer, or a string with a unit
  * ("4KiB", "1GiB", see units.h). 0, -ERANGE (too large) or -EINVAL. */

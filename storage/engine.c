@@ -25,6 +25,7 @@
 #define ENGINE_HUGE (2U << 20) /* buffer mapping granularity, bytes */
 #define ENGINE_REAP_TIMEOUT_MS 100
 #define ENGINE_REPORT_NS 250000000ULL
+#define ENGINE_POLL_NS 5000000L /* the calling thread's wake-up, 5 ms */
 #define FILL_BLOCK (1U << 20)
 #define FILL_DEPTH 4U
 
@@ -59,19 +60,25 @@ static uint64_t rng_next(struct rng *g)
 	return r;
 }
 
-static void rng_seed(struct rng *g, uint64_t salt)
+/* XORs splitmix64 of salt into the state: distinct salts, distinct streams,
+ * and a well-mixed state even from all-zero bytes. */
+static void rng_mix(struct rng *g, uint64_t salt)
 {
 	uint64_t x;
 
-	if (getrandom(g->s, sizeof(g->s), 0) != (ssize_t)sizeof(g->s))
-		memset(g->s, 0, sizeof(g->s));
-	/* splitmix64 over the salt so threads never share a stream */
 	for (int i = 0; i < 4; i++) {
 		x = (salt += 0x9e3779b97f4a7c15ULL);
 		x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
 		x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
 		g->s[i] ^= x ^ (x >> 31);
 	}
+}
+
+static void rng_seed(struct rng *g, uint64_t salt)
+{
+	if (getrandom(g->s, sizeof(g->s), 0) != (ssize_t)sizeof(g->s))
+		memset(g->s, 0, sizeof(g->s));
+	rng_mix(g, salt); /* so threads never share a stream */
 }
 
 static void rng_fill(struct rng *g, void *buf, size_t len)
@@ -95,9 +102,10 @@ static void fill_pattern(void *buf, size_t len, enum wl_data data,
 	} else if (data == WL_DATA_ZEROS) {
 		memset(buf, 0, len);
 	} else {
-		struct rng fixed = {{0x5eed0001, 0x5eed0002, 0x5eed0003,
-				     0x5eed0004}};
+		struct rng fixed = {{0}};
 		uint64_t block[512];
+
+		rng_mix(&fixed, 0x73746f7262656e63ULL); /* "storbenc" */
 		rng_fill(&fixed, block, sizeof(block));
 		for (size_t off = 0; off < len; off += sizeof(block))
 			memcpy((char *)buf + off, block,
@@ -125,8 +133,11 @@ struct run_shared {
 	pthread_cond_t cv;
 	unsigned ready;
 	int go;
+	uint64_t start_ns;     /* when the gate opened (set before go) */
 	atomic_int stop;       /* a thread failed: everybody stops */
 	atomic_int finished;   /* threads that left their loop */
+	atomic_int opened;     /* threads whose measured window is open */
+	atomic_int closed;     /* threads whose measured window has closed */
 };
 
 struct eth {
@@ -149,6 +160,7 @@ struct eth {
 	unsigned smp_cap;
 	int rc;
 	int direct;
+	int opened, closed;    /* this thread has counted into sh->opened/closed */
 	char error[200];
 	pthread_t tid;
 };
@@ -335,13 +347,30 @@ static unsigned sample_index(const struct eth *e, uint64_t since)
 	return i < e->smp_cap ? (unsigned)i : e->smp_cap - 1;
 }
 
+static void window_opened(struct eth *e)
+{
+	if (!e->opened) {
+		e->opened = 1;
+		atomic_fetch_add(&e->sh->opened, 1);
+	}
+}
+
+static void window_closed(struct eth *e)
+{
+	window_opened(e);
+	if (!e->closed) {
+		e->closed = 1;
+		atomic_fetch_add(&e->sh->closed, 1);
+	}
+}
+
 /* The I/O loop: keeps queue_depth in flight until told to stop. */
 static void eth_loop(struct eth *e)
 {
 	const struct workload *w = e->sh->w;
 	uint64_t start = engine_now_ns(), now = start;
-	/* the measured window opens after the ramp: t0 … deadline */
-	uint64_t t0 = start + (uint64_t)(w->ramp_s * 1e9);
+	/* one window for every thread, after the ramp: t0 … deadline */
+	uint64_t t0 = e->sh->start_ns + (uint64_t)(w->ramp_s * 1e9);
 	uint64_t deadline = t0 + (uint64_t)(w->duration_s * 1e9);
 	unsigned depth = w->queue_depth, inflight = 0;
 	int measuring = 1;
@@ -374,6 +403,8 @@ static void eth_loop(struct eth *e)
 		}
 		/* I/Os that complete in the ramp are done but not counted */
 		counting = measuring && now >= t0;
+		if (counting)
+			window_opened(e);
 		/* one reap, one clock read: one second's entry for the batch */
 		smp = counting && e->smp ? &e->smp[sample_index(e, now - t0)]
 					 : NULL;
@@ -419,6 +450,7 @@ static void eth_loop(struct eth *e)
 						  memory_order_relaxed);
 			if (eth_should_stop(e, now, deadline, inflight)) {
 				measuring = 0;
+				window_closed(e);
 				e->r.window_ns = now > t0 ? now - t0 : 0;
 			}
 		}
@@ -444,6 +476,7 @@ static void eth_loop(struct eth *e)
 	}
 	if (measuring)
 		e->r.window_ns = now > t0 ? now - t0 : 0;
+	window_closed(e);
 }
 
 /*
@@ -497,6 +530,7 @@ static void *eth_main(void *arg)
 	pthread_mutex_unlock(&e->sh->mu);
 	if (e->rc == 0 && !atomic_load(&e->sh->stop))
 		eth_loop(e);
+	window_closed(e); /* a thread that never measured holds up nobody */
 	if (e->rc == 0 && sh->m->fsync_at_end && e->t.ops) {
 		rc = tgt_fsync(&e->t);
 		if (rc < 0)
@@ -508,10 +542,10 @@ static void *eth_main(void *arg)
 }
 
 static void report(const struct engine_opts *o, struct eth *th, unsigned n,
-		   double fraction, uint64_t *last_bytes, uint64_t *last_ios,
-		   uint64_t *last_ns)
+		   double fraction, int ramping, uint64_t *last_bytes,
+		   uint64_t *last_ios, uint64_t *last_ns)
 {
-	struct engine_progress p = {.fraction = fraction};
+	struct engine_progress p = {.fraction = fraction, .ramping = ramping};
 	uint64_t bytes = 0, ios = 0, now = engine_now_ns();
 	double dt = (double)(now - *last_ns) / 1e9;
 
@@ -552,7 +586,12 @@ static void samples_merge(struct engine_samples *out, const struct eth *e)
 		}
 }
 
-/* n = the seconds the window spans (capped), and the last one's length. */
+/*
+ * n = the seconds the window spans (capped), and the last one's length. A
+ * ragged end shorter than a quarter second is folded into the second before
+ * it (one entry of 1.0 … 1.25 s), so a few I/Os in a sliver of time do not
+ * show as an absurd rate.
+ */
 static void samples_end(struct engine_samples *out, uint64_t window_ns)
 {
 	uint64_t full = window_ns / 1000000000ULL;
@@ -567,6 +606,17 @@ static void samples_end(struct engine_samples *out, uint64_t window_ns)
 	if (out->n > out->cap) {
 		out->n = out->cap;
 		out->last_s = (double)window_ns / 1e9 - (out->cap - 1);
+	}
+	if (out->n > 1 && out->last_s < 0.25) {
+		struct engine_sample *a = &out->s[out->n - 2];
+		const struct engine_sample *b = &out->s[out->n - 1];
+		for (int d = 0; d < 2; d++) {
+			a->ios[d] += b->ios[d];
+			a->bytes[d] += b->bytes[d];
+			a->lat_sum_ns[d] += b->lat_sum_ns[d];
+		}
+		out->n--;
+		out->last_s += 1.0;
 	}
 }
 
@@ -586,6 +636,7 @@ static int run_threads(const struct engine_opts *o, const struct workload *w,
 		       const struct run_mode *m, struct result *r, int *direct)
 {
 	struct rusage ru0, ru1;
+	int have_ru0 = 0, have_ru1 = 0;
 	struct run_shared sh = {.o = o, .w = w, .m = m};
 	struct eth *th = calloc(w->threads, sizeof(*th));
 	unsigned started = 0, i;
@@ -630,14 +681,19 @@ static int run_threads(const struct engine_opts *o, const struct workload *w,
 	pthread_mutex_lock(&sh.mu);
 	while (sh.ready < started)
 		pthread_cond_wait(&sh.cv, &sh.mu);
+	sh.start_ns = t0 = ln = engine_now_ns();
 	sh.go = 1;
 	pthread_cond_broadcast(&sh.cv);
 	pthread_mutex_unlock(&sh.mu);
-	getrusage(RUSAGE_SELF, &ru0);
 	while ((unsigned)atomic_load(&sh.finished) < started) {
-		struct timespec ts = {0, 50000000};
+		struct timespec ts = {0, ENGINE_POLL_NS};
 		double frac;
 		nanosleep(&ts, NULL);
+		/* CPU time over the span every window is open (±5 ms) */
+		if (!have_ru0 && (unsigned)atomic_load(&sh.opened) >= started)
+			have_ru0 = getrusage(RUSAGE_SELF, &ru0) == 0;
+		if (!have_ru1 && (unsigned)atomic_load(&sh.closed) >= started)
+			have_ru1 = getrusage(RUSAGE_SELF, &ru1) == 0;
 		if (engine_now_ns() - ln < ENGINE_REPORT_NS)
 			continue;
 		if (m->bytes_limit) {
@@ -649,11 +705,16 @@ static int run_threads(const struct engine_opts *o, const struct workload *w,
 			frac = (double)(engine_now_ns() - t0) /
 			       ((w->ramp_s + w->duration_s) * 1e9);
 		}
-		report(o, th, started, frac, &lb, &li, &ln);
+		report(o, th, started, frac,
+		       engine_now_ns() < t0 + (uint64_t)(w->ramp_s * 1e9), &lb,
+		       &li, &ln);
 	}
 	for (i = 0; i < started; i++)
 		pthread_join(th[i].tid, NULL);
-	getrusage(RUSAGE_SELF, &ru1);
+	if (!have_ru0)
+		have_ru0 = getrusage(RUSAGE_SELF, &ru0) == 0;
+	if (!have_ru1)
+		getrusage(RUSAGE_SELF, &ru1);
 	pthread_mutex_destroy(&sh.mu);
 	pthread_cond_destroy(&sh.cv);
 	if (direct)

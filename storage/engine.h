@@ -3,16 +3,23 @@
  *
  * Design: one POSIX thread per workload thread, each with its own target
  * context and its own buffers; they start together behind a barrier and keep
- * queue_depth I/Os in flight until the deadline. A ramp (workload.ramp_s)
- * runs the same I/O first; what completes in it is counted nowhere, and the
- * measured window opens when it ends. Latency of one I/O runs on
+ * queue_depth I/Os in flight until the deadline. The window is one span of
+ * wall-clock time for every thread: it opens ramp_s after the gate opens
+ * (what completes in the ramp is counted nowhere) and closes duration_s
+ * later, so a thread that was slow to get going counts less, as a device
+ * with a slow start would. A result's window is the longest of its threads'
+ * (each closes at its first reap at or past the deadline). Latency of one I/O runs on
  * CLOCK_MONOTONIC from the moment its slot was freed (the reap that returned
  * its predecessor) to the reap that returns it: one clock read per reaped
  * batch. Each completed I/O is replaced by a new one submitted on its own, as
  * fio does by default. The measured window of
  * a thread ends at the first reap at or past the deadline; the I/Os of that
  * reap are counted, the ones still in flight afterwards are drained and not
- * counted. The calling thread meanwhile reports progress every ~250 ms.
+ * counted. The calling thread meanwhile reports progress every ~250 ms and
+ * takes the CPU time (getrusage RUSAGE_SELF: engine threads, a back-end's
+ * workers, kernel work charged to them) from the moment every thread's
+ * window is open to the moment every one has closed, to within ~5 ms: the
+ * ramp, the set-up and the final drain are not in it.
  *
  * The engine never touches anything but the test file it is given; creating
  * and filling that file is engine_prepare_file(), removing it is the caller's
@@ -35,6 +42,7 @@ struct engine_progress {
 	double fraction;   /* of this call's work, 0 … 1 */
 	double live_mb_s;  /* over the last report interval, 10^6 B/s */
 	double live_iops;
+	int ramping;       /* the ramp is running: nothing is counted yet */
 };
 
 typedef void (*engine_progress_fn)(void *arg, const struct engine_progress *p);
@@ -57,8 +65,9 @@ struct engine_opts {
 
 /*
  * Per-second counts of one engine_run: second i covers [i, i+1) s of the
- * measured window (the last one is cut at the window's end: its length is
- * `last_s`). Index 0 is reads, 1 writes. Counts are of the same I/Os as the
+ * measured window (the last one ends with the window: its length is
+ * `last_s`, 0.25 … 1.25 s when the window is longer than a second, since a
+ * sliver under 0.25 s is folded into the second before it). Index 0 is reads, 1 writes. Counts are of the same I/Os as the
  * result, so summing every second gives the result's ios, bytes and latency
  * sum exactly. The caller owns the struct; engine_run fills n (≤ cap) and
  * the arrays, which the caller allocates with cap entries.

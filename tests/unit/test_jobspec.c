@@ -290,7 +290,21 @@ static void test_custom_refusals(void)
 	expect_bad("{\"profile\": \"custom\", \"tests\": {}}", "tests", "array");
 	expect_bad("{\"profile\": \"custom\", \"tests\": [3]}", "tests[0]", "object");
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{}, {\"qd\": 3}]}",
-		   "tests[1]", "unknown field \"qd\"");
+		   "tests[1].qd", "unknown field \"qd\"");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"io_size\": 5000}]}",
+		   "tests[0].io_size", "whole number of blocks");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"io_size\": 12288,"
+		   " \"threads\": 2}]}",
+		   "tests[0].io_size", "8192 bytes");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"sync\": \"dsync\"}]}",
+		   "tests[0].sync", "only reads");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"name\": \"a\\u0085b\"}]}",
+		   "tests[0].name", "control");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"name\": \" lead\"}]}",
+		   "tests[0].name", "space");
+	expect_bad("{\"profile\": \"custom\", \"engine\": \"psync\", \"tests\":"
+		   " [{\"queue_depth\": 1024, \"threads\": 8}]}",
+		   "tests[0].queue_depth", "4096");
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"pattern\": \"seq\"}]}",
 		   "tests[0].pattern", "\"sequential\", \"random\"");
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"read_pct\": 101}]}",
@@ -328,10 +342,11 @@ static void test_custom_refusals(void)
 		   "tests[0].ramp_s", "time-based");
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"sync\": \"always\"}]}",
 		   "tests[0].sync", "\"fdatasync\"");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"sync_every\": 8}]}",
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"read_pct\": 0,"
+		   " \"sync_every\": 8}]}",
 		   "tests[0].sync_every", "only with sync");
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"sync\": \"fdatasync\","
-		   " \"sync_every\": 0}]}",
+		   " \"read_pct\": 50, \"sync_every\": 0}]}",
 		   "tests[0].sync_every", "1 to 1000000");
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"data\": \"ones\"}]}",
 		   "tests[0].data", "\"repeat\"");

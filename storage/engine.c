@@ -25,7 +25,7 @@
 #define ENGINE_HUGE (2U << 20) /* buffer mapping granularity, bytes */
 #define ENGINE_REAP_TIMEOUT_MS 100
 #define ENGINE_REPORT_NS 250000000ULL
-#define ENGINE_POLL_NS 5000000L /* the calling thread's wake-up, 5 ms */
+#define ENGINE_POLL_NS 50000000L /* the calling thread's wake-up, 50 ms */
 #define FILL_BLOCK (1U << 20)
 #define FILL_DEPTH 4U
 
@@ -138,6 +138,11 @@ struct run_shared {
 	atomic_int finished;   /* threads that left their loop */
 	atomic_int opened;     /* threads whose measured window is open */
 	atomic_int closed;     /* threads whose measured window has closed */
+	unsigned started;      /* threads running (set before go) */
+	/* the process's CPU time when the last window opened and when the
+	 * last one closed, taken by the thread that did it */
+	struct rusage ru_open, ru_close;
+	int have_open, have_close;
 };
 
 struct eth {
@@ -347,11 +352,17 @@ static unsigned sample_index(const struct eth *e, uint64_t since)
 	return i < e->smp_cap ? (unsigned)i : e->smp_cap - 1;
 }
 
+/* The last thread to open its window, and the last to close it, take the
+ * process's CPU time there and then: the CPU figure covers exactly the span
+ * in which every window is open. */
 static void window_opened(struct eth *e)
 {
 	if (!e->opened) {
 		e->opened = 1;
-		atomic_fetch_add(&e->sh->opened, 1);
+		if ((unsigned)atomic_fetch_add(&e->sh->opened, 1) + 1 ==
+		    e->sh->started)
+			e->sh->have_open =
+				getrusage(RUSAGE_SELF, &e->sh->ru_open) == 0;
 	}
 }
 
@@ -360,7 +371,10 @@ static void window_closed(struct eth *e)
 	window_opened(e);
 	if (!e->closed) {
 		e->closed = 1;
-		atomic_fetch_add(&e->sh->closed, 1);
+		if ((unsigned)atomic_fetch_add(&e->sh->closed, 1) + 1 ==
+		    e->sh->started)
+			e->sh->have_close =
+				getrusage(RUSAGE_SELF, &e->sh->ru_close) == 0;
 	}
 }
 
@@ -636,7 +650,6 @@ static int run_threads(const struct engine_opts *o, const struct workload *w,
 		       const struct run_mode *m, struct result *r, int *direct)
 {
 	struct rusage ru0, ru1;
-	int have_ru0 = 0, have_ru1 = 0;
 	struct run_shared sh = {.o = o, .w = w, .m = m};
 	struct eth *th = calloc(w->threads, sizeof(*th));
 	unsigned started = 0, i;
@@ -682,6 +695,7 @@ static int run_threads(const struct engine_opts *o, const struct workload *w,
 	while (sh.ready < started)
 		pthread_cond_wait(&sh.cv, &sh.mu);
 	sh.start_ns = t0 = ln = engine_now_ns();
+	sh.started = started;
 	sh.go = 1;
 	pthread_cond_broadcast(&sh.cv);
 	pthread_mutex_unlock(&sh.mu);
@@ -689,11 +703,6 @@ static int run_threads(const struct engine_opts *o, const struct workload *w,
 		struct timespec ts = {0, ENGINE_POLL_NS};
 		double frac;
 		nanosleep(&ts, NULL);
-		/* CPU time over the span every window is open (±5 ms) */
-		if (!have_ru0 && (unsigned)atomic_load(&sh.opened) >= started)
-			have_ru0 = getrusage(RUSAGE_SELF, &ru0) == 0;
-		if (!have_ru1 && (unsigned)atomic_load(&sh.closed) >= started)
-			have_ru1 = getrusage(RUSAGE_SELF, &ru1) == 0;
 		if (engine_now_ns() - ln < ENGINE_REPORT_NS)
 			continue;
 		if (m->bytes_limit) {
@@ -711,10 +720,14 @@ static int run_threads(const struct engine_opts *o, const struct workload *w,
 	}
 	for (i = 0; i < started; i++)
 		pthread_join(th[i].tid, NULL);
-	if (!have_ru0)
-		have_ru0 = getrusage(RUSAGE_SELF, &ru0) == 0;
-	if (!have_ru1)
-		getrusage(RUSAGE_SELF, &ru1);
+	/* the joins order the threads' writes of ru_open/ru_close before us */
+	if (sh.have_open && sh.have_close) {
+		ru0 = sh.ru_open;
+		ru1 = sh.ru_close;
+	} else {
+		getrusage(RUSAGE_SELF, &ru0);
+		ru1 = ru0;
+	}
 	pthread_mutex_destroy(&sh.mu);
 	pthread_cond_destroy(&sh.cv);
 	if (direct)

@@ -15,11 +15,12 @@
  * fio does by default. The measured window of
  * a thread ends at the first reap at or past the deadline; the I/Os of that
  * reap are counted, the ones still in flight afterwards are drained and not
- * counted. The calling thread meanwhile reports progress every ~250 ms and
- * takes the CPU time (getrusage RUSAGE_SELF: engine threads, a back-end's
- * workers, kernel work charged to them) from the moment every thread's
- * window is open to the moment every one has closed, to within ~5 ms: the
- * ramp, the set-up and the final drain are not in it.
+ * counted. The calling thread meanwhile reports progress every ~250 ms;
+ * the CPU time (getrusage RUSAGE_SELF: engine threads, a back-end's
+ * workers, kernel work charged to them) runs from the moment the last
+ * thread's window opened to the moment the last one closed (each taken by
+ * the thread that did it): the ramp, the set-up and the final drain are not
+ * in it.
  *
  * The engine never touches anything but the test file it is given; creating
  * and filling that file is engine_prepare_file(), removing it is the caller's

@@ -25,14 +25,61 @@ void h_health(struct api_req *req, struct api_resp *resp)
 				queued, "running", running));
 }
 
+/* What each kind of preset takes besides the job's fields. */
+static json_t *profile_fields(const struct profile *p)
+{
+	switch (p->kind) {
+	case PROFILE_CUSTOM:
+		return json_pack(
+			"{s:{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, "
+			"s:s, s:s}}",
+			"test_fields", "name", "string, default from the fields",
+			"pattern", "sequential | random (random)", "read_pct",
+			"0 … 100 (100)", "block_size",
+			"bytes or \"4KiB\", multiple of 512, ≤ 64 MiB (4KiB)",
+			"queue_depth", "1 … 1024 per thread (1)", "threads",
+			"1 … 256 (1)", "duration_s", "0.5 … 3600 s (the job's)",
+			"io_size", "bytes: size-based when > 0 (0)", "ramp_s",
+			"0 … 3600 s, time-based only (the job's)", "sync",
+			"none | dsync | fdatasync (none)", "sync_every",
+			"1 … 1000000 writes per fdatasync (1)", "data",
+			"random | zeros | repeat (the job's)");
+	case PROFILE_SEQ_SWEEP:
+		return json_pack("{s:{s:s, s:s, s:s}}", "options", "block_sizes",
+				 "list of sizes (4KiB, 8KiB … 4MiB)", "queue_depth",
+				 "1 … 1024 (8)", "threads", "1 … 256 (1)");
+	case PROFILE_MAILBOX:
+		return json_pack(
+			"{s:{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}}",
+			"options", "database_paths", "directories ([target])",
+			"log_paths", "directories ([target])", "databases",
+			"1 … 16 (one per database path)", "database_size",
+			"per database file (the job's size)", "log_size",
+			"per log file (64MiB)", "threads", "list (4, 8, 12)",
+			"db_block_size", "32KiB", "db_read_pct", "0 … 100 (60)",
+			"log_block_size", "8KiB", "thresholds",
+			"ms: db_read_mean_ms (20), log_write_mean_ms (10), "
+			"db_read_p99_ms, db_write_mean_ms, log_write_p99_ms "
+			"(null: not checked)");
+	case PROFILE_FILE_CREATE:
+		return json_pack("{s:{s:s}}", "options", "sizes",
+				 "list of sizes (1GiB, 4GiB, 16GiB; those that fit "
+				 "twice in free space)");
+	default:
+		return json_object();
+	}
+}
+
 void h_profiles(struct api_req *req, struct api_resp *resp)
 {
+	static const char *const kinds[] = {"tests", "custom", "seq-sweep",
+					    "mailbox-db", "file-create"};
 	json_t *list = json_array();
 	const struct profile *p;
 
 	(void)req;
 	for (size_t i = 0; (p = profile_at(i)) != NULL; i++) {
-		json_t *tests = json_array();
+		json_t *tests = json_array(), *e;
 		for (size_t j = 0; j < p->n_tests; j++) {
 			const struct profile_test *t = &p->tests[j];
 			json_array_append_new(
@@ -45,37 +92,17 @@ void h_profiles(struct api_req *req, struct api_resp *resp)
 					  "queue_depth", (int)t->queue_depth,
 					  "threads", (int)t->threads));
 		}
-		json_array_append_new(
-			list,
-			json_pack("{s:s, s:s, s:{s:I, s:i, s:f, s:f}, s:o}",
-				  "name", p->name, "title", p->title,
-				  "defaults", "size", (json_int_t)p->size,
-				  "iterations", p->iterations, "duration_s",
-				  p->duration_s, "interval_s", p->interval_s,
-				  "tests", tests));
+		e = json_pack("{s:s, s:s, s:s, s:{s:I, s:i, s:f, s:f}, s:o}",
+			      "name", p->name, "kind", kinds[p->kind], "title",
+			      p->title, "defaults", "size", (json_int_t)p->size,
+			      "iterations", p->iterations, "duration_s",
+			      p->duration_s, "interval_s", p->interval_s,
+			      "tests", tests);
+		json_t *extra = profile_fields(p);
+		json_object_update(e, extra);
+		json_decref(extra);
+		json_array_append_new(list, e);
 	}
-	/* custom: the job brings its own tests (plan.h) */
-	json_array_append_new(
-		list,
-		json_pack("{s:s, s:s, s:{s:I, s:i, s:f, s:f}, s:[], s:{s:s, "
-			  "s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, "
-			  "s:s}}",
-			  "name", "custom", "title",
-			  "Custom: the job's own tests array", "defaults",
-			  "size", (json_int_t)(1LL << 30), "iterations", 5,
-			  "duration_s", 5.0, "interval_s", 0.0, "tests",
-			  "test_fields", "name", "string, default from the fields",
-			  "pattern", "sequential | random (random)",
-			  "read_pct", "0 … 100 (100)",
-			  "block_size", "bytes or \"4KiB\", multiple of 512, ≤ 64 MiB (4KiB)",
-			  "queue_depth", "1 … 1024 per thread (1)",
-			  "threads", "1 … 256 (1)",
-			  "duration_s", "0.5 … 3600 s (the job's)",
-			  "io_size", "bytes: size-based when > 0 (0)",
-			  "ramp_s", "0 … 3600 s, time-based only (the job's)",
-			  "sync", "none | dsync | fdatasync (none)",
-			  "sync_every", "1 … 1000000 writes per fdatasync (1)",
-			  "data", "random | zeros | repeat (the job's)"));
 	api_send_json(resp, 200, json_pack("{s:o}", "profiles", list));
 }
 

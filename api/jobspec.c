@@ -35,7 +35,7 @@
 static const char *const fields[] = {
 	"target", "profile", "size", "iterations", "duration_s",
 	"interval_s", "labels", "notes", "tests", "engine", "direct", "data",
-	"ramp_s",
+	"ramp_s", "options",
 };
 
 /* UTF-8 characters in s (Jansson has already checked it is UTF-8). */
@@ -221,7 +221,386 @@ static int parse_engine(json_t *v, char **out, struct api_problem *p)
  * The tests: a custom job's own (`tests`), or the profile's, with the
  * job-wide data pattern and ramp applied; written out in full.
  */
-static int parse_plan(json_t *root, const struct profile *prof, int custom,
+/*
+ * seq-sweep's options: {"block_sizes": [...], "queue_depth": 8,
+ * "threads": 1}, into the tests that run them (a block-size sweep read,
+ * then written) and their explicit form for the run.
+ */
+static int seq_sweep_tests(json_t *opts, json_t **tests, json_t **norm,
+			   struct api_problem *p)
+{
+	static const uint32_t def_bs[] = {4096, 8192, 16384, 32768, 65536,
+					  131072, 262144, 524288, 1048576,
+					  2097152, 4194304};
+	json_t *bs = json_object_get(opts, "block_sizes"), *list, *v;
+	json_t *qd = json_object_get(opts, "queue_depth");
+	json_t *th = json_object_get(opts, "threads");
+	const char *key;
+	long long q = 8, t = 1;
+	char name[32];
+	size_t i;
+
+	json_object_foreach(opts, key, v)
+	if (strcmp(key, "block_sizes") && strcmp(key, "queue_depth") &&
+	    strcmp(key, "threads")) {
+		api_problem_set(p, 400, "options",
+				"options: unknown field \"%.40s\" for seq-sweep "
+				"(known: block_sizes, queue_depth, threads)",
+				key);
+		return -EINVAL;
+	}
+	if (qd && (!json_is_integer(qd) || json_integer_value(qd) < 1 ||
+		   json_integer_value(qd) > 1024))
+		return bad(p, "options.queue_depth", "must be an integer from 1 to 1024");
+	if (th && (!json_is_integer(th) || json_integer_value(th) < 1 ||
+		   json_integer_value(th) > 256))
+		return bad(p, "options.threads", "must be an integer from 1 to 256");
+	q = qd ? json_integer_value(qd) : q;
+	t = th ? json_integer_value(th) : t;
+	list = json_array();
+	if (!bs) {
+		for (i = 0; i < sizeof(def_bs) / sizeof(def_bs[0]); i++)
+			json_array_append_new(list, json_integer(def_bs[i]));
+	} else if (!json_is_array(bs) || json_array_size(bs) < 1 ||
+		   json_array_size(bs) > 32) {
+		json_decref(list);
+		return bad(p, "options.block_sizes",
+			   "must be a list of 1 to 32 block sizes");
+	} else {
+		json_array_foreach(bs, i, v)
+		{
+			uint64_t b;
+			if (json_to_bytes(v, &b) < 0 || b == 0 || b % 512 ||
+			    b > (64U << 20)) {
+				char field[64];
+				json_decref(list);
+				snprintf(field, sizeof(field),
+					 "options.block_sizes[%zu]", i);
+				api_problem_set(p, 400, field,
+						"%s: a block size is bytes or \"64KiB\", "
+						"a multiple of 512, at most 64 MiB",
+						field);
+				return -EINVAL;
+			}
+			json_array_append_new(list, json_integer((json_int_t)b));
+		}
+	}
+	snprintf(name, sizeof(name), "SEQ Q%lldT%lld", q, t);
+	*tests = json_pack("[{s:s, s:s, s:i, s:O, s:I, s:I},"
+			   " {s:s, s:s, s:i, s:O, s:I, s:I}]",
+			   "name", name, "pattern", "sequential", "read_pct", 100,
+			   "block_size", list, "queue_depth", (json_int_t)q,
+			   "threads", (json_int_t)t, "name", name, "pattern",
+			   "sequential", "read_pct", 0, "block_size", list,
+			   "queue_depth", (json_int_t)q, "threads", (json_int_t)t);
+	*norm = json_pack("{s:o, s:I, s:I}", "block_sizes", list,
+			  "queue_depth", (json_int_t)q, "threads", (json_int_t)t);
+	return *tests && *norm ? 0 : -ENOMEM;
+}
+
+/* Refuses keys of opts not in known (a NULL-terminated list). */
+static int known_options(json_t *opts, const char *profile,
+			 const char *const *known, struct api_problem *p)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(opts, key, v)
+	{
+		size_t k;
+		char list[200] = "";
+		for (k = 0; known[k] && strcmp(key, known[k]); k++)
+			;
+		if (known[k])
+			continue;
+		for (k = 0; known[k]; k++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+				 "%s%s", k ? ", " : "", known[k]);
+		api_problem_set(p, 400, "options",
+				"options: unknown field \"%.40s\" for %s "
+				"(known: %s)",
+				key, profile, list);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A size option: bytes or "1GiB", a multiple of 1 MiB, min … 64 TiB. */
+static int opt_size(json_t *opts, const char *key, uint64_t def, uint64_t min,
+		    uint64_t *out, struct api_problem *p)
+{
+	json_t *v = json_object_get(opts, key);
+	char field[64];
+
+	*out = def;
+	if (!v)
+		return 0;
+	snprintf(field, sizeof(field), "options.%s", key);
+	if (json_to_bytes(v, out) < 0 || *out < min || *out > MAX_SIZE ||
+	    *out % SIZE_ALIGN) {
+		api_problem_set(p, 400, field,
+				"%s: a size in whole MiB (\"256MiB\", \"1GiB\"), "
+				"at least %llu MiB",
+				field, (unsigned long long)(min >> 20));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* An integer option in [min, max]. */
+static int opt_int(json_t *opts, const char *key, long long def,
+		   long long min, long long max, long long *out,
+		   struct api_problem *p)
+{
+	json_t *v = json_object_get(opts, key);
+	char field[64];
+
+	*out = def;
+	if (!v)
+		return 0;
+	snprintf(field, sizeof(field), "options.%s", key);
+	if (!json_is_integer(v) || json_integer_value(v) < min ||
+	    json_integer_value(v) > max) {
+		api_problem_set(p, 400, field,
+				"%s: must be an integer from %lld to %lld", field,
+				min, max);
+		return -EINVAL;
+	}
+	*out = json_integer_value(v);
+	return 0;
+}
+
+/* A list of directories, each checked like target; default [target]. */
+static int opt_dirs(json_t *opts, const char *key, const char *target,
+		    json_t **out, struct api_problem *p)
+{
+	json_t *v = json_object_get(opts, key), *d;
+	char field[64];
+	size_t i;
+
+	*out = json_array();
+	if (!v)
+		return json_array_append_new(*out, json_string(target));
+	snprintf(field, sizeof(field), "options.%s", key);
+	if (!json_is_array(v) || json_array_size(v) < 1 ||
+	    json_array_size(v) > 16) {
+		api_problem_set(p, 400, field,
+				"%s: must be a list of 1 to 16 directories", field);
+		return -EINVAL;
+	}
+	json_array_foreach(v, i, d)
+	{
+		char *real = NULL;
+		int rc = parse_target(d, target, &real, p);
+		if (rc < 0) {
+			char detail[sizeof(p->detail)];
+			snprintf(detail, sizeof(detail), "%s", p->detail);
+			snprintf(field, sizeof(field), "options.%s[%zu]", key, i);
+			api_problem_set(p, 400, field, "%s: %s", field,
+					strncmp(detail, "target: ", 8) == 0
+						? detail + 8
+						: detail);
+			return rc;
+		}
+		json_array_append_new(*out, json_string(real));
+		free(real);
+	}
+	return 0;
+}
+
+/* A latency threshold in ms: a number > 0, or null (not checked). */
+static int opt_ms(json_t *th, const char *key, double def, json_t *out,
+		  struct api_problem *p)
+{
+	json_t *v = json_object_get(th, key);
+	char field[80];
+
+	if (!v) {
+		json_object_set_new(out, key, def > 0 ? json_real(def) : json_null());
+		return 0;
+	}
+	snprintf(field, sizeof(field), "options.thresholds.%s", key);
+	if (!json_is_null(v) && (!json_is_number(v) || !(json_number_value(v) > 0) ||
+				 json_number_value(v) > 3.6e6)) {
+		api_problem_set(p, 400, field,
+				"%s: milliseconds, a number > 0 (0.001 is 1 µs), "
+				"or null to not check it",
+				field);
+		return -EINVAL;
+	}
+	json_object_set(out, key, v);
+	return 0;
+}
+
+/*
+ * mailbox-db's options, validated and written out in full (docs/api.md):
+ * database and log paths, databases, sizes, the thread sweep, the I/O
+ * shapes and the PASS/FAIL thresholds.
+ */
+static int mailbox_options(json_t *opts, struct job_spec *s, json_t **norm,
+			   struct api_problem *p)
+{
+	static const char *const known[] = {
+		"database_paths", "log_paths", "databases", "database_size",
+		"log_size", "threads", "db_block_size", "db_read_pct",
+		"log_block_size", "thresholds", NULL};
+	static const char *const th_known[] = {
+		"db_read_mean_ms", "db_read_p99_ms", "db_write_mean_ms",
+		"log_write_mean_ms", "log_write_p99_ms", NULL};
+	json_t *dbp = NULL, *logp = NULL, *threads, *th, *ths, *v;
+	long long dbs, rp;
+	uint64_t dbsize, logsize, dbbs = 32768, logbs = 8192;
+	size_t i;
+	int rc;
+
+	*norm = NULL;
+	if ((rc = known_options(opts, "mailbox-db", known, p)) < 0)
+		return rc;
+	if ((rc = opt_dirs(opts, "database_paths", s->target, &dbp, p)) < 0 ||
+	    (rc = opt_dirs(opts, "log_paths", s->target, &logp, p)) < 0)
+		goto out;
+	if ((rc = opt_int(opts, "databases", (long long)json_array_size(dbp), 1,
+			  16, &dbs, p)) < 0 ||
+	    (rc = opt_size(opts, "database_size", s->size, 8ULL << 20, &dbsize,
+			   p)) < 0 ||
+	    (rc = opt_size(opts, "log_size", 64ULL << 20, 8ULL << 20, &logsize,
+			   p)) < 0 ||
+	    (rc = opt_int(opts, "db_read_pct", 60, 0, 100, &rp, p)) < 0)
+		goto out;
+	for (i = 0; i < 2; i++) {
+		const char *key = i ? "log_block_size" : "db_block_size";
+		uint64_t *bs = i ? &logbs : &dbbs;
+		if ((v = json_object_get(opts, key)) &&
+		    (json_to_bytes(v, bs) < 0 || *bs == 0 || *bs % 512 ||
+		     *bs > (1U << 20))) {
+			char field[64];
+			snprintf(field, sizeof(field), "options.%s", key);
+			api_problem_set(p, 400, field,
+					"%s: bytes or \"32KiB\", a multiple of 512, "
+					"at most 1 MiB",
+					field);
+			rc = -EINVAL;
+			goto out;
+		}
+	}
+	v = json_object_get(opts, "threads");
+	threads = v ? json_incref(v) : json_pack("[i, i, i]", 4, 8, 12);
+	if (!json_is_array(threads) || json_array_size(threads) < 1 ||
+	    json_array_size(threads) > 16) {
+		json_decref(threads);
+		rc = bad(p, "options.threads", "must be a list of 1 to 16 thread counts");
+		goto out;
+	}
+	json_array_foreach(threads, i, v)
+	if (!json_is_integer(v) || json_integer_value(v) < dbs ||
+	    json_integer_value(v) > 256) {
+		char field[64];
+		snprintf(field, sizeof(field), "options.threads[%zu]", i);
+		api_problem_set(p, 400, field,
+				"%s: an integer from %lld (one thread per "
+				"database at least) to 256",
+				field, dbs);
+		json_decref(threads);
+		rc = -EINVAL;
+		goto out;
+	}
+	th = json_object_get(opts, "thresholds");
+	if (th && !json_is_object(th)) {
+		json_decref(threads);
+		rc = bad(p, "options.thresholds", "must be an object of milliseconds");
+		goto out;
+	}
+	ths = json_object();
+	if ((th && (rc = known_options(th, "mailbox-db thresholds", th_known,
+				       p)) < 0) ||
+	    (rc = opt_ms(th, "db_read_mean_ms", 20, ths, p)) < 0 ||
+	    (rc = opt_ms(th, "db_read_p99_ms", 0, ths, p)) < 0 ||
+	    (rc = opt_ms(th, "db_write_mean_ms", 0, ths, p)) < 0 ||
+	    (rc = opt_ms(th, "log_write_mean_ms", 10, ths, p)) < 0 ||
+	    (rc = opt_ms(th, "log_write_p99_ms", 0, ths, p)) < 0) {
+		json_decref(threads);
+		json_decref(ths);
+		goto out;
+	}
+	*norm = json_pack("{s:O, s:O, s:I, s:I, s:I, s:o, s:I, s:I, s:I, s:o}",
+			  "database_paths", dbp, "log_paths", logp, "databases",
+			  (json_int_t)dbs, "database_size", (json_int_t)dbsize,
+			  "log_size", (json_int_t)logsize, "threads", threads,
+			  "db_block_size", (json_int_t)dbbs, "db_read_pct",
+			  (json_int_t)rp, "log_block_size", (json_int_t)logbs,
+			  "thresholds", ths);
+	rc = *norm ? 0 : -ENOMEM;
+	/* the run's probe describes the (first) database volume */
+	if (rc == 0) {
+		char *t = strdup(json_string_value(json_array_get(dbp, 0)));
+		if (t) {
+			free(s->target);
+			s->target = t;
+		}
+	}
+out:
+	json_decref(dbp);
+	json_decref(logp);
+	return rc;
+}
+
+/* file-create's options: {"sizes": [...]} (default 1, 4, 16 GiB, those
+ * that fit twice — the file and its copy — in free space minus a reserve). */
+static int file_create_options(json_t *opts, struct job_spec *s,
+			       json_t **norm, struct api_problem *p)
+{
+	static const char *const known[] = {"sizes", NULL};
+	json_t *v = json_object_get(opts, "sizes"), *list = json_array(), *e;
+	int64_t free_bytes = 0;
+	size_t i;
+	int rc, given = v != NULL;
+
+	*norm = NULL;
+	if ((rc = known_options(opts, "file-create", known, p)) < 0) {
+		json_decref(list);
+		return rc;
+	}
+	if (!v)
+		v = json_pack("[I, I, I]", (json_int_t)1 << 30,
+			      (json_int_t)4 << 30, (json_int_t)16 << 30);
+	else
+		json_incref(v);
+	if (!json_is_array(v) || json_array_size(v) < 1 ||
+	    json_array_size(v) > 16) {
+		json_decref(v);
+		json_decref(list);
+		return bad(p, "options.sizes", "must be a list of 1 to 16 sizes");
+	}
+	probe_free_bytes(s->target, &free_bytes);
+	json_array_foreach(v, i, e)
+	{
+		uint64_t b;
+		if (json_to_bytes(e, &b) < 0 || b < SIZE_ALIGN || b % SIZE_ALIGN ||
+		    b > MAX_SIZE) {
+			char field[64];
+			snprintf(field, sizeof(field), "options.sizes[%zu]", i);
+			api_problem_set(p, 400, field,
+					"%s: a size in whole MiB (\"1GiB\")", field);
+			json_decref(v);
+			json_decref(list);
+			return -EINVAL;
+		}
+		if (free_bytes > 0 && 2 * b + FREE_RESERVE > (uint64_t)free_bytes)
+			continue; /* the file and its copy would not fit */
+		json_array_append_new(list, json_integer((json_int_t)b));
+	}
+	json_decref(v);
+	if (json_array_size(list) == 0) {
+		json_decref(list);
+		return bad(p, given ? "options.sizes" : "size",
+			   "no size fits twice (the file and its copy) in the "
+			   "free space of the target, with a 256 MiB reserve");
+	}
+	*norm = json_pack("{s:o}", "sizes", list);
+	return *norm ? 0 : -ENOMEM;
+}
+
+static int parse_plan(json_t *root, const struct profile *prof,
 		      struct job_spec *s, struct api_problem *p)
 {
 	static const char *const datas[] = {"random", "zeros", "repeat"};
@@ -229,6 +608,9 @@ static int parse_plan(json_t *root, const struct profile *prof, int custom,
 			       .duration_s = s->duration_s};
 	json_t *tests = json_object_get(root, "tests");
 	json_t *v = json_object_get(root, "data");
+	json_t *opts = json_object_get(root, "options");
+	json_t *made = NULL, *norm = NULL;
+	int custom = prof->kind == PROFILE_CUSTOM;
 	struct plan plan;
 	struct plan_error pe;
 	json_t *pj;
@@ -256,11 +638,64 @@ static int parse_plan(json_t *root, const struct profile *prof, int custom,
 	if (!custom && tests)
 		return bad(p, "tests", "only the custom profile takes tests; set "
 				       "\"profile\": \"custom\"");
-	rc = custom ? plan_parse(tests, &def, &plan, &pe)
-		    : plan_from_profile(prof, &def, &plan);
+	if (opts && !json_is_object(opts))
+		return bad(p, "options", "must be an object");
+	if (opts && prof->kind != PROFILE_SEQ_SWEEP &&
+	    prof->kind != PROFILE_MAILBOX && prof->kind != PROFILE_FILE_CREATE) {
+		api_problem_set(p, 400, "options",
+				"options: the %s profile takes none (seq-sweep, "
+				"mailbox-db and file-create do)",
+				prof->name);
+		return -EINVAL;
+	}
+	if (prof->kind == PROFILE_MAILBOX || prof->kind == PROFILE_FILE_CREATE) {
+		json_t *empty = json_object();
+		rc = prof->kind == PROFILE_MAILBOX
+			     ? mailbox_options(opts ? opts : empty, s, &norm, p)
+			     : file_create_options(opts ? opts : empty, s, &norm, p);
+		json_decref(empty);
+		if (rc < 0)
+			return rc;
+		s->options_json = json_dumps(norm, JSON_COMPACT);
+		s->plan_json = strdup("[]");
+		json_decref(norm);
+		return s->options_json && s->plan_json ? 0 : -ENOMEM;
+	}
+	if (prof->kind == PROFILE_SEQ_SWEEP) {
+		json_t *empty = json_object();
+		rc = seq_sweep_tests(opts ? opts : empty, &made, &norm, p);
+		json_decref(empty);
+		if (rc < 0)
+			return rc;
+		tests = made;
+	}
+	rc = tests ? plan_parse(tests, &def, &plan, &pe)
+		   : plan_from_profile(prof, &def, &plan);
+	json_decref(made);
+	if (rc == -EINVAL && prof->kind == PROFILE_SEQ_SWEEP) {
+		/* the sweep's tests are ours: name the option instead */
+		const char *dot = strchr(pe.detail, ':');
+		json_decref(norm);
+		api_problem_set(p, 400, "options.block_sizes",
+				"options.block_sizes%s", dot ? dot : "");
+		return rc;
+	}
 	if (rc == -EINVAL) {
+		json_decref(norm);
 		api_problem_set(p, 400, pe.field, "%s", pe.detail);
 		return rc;
+	}
+	if (rc < 0) {
+		json_decref(norm);
+		return rc;
+	}
+	if (norm) {
+		s->options_json = json_dumps(norm, JSON_COMPACT);
+		json_decref(norm);
+		if (!s->options_json) {
+			plan_free(&plan);
+			return -ENOMEM;
+		}
 	}
 	if (rc < 0)
 		return rc;
@@ -296,7 +731,7 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 	const char *key, *name = "cdm-default";
 	long long n;
 	int64_t free_bytes = 0;
-	int custom, rc = -EINVAL;
+	int rc = -EINVAL;
 
 	memset(s, 0, sizeof(*s));
 	if (!body || len == 0) {
@@ -326,7 +761,7 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 					"unknown field \"%.64s\" (known: target, "
 					"profile, size, iterations, duration_s, "
 					"interval_s, labels, notes, tests, engine, "
-					"direct, data, ramp_s)",
+					"direct, data, ramp_s, options)",
 					key);
 			goto out;
 		}
@@ -338,15 +773,14 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 		}
 		name = json_string_value(v);
 	}
-	custom = strcmp(name, "custom") == 0;
-	if (!(prof = profile_find(custom ? "cdm-default" : name))) {
+	if (!(prof = profile_find(name))) {
 		api_problem_set(p, 400, "profile",
 				"profile: unknown profile \"%.64s\" (see GET "
 				"/api/v1/profiles)",
 				name);
 		goto out;
 	}
-	if (!(s->profile = strdup(custom ? "custom" : prof->name))) {
+	if (!(s->profile = strdup(prof->name))) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -396,7 +830,7 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 	}
 	if ((rc = parse_engine(json_object_get(root, "engine"), &s->engine,
 			       p)) < 0 ||
-	    (rc = parse_plan(root, prof, custom, s, p)) < 0)
+	    (rc = parse_plan(root, prof, s, p)) < 0)
 		goto out;
 	if (probe_free_bytes(s->target, &free_bytes) == 0 &&
 	    s->size + FREE_RESERVE > (uint64_t)free_bytes) {

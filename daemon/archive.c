@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 
 #include "log.h"
+#include "presets.h"
 
 struct archive {
 	sqlite3 *db;
@@ -87,6 +88,15 @@ static const char *const migrations[] = {
 	"ALTER TABLE jobs ADD COLUMN engine TEXT;"
 	"ALTER TABLE jobs ADD COLUMN direct INTEGER NOT NULL DEFAULT 1;"
 	"ALTER TABLE results ADD COLUMN lat_hist BLOB;",
+	/* 4: a preset's options (seq-sweep, mailbox-db, file-create); the
+	 * sweep a result is a point of; why a measurement could not be made
+	 * (file-create: a method the filesystem does not support) */
+	"ALTER TABLE jobs ADD COLUMN options TEXT;"
+	"ALTER TABLE results ADD COLUMN sweep_group TEXT;"
+	"ALTER TABLE results ADD COLUMN sweep_field TEXT;"
+	"ALTER TABLE results ADD COLUMN sweep_value REAL;"
+	"ALTER TABLE results ADD COLUMN error TEXT;"
+	"ALTER TABLE results ADD COLUMN allocated_bytes INTEGER;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -153,6 +163,7 @@ void job_spec_clear(struct job_spec *s)
 	free(s->notes);
 	free(s->plan_json);
 	free(s->engine);
+	free(s->options_json);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -232,8 +243,8 @@ int archive_job_insert(struct archive *a, const struct job_spec *s,
 
 	if ((rc = prep(a, "INSERT INTO jobs(state, profile, target, size,"
 			  " iterations, duration_s, interval_s, labels, notes,"
-			  " created_at, plan, engine, direct)"
-			  " VALUES ('queued',?,?,?,?,?,?,?,?,?,?,?,?)",
+			  " created_at, plan, engine, direct, options)"
+			  " VALUES ('queued',?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		       &st)) < 0)
 		return rc;
 	now_text(now);
@@ -250,6 +261,7 @@ int archive_job_insert(struct archive *a, const struct job_spec *s,
 	sqlite3_bind_text(st, 10, s->plan_json, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 11, s->engine, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 12, s->direct);
+	sqlite3_bind_text(st, 13, s->options_json, -1, SQLITE_STATIC);
 	if ((rc = step_done(a, st, "insert job")) == 0)
 		*id = sqlite3_last_insert_rowid(a->db);
 	return rc;
@@ -275,7 +287,7 @@ int archive_job_claim_next(struct archive *a, int64_t *id,
 			  " ORDER BY id LIMIT 1)"
 			  " RETURNING id, profile, target, size, iterations,"
 			  " duration_s, interval_s, labels, notes, plan,"
-			  " engine, direct",
+			  " engine, direct, options",
 		       &st)) < 0)
 		return rc;
 	now_text(now);
@@ -296,6 +308,8 @@ int archive_job_claim_next(struct archive *a, int64_t *id,
 		if (sqlite3_column_type(st, 10) != SQLITE_NULL)
 			s->engine = col_dup(st, 10);
 		s->direct = sqlite3_column_int(st, 11);
+		if (sqlite3_column_type(st, 12) != SQLITE_NULL)
+			s->options_json = col_dup(st, 12);
 		rc = (s->profile && s->target && s->labels_json && s->notes)
 			     ? 0
 			     : -ENOMEM;
@@ -475,6 +489,15 @@ int archive_result_insert(struct archive *a, int64_t run_id,
 			  const struct workload *t, int iteration,
 			  const struct result *r, const struct hist *h)
 {
+	return archive_result_insert_note(a, run_id, t, iteration, r, h, NULL,
+					  -1);
+}
+
+int archive_result_insert_note(struct archive *a, int64_t run_id,
+			       const struct workload *t, int iteration,
+			       const struct result *r, const struct hist *h,
+			       const char *error, int64_t allocated_bytes)
+{
 	sqlite3_stmt *st;
 	struct lat_summary ls;
 	void *blob = NULL;
@@ -494,16 +517,17 @@ int archive_result_insert(struct archive *a, int64_t run_id,
 			  " iops, lat_mean_us, lat_stdev_us, lat_min_us,"
 			  " lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us,"
 			  " lat_p9999_us, lat_max_us, cpu_user_s, cpu_sys_s,"
-			  " lat_hist)"
+			  " lat_hist, sweep_group, sweep_field, sweep_value,"
+			  " error, allocated_bytes)"
 			  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-			  " ?,?,?,?,?,?,?,?,?,?,?)",
+			  " ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		       &st)) < 0) {
 		free(blob);
 		return rc;
 	}
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_text(st, 2, t->name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, wl_rw_name(t->read_pct), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, wl_rw(t), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, wl_pattern_name(t->pattern), -1,
 			  SQLITE_STATIC);
 	sqlite3_bind_int64(st, 5, t->block_size);
@@ -528,6 +552,15 @@ int archive_result_insert(struct archive *a, int64_t run_id,
 	}
 	sqlite3_bind_double(st, 26, r->cpu_user_s);
 	sqlite3_bind_double(st, 27, r->cpu_sys_s);
+	if (t->sweep_field[0]) {
+		sqlite3_bind_text(st, 29, t->group, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 30, t->sweep_field, -1, SQLITE_STATIC);
+		sqlite3_bind_double(st, 31, t->sweep_value);
+	}
+	if (error)
+		sqlite3_bind_text(st, 32, error, -1, SQLITE_TRANSIENT);
+	if (allocated_bytes >= 0)
+		sqlite3_bind_int64(st, 33, allocated_bytes);
 	return step_done(a, st, "insert result");
 }
 
@@ -552,8 +585,7 @@ int archive_samples_insert(struct archive *a, int64_t run_id,
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, run_id);
 		sqlite3_bind_text(st, 2, t->name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, wl_rw_name(t->read_pct), -1,
-				  SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, wl_rw(t), -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 4, iteration);
 		sqlite3_bind_int(st, 5, (int)i);
 		sqlite3_bind_double(st, 6, i + 1 == smp->n ? smp->last_s : 1.0);
@@ -712,6 +744,7 @@ static int query_one(struct archive *a, const char *sql, int64_t id,
 	"SELECT id, state, profile, target, size, iterations, duration_s,"     \
 	" interval_s, labels AS labels_json, notes, created_at, started_at,"   \
 	" finished_at, run_id, error, plan AS tests_json, engine,"             \
+	" options AS options_json,"                                            \
 	" json(CASE direct WHEN 0 THEN 'false' ELSE 'true' END) AS direct_json" \
 	" FROM jobs"
 
@@ -724,6 +757,53 @@ int archive_jobs_json(struct archive *a, int limit, int offset, json_t **out)
 {
 	return query_rows(a, JOB_COLUMNS " ORDER BY id DESC LIMIT ? OFFSET ?",
 			  limit, offset, 2, out);
+}
+
+/*
+ * Scaling efficiency of thread and queue-depth sweeps: for each point,
+ * (IOPS_n / IOPS_first) ÷ (n / first), with the best iteration's IOPS and
+ * the first point of the same sweep and direction as the base. 1.0 is
+ * linear scaling.
+ */
+static void sweep_efficiency(json_t *tests)
+{
+	size_t i, j;
+	json_t *t, *b = NULL;
+
+	json_array_foreach(tests, i, t)
+	{
+		json_t *sw = json_object_get(t, "sweep");
+		const char *field = json_string_value(json_object_get(sw, "field"));
+		const char *group = json_string_value(json_object_get(sw, "group"));
+		const char *rw = json_string_value(json_object_get(t, "rw"));
+		if (!field || !group || !rw ||
+		    (strcmp(field, "threads") && strcmp(field, "queue_depth")))
+			continue;
+		json_array_foreach(tests, j, b)
+		{
+			json_t *bs = json_object_get(b, "sweep");
+			if (j > i)
+				break;
+			if (json_equal(json_object_get(bs, "group"),
+				       json_object_get(sw, "group")) &&
+			    json_equal(json_object_get(bs, "field"),
+				       json_object_get(sw, "field")) &&
+			    strcmp(json_string_value(json_object_get(b, "rw")), rw) == 0)
+				break; /* the first point of this sweep */
+		}
+		{
+			double v0 = json_number_value(json_object_get(
+				json_object_get(b, "sweep"), "value"));
+			double v = json_number_value(json_object_get(sw, "value"));
+			double i0 = json_number_value(json_object_get(
+				json_object_get(b, "best"), "iops"));
+			double iv = json_number_value(json_object_get(
+				json_object_get(t, "best"), "iops"));
+			if (v0 > 0 && v > 0 && i0 > 0)
+				json_object_set_new(sw, "efficiency",
+						    json_real((iv / i0) / (v / v0)));
+		}
+	}
 }
 
 /* The merged histogram's summary as the API serves it (µs), or null. */
@@ -774,7 +854,11 @@ static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
 			    "  lat_min_us, 'p50', lat_p50_us, 'p90', lat_p90_us,"
 			    "  'p99', lat_p99_us, 'p99.9', lat_p999_us, 'p99.99',"
 			    "  lat_p9999_us, 'max', lat_max_us) END"
-			    " AS latency_us_json, cpu_user_s, cpu_sys_s"
+			    " AS latency_us_json, cpu_user_s, cpu_sys_s,"
+			    " CASE WHEN sweep_field IS NULL THEN NULL"
+			    " ELSE json_object('group', sweep_group, 'field',"
+			    "  sweep_field, 'value', sweep_value) END AS sweep_json,"
+			    " error, allocated_bytes"
 			    " FROM results WHERE run_id=?"
 			    " ORDER BY id",
 			    run_id, 0, 1, &rows);
@@ -841,12 +925,19 @@ static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
 				       json_object_get(row, "latency_us"),
 				       "cpu_user_s", json_object_get(row, "cpu_user_s"),
 				       "cpu_sys_s", json_object_get(row, "cpu_sys_s"));
+			if (json_is_string(json_object_get(row, "error")))
+				json_object_set(it, "error", json_object_get(row, "error"));
+			if (json_is_integer(json_object_get(row, "allocated_bytes")))
+				json_object_set(it, "allocated_bytes",
+						json_object_get(row, "allocated_bytes"));
 			json_array_append_new(its, it);
 			k++;
 		}
 		best = result_best(r, k);
 		json_object_set(t, "best", best >= 0 ? json_array_get(its, (size_t)best)
 						     : json_null());
+		if (json_is_object(json_object_get(first, "sweep")))
+			json_object_set(t, "sweep", json_object_get(first, "sweep"));
 		json_object_set_new(t, "iterations", its);
 		if (h)
 			json_object_set_new(t, "latency_us", latency_json(h));
@@ -856,6 +947,7 @@ static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
 	free(h);
 	free(tmp);
 	json_decref(rows);
+	sweep_efficiency(tests);
 	*out = tests;
 	return 0;
 }
@@ -887,6 +979,13 @@ int archive_run_json(struct archive *a, int64_t id, json_t **out)
 				      "bytes", "B", "seconds", "s",
 				      "block_size", "B"));
 	json_object_set_new(run, "tests", tests);
+	if (strcmp(json_string_value(json_object_get(run, "profile")),
+		   "mailbox-db") == 0)
+		json_object_set_new(
+			run, "mailbox",
+			mailbox_verdicts(tests, json_object_get(
+							json_object_get(run, "spec"),
+							"options")));
 	*out = run;
 	return 0;
 }

@@ -24,7 +24,7 @@
 #include "profiles.h"
 #include "result.h"
 
-#define ARCHIVE_SCHEMA_VERSION 3
+#define ARCHIVE_SCHEMA_VERSION 4
 
 struct archive;
 
@@ -44,6 +44,8 @@ struct job_spec {
 	char *engine;       /* back-end name (target.h): "io_uring",
 			       "psync", "null" */
 	int direct;         /* ask for O_DIRECT */
+	char *options_json; /* a preset's options, explicit (seq-sweep,
+			       mailbox-db, file-create), or NULL */
 };
 
 void job_spec_clear(struct job_spec *s);
@@ -87,6 +89,13 @@ int archive_run_warn(struct archive *a, int64_t run_id, const char *text);
 int archive_result_insert(struct archive *a, int64_t run_id,
 			  const struct workload *t, int iteration,
 			  const struct result *r, const struct hist *h);
+/* The same with a note: error is why the measurement could not be made
+ * (NULL: it was), allocated_bytes what the file occupies on disk (-1: not
+ * measured). */
+int archive_result_insert_note(struct archive *a, int64_t run_id,
+			       const struct workload *t, int iteration,
+			       const struct result *r, const struct hist *h,
+			       const char *error, int64_t allocated_bytes);
 
 /* Stores the per-second counts of one iteration (one transaction). */
 int archive_samples_insert(struct archive *a, int64_t run_id,

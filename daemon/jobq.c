@@ -18,6 +18,7 @@
 
 #include "archive.h"
 #include "engine.h"
+#include "jobrun.h"
 #include "log.h"
 #include "plan.h"
 #include "probe.h"
@@ -274,7 +275,8 @@ static int is_stopping(struct jobq *q)
 }
 
 /* The job's parameters as stored on the run (JSON text; caller frees). */
-static char *dump_spec(const struct job_spec *s, const struct plan *p)
+static char *dump_spec(const struct job_spec *s, const struct plan *p,
+		       json_t *options)
 {
 	json_t *o = json_pack("{s:s, s:I, s:i, s:f, s:f, s:b, s:s, s:o}",
 			      "profile", s->profile, "size",
@@ -284,107 +286,251 @@ static char *dump_spec(const struct job_spec *s, const struct plan *p)
 			      "engine_requested",
 			      s->engine ? s->engine : "default", "tests",
 			      plan_json(p));
-	char *t = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	char *t;
 
+	if (o && options)
+		json_object_set(o, "options", options);
+	t = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	return t;
 }
 
-static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
+/* --- what the runners share (jobrun.h) --- */
+
+struct engine_opts job_engine_opts(struct job_run *jr, const char *path)
 {
-	struct plan p = {0};
-	struct engine_samples samples = {0};
-	const struct tgt_ops *ops = s->engine ? tgt_find(s->engine) : q->ops;
-	char error[256] = "", path[4200] = "";
 	struct engine_opts o = {
-		.ops = ops, .path = path, .direct = s->direct,
-		.cancel = &q->cancel, .progress = on_progress,
-		.progress_arg = q, .error = error, .error_len = sizeof(error),
-		.hist = malloc(sizeof(struct hist)), /* 32 KiB: not the stack */
-		.samples = &samples,
+		.ops = jr->ops, .path = path, .direct = jr->s->direct,
+		.cancel = jr->cancel, .progress = on_progress,
+		.progress_arg = jr->q, .error = jr->error,
+		.error_len = sizeof(jr->error),
 	};
-	struct probe pr;
-	char *pj = NULL, *spec = NULL, *warn = NULL;
-	json_t *warnings = json_array();
-	int64_t run_id = 0;
-	int direct = 0, file = 0, stopping, rc;
-	uint32_t salt = 0;
-	const char *state;
+	return o;
+}
 
-	if (!ops) {
-		rc = -EINVAL;
-		snprintf(error, sizeof(error), "unknown engine %s", s->engine);
-		goto out;
+int job_file_name(struct job_run *jr, const char *dir, const char **path)
+{
+	char *p;
+	int n, rc;
+
+	if (jr->n_files == JOB_MAX_FILES) {
+		snprintf(jr->error, sizeof(jr->error), "too many test files");
+		return -EMFILE;
 	}
-	if ((rc = job_plan(s, &p, error, sizeof(error))) < 0)
-		goto out;
-	samples.cap = samples_cap(&p);
-	samples.s = calloc(samples.cap, sizeof(*samples.s));
-	if (!o.hist || !samples.s) {
-		rc = -ENOMEM;
-		goto out;
+	p = jr->files[jr->n_files];
+	if (jr->n_files == 0)
+		n = snprintf(p, PATH_MAX, "%s/storbench-%lld-%08x.tmp", dir,
+			     (long long)jr->id, jr->salt);
+	else
+		n = snprintf(p, PATH_MAX, "%s/storbench-%lld-%08x-%zu.tmp", dir,
+			     (long long)jr->id, jr->salt, jr->n_files);
+	if (n >= PATH_MAX) {
+		snprintf(jr->error, sizeof(jr->error), "path too long in %.100s",
+			 dir);
+		return -ENAMETOOLONG;
 	}
-	q->steps_done = 0;
-	q->steps_total = 1 + (int)p.n * s->iterations;
+	if ((rc = archive_testfile_add(jr->a, p, jr->id)) < 0) {
+		snprintf(jr->error, sizeof(jr->error), "archive unavailable");
+		return rc;
+	}
+	jr->n_files++;
+	*path = p;
+	return 0;
+}
+
+int job_file_make(struct job_run *jr, const char *dir, uint64_t size,
+		  enum wl_data data, int *direct, const char **path)
+{
+	struct engine_opts o;
+	int rc = job_file_name(jr, dir, path);
+
+	if (rc < 0)
+		return rc;
+	o = job_engine_opts(jr, *path);
+	log_info("job %lld: writing test file %s (%llu bytes)",
+		 (long long)jr->id, *path, (unsigned long long)size);
+	rc = engine_prepare_file(&o, size, data, direct);
+	if (rc < 0) {
+		/* the engine removed what it created; an existing file
+		 * (-EEXIST) is not ours and must stay */
+		archive_testfile_remove(jr->a, *path);
+		jr->files[jr->n_files - 1][0] = '\0';
+	}
+	return rc;
+}
+
+void job_file_remove(struct job_run *jr, const char *path)
+{
+	int urc = tgt_unlink(jr->ops, path);
+
+	if (urc == -ENOENT && jr->ops != &tgt_null_ops)
+		log_warn("job %lld: test file %s was not there to remove "
+			 "(was the target moved or unmounted during the "
+			 "job? the file may remain where it went)",
+			 (long long)jr->id, path);
+	else if (urc < 0 && urc != -ENOENT)
+		log_warn("job %lld: could not remove %s: %s",
+			 (long long)jr->id, path, strerror(-urc));
+	archive_testfile_remove(jr->a, path);
+	for (size_t i = 0; i < jr->n_files; i++)
+		if (jr->files[i] != path && strcmp(jr->files[i], path) == 0)
+			jr->files[i][0] = '\0';
+	for (size_t i = 0; i < jr->n_files; i++)
+		if (jr->files[i] == path)
+			jr->files[i][0] = '\0';
+}
+
+void job_files_remove(struct job_run *jr)
+{
+	if (jr->n_files)
+		job_phase(jr, "cleanup", NULL, NULL, 0);
+	for (size_t i = 0; i < jr->n_files; i++)
+		if (jr->files[i][0]) {
+			job_file_remove(jr, jr->files[i]);
+			jr->files[i][0] = '\0';
+		}
+}
+
+void job_phase(struct job_run *jr, const char *phase, const char *test,
+	       const char *rw, int iteration)
+{
+	struct jobq *q = jr->q;
+
 	pthread_mutex_lock(&q->mu);
-	q->prog.iterations = s->iterations;
-	q->prog.tests_total = (int)p.n;
+	snprintf(q->prog.phase, sizeof(q->prog.phase), "%s", phase);
+	if (test) {
+		snprintf(q->prog.test, sizeof(q->prog.test), "%s", test);
+		snprintf(q->prog.rw, sizeof(q->prog.rw), "%s", rw ? rw : "");
+		q->prog.iteration = iteration;
+	}
+	q->prog.fraction = (double)q->steps_done / q->steps_total;
+	q->prog.live_mb_s = q->prog.live_iops = 0;
 	pthread_mutex_unlock(&q->mu);
+}
 
-	if ((rc = probe_path(s->target, &pr)) < 0) {
-		snprintf(error, sizeof(error), "target %s: %s", s->target,
-			 strerror(-rc));
-		goto out;
-	}
-	if (getrandom(&salt, sizeof(salt), 0) != (ssize_t)sizeof(salt))
-		salt = (uint32_t)time(NULL);
-	snprintf(path, sizeof(path), "%s/storbench-%lld-%08x.tmp", s->target,
-		 (long long)id, salt);
-	if ((rc = archive_testfile_add(q->a, path, id)) < 0) {
-		snprintf(error, sizeof(error), "archive unavailable");
-		goto out;
-	}
-	set_phase(q, "preparing", NULL, 0);
-	log_info("job %lld: writing test file %s (%llu bytes)", (long long)id,
-		 path, (unsigned long long)s->size);
+void job_step(struct job_run *jr)
+{
+	jr->q->steps_done++;
+}
+
+void job_set_steps(struct job_run *jr, int total, int tests_total)
+{
+	struct jobq *q = jr->q;
+
+	q->steps_total = total > 0 ? total : 1;
+	pthread_mutex_lock(&q->mu);
+	q->prog.iterations = jr->s->iterations;
+	q->prog.tests_total = tests_total;
+	pthread_mutex_unlock(&q->mu);
+}
+
+int job_run_create(struct job_run *jr, int direct, uint64_t buffered_size)
+{
+	json_t *warnings = json_array();
+	char *pj = NULL, *spec = NULL, *warn = NULL;
+	int rc;
+
+	add_warnings(warnings, jr->s->direct, direct, buffered_size, &jr->pr);
+	pj = probe_json(&jr->pr);
+	spec = dump_spec(jr->s, jr->plan, jr->options);
+	warn = json_dumps(warnings, JSON_COMPACT);
+	rc = !pj || !spec || !warn ? -ENOMEM
+				   : archive_run_create(jr->a, jr->id, jr->s,
+							spec, pj, jr->ops->name,
+							direct, warn,
+							&jr->run_id);
+	if (rc < 0)
+		snprintf(jr->error, sizeof(jr->error), "archive unavailable");
+	json_decref(warnings);
+	free(pj);
+	free(spec);
+	free(warn);
+	return rc;
+}
+
+/* A plan of tests on one test file of the job's size. */
+static int run_plan(struct job_run *jr, const struct plan *p)
+{
+	struct engine_samples samples = {.cap = samples_cap(p)};
+	struct engine_opts o;
+	const char *path;
+	int direct = 0, rc;
+
+	job_set_steps(jr, 1 + (int)p->n * jr->s->iterations, (int)p->n);
+	job_phase(jr, "preparing", NULL, NULL, 0);
 	/* the file carries the first test's data pattern (CrystalDiskMark
 	 * fills it with zeros in its 0Fill mode) */
-	rc = engine_prepare_file(&o, s->size, p.w[0].data, &direct);
-	if (rc < 0)
-		goto out;
-	file = 1;
-	q->steps_done = 1;
-	add_warnings(warnings, s->direct, direct, s->size, &pr);
-	pj = probe_json(&pr);
-	spec = dump_spec(s, &p);
-	warn = json_dumps(warnings, JSON_COMPACT);
-	if (!pj || !spec || !warn) {
+	if ((rc = job_file_make(jr, jr->s->target, jr->s->size, p->w[0].data,
+				&direct, &path)) < 0)
+		return rc;
+	job_step(jr);
+	if ((rc = job_run_create(jr, direct, jr->s->size)) < 0)
+		return rc;
+	o = job_engine_opts(jr, path);
+	o.hist = malloc(sizeof(struct hist)); /* 32 KiB: not the stack */
+	o.samples = &samples;
+	samples.s = calloc(samples.cap, sizeof(*samples.s));
+	rc = o.hist && samples.s ? run_tests(jr->q, p, jr->s, jr->run_id, &o)
+				 : -ENOMEM;
+	free(o.hist);
+	free(samples.s);
+	return rc;
+}
+
+static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
+{
+	struct job_run *jr = calloc(1, sizeof(*jr)); /* ~300 KiB of paths */
+	struct plan p = {0};
+	const struct profile *prof = profile_find(s->profile);
+	char error[256] = "";
+	int stopping, rc;
+	const char *state;
+
+	if (!jr) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	rc = archive_run_create(q->a, id, s, spec, pj, ops->name, direct,
-				warn, &run_id);
-	if (rc < 0) {
-		snprintf(error, sizeof(error), "archive unavailable");
+	jr->q = q;
+	jr->a = q->a;
+	jr->id = id;
+	jr->s = s;
+	jr->cancel = &q->cancel;
+	jr->plan = &p;
+	jr->ops = s->engine ? tgt_find(s->engine) : q->ops;
+	q->steps_done = 0;
+	q->steps_total = 1;
+	if (getrandom(&jr->salt, sizeof(jr->salt), 0) != (ssize_t)sizeof(jr->salt))
+		jr->salt = (uint32_t)time(NULL);
+	if (!jr->ops) {
+		rc = -EINVAL;
+		snprintf(jr->error, sizeof(jr->error), "unknown engine %s",
+			 s->engine);
 		goto out;
 	}
-	rc = run_tests(q, &p, s, run_id, &o);
-out:
-	if (file) {
-		int urc;
-		set_phase(q, "cleanup", NULL, 0);
-		urc = tgt_unlink(ops, path);
-		if (urc == -ENOENT)
-			log_warn("job %lld: test file %s was not there to remove "
-				 "(was the target moved or unmounted during the "
-				 "job? the file may remain where it went)",
-				 (long long)id, path);
-		else if (urc < 0)
-			log_warn("job %lld: could not remove %s: %s",
-				 (long long)id, path, strerror(-urc));
+	if (s->options_json &&
+	    !(jr->options = json_loads(s->options_json, 0, NULL))) {
+		rc = -EINVAL;
+		snprintf(jr->error, sizeof(jr->error),
+			 "the stored options are not JSON");
+		goto out;
 	}
-	if (path[0] != '\0')
-		archive_testfile_remove(q->a, path);
+	if ((rc = probe_path(s->target, &jr->pr)) < 0) {
+		snprintf(jr->error, sizeof(jr->error), "target %s: %s",
+			 s->target, strerror(-rc));
+		goto out;
+	}
+	if (prof && prof->kind == PROFILE_MAILBOX) {
+		rc = run_mailbox(jr, jr->options);
+	} else if (prof && prof->kind == PROFILE_FILE_CREATE) {
+		rc = run_file_create(jr, jr->options);
+	} else if ((rc = job_plan(s, &p, jr->error, sizeof(jr->error))) == 0) {
+		rc = run_plan(jr, &p);
+	}
+out:
+	if (jr) {
+		job_files_remove(jr);
+		snprintf(error, sizeof(error), "%s", jr->error);
+	}
 	stopping = is_stopping(q);
 	if (rc == 0)
 		state = "done";
@@ -400,16 +546,14 @@ out:
 				     : "cancelled by request");
 	else if (rc < 0 && error[0] == '\0')
 		snprintf(error, sizeof(error), "%s", strerror(-rc));
-	archive_job_finish(q->a, id, run_id, state, rc == 0 ? NULL : error);
+	archive_job_finish(q->a, id, jr ? jr->run_id : 0, state,
+			   rc == 0 ? NULL : error);
 	log_info("job %lld: %s%s%s", (long long)id, state, rc ? ": " : "",
 		 rc ? error : "");
-	json_decref(warnings);
 	plan_free(&p);
-	free(o.hist);
-	free(samples.s);
-	free(pj);
-	free(spec);
-	free(warn);
+	if (jr)
+		json_decref(jr->options);
+	free(jr);
 }
 
 /* --- the worker --- */

@@ -18,7 +18,15 @@
 static const char *const test_fields[] = {
 	"name", "pattern", "read_pct", "block_size", "queue_depth", "threads",
 	"duration_s", "io_size", "ramp_s", "sync", "sync_every", "data",
+	"sweep",
 };
+
+/* The numeric fields that may be a list (a sweep). */
+static const char *const sweepable[] = {
+	"read_pct", "block_size", "queue_depth", "threads", "duration_s",
+	"io_size", "ramp_s", "sync_every",
+};
+#define N_SWEEPABLE (sizeof(sweepable) / sizeof(sweepable[0]))
 
 static int fail(struct plan_error *e, size_t i, const char *field,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -249,7 +257,7 @@ static int parse_test(json_t *o, size_t i, const struct workload *def,
 				    "unknown field \"%.40s\" (known: name, "
 				    "pattern, read_pct, block_size, "
 				    "queue_depth, threads, duration_s, io_size, "
-				    "ramp_s, sync, sync_every, data)",
+				    "ramp_s, sync, sync_every, data, sweep)",
 				    key);
 	}
 	memset(w, 0, sizeof(*w));
@@ -284,7 +292,166 @@ static int parse_test(json_t *o, size_t i, const struct workload *def,
 	w->data = (enum wl_data)data;
 	if ((rc = check_test(i, w, o, e)) < 0)
 		return rc;
+	if ((v = json_object_get(o, "sweep")) != NULL) {
+		/* a stored plan's point: {"group", "field", "value"} */
+		json_t *g = json_object_get(v, "group"), *f = json_object_get(v, "field"),
+		       *x = json_object_get(v, "value");
+		if (!json_is_string(g) || !json_is_string(f) || !json_is_number(x) ||
+		    strlen(json_string_value(g)) >= sizeof(w->group) ||
+		    strlen(json_string_value(f)) >= sizeof(w->sweep_field))
+			return fail(e, i, "sweep", "must be {\"group\": string, "
+						   "\"field\": string, \"value\": "
+						   "number} (make a sweep by giving a "
+						   "field a list instead)");
+		snprintf(w->group, sizeof(w->group), "%s", json_string_value(g));
+		snprintf(w->sweep_field, sizeof(w->sweep_field), "%s",
+			 json_string_value(f));
+		w->sweep_value = json_number_value(x);
+	}
 	return get_name(o, i, w, e);
+}
+
+/* The value of the swept field at this point, as a number. */
+static double sweep_value(const struct workload *w, const char *key)
+{
+	return strcmp(key, "read_pct") == 0      ? w->read_pct
+	       : strcmp(key, "block_size") == 0  ? w->block_size
+	       : strcmp(key, "queue_depth") == 0 ? w->queue_depth
+	       : strcmp(key, "threads") == 0     ? w->threads
+	       : strcmp(key, "duration_s") == 0  ? w->duration_s
+	       : strcmp(key, "io_size") == 0     ? (double)w->io_bytes
+	       : strcmp(key, "ramp_s") == 0      ? w->ramp_s
+						 : w->sync_every;
+}
+
+/* " T8", " Q32", " 64K", " R70", " duration_s=2": a point's name suffix. */
+static void point_token(const struct workload *w, const char *key, char *buf,
+			size_t len)
+{
+	char b[16];
+
+	if (strcmp(key, "threads") == 0)
+		snprintf(buf, len, " T%u", w->threads);
+	else if (strcmp(key, "queue_depth") == 0)
+		snprintf(buf, len, " Q%u", w->queue_depth);
+	else if (strcmp(key, "read_pct") == 0)
+		snprintf(buf, len, " R%u", w->read_pct);
+	else if (strcmp(key, "block_size") == 0)
+		block_text(w->block_size, b, sizeof(b)), snprintf(buf, len, " %s", b);
+	else
+		snprintf(buf, len, " %s=%g", key, sweep_value(w, key));
+}
+
+/*
+ * Appends the test(s) of request object o (tests[i]) to out: one, or one
+ * per value when a field is a list (a sweep). A sweep's points share a
+ * group (the test's name, or "<field> sweep <i+1>") and are named after it
+ * with the point's value ("db T8"), or by default CrystalDiskMark style
+ * (plus "field=value" when the name would not show the value).
+ */
+static int add_tests(json_t *o, size_t i, const struct workload *def,
+		     struct plan *out, struct plan_error *e)
+{
+	const char *key, *list_key = NULL;
+	json_t *v, *list = NULL, *name;
+	size_t n;
+	int rc;
+
+	json_object_foreach(json_is_object(o) ? o : NULL, key, v)
+	{
+		size_t k;
+		if (!json_is_array(v))
+			continue;
+		for (k = 0; k < N_SWEEPABLE && strcmp(key, sweepable[k]); k++)
+			;
+		if (k == N_SWEEPABLE)
+			return fail(e, i, key, "cannot be a list (these can: "
+					       "read_pct, block_size, "
+					       "queue_depth, threads, duration_s, "
+					       "io_size, ramp_s, sync_every)");
+		if (list_key)
+			return fail(e, i, key, "only one field of a test may be "
+					       "a list (%s is one already)",
+				    list_key);
+		list_key = key;
+		list = v;
+	}
+	if (!list) {
+		if (out->n == PLAN_MAX_TESTS)
+			goto too_many;
+		if ((rc = parse_test(o, i, def, &out->w[out->n], e)) < 0)
+			return rc;
+		out->n++;
+		return 0;
+	}
+	n = json_array_size(list);
+	if (n < 1 || n > PLAN_MAX_TESTS)
+		return fail(e, i, list_key, "a list of 1 to %d values",
+			    PLAN_MAX_TESTS);
+	name = json_object_get(o, "name");
+	for (size_t j = 0; j < n; j++) {
+		json_t *point = json_copy(o);
+		struct workload *w;
+		char tok[40];
+
+		if (!point)
+			return -ENOMEM;
+		if (out->n == PLAN_MAX_TESTS) {
+			json_decref(point);
+			goto too_many;
+		}
+		w = &out->w[out->n];
+		json_object_set(point, list_key, json_array_get(list, j));
+		json_object_del(point, "name");
+		rc = parse_test(point, i, def, w, e);
+		json_decref(point);
+		if (rc < 0) {
+			/* name the element: tests[0].threads[1] */
+			const char *why = strstr(e->detail, ": ");
+			char detail[sizeof(e->detail)];
+			size_t fl = strlen(e->field);
+			if (fl + 8 < sizeof(e->field) && why &&
+			    strstr(e->field, list_key)) {
+				snprintf(e->field + fl, sizeof(e->field) - fl,
+					 "[%zu]", j);
+				snprintf(detail, sizeof(detail), "%s%s", e->field,
+					 why);
+				snprintf(e->detail, sizeof(e->detail), "%s", detail);
+			}
+			return rc;
+		}
+		point_token(w, list_key, tok, sizeof(tok));
+		if (json_is_string(name)) {
+			snprintf(w->group, sizeof(w->group), "%s",
+				 json_string_value(name));
+			if (snprintf(w->name, sizeof(w->name), "%s%s",
+				     w->group, tok) >= (int)sizeof(w->name))
+				return fail(e, i, "name", "too long for a sweep: "
+							  "the point's name "
+							  "\"%s%s\" is over 31 "
+							  "bytes",
+					    w->group, tok);
+		} else {
+			snprintf(w->group, sizeof(w->group), "%s sweep %zu",
+				 list_key, i + 1);
+			if (strcmp(list_key, "read_pct") && strcmp(list_key, "threads") &&
+			    strcmp(list_key, "queue_depth") &&
+			    strcmp(list_key, "block_size"))
+				snprintf(w->name + strlen(w->name),
+					 sizeof(w->name) - strlen(w->name), "%s",
+					 tok);
+		}
+		snprintf(w->sweep_field, sizeof(w->sweep_field), "%s", list_key);
+		w->sweep_value = sweep_value(w, list_key);
+		out->n++;
+	}
+	return 0;
+too_many:
+	snprintf(e->field, sizeof(e->field), "tests");
+	snprintf(e->detail, sizeof(e->detail),
+		 "tests: at most %d tests, counting every point of a sweep",
+		 PLAN_MAX_TESTS);
+	return -EINVAL;
 }
 
 int plan_parse(json_t *tests, const struct workload *def, struct plan *out,
@@ -301,27 +468,27 @@ int plan_parse(json_t *tests, const struct workload *def, struct plan *out,
 			 PLAN_MAX_TESTS);
 		return -EINVAL;
 	}
-	if (!(out->w = calloc(n, sizeof(*out->w))))
+	if (!(out->w = calloc(PLAN_MAX_TESTS, sizeof(*out->w))))
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		if ((rc = parse_test(json_array_get(tests, i), i, def,
-				     &out->w[i], e)) < 0) {
+		size_t first = out->n;
+		if ((rc = add_tests(json_array_get(tests, i), i, def, out, e)) < 0) {
 			plan_free(out);
 			return rc;
 		}
-		out->n = i + 1;
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(out->w[j].name, out->w[i].name) == 0 &&
-			    strcmp(wl_rw_name(out->w[j].read_pct),
-				   wl_rw_name(out->w[i].read_pct)) == 0) {
-				fail(e, i, "name",
-				     "\"%s\" (%s) is already test %zu; give "
-				     "each test its own name",
-				     out->w[i].name,
-				     wl_rw_name(out->w[i].read_pct), j);
-				plan_free(out);
-				return -EINVAL;
-			}
+		for (size_t a = first; a < out->n; a++)
+			for (size_t b = 0; b < a; b++)
+				if (strcmp(out->w[a].name, out->w[b].name) == 0 &&
+				    strcmp(wl_rw_name(out->w[a].read_pct),
+					   wl_rw_name(out->w[b].read_pct)) == 0) {
+					fail(e, i, "name",
+					     "\"%s\" (%s) is already in the "
+					     "plan; give each test its own name",
+					     out->w[a].name,
+					     wl_rw_name(out->w[a].read_pct));
+					plan_free(out);
+					return -EINVAL;
+				}
 	}
 	return 0;
 }
@@ -361,6 +528,12 @@ json_t *plan_json(const struct plan *p)
 		if (t && w->sync == WL_SYNC_FDATASYNC)
 			json_object_set_new(t, "sync_every",
 					    json_integer(w->sync_every));
+		if (t && w->sweep_field[0])
+			json_object_set_new(t, "sweep",
+					    json_pack("{s:s, s:s, s:f}", "group",
+						      w->group, "field",
+						      w->sweep_field, "value",
+						      w->sweep_value));
 		if (!t || json_array_append_new(a, t) < 0) {
 			json_decref(a);
 			return NULL;

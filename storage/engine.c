@@ -125,9 +125,6 @@ struct run_mode {
 };
 
 struct run_shared {
-	const struct engine_opts *o;
-	const struct workload *w;
-	const struct run_mode *m;
 	/* the start gate: each thread reports ready, then waits for go */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -147,7 +144,10 @@ struct run_shared {
 
 struct eth {
 	struct run_shared *sh;
-	unsigned index;
+	const struct engine_opts *o; /* its member's: file, back-end, outputs */
+	const struct workload *w;
+	const struct run_mode *m;
+	unsigned index;        /* within its member */
 	struct tgt t;
 	struct tgt_io *slots;
 	struct tgt_io **done;
@@ -161,6 +161,7 @@ struct eth {
 	_Atomic uint64_t live_bytes, live_ios;
 	struct result r;
 	struct hist *h;        /* this thread's latencies, when asked for */
+	struct hist *hd[2];    /* … per direction, when asked for */
 	struct engine_sample *smp; /* this thread's per-second counts */
 	unsigned smp_cap;
 	int rc;
@@ -180,20 +181,26 @@ struct eth {
  */
 static int eth_alloc(struct eth *e)
 {
-	const struct workload *w = e->sh->w;
+	const struct workload *w = e->w;
 	size_t len = (size_t)w->queue_depth * w->block_size;
 
 	e->slots = calloc(w->queue_depth, sizeof(*e->slots));
 	e->done = calloc(w->queue_depth, sizeof(*e->done));
 	if (!e->slots || !e->done)
 		return -ENOMEM;
-	if (e->sh->o->hist) {
+	if (e->o->hist) {
 		if (!(e->h = malloc(sizeof(*e->h))))
 			return -ENOMEM;
 		hist_init(e->h);
 	}
-	if (e->sh->o->samples && e->sh->o->samples->cap) {
-		e->smp_cap = e->sh->o->samples->cap;
+	for (int d = 0; d < 2; d++)
+		if (e->o->hist_dir[d]) {
+			if (!(e->hd[d] = malloc(sizeof(*e->hd[d]))))
+				return -ENOMEM;
+			hist_init(e->hd[d]);
+		}
+	if (e->o->samples && e->o->samples->cap) {
+		e->smp_cap = e->o->samples->cap;
 		if (!(e->smp = calloc(e->smp_cap, sizeof(*e->smp))))
 			return -ENOMEM;
 	}
@@ -218,6 +225,10 @@ static void eth_free(struct eth *e)
 	e->buf = NULL;
 	free(e->h);
 	e->h = NULL;
+	for (int d = 0; d < 2; d++) {
+		free(e->hd[d]);
+		e->hd[d] = NULL;
+	}
 	free(e->smp);
 	e->smp = NULL;
 	free(e->slots);
@@ -246,7 +257,7 @@ static void stamp_blocks(struct eth *e, struct tgt_io *io)
 /* Sets up io for the next I/O of this thread. */
 static void eth_next(struct eth *e, struct tgt_io *io)
 {
-	const struct workload *w = e->sh->w;
+	const struct workload *w = e->w;
 
 	io->len = w->block_size;
 	if (w->pattern == WL_SEQUENTIAL) {
@@ -263,7 +274,7 @@ static void eth_next(struct eth *e, struct tgt_io *io)
 		    : w->read_pct == 0 ? 1
 				       : (rng_next(&e->rng) % 100) >= w->read_pct;
 	if (io->write && w->data == WL_DATA_RANDOM) {
-		if (e->sh->m->refresh)
+		if (e->m->refresh)
 			rng_fill(&e->rng, io->buf, io->len);
 		else
 			stamp_blocks(e, io);
@@ -289,7 +300,7 @@ static int eth_should_stop(struct eth *e, uint64_t now, uint64_t deadline,
 {
 	const struct run_shared *sh = e->sh;
 
-	if (atomic_load(&sh->stop) || (sh->o->cancel && *sh->o->cancel))
+	if (atomic_load(&sh->stop) || (e->o->cancel && *e->o->cancel))
 		return 1;
 	if (e->io_limit)
 		return e->issued_bytes >= e->io_limit && inflight == 0;
@@ -381,7 +392,7 @@ static void window_closed(struct eth *e)
 /* The I/O loop: keeps queue_depth in flight until told to stop. */
 static void eth_loop(struct eth *e)
 {
-	const struct workload *w = e->sh->w;
+	const struct workload *w = e->w;
 	uint64_t start = engine_now_ns(), now = start;
 	/* one window for every thread, after the ramp: t0 … deadline */
 	uint64_t t0 = e->sh->start_ns + (uint64_t)(w->ramp_s * 1e9);
@@ -435,8 +446,13 @@ static void eth_loop(struct eth *e)
 				e->r.ios++;
 				bytes += io->len;
 				e->r.lat_sum_ns += lat;
+				e->r.dir_ios[io->write]++;
+				e->r.dir_bytes[io->write] += io->len;
+				e->r.dir_lat_sum_ns[io->write] += lat;
 				if (e->h)
 					hist_add(e->h, lat);
+				if (e->hd[io->write])
+					hist_add(e->hd[io->write], lat);
 				if (smp) {
 					smp->ios[io->write]++;
 					smp->bytes[io->write] += io->len;
@@ -501,9 +517,9 @@ static void eth_loop(struct eth *e)
 static void check_dio_align(struct eth *e)
 {
 	uint32_t off_align, mem_align;
-	uint32_t bs = e->sh->w->block_size;
+	uint32_t bs = e->w->block_size;
 
-	if (tgt_dio_align(e->sh->o->path, &off_align, &mem_align) != 0 ||
+	if (tgt_dio_align(e->o->path, &off_align, &mem_align) != 0 ||
 	    off_align == 0 || bs % off_align == 0)
 		return;
 	e->rc = -EINVAL;
@@ -518,19 +534,18 @@ static void check_dio_align(struct eth *e)
 static void *eth_main(void *arg)
 {
 	struct eth *e = arg;
-	const struct run_shared *sh = e->sh;
 	struct tgt_open_args a = {
-		.path = sh->o->path,
-		.create = sh->m->create && e->index == 0,
-		.direct = sh->o->direct,
-		.dsync = sh->w->sync == WL_SYNC_DSYNC,
-		.depth = sh->w->queue_depth,
+		.path = e->o->path,
+		.create = e->m->create && e->index == 0,
+		.direct = e->o->direct,
+		.dsync = e->w->sync == WL_SYNC_DSYNC,
+		.depth = e->w->queue_depth,
 	};
 	int rc = eth_alloc(e);
 
 	if (rc < 0)
 		eth_fail(e, rc, "allocating I/O buffers");
-	else if ((rc = tgt_open(sh->o->ops, &a, &e->t)) < 0)
+	else if ((rc = tgt_open(e->o->ops, &a, &e->t)) < 0)
 		eth_fail(e, rc, a.create ? "creating the test file"
 					 : "opening the test file");
 	else if (e->t.direct)
@@ -545,7 +560,7 @@ static void *eth_main(void *arg)
 	if (e->rc == 0 && !atomic_load(&e->sh->stop))
 		eth_loop(e);
 	window_closed(e); /* a thread that never measured holds up nobody */
-	if (e->rc == 0 && sh->m->fsync_at_end && e->t.ops) {
+	if (e->rc == 0 && e->m->fsync_at_end && e->t.ops) {
 		rc = tgt_fsync(&e->t);
 		if (rc < 0)
 			eth_fail(e, rc, "fsync of the test file");
@@ -639,56 +654,116 @@ static double tv_s(const struct timeval *tv)
 	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
 }
 
-/*
- * Runs the threads of one test and sums them into *r. CPU time is the whole
- * process's (getrusage RUSAGE_SELF) from the moment the start gate opens to
- * the last join: the I/O loops, a back-end's own threads (psync workers) and
- * the kernel work charged to them; not the set-up before the gate. The
- * daemon's other threads are idle meanwhile and add next to nothing.
- */
-static int run_threads(const struct engine_opts *o, const struct workload *w,
-		       const struct run_mode *m, struct result *r, int *direct)
+/* One workload on one file within a run of threads (engine_run_group). */
+struct member {
+	const struct engine_opts *o;
+	const struct workload *w;
+	struct result *r;
+	int direct;
+};
+
+/* Sets up thread e of member mb (index i within it). */
+static void eth_init(struct eth *e, struct run_shared *sh,
+		     const struct member *mb, const struct run_mode *m,
+		     unsigned i, unsigned seed)
 {
-	struct rusage ru0, ru1;
-	struct run_shared sh = {.o = o, .w = w, .m = m};
-	struct eth *th = calloc(w->threads, sizeof(*th));
-	unsigned started = 0, i;
-	uint64_t t0 = engine_now_ns(), lb = 0, li = 0, ln = t0;
+	const struct workload *w = mb->w;
 	uint64_t span = w->file_size / w->threads / w->block_size * w->block_size;
+
+	e->sh = sh;
+	e->o = mb->o;
+	e->w = w;
+	e->m = m;
+	e->index = i;
+	rng_seed(&e->rng, seed);
+	/* sequential: a region per thread; random: the whole file */
+	if (w->pattern == WL_SEQUENTIAL) {
+		e->region_start = span * i;
+		e->region_len = span;
+	} else {
+		e->region_len = w->file_size / w->block_size * w->block_size;
+	}
+	if (m->bytes_limit)
+		e->io_limit = m->bytes_limit / w->threads / w->block_size *
+			      w->block_size;
+}
+
+/* Sums member mb's threads (th[0..n)) into its outputs; returns the first
+ * thread error (with mb->o->error filled). */
+static int member_collect(struct member *mb, struct eth *th, unsigned n)
+{
+	const struct engine_opts *o = mb->o;
 	int rc = 0;
 
-	memset(r, 0, sizeof(*r));
-	if (!th)
+	if (o->hist)
+		hist_init(o->hist);
+	for (int d = 0; d < 2; d++)
+		if (o->hist_dir[d])
+			hist_init(o->hist_dir[d]);
+	if (o->samples)
+		samples_begin(o->samples);
+	mb->direct = n ? th[0].direct : 0;
+	for (unsigned i = 0; i < n; i++) {
+		result_add(mb->r, &th[i].r);
+		if (o->hist && th[i].h)
+			hist_merge(o->hist, th[i].h);
+		for (int d = 0; d < 2; d++)
+			if (o->hist_dir[d] && th[i].hd[d])
+				hist_merge(o->hist_dir[d], th[i].hd[d]);
+		if (o->samples && th[i].smp)
+			samples_merge(o->samples, &th[i]);
+		if (rc == 0 && th[i].rc != 0) {
+			rc = th[i].rc;
+			if (o->error)
+				snprintf(o->error, o->error_len, "%s",
+					 th[i].error);
+		}
+	}
+	if (o->samples)
+		samples_end(o->samples, mb->r->window_ns);
+	return rc;
+}
+
+/*
+ * Runs the threads of every member behind one start gate and one window
+ * and sums each member's threads into its result. Progress, cancel and the
+ * error of a failed start go through the first member's options. The CPU
+ * figures (the whole process's, see engine.h) are the same on every member:
+ * they cover the run, not a member.
+ */
+static int run_members(struct member *mbs, size_t n, const struct run_mode *m)
+{
+	const struct engine_opts *o0 = mbs[0].o;
+	const struct workload *w0 = mbs[0].w;
+	struct rusage ru0, ru1;
+	struct run_shared sh = {0};
+	struct eth *th;
+	unsigned total = 0, started = 0, i, k;
+	uint64_t t0 = engine_now_ns(), lb = 0, li = 0, ln = t0;
+	int rc = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		memset(mbs[j].r, 0, sizeof(*mbs[j].r));
+		total += mbs[j].w->threads;
+	}
+	if (!(th = calloc(total, sizeof(*th))))
 		return -ENOMEM;
 	pthread_mutex_init(&sh.mu, NULL);
 	pthread_cond_init(&sh.cv, NULL);
-	for (i = 0; i < w->threads; i++) {
-		th[i].sh = &sh;
-		th[i].index = i;
-		rng_seed(&th[i].rng, i + 1);
-		/* sequential: a region per thread; random: the whole file */
-		if (w->pattern == WL_SEQUENTIAL) {
-			th[i].region_start = span * i;
-			th[i].region_len = span;
-		} else {
-			th[i].region_len = w->file_size / w->block_size *
-					   w->block_size;
-		}
-		if (m->bytes_limit)
-			th[i].io_limit = m->bytes_limit / w->threads /
-					 w->block_size * w->block_size;
-	}
-	for (i = 0; i < w->threads; i++) {
-		if (pthread_create(&th[i].tid, NULL, eth_main, &th[i]) != 0)
+	for (size_t j = 0, k0 = 0; j < n; j++)
+		for (i = 0; i < mbs[j].w->threads; i++, k0++)
+			eth_init(&th[k0], &sh, &mbs[j], m, i, (unsigned)k0 + 1);
+	for (k = 0; k < total; k++) {
+		if (pthread_create(&th[k].tid, NULL, eth_main, &th[k]) != 0)
 			break;
 		started++;
 	}
-	if (started < w->threads) {
+	if (started < total) {
 		atomic_store(&sh.stop, 1); /* the ones that started stop at once */
 		rc = -EAGAIN;
-		if (o->error)
-			snprintf(o->error, o->error_len,
-				 "could not start %u engine threads", w->threads);
+		if (o0->error)
+			snprintf(o0->error, o0->error_len,
+				 "could not start %u engine threads", total);
 	}
 	/* open the gate once every started thread has its target open */
 	pthread_mutex_lock(&sh.mu);
@@ -707,19 +782,19 @@ static int run_threads(const struct engine_opts *o, const struct workload *w,
 			continue;
 		if (m->bytes_limit) {
 			uint64_t b = 0;
-			for (i = 0; i < started; i++)
-				b += atomic_load(&th[i].live_bytes);
+			for (k = 0; k < started; k++)
+				b += atomic_load(&th[k].live_bytes);
 			frac = (double)b / (double)m->bytes_limit;
 		} else {
 			frac = (double)(engine_now_ns() - t0) /
-			       ((w->ramp_s + w->duration_s) * 1e9);
+			       ((w0->ramp_s + w0->duration_s) * 1e9);
 		}
-		report(o, th, started, frac,
-		       engine_now_ns() < t0 + (uint64_t)(w->ramp_s * 1e9), &lb,
+		report(o0, th, started, frac,
+		       engine_now_ns() < t0 + (uint64_t)(w0->ramp_s * 1e9), &lb,
 		       &li, &ln);
 	}
-	for (i = 0; i < started; i++)
-		pthread_join(th[i].tid, NULL);
+	for (k = 0; k < started; k++)
+		pthread_join(th[k].tid, NULL);
 	/* the joins order the threads' writes of ru_open/ru_close before us */
 	if (sh.have_open && sh.have_close) {
 		ru0 = sh.ru_open;
@@ -730,34 +805,40 @@ static int run_threads(const struct engine_opts *o, const struct workload *w,
 	}
 	pthread_mutex_destroy(&sh.mu);
 	pthread_cond_destroy(&sh.cv);
-	if (direct)
-		*direct = started ? th[0].direct : 0;
-	if (o->hist)
-		hist_init(o->hist);
-	if (o->samples)
-		samples_begin(o->samples);
-	for (i = 0; i < started; i++) {
-		result_add(r, &th[i].r);
-		if (o->hist && th[i].h)
-			hist_merge(o->hist, th[i].h);
-		if (o->samples && th[i].smp)
-			samples_merge(o->samples, &th[i]);
-		if (rc == 0 && th[i].rc != 0) {
-			rc = th[i].rc;
-			if (o->error)
-				snprintf(o->error, o->error_len, "%s",
-					 th[i].error);
+	for (size_t j = 0, k0 = 0; j < n; j++) {
+		unsigned nt = mbs[j].w->threads, have;
+		int mrc;
+		/* the threads of this member that ran */
+		have = k0 >= started ? 0 : started - k0 < nt ? started - (unsigned)k0 : nt;
+		mrc = member_collect(&mbs[j], &th[k0], have);
+		if (rc == 0 && mrc != 0) {
+			rc = mrc;
+			if (j > 0 && o0->error && mbs[j].o->error)
+				snprintf(o0->error, o0->error_len, "%s: %s",
+					 mbs[j].w->name, mbs[j].o->error);
 		}
-		eth_free(&th[i]);
+		mbs[j].r->cpu_user_s = tv_s(&ru1.ru_utime) - tv_s(&ru0.ru_utime);
+		mbs[j].r->cpu_sys_s = tv_s(&ru1.ru_stime) - tv_s(&ru0.ru_stime);
+		result_finish(mbs[j].r);
+		k0 += nt;
 	}
+	for (k = 0; k < total; k++)
+		eth_free(&th[k]);
 	free(th);
-	if (o->samples)
-		samples_end(o->samples, r->window_ns);
-	r->cpu_user_s = tv_s(&ru1.ru_utime) - tv_s(&ru0.ru_utime);
-	r->cpu_sys_s = tv_s(&ru1.ru_stime) - tv_s(&ru0.ru_stime);
-	result_finish(r);
-	if (rc == 0 && o->cancel && *o->cancel)
+	if (rc == 0 && o0->cancel && *o0->cancel)
 		rc = -ECANCELED;
+	return rc;
+}
+
+/* One workload: a group of one. */
+static int run_threads(const struct engine_opts *o, const struct workload *w,
+		       const struct run_mode *m, struct result *r, int *direct)
+{
+	struct member mb = {.o = o, .w = w, .r = r};
+	int rc = run_members(&mb, 1, m);
+
+	if (direct)
+		*direct = mb.direct;
 	return rc;
 }
 
@@ -810,6 +891,33 @@ int engine_run(const struct engine_opts *o, const struct workload *w,
 		return rc;
 	}
 	return run_threads(o, w, &m, r, NULL);
+}
+
+int engine_run_group(struct engine_task *tasks, size_t n)
+{
+	struct member mbs[ENGINE_MAX_TASKS];
+	struct run_mode m = {0};
+	unsigned threads = 0;
+	int rc;
+
+	if (n == 0 || n > ENGINE_MAX_TASKS)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		if ((rc = check_workload(tasks[i].o, tasks[i].w)) < 0)
+			return rc;
+		if (tasks[i].w->io_bytes ||
+		    tasks[i].w->duration_s != tasks[0].w->duration_s ||
+		    tasks[i].w->ramp_s != tasks[0].w->ramp_s)
+			return bad_workload(tasks[i].o, "a group runs time-based "
+							"workloads of one ramp "
+							"and duration");
+		threads += tasks[i].w->threads;
+		mbs[i] = (struct member){.o = tasks[i].o, .w = tasks[i].w,
+					 .r = &tasks[i].r};
+	}
+	if (threads > 1024)
+		return bad_workload(tasks[0].o, "at most 1024 threads in a group");
+	return run_members(mbs, n, &m);
 }
 
 int engine_prepare_file(const struct engine_opts *o, uint64_t size,

@@ -62,6 +62,8 @@ struct engine_opts {
 					 merged over threads (ns) */
 	struct engine_samples *samples; /* NULL, or receives per-second
 					   counts (see below) */
+	struct hist *hist_dir[2];     /* NULL, or receive the latencies of
+					 the reads [0] and writes [1] */
 };
 
 /*
@@ -109,6 +111,24 @@ int engine_prepare_file(const struct engine_opts *o, uint64_t size,
  */
 int engine_run(const struct engine_opts *o, const struct workload *w,
 	       struct result *r);
+
+/*
+ * Several workloads at once, each on its own file with its own options
+ * (path, back-end, direct, histograms, samples, error), behind one start gate
+ * and one measured window — a database and its log, say. Every workload must
+ * be time-based with the same ramp and duration; tasks[0].o gives the
+ * progress callback and the cancel flag. Each task's r receives its own
+ * counts; the CPU figures are the whole run's, the same on every task.
+ * Returns 0, -EINVAL (a workload outside the rules, more than
+ * ENGINE_MAX_TASKS tasks or 1024 threads), -ECANCELED, or the first error.
+ */
+#define ENGINE_MAX_TASKS 64
+struct engine_task {
+	const struct engine_opts *o;
+	const struct workload *w;
+	struct result r;
+};
+int engine_run_group(struct engine_task *tasks, size_t n);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t engine_now_ns(void);

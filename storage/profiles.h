@@ -20,8 +20,17 @@ struct profile_test {
 	unsigned threads;
 };
 
+enum profile_kind {
+	PROFILE_TESTS,       /* a fixed list of tests (CrystalDiskMark sets) */
+	PROFILE_CUSTOM,      /* the job's own tests */
+	PROFILE_SEQ_SWEEP,   /* sequential read and write over block sizes */
+	PROFILE_MAILBOX,     /* database + log streams, thread sweep, PASS/FAIL */
+	PROFILE_FILE_CREATE, /* time to create and copy fixed-size files */
+};
+
 struct profile {
 	const char *name;        /* "cdm-default" */
+	enum profile_kind kind;
 	const char *title;       /* "CrystalDiskMark 8 default" */
 	const struct profile_test *tests; /* in run order */
 	size_t n_tests;

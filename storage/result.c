@@ -25,6 +25,11 @@ void result_add(struct result *a, const struct result *b)
 	a->cpu_user_s += b->cpu_user_s;
 	a->cpu_sys_s += b->cpu_sys_s;
 	a->syncs += b->syncs;
+	for (int d = 0; d < 2; d++) {
+		a->dir_ios[d] += b->dir_ios[d];
+		a->dir_bytes[d] += b->dir_bytes[d];
+		a->dir_lat_sum_ns[d] += b->dir_lat_sum_ns[d];
+	}
 	if (b->window_ns > a->window_ns)
 		a->window_ns = b->window_ns;
 }

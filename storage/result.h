@@ -20,6 +20,8 @@ struct result {
 				  end of the test, user and system, seconds */
 	double cpu_sys_s;
 	uint64_t syncs;        /* fdatasync calls made in the window */
+	/* the same counts by direction: [0] reads, [1] writes */
+	uint64_t dir_ios[2], dir_bytes[2], dir_lat_sum_ns[2];
 	/* derived by result_finish() */
 	double seconds;
 	double mb_s;

@@ -49,12 +49,24 @@ struct workload {
 	unsigned sync_every;      /* writes per fdatasync (WL_SYNC_FDATASYNC),
 				     1 … 1000000; per thread */
 	enum wl_data data;        /* what writes carry */
+	/* reporting only (the engine ignores them): a direction label other
+	 * than read/write/mix ("db read"), and a point of a sweep */
+	char rw[16];
+	char group[32];           /* the sweep it belongs to, "" if none */
+	char sweep_field[16];     /* the field swept: "threads" … */
+	double sweep_value;       /* its value at this point */
 };
 
 /* "read", "write" or "mix" for read_pct 100, 0 or anything between. */
 static inline const char *wl_rw_name(unsigned read_pct)
 {
 	return read_pct == 100 ? "read" : read_pct == 0 ? "write" : "mix";
+}
+
+/* The direction a workload's results are filed under. */
+static inline const char *wl_rw(const struct workload *w)
+{
+	return w->rw[0] ? w->rw : wl_rw_name(w->read_pct);
 }
 
 static inline const char *wl_pattern_name(enum wl_pattern p)

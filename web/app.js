@@ -139,8 +139,15 @@ async function updateProfileHint() {
   $('#custom-tests').hidden = !custom;
   if (custom && !$('#custom-rows').children.length) addTestRow();
   if (custom) hint.textContent = 'Your own tests: every workload field below; names default to CrystalDiskMark style (RND4K Q32T1).';
+  const opts = p?.options;
+  $('#options-field').hidden = !opts;
+  if (opts) {
+    $('#options-hint').textContent = Object.entries(opts).map(([k, v]) => `${k}: ${v}`).join(' · ');
+    $('#f-options').placeholder = OPTION_EXAMPLES[p.name] ?? '{}';
+  }
   if (!p) { if (!custom) hint.textContent = ''; return; }
   if (custom) return;
+  if (opts) { hint.textContent = p.title; return; }
   const names = [...new Set((p.tests ?? []).map((t) => t.test))];
   hint.textContent = names.length ? `${names.length} tests × ${[...new Set(p.tests.map((t) => t.rw))].join('/')}: ${names.join(', ')}` : '';
   const d = p.defaults ?? {};
@@ -149,6 +156,12 @@ async function updateProfileHint() {
 }
 
 // ---------------------------------------------------------------- job form
+
+const OPTION_EXAMPLES = {
+  'seq-sweep': '{"block_sizes": ["4KiB", "64KiB", "1MiB", "4MiB"], "queue_depth": 8}',
+  'mailbox-db': '{"threads": [4, 8, 12], "database_paths": ["/mnt/db"], "log_paths": ["/mnt/log"],\n "thresholds": {"db_read_mean_ms": 20, "log_write_mean_ms": 10}}',
+  'file-create': '{"sizes": ["1GiB", "4GiB", "16GiB"]}',
+};
 
 // One row of the custom profile's tests; input names are the API's field
 // paths (tests[0].block_size) so a problem+json field marks its input.
@@ -256,6 +269,13 @@ function readForm() {
   if (f.engine.value) body.engine = f.engine.value;
   if (f.data.value) body.data = f.data.value;
   if (!f.direct.checked) body.direct = false;
+  if (!$('#options-field').hidden && f.options.value.trim()) {
+    try {
+      body.options = JSON.parse(f.options.value);
+    } catch (e) {
+      return { error: `not JSON: ${e.message}`, field: 'options' };
+    }
+  }
   if (body.profile === 'custom') {
     const { tests, error, field } = readTests();
     if (error) return { error, field };
@@ -794,6 +814,8 @@ function renderRun(run, profiles, { job = null, refresh = false } = {}) {
         h('td', { class: 'num' }, t.ramp_s), h('td', null, t.sync === 'fdatasync' ? `fdatasync every ${t.sync_every}` : t.sync),
         h('td', null, t.data))))))) : '';
 
+  const presetCard = presetView(run);
+
   const tilesCard = h('section', { class: 'card tiles-card' },
     h('h2', null, 'Results ', h('span', { class: 'unit' }, '(best iteration · MB/s = 10⁶ B/s · IOPS · mean latency µs)')), grid);
 
@@ -821,6 +843,7 @@ function renderRun(run, profiles, { job = null, refresh = false } = {}) {
 
   root.replaceChildren(head, live, ended,
     warnings.length ? h('div', { class: 'banner banner-warn' }, `${warnings.length} warning${warnings.length > 1 ? 's' : ''}: `, warnings.map((w) => (typeof w === 'string' ? w : w.message ?? JSON.stringify(w))).join(' · ')) : '',
+    presetCard.card,
     h('div', { class: 'run-top' }, tilesCard, chartCard),
     h('div', { class: 'run-details' }, probeCard, specCard, notesCard),
     samplesCard,
@@ -828,7 +851,112 @@ function renderRun(run, profiles, { job = null, refresh = false } = {}) {
     planCard,
     iterCard);
   drawRunChart(canvas, names, cols, find, !refresh);
+  presetCard.draw?.(!refresh);
   drawSamplesChart(samplesCanvas, run.id, !refresh);
+}
+
+// ---------------------------------------------------------------- presets
+
+const presetCharts = [];
+const LINE_COLORS = ['#2f7ed8', '#e0882b', '#6a9f3a', '#8e44ad', '#c0392b', '#16a085', '#7f8c8d'];
+
+/** A Chart.js line chart; datasets [{label, data, dashed, axis}]. */
+function lineChart(canvas, labels, datasets, { y, y2, x, animate }) {
+  if (!window.Chart) { canvas.replaceWith(h('p', { class: 'error-text' }, 'Chart.js did not load.')); return; }
+  const chart = new window.Chart(canvas, {
+    type: 'line',
+    data: {
+      labels,
+      datasets: datasets.map((d, i) => ({
+        label: d.label, data: d.data, yAxisID: d.axis ?? 'y',
+        borderColor: d.color ?? LINE_COLORS[i % LINE_COLORS.length],
+        backgroundColor: d.color ?? LINE_COLORS[i % LINE_COLORS.length],
+        borderDash: d.dashed ? [6, 4] : undefined, pointRadius: d.dashed ? 0 : 3, spanGaps: true, tension: 0,
+      })),
+    },
+    options: {
+      responsive: true, maintainAspectRatio: false,
+      animation: animate ? { duration: 250, onComplete: () => { canvas.dataset.rendered = '1'; } } : false,
+      plugins: { legend: { position: 'top' } },
+      scales: {
+        x: { title: { display: true, text: x } },
+        y: { beginAtZero: true, title: { display: true, text: y } },
+        ...(y2 ? { y2: { beginAtZero: true, position: 'right', grid: { drawOnChartArea: false }, title: { display: true, text: y2 } } } : {}),
+      },
+    },
+  });
+  presetCharts.push(chart);
+  if (!animate) canvas.dataset.rendered = '1';
+}
+
+/** The card that answers a preset's question: mailbox-db, seq-sweep, file-create, or a thread/QD sweep. */
+function presetView(run) {
+  while (presetCharts.length) presetCharts.pop().destroy();
+  const tests = run.tests ?? [];
+  const swept = tests.filter((t) => t.sweep);
+  if (run.mailbox?.length) {
+    const pts = run.mailbox;
+    const th = run.spec?.options?.thresholds ?? {};
+    const canvas = h('canvas', { id: 'preset-chart', 'aria-label': 'transactional IOPS and latency against threads' });
+    const table = h('table', { class: 'iters', id: 'mailbox-table' },
+      h('thead', null, h('tr', null, ['Threads', 'Transactional IOPS', 'Efficiency', 'DB read mean (ms)', 'DB read p99 (ms)',
+        'DB write mean (ms)', 'Log write mean (ms)', 'Log write p99 (ms)', 'Log MB/s', 'Result'].map((k) => h('th', null, k)))),
+      h('tbody', null, pts.map((p) => h('tr', { class: p.verdict === 'PASS' ? 'pass' : 'fail' },
+        h('td', { class: 'num' }, p.threads), h('td', { class: 'num' }, fmtFixed(p.transactional_iops, 1)),
+        h('td', { class: 'num' }, fmtFixed(p.efficiency, 2)),
+        ...['db_read_mean_ms', 'db_read_p99_ms', 'db_write_mean_ms', 'log_write_mean_ms', 'log_write_p99_ms'].map((k) => h('td', { class: 'num' }, fmtFixed(p[k], 3))),
+        h('td', { class: 'num' }, fmtMBs(p.log_mb_s)),
+        h('td', null, h('strong', { class: p.verdict === 'PASS' ? 'ok-text' : 'error-text' }, p.verdict), p.reasons?.length ? ` — ${p.reasons.join('; ')}` : '')))));
+    const card = h('section', { class: 'card', id: 'preset-card' },
+      h('h2', null, 'Mailbox database ', h('span', { class: 'unit' }, `(thresholds: DB read mean ≤ ${th.db_read_mean_ms ?? '–'} ms, log write mean ≤ ${th.log_write_mean_ms ?? '–'} ms)`)),
+      h('div', { class: 'chart-box' }, canvas), h('div', { class: 'table-wrap' }, table));
+    const labels = pts.map((p) => `T${p.threads}`);
+    const flat = (v) => (isNum(v) ? pts.map(() => v) : null);
+    return { card, draw: (animate) => lineChart(canvas, labels, [
+      { label: 'Transactional IOPS', data: pts.map((p) => p.transactional_iops) },
+      { label: 'DB read mean (ms)', data: pts.map((p) => p.db_read_mean_ms), axis: 'y2' },
+      { label: 'Log write mean (ms)', data: pts.map((p) => p.log_write_mean_ms), axis: 'y2' },
+      ...(flat(th.db_read_mean_ms) ? [{ label: 'DB read threshold', data: flat(th.db_read_mean_ms), axis: 'y2', dashed: true, color: '#c0392b' }] : []),
+      ...(flat(th.log_write_mean_ms) ? [{ label: 'Log write threshold', data: flat(th.log_write_mean_ms), axis: 'y2', dashed: true, color: '#8e44ad' }] : []),
+    ], { x: 'threads', y: 'IOPS', y2: 'ms', animate }) };
+  }
+  if (!swept.length) return { card: '' };
+  // group points by (sweep group, direction); x is the swept value
+  const field = swept[0].sweep.field;
+  const groups = new Map();
+  for (const t of swept) {
+    const key = `${t.sweep.group} ${t.rw}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(t);
+  }
+  const xs = [...new Set(swept.map((t) => t.sweep.value))].sort((a, b) => a - b);
+  const xLabel = (v) => (field === 'block_size' || field === 'size' ? fmtBytes(v) : String(v));
+  const canvas = h('canvas', { id: 'preset-chart', 'aria-label': `results against ${field}` });
+  const isFile = run.profile === 'file-create';
+  const metric = isFile ? 'seconds' : field === 'block_size' ? 'mb_s' : 'iops';
+  const yText = isFile ? 'seconds' : metric === 'mb_s' ? 'MB/s (10⁶ B/s)' : 'IOPS';
+  const datasets = [...groups.entries()].map(([key, pts]) => ({
+    label: isFile ? pts[0].rw : key,
+    data: xs.map((x) => { const p = pts.find((t) => t.sweep.value === x); const b = p?.best; return b && !b.error ? b[metric] : null; }),
+  }));
+  const rows = swept.map((t) => {
+    const b = t.best ?? {};
+    const err = (t.iterations ?? []).find((it) => it.error)?.error;
+    return h('tr', null, h('td', null, t.test), h('td', null, t.rw), h('td', { class: 'num' }, xLabel(t.sweep.value)),
+      h('td', { class: 'num' }, err ? '–' : isFile ? fmtFixed(b.mb_s / 1000, 2) : fmtMBs(b.mb_s)),
+      isFile ? '' : h('td', { class: 'num' }, err ? '–' : fmtFixed(b.iops, 1)),
+      h('td', { class: 'num' }, err ? '–' : fmtFixed(b.seconds, 3)),
+      h('td', { class: 'num' }, isNum(t.sweep.efficiency) ? fmtFixed(t.sweep.efficiency, 2) : '–'),
+      h('td', null, err ?? (isNum(b.allocated_bytes) ? `${fmtBytes(b.allocated_bytes)} allocated` : '')));
+  });
+  const card = h('section', { class: 'card', id: 'preset-card' },
+    h('h2', null, isFile ? 'Time to create and copy a file ' : `Against ${field} `, h('span', { class: 'unit' }, `(${yText}, best iteration)`)),
+    h('div', { class: 'chart-box' }, canvas),
+    h('div', { class: 'table-wrap' }, h('table', { class: 'iters', id: 'sweep-table' },
+      h('thead', null, h('tr', null, (isFile ? ['Test', 'Method', field, 'GB/s', 'Seconds', 'Efficiency', 'Note']
+        : ['Test', 'R/W', field, 'MB/s', 'IOPS', 'Seconds', 'Efficiency', 'Note']).map((k) => h('th', null, k)))),
+      h('tbody', null, rows))));
+  return { card, draw: (animate) => lineChart(canvas, xs.map(xLabel), datasets, { x: field, y: yText, animate }) };
 }
 
 /** One line per test and direction over the run's time axis. */

@@ -364,6 +364,59 @@ async function main() {
     await page.screenshot({ path: path.join(out, 'custom-run.png'), fullPage: true });
   }, { critical: false });
 
+  await step('preset from the form: seq-sweep with options; bad JSON is caught before sending', async () => {
+    await page.goto(`${url}/#/`);
+    await page.locator('#job-form').waitFor();
+    await page.fill('#f-target', target);
+    await page.selectOption('#f-profile', 'seq-sweep');
+    await page.locator('#options-field').waitFor({ state: 'visible' });
+    await page.fill('#f-size', '32MiB');
+    await page.fill('#f-iterations', '1');
+    await page.fill('#f-duration', '0.5');
+    await page.fill('#f-options', '{"block_sizes": [4096,');
+    await page.click('#job-submit');
+    await page.locator('#job-error').waitFor({ state: 'visible' });
+    assert.equal(await page.getAttribute('#f-options', 'aria-invalid'), 'true');
+    await page.fill('#f-options', '{"block_sizes": ["4KiB", "1MiB"], "queue_depth": 2}');
+    const respP = page.waitForResponse((r) => r.url().endsWith('/api/v1/jobs') && r.request().method() === 'POST');
+    await page.click('#job-submit');
+    const resp = await respP;
+    assert.equal(resp.status(), 202, await resp.text());
+    const job = await resp.json();
+    assert.deepEqual(job.options, { block_sizes: [4096, 1048576], queue_depth: 2, threads: 1 });
+    assert.equal((await waitJob(url, job.id, 60000)).state, 'done');
+  }, { critical: false });
+
+  // ---------------------------------------------------------------- presets: each draws its chart
+  const presets = [
+    ['seq-sweep', { profile: 'seq-sweep', size: '32MiB', iterations: 1, duration_s: 0.5, options: { block_sizes: ['4KiB', '64KiB', '1MiB'], queue_depth: 4 } }, 2, /SEQ Q4T1 1M/],
+    ['thread-sweep', { profile: 'custom', size: '32MiB', iterations: 1, duration_s: 0.5, tests: [{ name: 'scale', queue_depth: 4, threads: [1, 2, 4] }] }, 1, /scale T4/],
+    ['mailbox-db', { profile: 'mailbox-db', size: '64MiB', iterations: 1, duration_s: 1, options: { threads: [2, 4], log_size: '16MiB' } }, 5, /PASS|FAIL/],
+    ['file-create', { profile: 'file-create', iterations: 1, options: { sizes: ['64MiB', '128MiB'] } }, 6, /fallocate/],
+  ];
+  for (const [name, body, lines, text] of presets) {
+    await step(`preset ${name}: the run page draws its chart (screenshot ${name}.png)`, async () => {
+      const r = await api(url, 'POST', '/api/v1/jobs', { target, labels: ['browser-preset'], ...body });
+      assert.equal(r.status, 202, r.text);
+      const job = await waitJob(url, r.json.id, 120000);
+      assert.equal(job.state, 'done', job.error);
+      await page.goto(`${url}/#/runs/${job.run_id}`);
+      await page.locator('#preset-card').waitFor();
+      await page.waitForFunction(() => document.getElementById('preset-chart')?.dataset.rendered === '1', null, { timeout: 10000 });
+      const px = await page.evaluate(() => {
+        const c = document.getElementById('preset-chart');
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let opaque = 0;
+        for (let i = 3; i < d.length; i += 4) if (d[i]) opaque++;
+        return { opaque, lines: window.Chart.getChart(c)?.data.datasets.length ?? 0 };
+      });
+      assert.ok(px.opaque > 2000, `only ${px.opaque} drawn pixels on the ${name} chart`);
+      assert.equal(px.lines, lines, `${name}: datasets drawn`);
+      assert.match(await page.locator('#preset-card').innerText(), text);
+      await page.locator('#preset-card').screenshot({ path: path.join(out, `${name}.png`) });
+    }, { critical: false });
+  }
+
   // ---------------------------------------------------------------- global checks
   await step('no request left the loopback interface', async () => {
     const outside = [...new Set(state.requests.filter((u) => !isLoopback(u)))];

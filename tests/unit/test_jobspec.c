@@ -280,6 +280,74 @@ static void test_custom(void)
 	job_spec_clear(&s);
 }
 
+/* A list in a numeric field is a sweep: one test per value, grouped. */
+static void test_sweeps(void)
+{
+	expect_test("{\"profile\": \"custom\", \"tests\": [{\"name\": \"db\","
+		    " \"threads\": [4, 8, 12]}]}", 1,
+		    "{\"name\":\"db T8\",\"pattern\":\"random\",\"read_pct\":100,"
+		    "\"block_size\":4096,\"queue_depth\":1,\"threads\":8,"
+		    "\"duration_s\":5.0,\"io_size\":0,\"ramp_s\":0.0,"
+		    "\"sync\":\"none\",\"data\":\"random\",\"sweep\":{\"group\":"
+		    "\"db\",\"field\":\"threads\",\"value\":8.0}}");
+	/* unnamed: CrystalDiskMark names, plus the value where they hide it */
+	expect_test("{\"profile\": \"custom\", \"tests\": [{\"queue_depth\": 32},"
+		    " {\"block_size\": [\"4KiB\", \"1MiB\"]}]}", 2,
+		    "{\"name\":\"RND1M Q1T1\",\"pattern\":\"random\",\"read_pct\":100,"
+		    "\"block_size\":1048576,\"queue_depth\":1,\"threads\":1,"
+		    "\"duration_s\":5.0,\"io_size\":0,\"ramp_s\":0.0,"
+		    "\"sync\":\"none\",\"data\":\"random\",\"sweep\":{\"group\":"
+		    "\"block_size sweep 2\",\"field\":\"block_size\",\"value\":1048576.0}}");
+	expect_test("{\"profile\": \"custom\", \"tests\": [{\"duration_s\": [1, 2]}]}", 1,
+		    "{\"name\":\"RND4K Q1T1 duration_s=2\",\"pattern\":\"random\","
+		    "\"read_pct\":100,\"block_size\":4096,\"queue_depth\":1,"
+		    "\"threads\":1,\"duration_s\":2.0,\"io_size\":0,\"ramp_s\":0.0,"
+		    "\"sync\":\"none\",\"data\":\"random\",\"sweep\":{\"group\":"
+		    "\"duration_s sweep 1\",\"field\":\"duration_s\",\"value\":2.0}}");
+	expect_test("{\"profile\": \"seq-sweep\", \"options\": {\"block_sizes\":"
+		    " [\"64KiB\", \"1MiB\"], \"queue_depth\": 4}}", 3,
+		    "{\"name\":\"SEQ Q4T1 1M\",\"pattern\":\"sequential\","
+		    "\"read_pct\":0,\"block_size\":1048576,\"queue_depth\":4,"
+		    "\"threads\":1,\"duration_s\":5.0,\"io_size\":0,\"ramp_s\":0.0,"
+		    "\"sync\":\"none\",\"data\":\"random\",\"sweep\":{\"group\":"
+		    "\"SEQ Q4T1\",\"field\":\"block_size\",\"value\":1048576.0}}");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"threads\": [1, 2],"
+		   " \"queue_depth\": [1, 2]}]}",
+		   "tests[0].queue_depth", "only one field");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"pattern\": [\"random\"]}]}",
+		   "tests[0].pattern", "cannot be a list");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"threads\": [1, 300]}]}",
+		   "tests[0].threads[1]", "1 to 256");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"threads\": []}]}",
+		   "tests[0].threads", "1 to 64 values");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"threads\": [1, 1]}]}",
+		   "tests[0].name", "already in the plan");
+	expect_bad("{\"profile\": \"seq-sweep\", \"options\": {\"block_sizes\": [1000]}}",
+		   "options.block_sizes[0]", "multiple of 512");
+	expect_bad("{\"profile\": \"seq-sweep\", \"options\": {\"qd\": 1}}",
+		   "options", "unknown field \"qd\"");
+	expect_bad("{\"profile\": \"cdm-peak\", \"options\": {}}",
+		   "options", "takes none");
+	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"threads\": [0]}}",
+		   "options.threads[0]", "from 1");
+	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"databases\": 2,"
+		   " \"threads\": [1]}}",
+		   "options.threads[0]", "one thread per");
+	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"thresholds\":"
+		   " {\"db_read_mean_ms\": 0}}}",
+		   "options.thresholds.db_read_mean_ms", "> 0");
+	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"thresholds\":"
+		   " {\"latency\": 1}}}",
+		   "options", "unknown field \"latency\"");
+	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"database_paths\":"
+		   " [\"/nonexistent-storbench\"]}}",
+		   "options.database_paths[0]", "does not exist");
+	expect_bad("{\"profile\": \"file-create\", \"options\": {\"sizes\": [\"1GB\"]}}",
+		   "options.sizes[0]", "whole MiB");
+	expect_bad("{\"profile\": \"file-create\", \"options\": {\"sizes\": [\"60TiB\"]}}",
+		   "options.sizes", "no size fits");
+}
+
 static void test_custom_refusals(void)
 {
 	char body[8192] = "";
@@ -355,7 +423,7 @@ static void test_custom_refusals(void)
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"name\": \"a\\nb\"}]}",
 		   "tests[0].name", "control");
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{}, {\"queue_depth\": 1}]}",
-		   "tests[1].name", "already test 0");
+		   "tests[1].name", "already in the plan");
 	expect_bad("{\"data\": \"ones\"}", "data", "zeros");
 	expect_bad("{\"ramp_s\": 4000}", "ramp_s", "3600");
 	expect_bad("{\"engine\": \"libaio\"}", "engine", "psync");
@@ -490,5 +558,5 @@ static void test_cleanup(void)
 }
 
 TEST_MAIN(test_setup, test_defaults, test_full_body, test_limits_allowed,
-	  test_custom, test_custom_refusals,
+	  test_custom, test_sweeps, test_custom_refusals,
 	  test_refusals, test_cleanup)

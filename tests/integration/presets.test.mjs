@@ -1,0 +1,150 @@
+// The presets end to end through the API: the CrystalDiskMark sets, sweeps
+// with scaling efficiency, seq-sweep, mailbox-db with PASS/FAIL, and
+// file-create on loop-mounted ext4, xfs and btrfs made here (root and loop
+// devices needed for those; without them the tests say why they skip).
+//
+//   STORBENCH_BIN=build/storbench STORBENCH_OUT=build/test-out node --test presets.test.mjs
+
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
+import { loopFs } from '../lib/loopfs.mjs';
+
+const bin = process.env.STORBENCH_BIN;
+const out = process.env.STORBENCH_OUT;
+assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench binary');
+assert.ok(out, 'STORBENCH_OUT must name an output folder');
+
+const root = fs.mkdtempSync(path.join(path.resolve(out), 'presets-'));
+const target = path.join(root, 'target');
+fs.mkdirSync(target);
+const mounts = {};
+for (const type of ['ext4', 'xfs', 'btrfs']) mounts[type] = loopFs(root, type, '4G');
+const d = await startDaemon({ bin, dataDir: path.join(root, 'data'), quiet: true });
+after(async () => {
+  await d.stop().catch(() => {});
+  for (const m of Object.values(mounts)) m.cleanup?.();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+async function runJob(body, timeoutMs = 120000) {
+  const r = await api(d.url, 'POST', '/api/v1/jobs', body);
+  assert.equal(r.status, 202, r.text);
+  const job = await waitJob(d.url, r.json.id, timeoutMs);
+  assert.equal(job.state, 'done', `${body.profile}: ${job.error}`);
+  return (await api(d.url, 'GET', `/api/v1/runs/${job.run_id}`)).json;
+}
+
+const order = (run) => run.tests.map((t) => `${t.test} ${t.rw}`);
+
+test('the CrystalDiskMark presets run their tests in CrystalDiskMark order', async () => {
+  const small = { target, size: '32MiB', iterations: 1, duration_s: 0.5 };
+  assert.deepEqual(order(await runJob({ ...small, profile: 'cdm-peak' })),
+    ['SEQ1M Q8T1 read', 'RND4K Q32T16 read', 'SEQ1M Q8T1 write', 'RND4K Q32T16 write']);
+  assert.deepEqual(order(await runJob({ ...small, profile: 'cdm-realworld' })),
+    ['SEQ1M Q1T1 read', 'RND4K Q1T1 read', 'SEQ1M Q1T1 write', 'RND4K Q1T1 write']);
+  const cdm3 = await runJob({ ...small, profile: 'cdm3' });
+  assert.deepEqual(order(cdm3), ['Seq read', 'Seq write', '512K read', '512K write', '4K read', '4K write',
+    '4K QD32 read', '4K QD32 write']);
+  assert.equal(cdm3.tests.find((t) => t.test === '512K').block_size, 524288);
+  const peak = (await api(d.url, 'GET', '/api/v1/profiles')).json.profiles.map((p) => p.name);
+  for (const n of ['cdm-default', 'cdm-peak', 'cdm-realworld', 'cdm3', 'seq-sweep', 'mailbox-db', 'file-create', 'custom'])
+    assert.ok(peak.includes(n), `profile ${n} listed`);
+});
+
+test('a thread sweep is one run with a point per value and its scaling efficiency', async () => {
+  const run = await runJob({
+    target, profile: 'custom', size: '64MiB', iterations: 1, duration_s: 0.5,
+    tests: [{ name: 'scale', pattern: 'random', block_size: '4KiB', queue_depth: 4, threads: [1, 2, 4] }],
+  });
+  assert.deepEqual(run.tests.map((t) => t.test), ['scale T1', 'scale T2', 'scale T4']);
+  assert.deepEqual(run.tests.map((t) => [t.sweep.group, t.sweep.field, t.sweep.value, t.threads]),
+    [['scale', 'threads', 1, 1], ['scale', 'threads', 2, 2], ['scale', 'threads', 4, 4]]);
+  assert.equal(run.tests[0].sweep.efficiency, 1);
+  for (const t of run.tests) {
+    const iops = t.best.iops, base = run.tests[0].best.iops;
+    assert.ok(Math.abs(t.sweep.efficiency - (iops / base) / (t.threads / 1)) < 1e-9, `${t.test}: efficiency from IOPS`);
+  }
+  assert.deepEqual(run.spec.tests.map((t) => t.sweep?.value), [1, 2, 4]);
+});
+
+test('seq-sweep: MB/s against block size, read then write', async () => {
+  const run = await runJob({
+    target, profile: 'seq-sweep', size: '64MiB', iterations: 1, duration_s: 0.5,
+    options: { block_sizes: ['4KiB', '64KiB', '1MiB'], queue_depth: 4 },
+  });
+  assert.deepEqual(order(run), ['SEQ Q4T1 4K read', 'SEQ Q4T1 64K read', 'SEQ Q4T1 1M read',
+    'SEQ Q4T1 4K write', 'SEQ Q4T1 64K write', 'SEQ Q4T1 1M write']);
+  assert.deepEqual(run.spec.options, { block_sizes: [4096, 65536, 1048576], queue_depth: 4, threads: 1 });
+  const read = run.tests.filter((t) => t.rw === 'read');
+  assert.ok(read[2].best.mb_s > read[0].best.mb_s, `1 MiB reads (${read[2].best.mb_s} MB/s) beat 4 KiB (${read[0].best.mb_s})`);
+  const bad = await api(d.url, 'POST', '/api/v1/jobs', { target, profile: 'seq-sweep', options: { block_sizes: ['4KiB', 1000] } });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.json.field, 'options.block_sizes[1]');
+});
+
+test('mailbox-db: database and log streams over a thread sweep, PASS with the defaults, FAIL with 1 µs', async (t) => {
+  const m = mounts.ext4;
+  if (m.skip) { t.skip(`ext4 loop filesystem: ${m.skip}`); return; }
+  const dbDir = path.join(m.mnt, 'db');
+  const logDir = path.join(m.mnt, 'log');
+  fs.mkdirSync(dbDir);
+  fs.mkdirSync(logDir);
+  const body = {
+    profile: 'mailbox-db', iterations: 1, duration_s: 2, labels: ['mailbox'],
+    options: { database_paths: [dbDir], log_paths: [logDir], database_size: '128MiB', log_size: '16MiB', threads: [2, 4] },
+  };
+  const run = await runJob(body);
+  assert.equal(run.target, dbDir);
+  assert.deepEqual(run.tests.map((x) => `${x.test} ${x.rw}`), [
+    'Mailbox T2 db read', 'Mailbox T2 db write', 'Mailbox T2 log write',
+    'Mailbox T4 db read', 'Mailbox T4 db write', 'Mailbox T4 log write']);
+  assert.equal(run.mailbox.length, 2);
+  for (const p of run.mailbox) {
+    assert.equal(p.verdict, 'PASS', `T${p.threads}: ${p.reasons.join('; ')}`);
+    assert.ok(p.transactional_iops > 0 && p.db_read_mean_ms > 0 && p.log_write_mean_ms > 0 && p.log_mb_s > 0);
+    // about 60 % of database I/Os are reads
+    const share = p.db_read_iops / p.transactional_iops;
+    assert.ok(share > 0.5 && share < 0.7, `read share ${share}`);
+    // QD 1 per thread: the database streams keep `threads` I/Os in flight
+    const busy = (p.db_read_iops * p.db_read_mean_ms + p.db_write_iops * p.db_write_mean_ms) / 1e3;
+    assert.ok(Math.abs(busy - p.threads) < 0.15 * p.threads, `T${p.threads}: IOPS × latency ${busy}`);
+  }
+  assert.equal(run.mailbox[0].efficiency, 1);
+  const failing = await runJob({ ...body, options: { ...body.options, threads: [2], thresholds: { db_read_mean_ms: 0.001 } } });
+  assert.equal(failing.mailbox[0].verdict, 'FAIL');
+  assert.match(failing.mailbox[0].reasons.join(' '), /database read mean latency .* over the 0\.001 ms threshold/);
+  assert.deepEqual(fs.readdirSync(dbDir), [], 'database files removed');
+  assert.deepEqual(fs.readdirSync(logDir), [], 'log files removed');
+});
+
+// file-create on each filesystem: seconds per method for a 1 GiB file
+const fileCreate = {};
+for (const type of ['ext4', 'xfs', 'btrfs']) {
+  test(`file-create on ${type}: every method timed or reported unsupported`, async (t) => {
+    const m = mounts[type];
+    if (m.skip) { t.skip(`${type} loop filesystem: ${m.skip}`); return; }
+    const run = await runJob({ target: m.mnt, profile: 'file-create', iterations: 1, options: { sizes: ['1GiB'] } }, 300000);
+    const by = Object.fromEntries(run.tests.map((x) => [x.rw, x]));
+    assert.deepEqual(Object.keys(by).sort(), ['clone', 'copy_file_range', 'fallocate', 'read/write', 'sparse', 'zeros']);
+    for (const x of run.tests) {
+      const it = x.iterations[0];
+      if (it.error) assert.match(it.error, /^unsupported: /, `${type} ${x.rw}`);
+      else assert.ok(it.seconds > 0 && it.bytes === 2 ** 30, `${type} ${x.rw}: ${it.seconds} s`);
+    }
+    // sparse is reported as such: the size set, next to nothing allocated
+    assert.ok(by.sparse.iterations[0].allocated_bytes < 2 ** 20, `${type} sparse allocated ${by.sparse.iterations[0].allocated_bytes}`);
+    assert.ok(by.zeros.iterations[0].allocated_bytes >= 2 ** 30, `${type} zeros allocated`);
+    fileCreate[type] = Object.fromEntries(run.tests.map((x) => [x.rw, x.iterations[0].error ? null : x.iterations[0].seconds]));
+    console.log(`# ${type}: ${JSON.stringify(fileCreate[type])}`);
+    if (type !== 'btrfs')
+      assert.ok(fileCreate[type].fallocate < fileCreate[type].zeros, `${type}: fallocate faster than writing zeros`);
+    if (type !== 'ext4') {
+      assert.ok(fileCreate[type].clone !== null, `${type} clones (reflink)`);
+      assert.ok(fileCreate[type].clone < fileCreate[type]['read/write'], `${type}: clone faster than read/write`);
+    }
+    assert.deepEqual(fs.readdirSync(m.mnt).filter((f) => f.startsWith('storbench-')), [], 'no file left');
+  });
+}

@@ -389,6 +389,9 @@ async function main() {
 
   // ---------------------------------------------------------------- presets: each draws its chart
   const presets = [
+    ['cdm-peak', { profile: 'cdm-peak', size: '32MiB', iterations: 1, duration_s: 0.5 }, 2, /RND4K/],
+    ['cdm-realworld', { profile: 'cdm-realworld', size: '32MiB', iterations: 1, duration_s: 0.5 }, 2, /SEQ1M/],
+    ['cdm3', { profile: 'cdm3', size: '32MiB', iterations: 1, duration_s: 0.5 }, 2, /4K/],
     ['seq-sweep', { profile: 'seq-sweep', size: '32MiB', iterations: 1, duration_s: 0.5, options: { block_sizes: ['4KiB', '64KiB', '1MiB'], queue_depth: 4 } }, 2, /SEQ Q4T1 1M/],
     ['thread-sweep', { profile: 'custom', size: '32MiB', iterations: 1, duration_s: 0.5, tests: [{ name: 'scale', queue_depth: 4, threads: [1, 2, 4] }] }, 1, /scale T4/],
     ['mailbox-db', { profile: 'mailbox-db', size: '64MiB', iterations: 1, duration_s: 1, options: { threads: [2, 4], log_size: '16MiB' } }, 5, /PASS|FAIL/],
@@ -401,19 +404,23 @@ async function main() {
       const job = await waitJob(url, r.json.id, 120000);
       assert.equal(job.state, 'done', job.error);
       await page.goto(`${url}/#/runs/${job.run_id}`);
-      await page.locator('#preset-card').waitFor();
-      await page.waitForFunction(() => document.getElementById('preset-chart')?.dataset.rendered === '1', null, { timeout: 10000 });
-      const px = await page.evaluate(() => {
-        const c = document.getElementById('preset-chart');
+      // the CrystalDiskMark sets answer with their tiles and bar chart
+      const cdm = name.startsWith('cdm');
+      const chartId = cdm ? 'run-chart' : 'preset-chart';
+      const cardSel = cdm ? '.run-top' : '#preset-card';
+      await page.locator(cardSel).waitFor();
+      await page.waitForFunction((id) => document.getElementById(id)?.dataset.rendered === '1', chartId, { timeout: 10000 });
+      const px = await page.evaluate((id) => {
+        const c = document.getElementById(id);
         const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
         let opaque = 0;
         for (let i = 3; i < d.length; i += 4) if (d[i]) opaque++;
         return { opaque, lines: window.Chart.getChart(c)?.data.datasets.length ?? 0 };
-      });
+      }, chartId);
       assert.ok(px.opaque > 2000, `only ${px.opaque} drawn pixels on the ${name} chart`);
       assert.equal(px.lines, lines, `${name}: datasets drawn`);
-      assert.match(await page.locator('#preset-card').innerText(), text);
-      await page.locator('#preset-card').screenshot({ path: path.join(out, `${name}.png`) });
+      assert.match(await page.locator(cardSel).innerText(), text);
+      await page.locator(cardSel).screenshot({ path: path.join(out, `${name}.png`) });
     }, { critical: false });
   }
 

@@ -38,9 +38,11 @@ async function runJob(body, timeoutMs = 120000) {
 }
 
 const order = (run) => run.tests.map((t) => `${t.test} ${t.rw}`);
+// a loop-mounted filesystem when the machine gives us one, else the plain target
+const on = (type) => mounts[type].mnt ?? target;
 
 test('the CrystalDiskMark presets run their tests in CrystalDiskMark order', async () => {
-  const small = { target, size: '32MiB', iterations: 1, duration_s: 0.5 };
+  const small = { target: on('xfs'), size: '32MiB', iterations: 1, duration_s: 0.5 };
   assert.deepEqual(order(await runJob({ ...small, profile: 'cdm-peak' })),
     ['SEQ1M Q8T1 read', 'RND4K Q32T16 read', 'SEQ1M Q8T1 write', 'RND4K Q32T16 write']);
   assert.deepEqual(order(await runJob({ ...small, profile: 'cdm-realworld' })),
@@ -49,6 +51,7 @@ test('the CrystalDiskMark presets run their tests in CrystalDiskMark order', asy
   assert.deepEqual(order(cdm3), ['Seq read', 'Seq write', '512K read', '512K write', '4K read', '4K write',
     '4K QD32 read', '4K QD32 write']);
   assert.equal(cdm3.tests.find((t) => t.test === '512K').block_size, 524288);
+  if (mounts.xfs.mnt) assert.equal(cdm3.probe.fs_type, 'xfs');
   const peak = (await api(d.url, 'GET', '/api/v1/profiles')).json.profiles.map((p) => p.name);
   for (const n of ['cdm-default', 'cdm-peak', 'cdm-realworld', 'cdm3', 'seq-sweep', 'mailbox-db', 'file-create', 'custom'])
     assert.ok(peak.includes(n), `profile ${n} listed`);
@@ -56,7 +59,7 @@ test('the CrystalDiskMark presets run their tests in CrystalDiskMark order', asy
 
 test('a thread sweep is one run with a point per value and its scaling efficiency', async () => {
   const run = await runJob({
-    target, profile: 'custom', size: '64MiB', iterations: 1, duration_s: 0.5,
+    target: on('btrfs'), profile: 'custom', size: '64MiB', iterations: 1, duration_s: 0.5,
     tests: [{ name: 'scale', pattern: 'random', block_size: '4KiB', queue_depth: 4, threads: [1, 2, 4] }],
   });
   assert.deepEqual(run.tests.map((t) => t.test), ['scale T1', 'scale T2', 'scale T4']);
@@ -72,7 +75,7 @@ test('a thread sweep is one run with a point per value and its scaling efficienc
 
 test('seq-sweep: MB/s against block size, read then write', async () => {
   const run = await runJob({
-    target, profile: 'seq-sweep', size: '64MiB', iterations: 1, duration_s: 0.5,
+    target: on('ext4'), profile: 'seq-sweep', size: '64MiB', iterations: 1, duration_s: 0.5,
     options: { block_sizes: ['4KiB', '64KiB', '1MiB'], queue_depth: 4 },
   });
   assert.deepEqual(order(run), ['SEQ Q4T1 4K read', 'SEQ Q4T1 64K read', 'SEQ Q4T1 1M read',

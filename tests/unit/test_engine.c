@@ -368,6 +368,55 @@ static void test_dio_alignment(void)
 	ASSERT_EQ(unlink(img), 0);
 }
 
+/* A group: two workloads on two files in one window, each counted apart,
+ * per direction, with its own histograms. */
+static void test_group(void)
+{
+	char path2[PATH_MAX + 32];
+	struct engine_opts o1 = opts(data_path, NULL), o2 = opts(path2, NULL);
+	struct workload a = wl(WL_RANDOM, 60, 8192, 1, 3, 0.5);
+	struct workload b = wl(WL_SEQUENTIAL, 0, 8192, 1, 1, 0.5);
+	struct hist *h[3];
+	struct engine_task t[2];
+	int direct;
+
+	for (int i = 0; i < 3; i++) {
+		h[i] = malloc(sizeof(struct hist));
+		ASSERT_TRUE(h[i] != NULL);
+	}
+	snprintf(path2, sizeof(path2), "%s/log", dir);
+	ASSERT_EQ(engine_prepare_file(&o2, 4 * MIB, WL_DATA_RANDOM, &direct), 0);
+	b.file_size = 4 * MIB;
+	b.sync = WL_SYNC_DSYNC;
+	o1.hist_dir[0] = h[0];
+	o1.hist_dir[1] = h[1];
+	o2.hist_dir[1] = h[2];
+	t[0] = (struct engine_task){.o = &o1, .w = &a};
+	t[1] = (struct engine_task){.o = &o2, .w = &b};
+	ASSERT_EQ(engine_run_group(t, 2), 0);
+	for (int i = 0; i < 2; i++) {
+		const struct result *r = &t[i].r;
+		ASSERT_TRUE(r->ios > 0);
+		ASSERT_U64_EQ(r->dir_ios[0] + r->dir_ios[1], r->ios);
+		ASSERT_U64_EQ(r->dir_lat_sum_ns[0] + r->dir_lat_sum_ns[1], r->lat_sum_ns);
+		ASSERT_TRUE(r->seconds >= 0.5 && r->seconds < 1.5);
+	}
+	/* the database mix is about 60 % reads; the log only writes */
+	ASSERT_TRUE(t[0].r.dir_ios[0] > t[0].r.dir_ios[1]);
+	ASSERT_U64_EQ(t[1].r.dir_ios[0], 0);
+	ASSERT_U64_EQ(h[0]->count, t[0].r.dir_ios[0]);
+	ASSERT_U64_EQ(h[1]->count, t[0].r.dir_ios[1]);
+	ASSERT_U64_EQ(h[2]->count, t[1].r.ios);
+	/* one run, one CPU figure */
+	ASSERT_TRUE(t[0].r.cpu_user_s == t[1].r.cpu_user_s);
+	/* different durations cannot share a window */
+	b.duration_s = 1;
+	ASSERT_EQ(engine_run_group(t, 2), -EINVAL);
+	ASSERT_EQ(tgt_unlink(o2.ops, path2), 0);
+	for (int i = 0; i < 3; i++)
+		free(h[i]);
+}
+
 struct canceller {
 	atomic_int *flag;
 	uint64_t set_at_ns;
@@ -441,4 +490,5 @@ static void test_setup(void)
 TEST_MAIN(test_setup, test_prepare_creates_file, test_prepare_refuses_existing,
 	  test_prepare_cancelled, test_run_seq_read, test_run_rand_write,
 	  test_run_multithread, test_run_invalid, test_data_patterns,
-	  test_size_based, test_dio_alignment, test_cancel, test_cleanup)
+	  test_size_based, test_dio_alignment, test_group, test_cancel,
+	  test_cleanup)

@@ -432,6 +432,74 @@ static int opt_ms(json_t *th, const char *key, double def, json_t *out,
 	return 0;
 }
 
+/* Is list[i] equal to an earlier element? */
+static int in_list(json_t *list, size_t i, json_t *v)
+{
+	for (size_t j = 0; j < i; j++)
+		if (json_equal(json_array_get(list, j), v))
+			return 1;
+	return 0;
+}
+
+/*
+ * Do a mailbox-db job's files fit? Database d goes on dbp[d mod n], its
+ * log on logp[d mod m]; the bytes are summed per filesystem (st_dev) and
+ * must leave the reserve free there.
+ */
+static int mailbox_room(json_t *dbp, json_t *logp, unsigned dbs,
+			uint64_t dbsize, uint64_t logsize, struct api_problem *p)
+{
+	struct {
+		dev_t dev;
+		const char *path;
+		uint64_t need, db;
+	} fs[32];
+	size_t nfs = 0;
+
+	for (unsigned k = 0; k < 2 * dbs; k++) {
+		json_t *list = k < dbs ? dbp : logp;
+		unsigned d = k % dbs;
+		const char *path = json_string_value(
+			json_array_get(list, d % json_array_size(list)));
+		struct stat st;
+		size_t f;
+		if (stat(path, &st) != 0)
+			continue;
+		for (f = 0; f < nfs && fs[f].dev != st.st_dev; f++)
+			;
+		if (f == nfs) {
+			if (nfs == 32)
+				continue;
+			fs[nfs].dev = st.st_dev;
+			fs[nfs].path = path;
+			fs[nfs].need = fs[nfs].db = 0;
+			nfs++;
+		}
+		fs[f].need += k < dbs ? dbsize : logsize;
+		fs[f].db += k < dbs ? dbsize : 0;
+	}
+	for (size_t f = 0; f < nfs; f++) {
+		int64_t free_bytes = 0;
+		char need[32];
+		/* name the larger of the two on this filesystem */
+		const char *field = 2 * fs[f].db >= fs[f].need
+					    ? "options.database_size"
+					    : "options.log_size";
+		if (probe_free_bytes(fs[f].path, &free_bytes) != 0 ||
+		    fs[f].need + FREE_RESERVE <= (uint64_t)free_bytes)
+			continue;
+		units_format_size(fs[f].need, need, sizeof(need));
+		api_problem_set(p, 400, field,
+				"%s: the database and log files need %s on the "
+				"filesystem of %s, which has %.2f GiB free (with a "
+				"256 MiB reserve)",
+				field, need, fs[f].path,
+				(double)free_bytes / (1 << 30));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * mailbox-db's options, validated and written out in full (docs/api.md):
  * database and log paths, databases, sizes, the thread sweep, the I/O
@@ -493,12 +561,13 @@ static int mailbox_options(json_t *opts, struct job_spec *s, json_t **norm,
 	}
 	json_array_foreach(threads, i, v)
 	if (!json_is_integer(v) || json_integer_value(v) < dbs ||
-	    json_integer_value(v) > 256) {
+	    json_integer_value(v) > 256 || in_list(threads, i, v)) {
 		char field[64];
 		snprintf(field, sizeof(field), "options.threads[%zu]", i);
 		api_problem_set(p, 400, field,
 				"%s: an integer from %lld (one thread per "
-				"database at least) to 256",
+				"database at least) to 256, each thread count "
+				"once",
 				field, dbs);
 		json_decref(threads);
 		rc = -EINVAL;
@@ -518,6 +587,11 @@ static int mailbox_options(json_t *opts, struct job_spec *s, json_t **norm,
 	    (rc = opt_ms(th, "db_write_mean_ms", 0, ths, p)) < 0 ||
 	    (rc = opt_ms(th, "log_write_mean_ms", 10, ths, p)) < 0 ||
 	    (rc = opt_ms(th, "log_write_p99_ms", 0, ths, p)) < 0) {
+		json_decref(threads);
+		json_decref(ths);
+		goto out;
+	}
+	if ((rc = mailbox_room(dbp, logp, (unsigned)dbs, dbsize, logsize, p)) < 0) {
 		json_decref(threads);
 		json_decref(ths);
 		goto out;
@@ -542,6 +616,17 @@ out:
 	json_decref(dbp);
 	json_decref(logp);
 	return rc;
+}
+
+/* Does an element of list before i hold b bytes? */
+static int size_seen(json_t *list, size_t i, uint64_t b)
+{
+	for (size_t j = 0; j < i; j++) {
+		uint64_t x;
+		if (json_to_bytes(json_array_get(list, j), &x) == 0 && x == b)
+			return 1;
+	}
+	return 0;
 }
 
 /* file-create's options: {"sizes": [...]} (default 1, 4, 16 GiB, those
@@ -576,11 +661,12 @@ static int file_create_options(json_t *opts, struct job_spec *s,
 	{
 		uint64_t b;
 		if (json_to_bytes(e, &b) < 0 || b < SIZE_ALIGN || b % SIZE_ALIGN ||
-		    b > MAX_SIZE) {
+		    b > MAX_SIZE || size_seen(v, i, b)) {
 			char field[64];
 			snprintf(field, sizeof(field), "options.sizes[%zu]", i);
 			api_problem_set(p, 400, field,
-					"%s: a size in whole MiB (\"1GiB\")", field);
+					"%s: a size in whole MiB (\"1GiB\"), each "
+					"size once", field);
 			json_decref(v);
 			json_decref(list);
 			return -EINVAL;
@@ -832,7 +918,9 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 			       p)) < 0 ||
 	    (rc = parse_plan(root, prof, s, p)) < 0)
 		goto out;
-	if (probe_free_bytes(s->target, &free_bytes) == 0 &&
+	/* mailbox-db checks its own files' room; file-create its sizes */
+	if (prof->kind != PROFILE_MAILBOX && prof->kind != PROFILE_FILE_CREATE &&
+	    probe_free_bytes(s->target, &free_bytes) == 0 &&
 	    s->size + FREE_RESERVE > (uint64_t)free_bytes) {
 		char need[32], have[32];
 		units_format_size(s->size, need, sizeof(need));

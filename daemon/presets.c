@@ -32,6 +32,16 @@ static const char *path_at(json_t *list, size_t i)
 		json_array_get(list, i % json_array_size(list)));
 }
 
+/* rc of an archive insert; a failure says so on the job. */
+static int stored(struct job_run *jr, int rc)
+{
+	if (rc < 0)
+		snprintf(jr->error, sizeof(jr->error),
+			 "storing a result in the archive failed: %s",
+			 strerror(-rc));
+	return rc;
+}
+
 /* --- mailbox-db --- */
 
 /* The workloads of one point: per database, a database stream and a log
@@ -96,7 +106,8 @@ static int mailbox_store(struct job_run *jr, unsigned threads, int it,
 	snprintf(w.sweep_field, sizeof(w.sweep_field), "threads");
 	w.sweep_value = threads;
 	w.threads = threads;
-	return archive_result_insert(jr->a, jr->run_id, &w, it, &r, merged);
+	return stored(jr, archive_result_insert(jr->a, jr->run_id, &w, it, &r,
+						merged));
 }
 
 int run_mailbox(struct job_run *jr, json_t *opt)
@@ -343,8 +354,9 @@ static int fc_store(struct job_run *jr, uint64_t size, const char *method,
 						: "errno");
 	}
 	result_finish(&r);
-	return archive_result_insert_note(jr->a, jr->run_id, &w, it, &r, NULL,
-					  err ? text : NULL, allocated);
+	return stored(jr, archive_result_insert_note(jr->a, jr->run_id, &w, it,
+						     &r, NULL, err ? text : NULL,
+						     allocated));
 }
 
 /* Is err a "this filesystem does not do that" answer (not a failure)? */

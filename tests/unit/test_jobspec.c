@@ -342,6 +342,17 @@ static void test_sweeps(void)
 	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"database_paths\":"
 		   " [\"/nonexistent-storbench\"]}}",
 		   "options.database_paths[0]", "does not exist");
+	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"threads\": [4, 4]}}",
+		   "options.threads[1]", "once");
+	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"database_size\":"
+		   " \"60TiB\"}}",
+		   "options.database_size", "free");
+	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"log_size\":"
+		   " \"60TiB\"}}",
+		   "options.log_size", "free");
+	expect_bad("{\"profile\": \"file-create\", \"options\": {\"sizes\":"
+		   " [\"64MiB\", 67108864]}}",
+		   "options.sizes[1]", "once");
 	expect_bad("{\"profile\": \"file-create\", \"options\": {\"sizes\": [\"1GB\"]}}",
 		   "options.sizes[0]", "whole MiB");
 	expect_bad("{\"profile\": \"file-create\", \"options\": {\"sizes\": [\"60TiB\"]}}",

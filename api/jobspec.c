@@ -221,6 +221,17 @@ static int parse_engine(json_t *v, char **out, struct api_problem *p)
  * The tests: a custom job's own (`tests`), or the profile's, with the
  * job-wide data pattern and ramp applied; written out in full.
  */
+/* Does an element of list before i hold b bytes? */
+static int size_seen(json_t *list, size_t i, uint64_t b)
+{
+	for (size_t j = 0; j < i; j++) {
+		uint64_t x;
+		if (json_to_bytes(json_array_get(list, j), &x) == 0 && x == b)
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * seq-sweep's options: {"block_sizes": [...], "queue_depth": 8,
  * "threads": 1}, into the tests that run them (a block-size sweep read,
@@ -271,14 +282,15 @@ static int seq_sweep_tests(json_t *opts, json_t **tests, json_t **norm,
 		{
 			uint64_t b;
 			if (json_to_bytes(v, &b) < 0 || b == 0 || b % 512 ||
-			    b > (64U << 20)) {
+			    b > (64U << 20) || size_seen(bs, i, b)) {
 				char field[64];
 				json_decref(list);
 				snprintf(field, sizeof(field),
 					 "options.block_sizes[%zu]", i);
 				api_problem_set(p, 400, field,
 						"%s: a block size is bytes or \"64KiB\", "
-						"a multiple of 512, at most 64 MiB",
+						"a multiple of 512, at most 64 MiB, each "
+						"once",
 						field);
 				return -EINVAL;
 			}
@@ -299,8 +311,9 @@ static int seq_sweep_tests(json_t *opts, json_t **tests, json_t **norm,
 }
 
 /* Refuses keys of opts not in known (a NULL-terminated list). */
-static int known_options(json_t *opts, const char *profile,
-			 const char *const *known, struct api_problem *p)
+static int known_options(json_t *opts, const char *field,
+			 const char *profile, const char *const *known,
+			 struct api_problem *p)
 {
 	const char *key;
 	json_t *v;
@@ -316,10 +329,9 @@ static int known_options(json_t *opts, const char *profile,
 		for (k = 0; known[k]; k++)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list),
 				 "%s%s", k ? ", " : "", known[k]);
-		api_problem_set(p, 400, "options",
-				"options: unknown field \"%.40s\" for %s "
-				"(known: %s)",
-				key, profile, list);
+		api_problem_set(p, 400, field,
+				"%s: unknown field \"%.40s\" for %s (known: %s)",
+				field, key, profile, list);
 		return -EINVAL;
 	}
 	return 0;
@@ -490,9 +502,9 @@ static int mailbox_room(json_t *dbp, json_t *logp, unsigned dbs,
 			continue;
 		units_format_size(fs[f].need, need, sizeof(need));
 		api_problem_set(p, 400, field,
-				"%s: the database and log files need %s on the "
-				"filesystem of %s, which has %.2f GiB free (with a "
-				"256 MiB reserve)",
+				"%s: the database and log files need %s plus a "
+				"256 MiB reserve on the filesystem of %s, which has "
+				"%.2f GiB free",
 				field, need, fs[f].path,
 				(double)free_bytes / (1 << 30));
 		return -EINVAL;
@@ -522,7 +534,7 @@ static int mailbox_options(json_t *opts, struct job_spec *s, json_t **norm,
 	int rc;
 
 	*norm = NULL;
-	if ((rc = known_options(opts, "mailbox-db", known, p)) < 0)
+	if ((rc = known_options(opts, "options", "mailbox-db", known, p)) < 0)
 		return rc;
 	if ((rc = opt_dirs(opts, "database_paths", s->target, &dbp, p)) < 0 ||
 	    (rc = opt_dirs(opts, "log_paths", s->target, &logp, p)) < 0)
@@ -580,8 +592,8 @@ static int mailbox_options(json_t *opts, struct job_spec *s, json_t **norm,
 		goto out;
 	}
 	ths = json_object();
-	if ((th && (rc = known_options(th, "mailbox-db thresholds", th_known,
-				       p)) < 0) ||
+	if ((th && (rc = known_options(th, "options.thresholds",
+				       "mailbox-db thresholds", th_known, p)) < 0) ||
 	    (rc = opt_ms(th, "db_read_mean_ms", 20, ths, p)) < 0 ||
 	    (rc = opt_ms(th, "db_read_p99_ms", 0, ths, p)) < 0 ||
 	    (rc = opt_ms(th, "db_write_mean_ms", 0, ths, p)) < 0 ||
@@ -596,6 +608,19 @@ static int mailbox_options(json_t *opts, struct job_spec *s, json_t **norm,
 		json_decref(ths);
 		goto out;
 	}
+	if ((rp == 0 && (!json_is_null(json_object_get(ths, "db_read_mean_ms")) &&
+			 json_object_get(th, "db_read_mean_ms"))) ||
+	    (rp == 0 && json_is_number(json_object_get(ths, "db_read_p99_ms"))) ||
+	    (rp == 100 && json_is_number(json_object_get(ths, "db_write_mean_ms")))) {
+		json_decref(threads);
+		json_decref(ths);
+		rc = bad(p, "options.thresholds",
+			 "a threshold on database reads or writes the workload "
+			 "never makes (db_read_pct is 0 or 100)");
+		goto out;
+	}
+	if (rp == 0) /* the default read threshold has nothing to judge */
+		json_object_set_new(ths, "db_read_mean_ms", json_null());
 	*norm = json_pack("{s:O, s:O, s:I, s:I, s:I, s:o, s:I, s:I, s:I, s:o}",
 			  "database_paths", dbp, "log_paths", logp, "databases",
 			  (json_int_t)dbs, "database_size", (json_int_t)dbsize,
@@ -618,17 +643,6 @@ out:
 	return rc;
 }
 
-/* Does an element of list before i hold b bytes? */
-static int size_seen(json_t *list, size_t i, uint64_t b)
-{
-	for (size_t j = 0; j < i; j++) {
-		uint64_t x;
-		if (json_to_bytes(json_array_get(list, j), &x) == 0 && x == b)
-			return 1;
-	}
-	return 0;
-}
-
 /* file-create's options: {"sizes": [...]} (default 1, 4, 16 GiB, those
  * that fit twice — the file and its copy — in free space minus a reserve). */
 static int file_create_options(json_t *opts, struct job_spec *s,
@@ -638,14 +652,17 @@ static int file_create_options(json_t *opts, struct job_spec *s,
 	json_t *v = json_object_get(opts, "sizes"), *list = json_array(), *e;
 	int64_t free_bytes = 0;
 	size_t i;
-	int rc, given = v != NULL;
+	int rc, given = v != NULL || s->size_given;
+	int from_size = v == NULL && s->size_given;
 
 	*norm = NULL;
-	if ((rc = known_options(opts, "file-create", known, p)) < 0) {
+	if ((rc = known_options(opts, "options", "file-create", known, p)) < 0) {
 		json_decref(list);
 		return rc;
 	}
-	if (!v)
+	if (!v && s->size_given)
+		v = json_pack("[I]", (json_int_t)s->size);
+	else if (!v)
 		v = json_pack("[I, I, I]", (json_int_t)1 << 30,
 			      (json_int_t)4 << 30, (json_int_t)16 << 30);
 	else
@@ -671,16 +688,34 @@ static int file_create_options(json_t *opts, struct job_spec *s,
 			json_decref(list);
 			return -EINVAL;
 		}
-		if (free_bytes > 0 && 2 * b + FREE_RESERVE > (uint64_t)free_bytes)
-			continue; /* the file and its copy would not fit */
+		if (free_bytes > 0 && 2 * b + FREE_RESERVE > (uint64_t)free_bytes) {
+			char field[64], have[32];
+			if (!given)
+				continue; /* a default that does not fit: dropped */
+			if (from_size)
+				snprintf(field, sizeof(field), "size");
+			else
+				snprintf(field, sizeof(field), "options.sizes[%zu]", i);
+			snprintf(have, sizeof(have), "%.2f GiB",
+				 (double)free_bytes / (1 << 30));
+			api_problem_set(p, 400, field,
+					"%s: does not fit: the file and its copy need "
+					"twice its size plus a 256 MiB reserve; %s has "
+					"%s free",
+					field, s->target, have);
+			json_decref(v);
+			json_decref(list);
+			return -EINVAL;
+		}
 		json_array_append_new(list, json_integer((json_int_t)b));
 	}
 	json_decref(v);
 	if (json_array_size(list) == 0) {
 		json_decref(list);
-		return bad(p, given ? "options.sizes" : "size",
-			   "no size fits twice (the file and its copy) in the "
-			   "free space of the target, with a 256 MiB reserve");
+		return bad(p, "options.sizes",
+			   "none of the default sizes (1, 4, 16 GiB) fits twice "
+			   "(the file and its copy) in the target's free space "
+			   "with a 256 MiB reserve; give options.sizes or size");
 	}
 	*norm = json_pack("{s:o}", "sizes", list);
 	return *norm ? 0 : -ENOMEM;
@@ -790,7 +825,14 @@ static int parse_plan(json_t *root, const struct profile *prof,
 		if ((uint64_t)plan.w[i].queue_depth * plan.w[i].threads >
 		    PSYNC_MAX_WORKERS) {
 			char field[64];
-			snprintf(field, sizeof(field), "tests[%zu].queue_depth", i);
+			if (prof->kind == PROFILE_SEQ_SWEEP)
+				snprintf(field, sizeof(field), "options.queue_depth");
+			else
+				snprintf(field, sizeof(field), "tests[%u].%s",
+					 plan.w[i].origin,
+					 strcmp(plan.w[i].sweep_field, "threads") == 0
+						 ? "threads"
+						 : "queue_depth");
 			api_problem_set(p, 400, field,
 					"%s: engine psync runs one thread per queue "
 					"slot; queue_depth × threads is %u, at most "
@@ -876,6 +918,7 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 	if ((rc = parse_size(json_object_get(root, "size"), prof->size,
 			     &s->size, p)) < 0)
 		goto out;
+	s->size_given = json_object_get(root, "size") != NULL;
 	s->iterations = prof->iterations;
 	if ((v = json_object_get(root, "iterations")) != NULL) {
 		n = json_is_integer(v) ? json_integer_value(v) : 0;

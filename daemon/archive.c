@@ -777,8 +777,10 @@ static void sweep_efficiency(json_t *tests)
 		const char *group = json_string_value(json_object_get(sw, "group"));
 		const char *rw = json_string_value(json_object_get(t, "rw"));
 		if (!field || !group || !rw ||
-		    (strcmp(field, "threads") && strcmp(field, "queue_depth")))
-			continue;
+		    (strcmp(field, "threads") && strcmp(field, "queue_depth")) ||
+		    json_number_value(json_object_get(t, field)) !=
+			    json_number_value(json_object_get(sw, "value")))
+			continue; /* not swept in this row (a mailbox log) */
 		json_array_foreach(tests, j, b)
 		{
 			json_t *bs = json_object_get(b, "sweep");
@@ -858,9 +860,10 @@ static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
 			    " CASE WHEN sweep_field IS NULL THEN NULL"
 			    " ELSE json_object('group', sweep_group, 'field',"
 			    "  sweep_field, 'value', sweep_value) END AS sweep_json,"
-			    " error, allocated_bytes"
+			    " error, allocated_bytes,"
+			    " min(id) OVER (PARTITION BY test, rw) AS grp"
 			    " FROM results WHERE run_id=?"
-			    " ORDER BY id",
+			    " ORDER BY grp, iteration, id",
 			    run_id, 0, 1, &rows);
 	size_t i, n;
 
@@ -873,8 +876,9 @@ static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
 		h = malloc(sizeof(*h));
 		tmp = malloc(sizeof(*tmp));
 		if (!h || !tmp ||
-		    prep(a, "SELECT lat_hist FROM results WHERE run_id=?"
-			    " ORDER BY id", &hs) < 0) {
+		    prep(a, "SELECT lat_hist, min(id) OVER (PARTITION BY test,"
+			    " rw) AS grp FROM results WHERE run_id=?"
+			    " ORDER BY grp, iteration, id", &hs) < 0) {
 			free(h);
 			free(tmp);
 			json_decref(rows);

@@ -46,6 +46,7 @@ struct job_spec {
 	int direct;         /* ask for O_DIRECT */
 	char *options_json; /* a preset's options, explicit (seq-sweep,
 			       mailbox-db, file-create), or NULL */
+	int size_given;     /* the request named size (not stored) */
 };
 
 void job_spec_clear(struct job_spec *s);

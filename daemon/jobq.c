@@ -227,7 +227,7 @@ static int job_plan(const struct job_spec *s, struct plan *p, char *error,
 		snprintf(error, error_len, "the stored plan is not JSON");
 		return -EINVAL;
 	}
-	rc = plan_parse(tests, &def, p, &pe);
+	rc = plan_parse_stored(tests, &def, p, &pe);
 	json_decref(tests);
 	if (rc == -EINVAL)
 		snprintf(error, error_len, "stored plan: %.200s", pe.detail);

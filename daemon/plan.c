@@ -234,7 +234,7 @@ static int check_test(size_t i, const struct workload *w, json_t *o,
 }
 
 static int parse_test(json_t *o, size_t i, const struct workload *def,
-		      struct workload *w, struct plan_error *e)
+		      int stored, struct workload *w, struct plan_error *e)
 {
 	static const char *const patterns[] = {"sequential", "random"};
 	static const char *const syncs[] = {"none", "dsync", "fdatasync"};
@@ -257,7 +257,7 @@ static int parse_test(json_t *o, size_t i, const struct workload *def,
 				    "unknown field \"%.40s\" (known: name, "
 				    "pattern, read_pct, block_size, "
 				    "queue_depth, threads, duration_s, io_size, "
-				    "ramp_s, sync, sync_every, data, sweep)",
+				    "ramp_s, sync, sync_every, data)",
 				    key);
 	}
 	memset(w, 0, sizeof(*w));
@@ -292,7 +292,10 @@ static int parse_test(json_t *o, size_t i, const struct workload *def,
 	w->data = (enum wl_data)data;
 	if ((rc = check_test(i, w, o, e)) < 0)
 		return rc;
-	if ((v = json_object_get(o, "sweep")) != NULL) {
+	if ((v = json_object_get(o, "sweep")) != NULL && !stored)
+		return fail(e, i, "sweep", "unknown field \"sweep\": make a sweep "
+					   "by giving a numeric field a list");
+	if (v) {
 		/* a stored plan's point: {"group", "field", "value"} */
 		json_t *g = json_object_get(v, "group"), *f = json_object_get(v, "field"),
 		       *x = json_object_get(v, "value");
@@ -350,7 +353,7 @@ static void point_token(const struct workload *w, const char *key, char *buf,
  * (plus "field=value" when the name would not show the value).
  */
 static int add_tests(json_t *o, size_t i, const struct workload *def,
-		     struct plan *out, struct plan_error *e)
+		     int stored, struct plan *out, struct plan_error *e)
 {
 	const char *key, *list_key = NULL;
 	json_t *v, *list = NULL, *name;
@@ -379,8 +382,9 @@ static int add_tests(json_t *o, size_t i, const struct workload *def,
 	if (!list) {
 		if (out->n == PLAN_MAX_TESTS)
 			goto too_many;
-		if ((rc = parse_test(o, i, def, &out->w[out->n], e)) < 0)
+		if ((rc = parse_test(o, i, def, stored, &out->w[out->n], e)) < 0)
 			return rc;
+		out->w[out->n].origin = (unsigned)i;
 		out->n++;
 		return 0;
 	}
@@ -403,7 +407,7 @@ static int add_tests(json_t *o, size_t i, const struct workload *def,
 		w = &out->w[out->n];
 		json_object_set(point, list_key, json_array_get(list, j));
 		json_object_del(point, "name");
-		rc = parse_test(point, i, def, w, e);
+		rc = parse_test(point, i, def, stored, w, e);
 		json_decref(point);
 		if (rc < 0) {
 			/* name the element: tests[0].threads[1] */
@@ -443,6 +447,15 @@ static int add_tests(json_t *o, size_t i, const struct workload *def,
 		}
 		snprintf(w->sweep_field, sizeof(w->sweep_field), "%s", list_key);
 		w->sweep_value = sweep_value(w, list_key);
+		w->origin = (unsigned)i;
+		for (size_t k = out->n - j; k < out->n; k++)
+			if (out->w[k].sweep_value == w->sweep_value) {
+				char pkey[24];
+				snprintf(pkey, sizeof(pkey), "%s[%zu]", list_key, j);
+				return fail(e, i, pkey, "repeats the value of %s[%zu] "
+						       "(each point of a sweep once)",
+					    list_key, k - (out->n - j));
+			}
 		out->n++;
 	}
 	return 0;
@@ -454,8 +467,8 @@ too_many:
 	return -EINVAL;
 }
 
-int plan_parse(json_t *tests, const struct workload *def, struct plan *out,
-	       struct plan_error *e)
+static int parse_plan_tests(json_t *tests, const struct workload *def,
+			    int stored, struct plan *out, struct plan_error *e)
 {
 	size_t n = json_array_size(tests);
 	int rc;
@@ -472,7 +485,8 @@ int plan_parse(json_t *tests, const struct workload *def, struct plan *out,
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		size_t first = out->n;
-		if ((rc = add_tests(json_array_get(tests, i), i, def, out, e)) < 0) {
+		if ((rc = add_tests(json_array_get(tests, i), i, def, stored, out,
+				    e)) < 0) {
 			plan_free(out);
 			return rc;
 		}
@@ -493,6 +507,18 @@ int plan_parse(json_t *tests, const struct workload *def, struct plan *out,
 	return 0;
 }
 
+int plan_parse(json_t *tests, const struct workload *def, struct plan *out,
+	       struct plan_error *e)
+{
+	return parse_plan_tests(tests, def, 0, out, e);
+}
+
+int plan_parse_stored(json_t *tests, const struct workload *def,
+		      struct plan *out, struct plan_error *e)
+{
+	return parse_plan_tests(tests, def, 1, out, e);
+}
+
 int plan_from_profile(const struct profile *p, const struct workload *def,
 		      struct plan *out)
 {
@@ -505,6 +531,7 @@ int plan_from_profile(const struct profile *p, const struct workload *def,
 		w->ramp_s = def->ramp_s;
 		w->data = def->data;
 		w->sync_every = 1;
+		w->origin = (unsigned)i;
 	}
 	out->n = p->n_tests;
 	return 0;

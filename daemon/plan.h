@@ -59,6 +59,10 @@ struct plan_error {
  */
 int plan_parse(json_t *tests, const struct workload *def, struct plan *out,
 	       struct plan_error *e);
+/* The same for a plan the daemon stored itself: its tests may carry the
+ * "sweep" object that marks a point (a request may not). */
+int plan_parse_stored(json_t *tests, const struct workload *def,
+		      struct plan *out, struct plan_error *e);
 
 /* Expands profile p with the job-wide values in def (as above). */
 int plan_from_profile(const struct profile *p, const struct workload *def,

@@ -55,6 +55,7 @@ struct workload {
 	char group[32];           /* the sweep it belongs to, "" if none */
 	char sweep_field[16];     /* the field swept: "threads" … */
 	double sweep_value;       /* its value at this point */
+	unsigned origin;          /* the request's test it came from (tests[i]) */
 };
 
 /* "read", "write" or "mix" for read_pct 100, 0 or anything between. */

@@ -116,8 +116,15 @@ test('mailbox-db: database and log streams over a thread sweep, PASS with the de
     assert.ok(Math.abs(busy - p.threads) < 0.15 * p.threads, `T${p.threads}: IOPS × latency ${busy}`);
   }
   assert.equal(run.mailbox[0].efficiency, 1);
-  const failing = await runJob({ ...body, options: { ...body.options, threads: [2], thresholds: { db_read_mean_ms: 0.001 } } });
+  const failing = await runJob({ ...body, iterations: 2, duration_s: 1, options: { ...body.options, threads: [2], thresholds: { db_read_mean_ms: 0.001 } } });
   assert.equal(failing.mailbox[0].verdict, 'FAIL');
+  // two iterations: one test per direction holding both, and the verdict row over both
+  assert.deepEqual(failing.tests.map((x) => [x.rw, x.iterations.length]), [['db read', 2], ['db write', 2], ['log write', 2]]);
+  const [rd, wr] = failing.tests;
+  const secs = rd.iterations.reduce((a, it) => a + it.seconds, 0);
+  const ios = [...rd.iterations, ...wr.iterations].reduce((a, it) => a + it.ios, 0);
+  assert.ok(Math.abs(failing.mailbox[0].transactional_iops - ios / secs) < 1e-6 * ios, 'transactional IOPS over both iterations');
+  assert.equal(failing.tests[2].threads, 1, 'one log stream');
   assert.match(failing.mailbox[0].reasons.join(' '), /database read mean latency .* over the 0\.001 ms threshold/);
   assert.deepEqual(fs.readdirSync(dbDir), [], 'database files removed');
   assert.deepEqual(fs.readdirSync(logDir), [], 'log files removed');

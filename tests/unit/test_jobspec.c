@@ -321,7 +321,23 @@ static void test_sweeps(void)
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"threads\": []}]}",
 		   "tests[0].threads", "1 to 64 values");
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"threads\": [1, 1]}]}",
-		   "tests[0].name", "already in the plan");
+		   "tests[0].threads[1]", "repeats");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"block_size\":"
+		   " [\"4KiB\", 4096]}]}",
+		   "tests[0].block_size[1]", "repeats");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"threads\": 1,"
+		   " \"sweep\": {\"group\": \"g\", \"field\": \"threads\","
+		   " \"value\": 8}}]}",
+		   "tests[0].sweep", "list");
+	expect_bad("{\"profile\": \"custom\", \"engine\": \"psync\", \"tests\":"
+		   " [{}, {\"queue_depth\": 64, \"threads\": [1, 128]}]}",
+		   "tests[1].threads", "4096");
+	expect_bad("{\"profile\": \"seq-sweep\", \"options\": {\"block_sizes\":"
+		   " [\"4KiB\", \"4KiB\"]}}",
+		   "options.block_sizes[1]", "once");
+	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"db_read_pct\": 100,"
+		   " \"thresholds\": {\"db_write_mean_ms\": 1}}}",
+		   "options.thresholds", "never makes");
 	expect_bad("{\"profile\": \"seq-sweep\", \"options\": {\"block_sizes\": [1000]}}",
 		   "options.block_sizes[0]", "multiple of 512");
 	expect_bad("{\"profile\": \"seq-sweep\", \"options\": {\"qd\": 1}}",
@@ -338,7 +354,7 @@ static void test_sweeps(void)
 		   "options.thresholds.db_read_mean_ms", "> 0");
 	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"thresholds\":"
 		   " {\"latency\": 1}}}",
-		   "options", "unknown field \"latency\"");
+		   "options.thresholds", "unknown field \"latency\"");
 	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"database_paths\":"
 		   " [\"/nonexistent-storbench\"]}}",
 		   "options.database_paths[0]", "does not exist");
@@ -356,7 +372,9 @@ static void test_sweeps(void)
 	expect_bad("{\"profile\": \"file-create\", \"options\": {\"sizes\": [\"1GB\"]}}",
 		   "options.sizes[0]", "whole MiB");
 	expect_bad("{\"profile\": \"file-create\", \"options\": {\"sizes\": [\"60TiB\"]}}",
-		   "options.sizes", "no size fits");
+		   "options.sizes[0]", "twice its size");
+	expect_bad("{\"profile\": \"file-create\", \"size\": \"60TiB\"}",
+		   "size", "does not fit");
 }
 
 static void test_custom_refusals(void)

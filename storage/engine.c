@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +173,31 @@ struct eth {
 };
 
 /*
+ * An anonymous mapping of len bytes (a multiple of ENGINE_HUGE) that starts
+ * on a huge-page boundary: only aligned 2 MiB ranges can be backed by a
+ * transparent huge page, and kernels before 6.7 (Debian 12 ships 6.1) do
+ * not align large anonymous mappings themselves, nor do sanitizers that
+ * wrap mmap. Maps one huge page more and trims the ends. NULL on failure.
+ */
+static void *map_huge_aligned(size_t len)
+{
+	char *raw = mmap(NULL, len + ENGINE_HUGE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t start;
+	size_t head;
+
+	if (raw == MAP_FAILED)
+		return NULL;
+	start = ((uintptr_t)raw + ENGINE_HUGE - 1) & ~(uintptr_t)(ENGINE_HUGE - 1);
+	head = start - (uintptr_t)raw;
+	if (head)
+		munmap(raw, head);
+	if (ENGINE_HUGE - head)
+		munmap((char *)start + len, ENGINE_HUGE - head);
+	return (void *)start;
+}
+
+/*
  * The thread's I/O buffers: one anonymous mapping of queue_depth blocks,
  * backed by transparent huge pages where the kernel has them. With 4 KiB
  * pages a 1 MiB direct I/O is 256 scattered pages, more than many devices
@@ -205,12 +231,8 @@ static int eth_alloc(struct eth *e)
 			return -ENOMEM;
 	}
 	e->buf_len = (len + ENGINE_HUGE - 1) / ENGINE_HUGE * ENGINE_HUGE;
-	e->buf = mmap(NULL, e->buf_len, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (e->buf == MAP_FAILED) {
-		e->buf = NULL;
+	if (!(e->buf = map_huge_aligned(e->buf_len)))
 		return -ENOMEM;
-	}
 	(void)madvise(e->buf, e->buf_len, MADV_HUGEPAGE); /* a hint only */
 	for (unsigned i = 0; i < w->queue_depth; i++)
 		e->slots[i].buf = (char *)e->buf + (size_t)i * w->block_size;

@@ -4,38 +4,37 @@
  * kernel, io_uring disabled by sysctl or seccomp) and a second reference for
  * the io_uring back-end.
  *
- * queue() puts an I/O on a pending list and commit() wakes the workers; each
- * worker takes one I/O, does it with blocking pread/pwrite (looping over short
- * transfers as a syscall may return them), and puts it on the done list;
- * reap() waits on the done list with a time-out. One mutex and two condition
- * variables guard both lists. The file is opened like io_uring's
+ * The worker threads, rings and locking are workpool's; what is psync's is
+ * the transfer: blocking pread/pwrite on the one shared fd, looping over
+ * short transfers as a syscall may return them. The file is opened like io_uring's
  * (tgt_local_open_fd: O_DIRECT unless refused, O_EXCL|O_NOFOLLOW to create).
  */
 #include "target.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "workpool.h"
 
 struct psync_ctx {
 	struct tgt_local local; /* first: the shared fsync/preallocate */
-	unsigned depth;
-	pthread_t *workers;
-	unsigned started;
-	pthread_mutex_t mu;
-	pthread_cond_t work;   /* pending non-empty or stopping */
-	pthread_cond_t done_cv; /* done non-empty */
-	struct tgt_io **pending, **done; /* rings of depth entries */
-	unsigned p_head, p_n, d_head, d_n;
-	int stopping;
+	struct workpool *pool;
 };
 
-/* One whole transfer; returns bytes moved or a negative errno. */
-static int64_t transfer(int fd, struct tgt_io *io)
+/* Every worker shares the fd: its state is the context itself. */
+static int psync_worker_init(void *arg, unsigned i, void **wctx)
 {
+	(void)i;
+	*wctx = arg;
+	return 0;
+}
+
+/* One whole transfer; returns bytes moved or a negative errno. */
+static int64_t transfer(void *wctx, struct tgt_io *io)
+{
+	int fd = ((struct psync_ctx *)wctx)->local.fd;
 	uint64_t off = 0;
 
 	while (off < io->len) {
@@ -56,48 +55,18 @@ static int64_t transfer(int fd, struct tgt_io *io)
 	return (int64_t)off;
 }
 
-static void *worker(void *arg)
-{
-	struct psync_ctx *c = arg;
-
-	pthread_mutex_lock(&c->mu);
-	for (;;) {
-		struct tgt_io *io;
-		while (!c->p_n && !c->stopping)
-			pthread_cond_wait(&c->work, &c->mu);
-		if (c->stopping)
-			break;
-		io = c->pending[c->p_head];
-		c->p_head = (c->p_head + 1) % c->depth;
-		c->p_n--;
-		pthread_mutex_unlock(&c->mu);
-		io->res = transfer(c->local.fd, io);
-		pthread_mutex_lock(&c->mu);
-		c->done[(c->d_head + c->d_n++) % c->depth] = io;
-		pthread_cond_signal(&c->done_cv);
-	}
-	pthread_mutex_unlock(&c->mu);
-	return NULL;
-}
+static const struct workpool_ops psync_pool = {
+	.init = psync_worker_init,
+	.io = transfer,
+};
 
 static void psync_close(void *ctx)
 {
 	struct psync_ctx *c = ctx;
 
-	pthread_mutex_lock(&c->mu);
-	c->stopping = 1;
-	pthread_cond_broadcast(&c->work);
-	pthread_mutex_unlock(&c->mu);
-	for (unsigned i = 0; i < c->started; i++)
-		pthread_join(c->workers[i], NULL);
+	workpool_stop(c->pool);
 	if (c->local.fd >= 0)
 		close(c->local.fd);
-	pthread_mutex_destroy(&c->mu);
-	pthread_cond_destroy(&c->work);
-	pthread_cond_destroy(&c->done_cv);
-	free(c->workers);
-	free(c->pending);
-	free(c->done);
 	free(c);
 }
 
@@ -105,35 +74,21 @@ static int psync_open(const struct tgt_open_args *args, void **ctx,
 		      int *direct)
 {
 	struct psync_ctx *c = calloc(1, sizeof(*c));
+	int rc;
 
 	if (!c)
 		return -ENOMEM;
-	c->depth = args->depth ? args->depth : 1;
-	pthread_mutex_init(&c->mu, NULL);
-	pthread_cond_init(&c->work, NULL);
-	pthread_cond_init(&c->done_cv, NULL);
-	c->workers = calloc(c->depth, sizeof(*c->workers));
-	c->pending = calloc(c->depth, sizeof(*c->pending));
-	c->done = calloc(c->depth, sizeof(*c->done));
-	c->local.fd = -1;
-	if (!c->workers || !c->pending || !c->done) {
-		psync_close(c);
-		return -ENOMEM;
-	}
 	c->local.fd = tgt_local_open_fd(args, direct);
 	if (c->local.fd < 0) {
-		int rc = c->local.fd;
-		psync_close(c);
+		rc = c->local.fd;
+		free(c);
 		return rc;
 	}
-	for (; c->started < c->depth; c->started++)
-		if (pthread_create(&c->workers[c->started], NULL, worker, c))
-			break;
-	if (c->started < c->depth) {
+	if ((rc = workpool_start(&psync_pool, c, args->depth, &c->pool)) < 0) {
 		psync_close(c);
 		if (args->create)
 			unlink(args->path);
-		return -EAGAIN;
+		return rc;
 	}
 	*ctx = c;
 	return 0;
@@ -141,53 +96,19 @@ static int psync_open(const struct tgt_open_args *args, void **ctx,
 
 static int psync_queue(void *ctx, struct tgt_io *io)
 {
-	struct psync_ctx *c = ctx;
-	int rc = 0;
-
-	pthread_mutex_lock(&c->mu);
-	if (c->p_n == c->depth)
-		rc = -EBUSY;
-	else
-		c->pending[(c->p_head + c->p_n++) % c->depth] = io;
-	pthread_mutex_unlock(&c->mu);
-	return rc;
+	return workpool_queue(((struct psync_ctx *)ctx)->pool, io);
 }
 
 static int psync_commit(void *ctx)
 {
-	struct psync_ctx *c = ctx;
-
-	pthread_mutex_lock(&c->mu);
-	pthread_cond_broadcast(&c->work);
-	pthread_mutex_unlock(&c->mu);
-	return 0;
+	return workpool_commit(((struct psync_ctx *)ctx)->pool);
 }
 
 static int psync_reap(void *ctx, unsigned min, unsigned timeout_ms,
 		      struct tgt_io **done, unsigned max)
 {
-	struct psync_ctx *c = ctx;
-	struct timespec until;
-	unsigned k = 0;
-
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += timeout_ms / 1000;
-	until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
-	pthread_mutex_lock(&c->mu);
-	while (c->d_n < min &&
-	       pthread_cond_timedwait(&c->done_cv, &c->mu, &until) == 0)
-		;
-	while (k < max && c->d_n) {
-		done[k++] = c->done[c->d_head];
-		c->d_head = (c->d_head + 1) % c->depth;
-		c->d_n--;
-	}
-	pthread_mutex_unlock(&c->mu);
-	return (int)k;
+	return workpool_reap(((struct psync_ctx *)ctx)->pool, min, timeout_ms,
+			     done, max);
 }
 
 const struct tgt_ops tgt_psync_ops = {

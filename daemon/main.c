@@ -27,6 +27,7 @@
 #include "archive.h"
 #include "jobq.h"
 #include "log.h"
+#include "target.h"
 
 static void usage(FILE *f)
 {
@@ -224,8 +225,27 @@ out:
 	return rc;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+/* Sanitizer builds (the tests): libtalloc, under libsmbclient, keeps blocks
+ * for the process's life; they are not leaks. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libtalloc\n";
+}
+
+const char *__lsan_default_options(void);
+const char *__lsan_default_options(void)
+{
+	return "print_suppressions=0";
+}
+#endif
+
 int main(int argc, char **argv)
 {
+	/* a worker the SMB back-end spawns (storage/tgt_smb.c) */
+	if (argc == 3 && strcmp(argv[1], "smb-worker") == 0)
+		return tgt_smb_worker_main(argv[2]);
 	if (argc >= 2 && strcmp(argv[1], "serve") == 0)
 		return serve(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {

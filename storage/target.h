@@ -100,6 +100,18 @@ int tgt_unlink(const struct tgt_ops *ops, const char *path);
 extern const struct tgt_ops tgt_uring_ops; /* "io_uring": the default */
 extern const struct tgt_ops tgt_psync_ops; /* "psync": pread/pwrite workers */
 extern const struct tgt_ops tgt_null_ops;  /* "null": no I/O at all */
+/* "smb": a file on an SMB share by URL (smb://server[:port]/share/path),
+ * through libsmbclient; not chosen by name (tgt_find), but by the target */
+extern const struct tgt_ops tgt_smb_ops;
+
+/* The credentials SMB contexts log on with (process-wide). */
+void tgt_smb_set_auth(const char *user, const char *password,
+		      const char *domain);
+/* The program spawned as an SMB worker (default /proc/self/exe, which
+ * must handle `smb-worker URL` by calling tgt_smb_worker_main). */
+void tgt_smb_set_helper(const char *path);
+/* The worker's loop on stdin/stdout; returns the exit status. */
+int tgt_smb_worker_main(const char *url);
 
 /* 0 when this kernel lets us set up an io_uring, else the negative errno
  * (-ENOSYS: too old; -EPERM: disabled by sysctl or seccomp). */

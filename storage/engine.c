@@ -161,8 +161,8 @@ struct eth {
 	uint64_t writes_unsynced; /* completed writes since the last fdatasync */
 	_Atomic uint64_t live_bytes, live_ios;
 	struct result r;
-	struct hist *h;        /* this thread's latencies, when asked for */
-	struct hist *hd[2];    /* … per direction, when asked for */
+	struct hist *hd[2];    /* this thread's latencies by direction, when
+				  either or all are asked for */
 	struct engine_sample *smp; /* this thread's per-second counts */
 	unsigned smp_cap;
 	int rc;
@@ -214,13 +214,9 @@ static int eth_alloc(struct eth *e)
 	e->done = calloc(w->queue_depth, sizeof(*e->done));
 	if (!e->slots || !e->done)
 		return -ENOMEM;
-	if (e->o->hist) {
-		if (!(e->h = malloc(sizeof(*e->h))))
-			return -ENOMEM;
-		hist_init(e->h);
-	}
+	/* one histogram per direction; the all-I/O one is their merge */
 	for (int d = 0; d < 2; d++)
-		if (e->o->hist_dir[d]) {
+		if (e->o->hist || e->o->hist_dir[d]) {
 			if (!(e->hd[d] = malloc(sizeof(*e->hd[d]))))
 				return -ENOMEM;
 			hist_init(e->hd[d]);
@@ -245,8 +241,6 @@ static void eth_free(struct eth *e)
 	if (e->buf)
 		munmap(e->buf, e->buf_len);
 	e->buf = NULL;
-	free(e->h);
-	e->h = NULL;
 	for (int d = 0; d < 2; d++) {
 		free(e->hd[d]);
 		e->hd[d] = NULL;
@@ -438,7 +432,7 @@ static void eth_loop(struct eth *e)
 		int n = tgt_reap(&e->t, 1, ENGINE_REAP_TIMEOUT_MS, e->done,
 				 w->queue_depth);
 		unsigned again = 0;
-		uint64_t bytes = 0, all_bytes = 0;
+		uint64_t all_bytes = 0;
 		struct engine_sample *smp;
 		int counting;
 
@@ -464,15 +458,12 @@ static void eth_loop(struct eth *e)
 			all_bytes += io->len;
 			e->writes_unsynced += io->write;
 			if (counting) {
+				/* counted once, by direction; the totals are
+				 * summed when the loop ends */
 				uint64_t lat = now - io->t_submit_ns;
-				e->r.ios++;
-				bytes += io->len;
-				e->r.lat_sum_ns += lat;
 				e->r.dir_ios[io->write]++;
 				e->r.dir_bytes[io->write] += io->len;
 				e->r.dir_lat_sum_ns[io->write] += lat;
-				if (e->h)
-					hist_add(e->h, lat);
 				if (e->hd[io->write])
 					hist_add(e->hd[io->write], lat);
 				if (smp) {
@@ -495,7 +486,6 @@ static void eth_loop(struct eth *e)
 			e->writes_unsynced = 0;
 		}
 		if (measuring) {
-			e->r.bytes += bytes;
 			atomic_fetch_add_explicit(&e->live_bytes, all_bytes,
 						  memory_order_relaxed);
 			atomic_fetch_add_explicit(&e->live_ios, (uint64_t)n,
@@ -529,6 +519,9 @@ static void eth_loop(struct eth *e)
 	if (measuring)
 		e->r.window_ns = now > t0 ? now - t0 : 0;
 	window_closed(e);
+	e->r.ios = e->r.dir_ios[0] + e->r.dir_ios[1];
+	e->r.bytes = e->r.dir_bytes[0] + e->r.dir_bytes[1];
+	e->r.lat_sum_ns = e->r.dir_lat_sum_ns[0] + e->r.dir_lat_sum_ns[1];
 }
 
 /*
@@ -727,11 +720,14 @@ static int member_collect(struct member *mb, struct eth *th, unsigned n)
 	mb->direct = n ? th[0].direct : 0;
 	for (unsigned i = 0; i < n; i++) {
 		result_add(mb->r, &th[i].r);
-		if (o->hist && th[i].h)
-			hist_merge(o->hist, th[i].h);
-		for (int d = 0; d < 2; d++)
-			if (o->hist_dir[d] && th[i].hd[d])
+		for (int d = 0; d < 2; d++) {
+			if (!th[i].hd[d])
+				continue;
+			if (o->hist)
+				hist_merge(o->hist, th[i].hd[d]);
+			if (o->hist_dir[d])
 				hist_merge(o->hist_dir[d], th[i].hd[d]);
+		}
 		if (o->samples && th[i].smp)
 			samples_merge(o->samples, &th[i]);
 		if (rc == 0 && th[i].rc != 0) {

@@ -225,22 +225,6 @@ out:
 	return rc;
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-/* Sanitizer builds (the tests): libtalloc, under libsmbclient, keeps blocks
- * for the process's life; they are not leaks. */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libtalloc\n";
-}
-
-const char *__lsan_default_options(void);
-const char *__lsan_default_options(void)
-{
-	return "print_suppressions=0";
-}
-#endif
-
 int main(int argc, char **argv)
 {
 	/* a worker the SMB back-end spawns (storage/tgt_smb.c) */

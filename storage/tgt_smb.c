@@ -41,6 +41,23 @@
 
 extern char **environ;
 
+#if defined(__SANITIZE_ADDRESS__)
+/* Sanitizer builds (the tests): libtalloc, under libsmbclient, keeps blocks
+ * for the process's life; they are not leaks. Every program that links this
+ * back-end (the daemon, its SMB workers, the tests) gets this. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libtalloc\n";
+}
+
+const char *__lsan_default_options(void);
+const char *__lsan_default_options(void)
+{
+	return "print_suppressions=0";
+}
+#endif
+
 #include "workpool.h"
 
 /* The credentials every SMB context uses (tgt_smb_set_auth). */

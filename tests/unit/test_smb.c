@@ -25,20 +25,6 @@
 #define PORT 44545
 #define MIB (1ULL << 20)
 
-/* libtalloc (under libsmbclient) keeps blocks for the process's life;
- * LeakSanitizer would report them at exit. */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libtalloc\n";
-}
-
-const char *__lsan_default_options(void);
-const char *__lsan_default_options(void)
-{
-	return "print_suppressions=0";
-}
-
 static char dir[PATH_MAX];
 static char url[PATH_MAX + 64];
 static pid_t smbd = -1;

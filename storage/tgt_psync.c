@@ -18,9 +18,9 @@
 
 #include "workpool.h"
 
+/* local first: the shared fsync/preallocate; pool: the queue ops */
 struct psync_ctx {
-	struct tgt_local local; /* first: the shared fsync/preallocate */
-	struct workpool *pool;
+	struct workpool_target wt;
 };
 
 /* Every worker shares the fd: its state is the context itself. */
@@ -34,7 +34,7 @@ static int psync_worker_init(void *arg, unsigned i, void **wctx)
 /* One whole transfer; returns bytes moved or a negative errno. */
 static int64_t transfer(void *wctx, struct tgt_io *io)
 {
-	int fd = ((struct psync_ctx *)wctx)->local.fd;
+	int fd = ((struct psync_ctx *)wctx)->wt.local.fd;
 	uint64_t off = 0;
 
 	while (off < io->len) {
@@ -64,9 +64,9 @@ static void psync_close(void *ctx)
 {
 	struct psync_ctx *c = ctx;
 
-	workpool_stop(c->pool);
-	if (c->local.fd >= 0)
-		close(c->local.fd);
+	workpool_stop(c->wt.pool);
+	if (c->wt.local.fd >= 0)
+		close(c->wt.local.fd);
 	free(c);
 }
 
@@ -78,13 +78,13 @@ static int psync_open(const struct tgt_open_args *args, void **ctx,
 
 	if (!c)
 		return -ENOMEM;
-	c->local.fd = tgt_local_open_fd(args, direct);
-	if (c->local.fd < 0) {
-		rc = c->local.fd;
+	c->wt.local.fd = tgt_local_open_fd(args, direct);
+	if (c->wt.local.fd < 0) {
+		rc = c->wt.local.fd;
 		free(c);
 		return rc;
 	}
-	if ((rc = workpool_start(&psync_pool, c, args->depth, &c->pool)) < 0) {
+	if ((rc = workpool_start(&psync_pool, c, args->depth, &c->wt.pool)) < 0) {
 		psync_close(c);
 		if (args->create)
 			unlink(args->path);
@@ -94,31 +94,14 @@ static int psync_open(const struct tgt_open_args *args, void **ctx,
 	return 0;
 }
 
-static int psync_queue(void *ctx, struct tgt_io *io)
-{
-	return workpool_queue(((struct psync_ctx *)ctx)->pool, io);
-}
-
-static int psync_commit(void *ctx)
-{
-	return workpool_commit(((struct psync_ctx *)ctx)->pool);
-}
-
-static int psync_reap(void *ctx, unsigned min, unsigned timeout_ms,
-		      struct tgt_io **done, unsigned max)
-{
-	return workpool_reap(((struct psync_ctx *)ctx)->pool, min, timeout_ms,
-			     done, max);
-}
-
 const struct tgt_ops tgt_psync_ops = {
 	.version = TGT_OPS_VERSION,
 	.name = "psync",
 	.caps = TGT_CAP_ASYNC | TGT_CAP_DIRECT,
 	.open = psync_open,
-	.queue = psync_queue,
-	.commit = psync_commit,
-	.reap = psync_reap,
+	.queue = workpool_tgt_queue,
+	.commit = workpool_tgt_commit,
+	.reap = workpool_tgt_reap,
 	.fsync = tgt_local_fsync,
 	.preallocate = tgt_local_preallocate,
 	.close = psync_close,

@@ -146,8 +146,8 @@ static SMBCCTX *new_ctx(void)
 }
 
 struct smb_ctx {
+	struct workpool_target wt; /* first: the queue ops; no shared fd */
 	const char *url;
-	struct workpool *pool;
 };
 
 /* The program run as a worker: this one, unless a test says otherwise. */
@@ -356,7 +356,7 @@ static void smb_close(void *ctx)
 {
 	struct smb_ctx *s = ctx;
 
-	workpool_stop(s->pool);
+	workpool_stop(s->wt.pool);
 	free(s);
 }
 
@@ -367,12 +367,13 @@ static int smb_open(const struct tgt_open_args *args, void **ctx, int *direct)
 
 	if (!s)
 		return -ENOMEM;
+	s->wt.local.fd = -1;
 	s->url = args->path;
 	if (args->create && (rc = smb_create(args->path)) < 0) {
 		free(s);
 		return rc;
 	}
-	if ((rc = workpool_start(&smb_pool, s, args->depth, &s->pool)) < 0) {
+	if ((rc = workpool_start(&smb_pool, s, args->depth, &s->wt.pool)) < 0) {
 		free(s);
 		if (args->create)
 			smb_unlink(args->path);
@@ -381,23 +382,6 @@ static int smb_open(const struct tgt_open_args *args, void **ctx, int *direct)
 	*direct = args->direct;
 	*ctx = s;
 	return 0;
-}
-
-static int smb_queue(void *ctx, struct tgt_io *io)
-{
-	return workpool_queue(((struct smb_ctx *)ctx)->pool, io);
-}
-
-static int smb_commit(void *ctx)
-{
-	return workpool_commit(((struct smb_ctx *)ctx)->pool);
-}
-
-static int smb_reap(void *ctx, unsigned min, unsigned timeout_ms,
-		    struct tgt_io **done, unsigned max)
-{
-	return workpool_reap(((struct smb_ctx *)ctx)->pool, min, timeout_ms,
-			     done, max);
 }
 
 /* Writes have reached the server when they complete; the library has no
@@ -420,9 +404,9 @@ const struct tgt_ops tgt_smb_ops = {
 	.name = "smb",
 	.caps = TGT_CAP_ASYNC,
 	.open = smb_open,
-	.queue = smb_queue,
-	.commit = smb_commit,
-	.reap = smb_reap,
+	.queue = workpool_tgt_queue,
+	.commit = workpool_tgt_commit,
+	.reap = workpool_tgt_reap,
 	.fsync = smb_fsync,
 	.preallocate = smb_preallocate,
 	.close = smb_close,

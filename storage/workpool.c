@@ -173,3 +173,20 @@ int workpool_reap(struct workpool *p, unsigned min, unsigned timeout_ms,
 	pthread_mutex_unlock(&p->mu);
 	return (int)k;
 }
+
+int workpool_tgt_queue(void *ctx, struct tgt_io *io)
+{
+	return workpool_queue(((struct workpool_target *)ctx)->pool, io);
+}
+
+int workpool_tgt_commit(void *ctx)
+{
+	return workpool_commit(((struct workpool_target *)ctx)->pool);
+}
+
+int workpool_tgt_reap(void *ctx, unsigned min, unsigned timeout_ms,
+		      struct tgt_io **done, unsigned max)
+{
+	return workpool_reap(((struct workpool_target *)ctx)->pool, min,
+			     timeout_ms, done, max);
+}

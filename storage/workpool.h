@@ -37,4 +37,20 @@ int workpool_commit(struct workpool *p);
 int workpool_reap(struct workpool *p, unsigned min, unsigned timeout_ms,
 		  struct tgt_io **done, unsigned max);
 
+/*
+ * A back-end whose context starts with this (the first-member rule, as
+ * struct tgt_local) uses the three functions below as its queue, commit and
+ * reap operations. local.fd is the shared fd of a local-file back-end (psync)
+ * and -1 for one whose workers hold their own handles (smb).
+ */
+struct workpool_target {
+	struct tgt_local local;
+	struct workpool *pool;
+};
+
+int workpool_tgt_queue(void *ctx, struct tgt_io *io);
+int workpool_tgt_commit(void *ctx);
+int workpool_tgt_reap(void *ctx, unsigned min, unsigned timeout_ms,
+		      struct tgt_io **done, unsigned max);
+
 #endif

@@ -361,22 +361,22 @@ int job_file_make(struct job_run *jr, const char *dir, uint64_t size,
 
 void job_file_remove(struct job_run *jr, const char *path)
 {
-	int urc = tgt_unlink(jr->ops, path);
+	char p[PATH_MAX]; /* path may be one of jr->files, cleared below */
+	int urc;
 
+	snprintf(p, sizeof(p), "%s", path);
+	urc = tgt_unlink(jr->ops, p);
 	if (urc == -ENOENT && jr->ops != &tgt_null_ops)
 		log_warn("job %lld: test file %s was not there to remove "
 			 "(was the target moved or unmounted during the "
 			 "job? the file may remain where it went)",
-			 (long long)jr->id, path);
+			 (long long)jr->id, p);
 	else if (urc < 0 && urc != -ENOENT)
 		log_warn("job %lld: could not remove %s: %s",
-			 (long long)jr->id, path, strerror(-urc));
-	archive_testfile_remove(jr->a, path);
+			 (long long)jr->id, p, strerror(-urc));
+	archive_testfile_remove(jr->a, p);
 	for (size_t i = 0; i < jr->n_files; i++)
-		if (jr->files[i] != path && strcmp(jr->files[i], path) == 0)
-			jr->files[i][0] = '\0';
-	for (size_t i = 0; i < jr->n_files; i++)
-		if (jr->files[i] == path)
+		if (strcmp(jr->files[i], p) == 0)
 			jr->files[i][0] = '\0';
 }
 

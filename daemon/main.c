@@ -27,6 +27,7 @@
 #include "archive.h"
 #include "jobq.h"
 #include "log.h"
+#include "smb.h"
 #include "target.h"
 
 static void usage(FILE *f)
@@ -227,9 +228,10 @@ out:
 
 int main(int argc, char **argv)
 {
-	/* a worker the SMB back-end spawns (storage/tgt_smb.c) */
-	if (argc == 3 && strcmp(argv[1], "smb-worker") == 0)
-		return tgt_smb_worker_main(argv[2]);
+	/* a child the SMB back-end spawns (storage/smb.h) */
+	if (argc >= 2 && (strcmp(argv[1], "smb-worker") == 0 ||
+			  strcmp(argv[1], "smb-op") == 0))
+		return smb_child_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "serve") == 0)
 		return serve(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {

@@ -104,14 +104,7 @@ extern const struct tgt_ops tgt_null_ops;  /* "null": no I/O at all */
  * through libsmbclient; not chosen by name (tgt_find), but by the target */
 extern const struct tgt_ops tgt_smb_ops;
 
-/* The credentials SMB contexts log on with (process-wide). */
-void tgt_smb_set_auth(const char *user, const char *password,
-		      const char *domain);
-/* The program spawned as an SMB worker (default /proc/self/exe, which
- * must handle `smb-worker URL` by calling tgt_smb_worker_main). */
-void tgt_smb_set_helper(const char *path);
-/* The worker's loop on stdin/stdout; returns the exit status. */
-int tgt_smb_worker_main(const char *url);
+/* Its session and child processes: smb.h. */
 
 /* 0 when this kernel lets us set up an io_uring, else the negative errno
  * (-ENOSYS: too old; -EPERM: disabled by sysctl or seccomp). */

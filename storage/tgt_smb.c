@@ -1,29 +1,26 @@
 /*
  * tgt_smb — a file on an SMB share, through Samba's client library
  * (libsmbclient), without mounting it. Paths are URLs:
- * smb://server[:port]/share/dir/file.
+ * smb://server[:port]/share/dir/file. This is the daemon's side of smb.h;
+ * the library runs only in child processes (smb_client.c).
  *
  * libsmbclient calls block, so queue depth comes from workpool: one worker
- * per queue slot, each with its own libsmbclient context — its own
- * connection to the server — and its own handle on the file; an I/O is a
- * seek and a read or write on that handle. Queue depth N is therefore N
+ * per queue slot, each a child process with its own libsmbclient context —
+ * its own connection to the server — and its own handle on the file; an I/O
+ * is a seek and a read or write on that handle. Queue depth N is therefore N
  * connections with one request in flight each (the library does not
- * pipeline on one connection).
- *
- * Debian's libsmbclient is not safe to use from several threads of one
- * process (its talloc stack frames are process-wide, and it does not export
- * smbc_thread_posix), so each worker is a process: `storbench smb-worker
- * URL`, spawned fresh (never forked from a threaded daemon), credentials in
- * its environment, talking over a socketpair — a request (offset, length,
- * read or write, the data of a write), a reply (the result, the data of a
- * read). A workpool thread waits on each. The file is created first, on a context of
- * its own, with O_CREAT|O_EXCL, so the workers only open it.
+ * pipeline on one connection). A workpool thread waits on each child over a
+ * socketpair: a request (offset, length, read or write, the data of a
+ * write), a reply (the result, the data of a read). The file is created
+ * first, by a one-shot child, with O_CREAT|O_EXCL, so the workers only open
+ * it.
  *
  * There is no client cache in the way (the library does not keep one), so
  * a run reports direct I/O as asked; what the server caches is the
  * server's. libsmbclient has no flush call: fsync does nothing here (writes
  * have reached the server when they complete).
  */
+#include "smb.h"
 #include "target.h"
 
 #include <errno.h>
@@ -37,51 +34,142 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <libsmbclient.h>
+#include "workpool.h"
 
 extern char **environ;
 
-#if defined(__SANITIZE_ADDRESS__)
-/* Sanitizer builds (the tests): libtalloc, under libsmbclient, keeps blocks
- * for the process's life; they are not leaks. Every program that links this
- * back-end (the daemon, its SMB workers, the tests) gets this. */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
+const char *const smb_dialects[] = {"SMB2_02", "SMB2_10", "SMB3_00",
+				    "SMB3_02", "SMB3_11"};
+const int smb_n_dialects = 5;
+
+int smb_dialect_index(const char *name)
 {
-	return "leak:libtalloc\n";
+	for (int i = 0; i < smb_n_dialects; i++)
+		if (strcmp(name, smb_dialects[i]) == 0)
+			return i;
+	return -1;
 }
 
-const char *__lsan_default_options(void);
-const char *__lsan_default_options(void)
+int smb_is_url(const char *path)
 {
-	return "print_suppressions=0";
+	return path && strncmp(path, "smb://", 6) == 0;
 }
-#endif
 
-#include "workpool.h"
+int smb_url_parse(const char *url, struct smb_url *u, char *err, size_t len)
+{
+	const char *p, *slash, *colon;
+	size_t n;
 
-/* The credentials every SMB context uses (tgt_smb_set_auth). */
-static pthread_mutex_t auth_mu = PTHREAD_MUTEX_INITIALIZER;
-static char auth_user[128], auth_pass[256], auth_domain[128];
+	memset(u, 0, sizeof(*u));
+	if (!smb_is_url(url)) {
+		snprintf(err, len, "not an smb:// URL");
+		return -EINVAL;
+	}
+	p = url + 6;
+	slash = strchr(p, '/');
+	n = slash ? (size_t)(slash - p) : strlen(p);
+	if (memchr(p, '@', n) || memchr(p, ';', n)) {
+		snprintf(err, len, "no user or password in the URL: store them "
+				   "with POST /api/v1/credentials and name them "
+				   "in \"credential\"");
+		return -EINVAL;
+	}
+	colon = memchr(p, ':', n);
+	if (n == 0 || (colon && colon == p) || n >= sizeof(u->server)) {
+		snprintf(err, len, "no server in the URL "
+				   "(smb://server[:port]/share/path)");
+		return -EINVAL;
+	}
+	if (colon) {
+		char *end;
+		long port = strtol(colon + 1, &end, 10);
+		if (end != p + n || port < 1 || port > 65535) {
+			snprintf(err, len, "the port must be a number from 1 "
+					   "to 65535");
+			return -EINVAL;
+		}
+		u->port = (int)port;
+		n = (size_t)(colon - p);
+	}
+	memcpy(u->server, p, n);
+	if (!slash || !slash[1] || slash[1] == '/') {
+		snprintf(err, len, "no share in the URL "
+				   "(smb://server[:port]/share/path)");
+		return -EINVAL;
+	}
+	p = slash + 1;
+	slash = strchr(p, '/');
+	n = slash ? (size_t)(slash - p) : strlen(p);
+	if (n >= sizeof(u->share)) {
+		snprintf(err, len, "the share name is too long");
+		return -EINVAL;
+	}
+	memcpy(u->share, p, n);
+	if (slash) {
+		snprintf(u->path, sizeof(u->path), "%s", slash + 1);
+		n = strlen(u->path);
+		while (n && u->path[n - 1] == '/')
+			u->path[--n] = '\0';
+	}
+	if (strstr(url, "/../") || strstr(url, "/./") ||
+	    (strlen(url) >= 3 && strcmp(url + strlen(url) - 3, "/..") == 0)) {
+		snprintf(err, len, "no . or .. in the path");
+		return -EINVAL;
+	}
+	return 0;
+}
 
-/* The environment a worker is spawned with: ours, plus the credentials
- * (the password never on a command line). Called under auth_mu; the caller
- * frees the array and its last three strings. */
-static char **worker_env(void)
+/* The session every I/O back-end context uses (smb_set_session). */
+static pthread_mutex_t sess_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct smb_session cur;
+
+void smb_set_session(const struct smb_session *s)
+{
+	pthread_mutex_lock(&sess_mu);
+	if (s)
+		cur = *s;
+	else
+		memset(&cur, 0, sizeof(cur));
+	pthread_mutex_unlock(&sess_mu);
+}
+
+/* The program run as a child: this one, unless a test says otherwise. */
+static char helper_path[4096] = "/proc/self/exe";
+
+void smb_set_helper(const char *path)
+{
+	snprintf(helper_path, sizeof(helper_path), "%s", path);
+}
+
+#define N_SMB_ENV 7
+
+/* The environment a child is spawned with: ours, plus the session (the
+ * password never on a command line). The caller frees it with free_env. */
+static char **child_env(const struct smb_session *s)
 {
 	size_t n = 0, k = 0;
 	char **env;
 
 	while (environ[n])
 		n++;
-	if (!(env = calloc(n + 4, sizeof(*env))))
+	if (!(env = calloc(n + N_SMB_ENV + 1, sizeof(*env))))
 		return NULL;
 	for (size_t i = 0; i < n; i++)
 		if (strncmp(environ[i], "STORBENCH_SMB_", 14) != 0)
 			env[k++] = environ[i];
-	if (asprintf(&env[k], "STORBENCH_SMB_USER=%s", auth_user) < 0 ||
-	    asprintf(&env[k + 1], "STORBENCH_SMB_PASSWORD=%s", auth_pass) < 0 ||
-	    asprintf(&env[k + 2], "STORBENCH_SMB_DOMAIN=%s", auth_domain) < 0) {
+	if (asprintf(&env[k], "STORBENCH_SMB_USER=%s", s->user) < 0 ||
+	    asprintf(&env[k + 1], "STORBENCH_SMB_PASSWORD=%s", s->password) < 0 ||
+	    asprintf(&env[k + 2], "STORBENCH_SMB_DOMAIN=%s", s->domain) < 0 ||
+	    asprintf(&env[k + 3], "STORBENCH_SMB_MIN_PROTOCOL=%s",
+		     s->min_protocol) < 0 ||
+	    asprintf(&env[k + 4], "STORBENCH_SMB_MAX_PROTOCOL=%s",
+		     s->max_protocol) < 0 ||
+	    asprintf(&env[k + 5], "STORBENCH_SMB_SIGNING=%d",
+		     s->require_signing) < 0 ||
+	    asprintf(&env[k + 6], "STORBENCH_SMB_ENCRYPTION=%d",
+		     s->require_encryption) < 0) {
+		for (size_t i = k; i < k + N_SMB_ENV; i++)
+			free(env[i]);
 		free(env);
 		return NULL;
 	}
@@ -96,75 +184,43 @@ static void free_env(char **env)
 		return;
 	while (env[n])
 		n++;
-	for (size_t i = n >= 3 ? n - 3 : 0; i < n; i++) {
+	for (size_t i = n >= N_SMB_ENV ? n - N_SMB_ENV : 0; i < n; i++) {
 		memset(env[i], 0, strlen(env[i])); /* the password */
 		free(env[i]);
 	}
 	free(env);
 }
 
-void tgt_smb_set_auth(const char *user, const char *password,
-		      const char *domain)
+/* Spawns the helper with argv under session s, its fd 0 and 1 a socket;
+ * *sock receives our end. Returns 0 or a negative errno. */
+static int spawn_child(const struct smb_session *s, char *const argv[],
+		       pid_t *pid, int *sock)
 {
-	pthread_mutex_lock(&auth_mu);
-	snprintf(auth_user, sizeof(auth_user), "%s", user ? user : "");
-	snprintf(auth_pass, sizeof(auth_pass), "%s", password ? password : "");
-	snprintf(auth_domain, sizeof(auth_domain), "%s", domain ? domain : "");
-	pthread_mutex_unlock(&auth_mu);
-}
+	posix_spawn_file_actions_t fa;
+	char **env = child_env(s);
+	int sv[2], rc;
 
-static void auth_fn(SMBCCTX *c, const char *srv, const char *shr, char *wg,
-		    int wglen, char *un, int unlen, char *pw, int pwlen)
-{
-	(void)c;
-	(void)srv;
-	(void)shr;
-	pthread_mutex_lock(&auth_mu);
-	if (auth_domain[0])
-		snprintf(wg, (size_t)wglen, "%s", auth_domain);
-	snprintf(un, (size_t)unlen, "%s", auth_user);
-	snprintf(pw, (size_t)pwlen, "%s", auth_pass);
-	pthread_mutex_unlock(&auth_mu);
-}
-
-/* A new, initialised context (one connection per context), or NULL. */
-static SMBCCTX *new_ctx(void)
-{
-	SMBCCTX *c;
-
-	c = smbc_new_context();
-
-	if (!c)
-		return NULL;
-	smbc_setFunctionAuthDataWithContext(c, auth_fn);
-	smbc_setOptionNoAutoAnonymousLogin(c, 1);
-	if (!smbc_init_context(c)) {
-		smbc_free_context(c, 1);
-		return NULL;
+	if (!env)
+		return -ENOMEM;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+		rc = -errno;
+		free_env(env);
+		return rc;
 	}
-	return c;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
+	posix_spawn_file_actions_adddup2(&fa, sv[1], 1);
+	rc = posix_spawn(pid, helper_path, &fa, NULL, argv, env);
+	free_env(env);
+	posix_spawn_file_actions_destroy(&fa);
+	close(sv[1]);
+	if (rc != 0) {
+		close(sv[0]);
+		return -rc;
+	}
+	*sock = sv[0];
+	return 0;
 }
-
-struct smb_ctx {
-	struct workpool_target wt; /* first: the queue ops; no shared fd */
-	const char *url;
-};
-
-/* The program run as a worker: this one, unless a test says otherwise. */
-static char helper_path[4096] = "/proc/self/exe";
-
-void tgt_smb_set_helper(const char *path)
-{
-	snprintf(helper_path, sizeof(helper_path), "%s", path);
-}
-
-/* One request on the wire: the I/O, then its data for a write. The reply:
- * the result, then the data for a read that moved any. */
-struct smb_req {
-	uint64_t offset;
-	uint32_t len;
-	uint32_t write;
-};
 
 static int full_io(int fd, void *buf, size_t len, int out)
 {
@@ -182,6 +238,45 @@ static int full_io(int fd, void *buf, size_t len, int out)
 	return 0;
 }
 
+int smb_op(const struct smb_session *s, const char *op, const char *url,
+	   const char *url2, uint64_t size, struct smb_info *info)
+{
+	char sz[32];
+	char *argv[] = {"storbench", "smb-op", (char *)op, (char *)url,
+			(char *)(url2 ? url2 : ""), sz, NULL};
+	pid_t pid;
+	int sock, rc;
+
+	memset(info, 0, sizeof(*info));
+	snprintf(sz, sizeof(sz), "%llu", (unsigned long long)size);
+	if ((rc = spawn_child(s, argv, &pid, &sock)) < 0)
+		return rc;
+	rc = full_io(sock, info, sizeof(*info), 0);
+	close(sock);
+	waitpid(pid, NULL, 0);
+	if (rc < 0) {
+		memset(info, 0, sizeof(*info));
+		return -EIO; /* the child died before it answered */
+	}
+	info->dialect[sizeof(info->dialect) - 1] = '\0';
+	info->message[sizeof(info->message) - 1] = '\0';
+	return 0;
+}
+
+struct smb_ctx {
+	struct workpool_target wt; /* first: the queue ops; no shared fd */
+	const char *url;
+	struct smb_session sess;   /* as it was when the file was opened */
+};
+
+/* One request on the wire (smb_client.c reads it): the I/O, then its data
+ * for a write. The reply: the result, then the data for a read. */
+struct smb_req {
+	uint64_t offset;
+	uint32_t len;
+	uint32_t write;
+};
+
 struct smb_worker {
 	int sock;
 	pid_t pid;
@@ -191,36 +286,17 @@ static int smb_worker_init(void *arg, unsigned i, void **wctx)
 {
 	struct smb_ctx *s = arg;
 	struct smb_worker *w = calloc(1, sizeof(*w));
-	posix_spawn_file_actions_t fa;
 	char *argv[] = {"storbench", "smb-worker", (char *)s->url, NULL};
-	char **env;
-	int sv[2], rc;
+	int rc;
 	int64_t ready;
 
 	(void)i;
 	if (!w)
 		return -ENOMEM;
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+	if ((rc = spawn_child(&s->sess, argv, &w->pid, &w->sock)) < 0) {
 		free(w);
-		return -errno;
+		return rc;
 	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
-	posix_spawn_file_actions_adddup2(&fa, sv[1], 1);
-	pthread_mutex_lock(&auth_mu);
-	env = worker_env();
-	pthread_mutex_unlock(&auth_mu);
-	rc = env ? posix_spawn(&w->pid, helper_path, &fa, NULL, argv, env)
-		 : ENOMEM;
-	free_env(env);
-	posix_spawn_file_actions_destroy(&fa);
-	close(sv[1]);
-	if (rc != 0) {
-		close(sv[0]);
-		free(w);
-		return -rc;
-	}
-	w->sock = sv[0];
 	/* the worker says whether it could open the file */
 	if ((rc = full_io(w->sock, &ready, sizeof(ready), 0)) < 0 || ready < 0) {
 		close(w->sock);
@@ -242,10 +318,10 @@ static int64_t smb_transfer(void *wctx, struct tgt_io *io)
 	if ((rc = full_io(w->sock, &rq, sizeof(rq), 1)) < 0 ||
 	    (io->write && (rc = full_io(w->sock, io->buf, io->len, 1)) < 0) ||
 	    (rc = full_io(w->sock, &res, sizeof(res), 0)) < 0)
-		return -EIO;
+		return -ECONNRESET; /* the worker died: its connection did */
 	if (!io->write && res > 0 &&
 	    full_io(w->sock, io->buf, (size_t)res, 0) < 0)
-		return -EIO;
+		return -ECONNRESET;
 	return res;
 }
 
@@ -258,98 +334,29 @@ static void smb_worker_fini(void *wctx)
 	free(w);
 }
 
-int tgt_smb_worker_main(const char *url)
-{
-	SMBCCTX *c;
-	SMBCFILE *f;
-	char *buf = NULL;
-	size_t cap = 0;
-	int64_t ready;
-	struct smb_req rq;
-
-	tgt_smb_set_auth(getenv("STORBENCH_SMB_USER"),
-			 getenv("STORBENCH_SMB_PASSWORD"),
-			 getenv("STORBENCH_SMB_DOMAIN"));
-	unsetenv("STORBENCH_SMB_PASSWORD");
-	c = new_ctx();
-	errno = 0;
-	f = c ? smbc_getFunctionOpen(c)(c, url, O_RDWR, 0) : NULL;
-	ready = f ? 0 : errno ? -errno : -EIO;
-	if (full_io(1, &ready, sizeof(ready), 1) < 0 || ready < 0)
-		return 1;
-	while (full_io(0, &rq, sizeof(rq), 0) == 0) {
-		int64_t res;
-		ssize_t n = 0;
-		uint64_t off = 0;
-		if (rq.len > cap) {
-			char *b = realloc(buf, rq.len);
-			if (!b)
-				return 1;
-			buf = b;
-			cap = rq.len;
-		}
-		if (rq.write && full_io(0, buf, rq.len, 0) < 0)
-			break;
-		res = smbc_getFunctionLseek(c)(c, f, (off_t)rq.offset, SEEK_SET) < 0
-			      ? -(errno ? errno : EIO)
-			      : 0;
-		while (res == 0 && off < rq.len) {
-			n = rq.write ? smbc_getFunctionWrite(c)(c, f, buf + off,
-								 rq.len - off)
-				     : smbc_getFunctionRead(c)(c, f, buf + off,
-								rq.len - off);
-			if (n <= 0)
-				break;
-			off += (uint64_t)n;
-		}
-		if (res == 0)
-			res = n < 0 ? -(errno ? errno : EIO) : (int64_t)off;
-		if (full_io(1, &res, sizeof(res), 1) < 0 ||
-		    (!rq.write && res > 0 && full_io(1, buf, (size_t)res, 1) < 0))
-			break;
-	}
-	smbc_getFunctionClose(c)(c, f);
-	smbc_free_context(c, 1);
-	free(buf);
-	return 0;
-}
-
 static const struct workpool_ops smb_pool = {
 	.init = smb_worker_init,
 	.io = smb_transfer,
 	.fini = smb_worker_fini,
 };
 
-/* Creates url (never an existing file) on a context of its own. */
-static int smb_create(const char *url)
+static int one_shot(const struct smb_session *sess, const char *op,
+		    const char *url)
 {
-	SMBCCTX *c = new_ctx();
-	SMBCFILE *f;
-	int rc = 0;
+	struct smb_info in;
+	int rc = smb_op(sess, op, url, NULL, 0, &in);
 
-	if (!c)
-		return -ENOMEM;
-	errno = 0;
-	f = smbc_getFunctionOpen(c)(c, url, O_RDWR | O_CREAT | O_EXCL, 0600);
-	if (!f)
-		rc = errno ? -errno : -EIO;
-	else
-		smbc_getFunctionClose(c)(c, f);
-	smbc_free_context(c, 1);
-	return rc;
+	return rc < 0 ? rc : (int)in.err;
 }
 
 static int smb_unlink(const char *url)
 {
-	SMBCCTX *c = new_ctx();
-	int rc = 0;
+	struct smb_session sess;
 
-	if (!c)
-		return -ENOMEM;
-	if (smbc_getFunctionUnlink(c)(c, url) < 0)
-		rc = errno ? -errno : -EIO;
-	smbc_free_context(c, 1);
-	return rc;
+	pthread_mutex_lock(&sess_mu);
+	sess = cur;
+	pthread_mutex_unlock(&sess_mu);
+	return one_shot(&sess, "unlink", url);
 }
 
 static void smb_close(void *ctx)
@@ -357,6 +364,7 @@ static void smb_close(void *ctx)
 	struct smb_ctx *s = ctx;
 
 	workpool_stop(s->wt.pool);
+	memset(&s->sess, 0, sizeof(s->sess)); /* the password */
 	free(s);
 }
 
@@ -369,14 +377,18 @@ static int smb_open(const struct tgt_open_args *args, void **ctx, int *direct)
 		return -ENOMEM;
 	s->wt.local.fd = -1;
 	s->url = args->path;
-	if (args->create && (rc = smb_create(args->path)) < 0) {
+	pthread_mutex_lock(&sess_mu);
+	s->sess = cur;
+	pthread_mutex_unlock(&sess_mu);
+	if (args->create && (rc = one_shot(&s->sess, "create", args->path)) < 0) {
 		free(s);
 		return rc;
 	}
 	if ((rc = workpool_start(&smb_pool, s, args->depth, &s->wt.pool)) < 0) {
-		free(s);
 		if (args->create)
-			smb_unlink(args->path);
+			one_shot(&s->sess, "unlink", args->path);
+		memset(&s->sess, 0, sizeof(s->sess));
+		free(s);
 		return rc;
 	}
 	*direct = args->direct;

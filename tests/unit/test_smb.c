@@ -10,6 +10,7 @@
  * its passdb) and smbd installed; says why it skips otherwise.
  */
 #include "engine.h"
+#include "smb.h"
 #include "test.h"
 
 #include <errno.h>
@@ -29,6 +30,10 @@ static char dir[PATH_MAX];
 static char url[PATH_MAX + 64];
 static pid_t smbd = -1;
 static int skip;
+static const struct smb_session good = {.user = "root", .password = "sbpass",
+					  .domain = "WORKGROUP"};
+static const struct smb_session wrong_pw = {.user = "root", .password = "wrong",
+					 .domain = "WORKGROUP"};
 
 static char cmd[4 * PATH_MAX];
 
@@ -104,8 +109,8 @@ static void test_start_smbd(void)
 	ASSERT_TRUE(port_open());
 	snprintf(url, sizeof(url), "smb://127.0.0.1:%d/bench/storbench-test.dat",
 		 PORT);
-	tgt_smb_set_auth("root", "sbpass", "WORKGROUP");
-	tgt_smb_set_helper(STORBENCH_BIN_PATH);
+	smb_set_session(&good);
+	smb_set_helper(STORBENCH_BIN_PATH);
 }
 
 /* Create, fill, measure reads and writes, remove — all over SMB. */
@@ -158,14 +163,125 @@ static void test_errors(void)
 
 	if (skip)
 		return;
-	tgt_smb_set_auth("root", "wrong", "WORKGROUP");
+	smb_set_session(&wrong_pw);
 	rc = engine_prepare_file(&o, MIB, WL_DATA_RANDOM, &direct);
 	ASSERT_TRUE(rc == -EACCES || rc == -EPERM);
-	tgt_smb_set_auth("root", "sbpass", "WORKGROUP");
+	smb_set_session(&good);
 	snprintf(bad, sizeof(bad), "smb://127.0.0.1:%d/nope/x.dat", PORT);
 	o.path = bad;
 	rc = engine_prepare_file(&o, MIB, WL_DATA_RANDOM, &direct);
 	ASSERT_TRUE(rc == -ENOENT || rc == -ENODEV);
+}
+
+/* The probe sees the dialect and the protocol knobs take effect: the
+ * defaults negotiate SMB 3.1.1 unsigned and unencrypted after the tree
+ * connect; a maximum of SMB2_10 negotiates SMB 2.1; signing and encryption
+ * required are on. */
+static void test_probe_knobs(void)
+{
+	char share[PATH_MAX];
+	struct smb_session s = good;
+	struct smb_info in;
+
+	if (skip)
+		return;
+	snprintf(share, sizeof(share), "smb://127.0.0.1:%d/bench", PORT);
+	ASSERT_EQ(smb_op(&s, "probe", share, NULL, 0, &in), 0);
+	ASSERT_EQ(in.err, 0);
+	ASSERT_STR_EQ(in.dialect, "SMB3_11");
+	ASSERT_EQ(in.signing, 0);
+	ASSERT_EQ(in.encryption, 0);
+	ASSERT_TRUE(in.is_dir == 1 && in.free_bytes > 0 &&
+		    in.total_bytes >= in.free_bytes);
+
+	snprintf(s.max_protocol, sizeof(s.max_protocol), "SMB2_10");
+	s.require_signing = 1;
+	ASSERT_EQ(smb_op(&s, "probe", share, NULL, 0, &in), 0);
+	ASSERT_EQ(in.err, 0);
+	ASSERT_STR_EQ(in.dialect, "SMB2_10");
+	ASSERT_EQ(in.signing, 1);
+	ASSERT_EQ(in.encryption, 0);
+
+	s = good;
+	s.require_encryption = 1;
+	ASSERT_EQ(smb_op(&s, "probe", share, NULL, 0, &in), 0);
+	ASSERT_EQ(in.err, 0);
+	ASSERT_STR_EQ(in.dialect, "SMB3_11");
+	ASSERT_EQ(in.encryption, 1);
+
+	/* a minimum above what the server allows fails to connect */
+	s = good;
+	snprintf(share, sizeof(share), "smb://127.0.0.1:%d/bench/nodir", PORT);
+	ASSERT_EQ(smb_op(&s, "check", share, NULL, 0, &in), 0);
+	ASSERT_EQ(in.err, -ENOENT);
+	s = wrong_pw;
+	ASSERT_EQ(smb_op(&s, "check", share, NULL, 0, &in), 0);
+	ASSERT_TRUE(in.err == -EACCES || in.err == -EPERM);
+}
+
+/* Server-side copy, sparse files, and the 1 MiB writer, on the share. */
+static void test_file_ops(void)
+{
+	char a[PATH_MAX], b[PATH_MAX], la[PATH_MAX + 64], lb[PATH_MAX + 64];
+	struct smb_info in;
+	struct stat st;
+
+	if (skip)
+		return;
+	snprintf(a, sizeof(a), "smb://127.0.0.1:%d/bench/a.dat", PORT);
+	snprintf(b, sizeof(b), "smb://127.0.0.1:%d/bench/b.dat", PORT);
+	snprintf(la, sizeof(la), "%s/share/a.dat", dir);
+	snprintf(lb, sizeof(lb), "%s/share/b.dat", dir);
+	ASSERT_EQ(smb_op(&good, "zeros", a, NULL, 3 * MIB + 512, &in), 0);
+	ASSERT_EQ(in.err, 0);
+	ASSERT_TRUE(stat(la, &st) == 0 && st.st_size == (off_t)(3 * MIB + 512));
+	ASSERT_TRUE(in.elapsed_ns > 0);
+	ASSERT_EQ(smb_op(&good, "copy", a, b, 3 * MIB + 512, &in), 0);
+	ASSERT_EQ(in.err, 0);
+	ASSERT_TRUE(stat(lb, &st) == 0 && st.st_size == (off_t)(3 * MIB + 512));
+	/* never over an existing file */
+	ASSERT_EQ(smb_op(&good, "copy-rw", a, b, MIB, &in), 0);
+	ASSERT_EQ(in.err, -EEXIST);
+	ASSERT_EQ(smb_op(&good, "unlink", b, NULL, 0, &in), 0);
+	ASSERT_EQ(in.err, 0);
+	ASSERT_EQ(smb_op(&good, "copy-rw", a, b, 2 * MIB, &in), 0);
+	ASSERT_EQ(in.err, 0);
+	ASSERT_TRUE(stat(lb, &st) == 0 && st.st_size == (off_t)(2 * MIB));
+	ASSERT_EQ(smb_op(&good, "unlink", b, NULL, 0, &in), 0);
+	ASSERT_EQ(smb_op(&good, "sparse", b, NULL, 64 * MIB, &in), 0);
+	ASSERT_EQ(in.err, 0);
+	ASSERT_TRUE(stat(lb, &st) == 0 && st.st_size == (off_t)(64 * MIB) &&
+		    st.st_blocks * 512 < (off_t)MIB);
+	ASSERT_EQ(smb_op(&good, "unlink", a, NULL, 0, &in), 0);
+	ASSERT_EQ(smb_op(&good, "unlink", b, NULL, 0, &in), 0);
+	ASSERT_TRUE(stat(la, &st) != 0 && stat(lb, &st) != 0);
+}
+
+/* URLs: what is refused and why. */
+static void test_url_parse(void)
+{
+	struct smb_url u;
+	char err[200];
+
+	ASSERT_EQ(smb_url_parse("smb://srv:4455/share/a/b/", &u, err,
+				sizeof(err)), 0);
+	ASSERT_STR_EQ(u.server, "srv");
+	ASSERT_EQ(u.port, 4455);
+	ASSERT_STR_EQ(u.share, "share");
+	ASSERT_STR_EQ(u.path, "a/b");
+	ASSERT_EQ(smb_url_parse("smb://srv/share", &u, err, sizeof(err)), 0);
+	ASSERT_EQ(u.port, 0);
+	ASSERT_STR_EQ(u.path, "");
+	ASSERT_EQ(smb_url_parse("smb://u:pw@srv/share", &u, err, sizeof(err)),
+		  -EINVAL);
+	ASSERT_TRUE(strstr(err, "credentials") != NULL);
+	ASSERT_EQ(smb_url_parse("smb://srv", &u, err, sizeof(err)), -EINVAL);
+	ASSERT_TRUE(strstr(err, "no share") != NULL);
+	ASSERT_EQ(smb_url_parse("smb://srv:0/s", &u, err, sizeof(err)), -EINVAL);
+	ASSERT_EQ(smb_url_parse("smb:///s", &u, err, sizeof(err)), -EINVAL);
+	ASSERT_EQ(smb_url_parse("smb://srv/s/../x", &u, err, sizeof(err)),
+		  -EINVAL);
+	ASSERT_EQ(smb_url_parse("/local", &u, err, sizeof(err)), -EINVAL);
 }
 
 static void test_stop_smbd(void)
@@ -180,4 +296,5 @@ static void test_stop_smbd(void)
 	ASSERT_EQ(system(cmd), 0);
 }
 
-TEST_MAIN(test_start_smbd, test_engine_over_smb, test_errors, test_stop_smbd)
+TEST_MAIN(test_url_parse, test_start_smbd, test_engine_over_smb, test_errors,
+	  test_probe_knobs, test_file_ops, test_stop_smbd)

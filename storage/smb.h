@@ -1,0 +1,105 @@
+/*
+ * smb — SMB shares through Samba's client library (libsmbclient), without
+ * mounting them.
+ *
+ * Debian's libsmbclient is not safe to use from several threads of one
+ * process (its talloc stack frames and its loaded configuration are
+ * process-wide), and the daemon is threaded. So the daemon never calls it:
+ * every SMB operation runs in a child process, this same program spawned
+ * fresh (`storbench smb-worker URL` for a queue slot of the I/O back-end,
+ * `storbench smb-op OP URL ...` for a one-shot operation), with the session
+ * (credentials and protocol knobs) in its environment and its answer on a
+ * socket. smb_client.c is the child's side, tgt_smb.c the daemon's.
+ */
+#ifndef STORBENCH_SMB_H
+#define STORBENCH_SMB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* SMB dialects, oldest first, as smb.conf and smbstatus name them:
+ * "SMB2_02" … "SMB3_11" (SMB 2.0.2 … SMB 3.1.1). */
+extern const char *const smb_dialects[];
+extern const int smb_n_dialects;
+
+/* Index of name in smb_dialects, or -1. */
+int smb_dialect_index(const char *name);
+
+/* Who connects, and how: the tuning knobs of a before/after comparison. */
+struct smb_session {
+	char user[128];
+	char password[256];
+	char domain[128];
+	char min_protocol[16]; /* "" = the library's default (SMB2_02) */
+	char max_protocol[16]; /* "" = the library's default (SMB3_11) */
+	int require_signing;   /* client signing = required */
+	int require_encryption; /* SMB3 encryption required, else fail */
+};
+
+/* The session every SMB I/O back-end context uses from now on (tgt_smb). */
+void smb_set_session(const struct smb_session *s);
+
+/* An smb:// URL cut into its parts. */
+struct smb_url {
+	char server[256];
+	int port;          /* 0 when the URL names none (445) */
+	char share[256];
+	char path[4096];   /* below the share, "" or "dir/file" */
+};
+
+/*
+ * Parses smb://server[:port]/share[/path]. Returns 0, or -EINVAL with a
+ * sentence in err (no user info in the URL: credentials are stored apart).
+ */
+int smb_url_parse(const char *url, struct smb_url *u, char *err, size_t len);
+
+/* Is path an smb:// URL? */
+int smb_is_url(const char *path);
+
+/* The answer of a one-shot operation (smb_op). */
+struct smb_info {
+	int64_t err;          /* 0, or -errno of the failure */
+	int64_t free_bytes;   /* statvfs of the share: f_bavail × f_frsize */
+	int64_t total_bytes;
+	int64_t elapsed_ns;   /* the operation alone: no spawn, no connect */
+	int32_t is_dir;       /* the URL is a directory */
+	int32_t signing;      /* 1, 0, or -1 when it could not be seen */
+	int32_t encryption;   /* 1, 0, or -1 */
+	char dialect[16];     /* negotiated: "SMB3_11"; "" when unknown */
+	char message[256];    /* what went wrong, in words, or "" */
+};
+
+/*
+ * Runs one operation in a child process under session s:
+ *   "check"  url is a writable directory (a file is created there with
+ *            O_EXCL and removed); statvfs of the share.
+ *   "probe"  "check", plus the negotiated dialect (the highest one a
+ *            connection allowed only that dialect accepts, from the
+ *            session's maximum down — the server picks the highest
+ *            common dialect, so this is the one a plain connection
+ *            negotiates), and whether signing and encryption are on for
+ *            traffic after the tree connect (from the library's own log
+ *            of the packets it signs and encrypts).
+ *   "unlink" removes url.
+ *   "sparse" creates url (O_EXCL) of size bytes by truncating it.
+ *   "zeros"  creates url (O_EXCL) and writes size bytes of zeros, 1 MiB
+ *            per request, on one connection.
+ *   "copy"   creates url2 (O_EXCL), a server-side copy of url's first size
+ *            bytes (SMB2 COPYCHUNK through smbc_splice).
+ *   "copy-rw" the same, read and written through the client, 1 MiB a time.
+ * (No allocated size: the library's stat derives st_blocks from the size.)
+ * Returns 0 and fills *info (info->err says how the operation went), or a
+ * negative errno when the child could not run.
+ */
+int smb_op(const struct smb_session *s, const char *op, const char *url,
+	   const char *url2, uint64_t size, struct smb_info *info);
+
+/* The program spawned as the child: this one unless a test says otherwise.
+ * It must handle `smb-worker` and `smb-op` with smb_child_main. */
+void smb_set_helper(const char *path);
+
+/* The child's entry: argv after the program name ("smb-worker", URL) or
+ * ("smb-op", OP, URL, URL2, SIZE). Returns the exit status. */
+int smb_child_main(int argc, char **argv);
+
+#endif

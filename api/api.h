@@ -108,6 +108,11 @@ void h_runs_list(struct api_req *req, struct api_resp *resp);
 void h_runs_get(struct api_req *req, struct api_resp *resp);
 void h_runs_samples(struct api_req *req, struct api_resp *resp);
 void h_profiles(struct api_req *req, struct api_resp *resp);
+void h_creds_create(struct api_req *req, struct api_resp *resp);
+void h_creds_list(struct api_req *req, struct api_resp *resp);
+void h_creds_get(struct api_req *req, struct api_resp *resp);
+void h_creds_put(struct api_req *req, struct api_resp *resp);
+void h_creds_delete(struct api_req *req, struct api_resp *resp);
 void h_health(struct api_req *req, struct api_resp *resp);
 void h_static(struct api_req *req, struct api_resp *resp);
 

@@ -27,6 +27,11 @@ static const struct route routes[] = {
 	{"GET", "/api/v1/runs/{id}", h_runs_get},
 	{"GET", "/api/v1/runs/{id}/samples", h_runs_samples},
 	{"GET", "/api/v1/profiles", h_profiles},
+	{"POST", "/api/v1/credentials", h_creds_create},
+	{"GET", "/api/v1/credentials", h_creds_list},
+	{"GET", "/api/v1/credentials/*", h_creds_get},
+	{"PUT", "/api/v1/credentials/*", h_creds_put},
+	{"DELETE", "/api/v1/credentials/*", h_creds_delete},
 	{"GET", "/", h_static},
 	{"GET", "/static/*", h_static},
 };

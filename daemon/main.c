@@ -25,6 +25,7 @@
 
 #include "api.h"
 #include "archive.h"
+#include "creds.h"
 #include "jobq.h"
 #include "log.h"
 #include "smb.h"
@@ -131,7 +132,7 @@ static int serve(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *listen = "127.0.0.1:8080", *data = "./var";
-	char db[PATH_MAX], scratch[PATH_MAX], real[PATH_MAX];
+	char db[PATH_MAX], scratch[PATH_MAX], real[PATH_MAX], creds[PATH_MAX + 32];
 	struct api_ctx ctx = {0};
 	struct api_server *srv = NULL;
 	struct jobq *q = NULL;
@@ -189,6 +190,12 @@ static int serve(int argc, char **argv)
 
 	if ((err = archive_open(db, &ctx.a)) < 0) {
 		log_error("archive %s: %s", db, strerror(-err));
+		goto out;
+	}
+	/* SMB credentials: a file of their own, never in the archive */
+	snprintf(creds, sizeof(creds), "%s/credentials.db", real);
+	if ((err = creds_init(creds)) < 0) {
+		log_error("credential store %s: %s", creds, strerror(-err));
 		goto out;
 	}
 	if ((err = jobq_start(db, &q)) < 0) {

@@ -17,9 +17,12 @@
 #include <unistd.h>
 
 #include "archive.h"
+#include "creds.h"
 #include "plan.h"
 #include "probe.h"
 #include "profiles.h"
+#include "smb.h"
+#include "target.h"
 #include "units.h"
 
 #define MIN_SIZE (8ULL << 20)
@@ -30,12 +33,13 @@
 #define MAX_LABEL_CHARS 64
 #define MAX_NOTES 4096   /* characters */
 #define PSYNC_MAX_WORKERS 4096
+#define SMB_MAX_WORKERS 256 /* a process and a connection each */
 #define MIN_DURATION 0.5 /* seconds: below that a window is a handful of I/Os */
 
 static const char *const fields[] = {
 	"target", "profile", "size", "iterations", "duration_s",
 	"interval_s", "labels", "notes", "tests", "engine", "direct", "data",
-	"ramp_s", "options",
+	"ramp_s", "options", "credential", "smb",
 };
 
 /* UTF-8 characters in s (Jansson has already checked it is UTF-8). */
@@ -55,10 +59,57 @@ static int bad(struct api_problem *p, const char *field, const char *detail)
 	return -EINVAL;
 }
 
-static int parse_target(json_t *v, const char *scratch, char **out,
+/* Words for what an SMB check answered (smb.h), into p; field names the
+ * request field the URL came from. */
+static int smb_problem(struct api_problem *p, const char *field,
+		       const char *url, const struct smb_session *sess,
+		       const struct smb_info *in)
+{
+	int e = (int)-in->err;
+
+	if (e == EACCES || e == EPERM)
+		api_problem_set(p, 400, "credential",
+				"credential: %s refused the logon of user \"%s\" "
+				"(wrong user, password or domain, or no access "
+				"to the share)",
+				url, sess->user);
+	else if ((e == ENOENT || e == ENODEV) && in->stage == SMB_STAGE_OP)
+		api_problem_set(p, 400, field, "%s: %s does not exist on the share",
+				field, url);
+	else if (e == ENOENT || e == ENODEV)
+		api_problem_set(p, 400, field,
+				"%s: %s: the server has no such share", field, url);
+	else if (e == ENOTDIR)
+		api_problem_set(p, 400, field,
+				"%s: %s is not a directory (storbench creates its "
+				"own test file inside a directory)",
+				field, url);
+	else if (e == ECONNREFUSED || e == EHOSTUNREACH || e == ETIMEDOUT ||
+		 e == ENETUNREACH)
+		api_problem_set(p, 400, field,
+				"%s: cannot reach the SMB server of %s: %s", field,
+				url, strerror(e));
+	else if (e == EINVAL || e == ECONNRESET)
+		api_problem_set(p, 400, "smb",
+				"smb: the connection to %s failed while "
+				"negotiating (%s): no dialect common to the server "
+				"and min_protocol…max_protocol, or signing or "
+				"encryption required and refused",
+				url, strerror(e));
+	else
+		api_problem_set(p, 400, field, "%s: %s: %s", field, url,
+				strerror(e));
+	return -EINVAL;
+}
+
+/* A directory to create test files in: an absolute local path, or — for a
+ * job with an SMB session — an smb:// URL, checked on the server (it
+ * exists, is a directory, takes a new file). *out: the path to store. */
+static int parse_target(json_t *v, const char *scratch,
+			const struct smb_session *sess, char **out,
 			struct api_problem *p)
 {
-	char real[PATH_MAX];
+	char real[PATH_MAX], err[160];
 	const char *t = scratch;
 	struct stat st;
 	struct statvfs vfs;
@@ -67,8 +118,35 @@ static int parse_target(json_t *v, const char *scratch, char **out,
 		if (!json_is_string(v))
 			return bad(p, "target", "must be a string (a directory path)");
 		t = json_string_value(v);
-		if (t[0] != '/')
-			return bad(p, "target", "must be an absolute path");
+		if (smb_is_url(t) != !!sess)
+			return bad(p, "target",
+				   sess ? "every path of a job on an SMB share is "
+					  "an smb:// URL"
+					: "an smb:// path needs an smb:// target "
+					  "(the job's credential)");
+		if (!sess && t[0] != '/')
+			return bad(p, "target", "must be an absolute path or an "
+						 "smb://server[:port]/share/dir URL");
+	}
+	if (sess) {
+		struct smb_url u;
+		struct smb_info in;
+		size_t n;
+		int rc;
+		if (smb_url_parse(t, &u, err, sizeof(err)) < 0) {
+			api_problem_set(p, 400, "target", "target: %s: %s", t, err);
+			return -EINVAL;
+		}
+		if ((rc = smb_op(sess, "check", t, NULL, 0, &in)) < 0)
+			return rc;
+		if (in.err < 0)
+			return smb_problem(p, "target", t, sess, &in);
+		if (!(*out = strdup(t)))
+			return -ENOMEM;
+		n = strlen(*out);
+		while (n > 6 && (*out)[n - 1] == '/')
+			(*out)[--n] = '\0';
+		return 0;
 	}
 	if (!realpath(t, real) || stat(real, &st) != 0) {
 		api_problem_set(p, 400, "target", "target: %s: %s", t,
@@ -97,6 +175,129 @@ static int parse_target(json_t *v, const char *scratch, char **out,
 	}
 	*out = strdup(real);
 	return *out ? 0 : -ENOMEM;
+}
+
+/* Free bytes where path lives: statvfs, or the SMB share's. */
+static int free_bytes_of(const struct job_spec *s, const char *path,
+			 int64_t *free_bytes)
+{
+	struct smb_info in;
+
+	if (!s->smb_session)
+		return probe_free_bytes(path, free_bytes);
+	if (smb_op(s->smb_session, "df", path, NULL, 0, &in) < 0 || in.err < 0)
+		return -EIO;
+	*free_bytes = in.free_bytes;
+	return 0;
+}
+
+/* A dialect name from smb.h, or -1 (problem set). */
+static int smb_dialect(json_t *o, const char *key, char *dst, size_t len,
+		       struct api_problem *p)
+{
+	json_t *v = json_object_get(o, key);
+	char field[32];
+	int d;
+
+	if (!v)
+		return -2;
+	snprintf(field, sizeof(field), "smb.%s", key);
+	if (!json_is_string(v) ||
+	    (d = smb_dialect_index(json_string_value(v))) < 0) {
+		api_problem_set(p, 400, field,
+				"%s: one of \"SMB2_02\", \"SMB2_10\", \"SMB3_00\", "
+				"\"SMB3_02\", \"SMB3_11\"",
+				field);
+		return -1;
+	}
+	snprintf(dst, len, "%s", json_string_value(v));
+	return d;
+}
+
+/*
+ * An smb:// target's session: "credential" (a stored credential's name,
+ * required) and "smb" {min_protocol, max_protocol, require_signing,
+ * require_encryption}. Fills s->smb_session (with the password, for the
+ * checks; not stored) and s->smb_json (without it, stored). A local target
+ * takes neither.
+ */
+static int parse_smb(json_t *root, struct job_spec *s, struct api_problem *p)
+{
+	json_t *t = json_object_get(root, "target");
+	json_t *c = json_object_get(root, "credential");
+	json_t *o = json_object_get(root, "smb"), *v;
+	struct smb_session *ss;
+	const char *key, *name;
+	int lo, hi;
+
+	if (!json_is_string(t) || !smb_is_url(json_string_value(t))) {
+		if (c)
+			return bad(p, "credential", "only for an smb:// target");
+		if (o)
+			return bad(p, "smb", "only for an smb:// target");
+		return 0;
+	}
+	if (!c)
+		return bad(p, "credential",
+			   "required for an smb:// target: the name of a stored "
+			   "credential (POST /api/v1/credentials)");
+	if (!json_is_string(c) || !creds_name_ok(json_string_value(c)))
+		return bad(p, "credential",
+			   "must be the name of a stored credential");
+	name = json_string_value(c);
+	if (!(ss = calloc(1, sizeof(*ss))))
+		return -ENOMEM;
+	s->smb_session = ss;
+	if (creds_get(name, ss) < 0) {
+		api_problem_set(p, 400, "credential",
+				"credential: no credential named \"%s\" (store "
+				"one with POST /api/v1/credentials)",
+				name);
+		return -EINVAL;
+	}
+	if (o && !json_is_object(o))
+		return bad(p, "smb", "must be an object {min_protocol, "
+				      "max_protocol, require_signing, "
+				      "require_encryption}");
+	json_object_foreach(o, key, v)
+	{
+		if (strcmp(key, "min_protocol") && strcmp(key, "max_protocol") &&
+		    strcmp(key, "require_signing") &&
+		    strcmp(key, "require_encryption")) {
+			api_problem_set(p, 400, "smb",
+					"smb: unknown field \"%.64s\" (known: "
+					"min_protocol, max_protocol, "
+					"require_signing, require_encryption)",
+					key);
+			return -EINVAL;
+		}
+		if (strncmp(key, "require_", 8) == 0 && !json_is_boolean(v)) {
+			char field[40];
+			snprintf(field, sizeof(field), "smb.%s", key);
+			return bad(p, field, "must be true or false");
+		}
+	}
+	if ((lo = smb_dialect(o, "min_protocol", ss->min_protocol,
+			      sizeof(ss->min_protocol), p)) == -1 ||
+	    (hi = smb_dialect(o, "max_protocol", ss->max_protocol,
+			      sizeof(ss->max_protocol), p)) == -1)
+		return -EINVAL;
+	if (lo >= 0 && hi >= 0 && lo > hi)
+		return bad(p, "smb.min_protocol", "is above smb.max_protocol");
+	ss->require_signing = json_is_true(json_object_get(o, "require_signing"));
+	ss->require_encryption =
+		json_is_true(json_object_get(o, "require_encryption"));
+	if (ss->require_encryption && hi >= 0 && hi < 2)
+		return bad(p, "smb.require_encryption",
+			   "needs SMB 3 (max_protocol SMB3_00 or above)");
+	v = json_pack("{s:s, s:s?, s:s?, s:b, s:b}", "credential", name,
+		      "min_protocol", ss->min_protocol[0] ? ss->min_protocol : NULL,
+		      "max_protocol", ss->max_protocol[0] ? ss->max_protocol : NULL,
+		      "require_signing", ss->require_signing,
+		      "require_encryption", ss->require_encryption);
+	s->smb_json = v ? json_dumps(v, JSON_COMPACT) : NULL;
+	json_decref(v);
+	return s->smb_json ? 0 : -ENOMEM;
 }
 
 static int parse_size(json_t *v, uint64_t def, uint64_t *out,
@@ -194,11 +395,19 @@ static int parse_labels(json_t *v, char **out, struct api_problem *p)
 
 /* engine: a back-end by name; default io_uring, or psync where io_uring
  * cannot be set up. */
-static int parse_engine(json_t *v, char **out, struct api_problem *p)
+static int parse_engine(json_t *v, const struct job_spec *s, char **out,
+			struct api_problem *p)
 {
 	const char *name = tgt_local_default()->name;
 	int urc;
 
+	if (s->smb_session) {
+		if (v)
+			return bad(p, "engine", "an smb:// target runs on the SMB "
+						 "back-end; leave engine out");
+		*out = strdup(tgt_smb_ops.name);
+		return *out ? 0 : -ENOMEM;
+	}
 	if (v) {
 		if (!json_is_string(v) || !tgt_find(json_string_value(v)))
 			return bad(p, "engine", "must be \"io_uring\", \"psync\" "
@@ -383,7 +592,7 @@ static int opt_int(json_t *opts, const char *key, long long def,
 }
 
 /* A list of directories, each checked like target; default [target]. */
-static int opt_dirs(json_t *opts, const char *key, const char *target,
+static int opt_dirs(json_t *opts, const char *key, const struct job_spec *s,
 		    json_t **out, struct api_problem *p)
 {
 	json_t *v = json_object_get(opts, key), *d;
@@ -392,7 +601,7 @@ static int opt_dirs(json_t *opts, const char *key, const char *target,
 
 	*out = json_array();
 	if (!v)
-		return json_array_append_new(*out, json_string(target));
+		return json_array_append_new(*out, json_string(s->target));
 	snprintf(field, sizeof(field), "options.%s", key);
 	if (!json_is_array(v) || json_array_size(v) < 1 ||
 	    json_array_size(v) > 16) {
@@ -403,7 +612,7 @@ static int opt_dirs(json_t *opts, const char *key, const char *target,
 	json_array_foreach(v, i, d)
 	{
 		char *real = NULL;
-		int rc = parse_target(d, target, &real, p);
+		int rc = parse_target(d, s->target, s->smb_session, &real, p);
 		if (rc < 0) {
 			char detail[sizeof(p->detail)];
 			snprintf(detail, sizeof(detail), "%s", p->detail);
@@ -458,11 +667,12 @@ static int in_list(json_t *list, size_t i, json_t *v)
  * log on logp[d mod m]; the bytes are summed per filesystem (st_dev) and
  * must leave the reserve free there.
  */
-static int mailbox_room(json_t *dbp, json_t *logp, unsigned dbs,
-			uint64_t dbsize, uint64_t logsize, struct api_problem *p)
+static int mailbox_room(const struct job_spec *s, json_t *dbp, json_t *logp,
+			unsigned dbs, uint64_t dbsize, uint64_t logsize,
+			struct api_problem *p)
 {
 	struct {
-		dev_t dev;
+		char key[600]; /* st_dev, or the SMB share */
 		const char *path;
 		uint64_t need, db;
 	} fs[32];
@@ -474,15 +684,23 @@ static int mailbox_room(json_t *dbp, json_t *logp, unsigned dbs,
 		const char *path = json_string_value(
 			json_array_get(list, d % json_array_size(list)));
 		struct stat st;
+		struct smb_url u;
+		char key[600], err[160];
 		size_t f;
-		if (stat(path, &st) != 0)
+		if (smb_is_url(path) && smb_url_parse(path, &u, err, sizeof(err)) == 0)
+			snprintf(key, sizeof(key), "%s:%d/%s", u.server, u.port,
+				 u.share);
+		else if (stat(path, &st) == 0)
+			snprintf(key, sizeof(key), "dev %llu",
+				 (unsigned long long)st.st_dev);
+		else
 			continue;
-		for (f = 0; f < nfs && fs[f].dev != st.st_dev; f++)
+		for (f = 0; f < nfs && strcmp(fs[f].key, key) != 0; f++)
 			;
 		if (f == nfs) {
 			if (nfs == 32)
 				continue;
-			fs[nfs].dev = st.st_dev;
+			snprintf(fs[nfs].key, sizeof(fs[nfs].key), "%s", key);
 			fs[nfs].path = path;
 			fs[nfs].need = fs[nfs].db = 0;
 			nfs++;
@@ -497,7 +715,7 @@ static int mailbox_room(json_t *dbp, json_t *logp, unsigned dbs,
 		const char *field = 2 * fs[f].db >= fs[f].need
 					    ? "options.database_size"
 					    : "options.log_size";
-		if (probe_free_bytes(fs[f].path, &free_bytes) != 0 ||
+		if (free_bytes_of(s, fs[f].path, &free_bytes) != 0 ||
 		    fs[f].need + FREE_RESERVE <= (uint64_t)free_bytes)
 			continue;
 		units_format_size(fs[f].need, need, sizeof(need));
@@ -536,8 +754,8 @@ static int mailbox_options(json_t *opts, struct job_spec *s, json_t **norm,
 	*norm = NULL;
 	if ((rc = known_options(opts, "options", "mailbox-db", known, p)) < 0)
 		return rc;
-	if ((rc = opt_dirs(opts, "database_paths", s->target, &dbp, p)) < 0 ||
-	    (rc = opt_dirs(opts, "log_paths", s->target, &logp, p)) < 0)
+	if ((rc = opt_dirs(opts, "database_paths", s, &dbp, p)) < 0 ||
+	    (rc = opt_dirs(opts, "log_paths", s, &logp, p)) < 0)
 		goto out;
 	if ((rc = opt_int(opts, "databases", (long long)json_array_size(dbp), 1,
 			  16, &dbs, p)) < 0 ||
@@ -603,7 +821,7 @@ static int mailbox_options(json_t *opts, struct job_spec *s, json_t **norm,
 		json_decref(ths);
 		goto out;
 	}
-	if ((rc = mailbox_room(dbp, logp, (unsigned)dbs, dbsize, logsize, p)) < 0) {
+	if ((rc = mailbox_room(s, dbp, logp, (unsigned)dbs, dbsize, logsize, p)) < 0) {
 		json_decref(threads);
 		json_decref(ths);
 		goto out;
@@ -673,7 +891,7 @@ static int file_create_options(json_t *opts, struct job_spec *s,
 		json_decref(list);
 		return bad(p, "options.sizes", "must be a list of 1 to 16 sizes");
 	}
-	probe_free_bytes(s->target, &free_bytes);
+	free_bytes_of(s, s->target, &free_bytes);
 	json_array_foreach(v, i, e)
 	{
 		uint64_t b;
@@ -732,6 +950,9 @@ static int parse_plan(json_t *root, const struct profile *prof,
 	json_t *opts = json_object_get(root, "options");
 	json_t *made = NULL, *norm = NULL;
 	int custom = prof->kind == PROFILE_CUSTOM;
+	unsigned limit = strcmp(s->engine, "psync") == 0 ? PSYNC_MAX_WORKERS
+			 : strcmp(s->engine, "smb") == 0 ? SMB_MAX_WORKERS
+							  : 0;
 	struct plan plan;
 	struct plan_error pe;
 	json_t *pj;
@@ -820,10 +1041,9 @@ static int parse_plan(json_t *root, const struct profile *prof,
 	}
 	if (rc < 0)
 		return rc;
-	/* psync runs a worker thread per queue slot */
-	for (size_t i = 0; strcmp(s->engine, "psync") == 0 && i < plan.n; i++)
-		if ((uint64_t)plan.w[i].queue_depth * plan.w[i].threads >
-		    PSYNC_MAX_WORKERS) {
+	/* psync runs a worker thread per queue slot, smb a process */
+	for (size_t i = 0; limit && i < plan.n; i++)
+		if ((uint64_t)plan.w[i].queue_depth * plan.w[i].threads > limit) {
 			char field[64];
 			if (prof->kind == PROFILE_SEQ_SWEEP)
 				snprintf(field, sizeof(field), "options.queue_depth");
@@ -834,12 +1054,15 @@ static int parse_plan(json_t *root, const struct profile *prof,
 						 ? "threads"
 						 : "queue_depth");
 			api_problem_set(p, 400, field,
-					"%s: engine psync runs one thread per queue "
+					"%s: engine %s runs one %s per queue "
 					"slot; queue_depth × threads is %u, at most "
-					"%d",
-					field,
+					"%u",
+					field, s->engine,
+					limit == SMB_MAX_WORKERS
+						? "process and SMB connection"
+						: "thread",
 					plan.w[i].queue_depth * plan.w[i].threads,
-					PSYNC_MAX_WORKERS);
+					limit);
 			plan_free(&plan);
 			return -EINVAL;
 		}
@@ -889,7 +1112,8 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 					"unknown field \"%.64s\" (known: target, "
 					"profile, size, iterations, duration_s, "
 					"interval_s, labels, notes, tests, engine, "
-					"direct, data, ramp_s, options)",
+					"direct, data, ramp_s, options, "
+					"credential, smb)",
 					key);
 			goto out;
 		}
@@ -912,8 +1136,9 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 		rc = -ENOMEM;
 		goto out;
 	}
-	if ((rc = parse_target(json_object_get(root, "target"), scratch,
-			       &s->target, p)) < 0)
+	if ((rc = parse_smb(root, s, p)) < 0 ||
+	    (rc = parse_target(json_object_get(root, "target"), scratch,
+			       s->smb_session, &s->target, p)) < 0)
 		goto out;
 	if ((rc = parse_size(json_object_get(root, "size"), prof->size,
 			     &s->size, p)) < 0)
@@ -957,13 +1182,13 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 		}
 		s->direct = json_is_true(v);
 	}
-	if ((rc = parse_engine(json_object_get(root, "engine"), &s->engine,
+	if ((rc = parse_engine(json_object_get(root, "engine"), s, &s->engine,
 			       p)) < 0 ||
 	    (rc = parse_plan(root, prof, s, p)) < 0)
 		goto out;
 	/* mailbox-db checks its own files' room; file-create its sizes */
 	if (prof->kind != PROFILE_MAILBOX && prof->kind != PROFILE_FILE_CREATE &&
-	    probe_free_bytes(s->target, &free_bytes) == 0 &&
+	    free_bytes_of(s, s->target, &free_bytes) == 0 &&
 	    s->size + FREE_RESERVE > (uint64_t)free_bytes) {
 		char need[32], have[32];
 		units_format_size(s->size, need, sizeof(need));

@@ -8,6 +8,7 @@
  * JSON texts such as labels and probe), dropping that suffix.
  */
 #include "archive.h"
+#include "smb.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -97,6 +98,9 @@ static const char *const migrations[] = {
 	"ALTER TABLE results ADD COLUMN sweep_value REAL;"
 	"ALTER TABLE results ADD COLUMN error TEXT;"
 	"ALTER TABLE results ADD COLUMN allocated_bytes INTEGER;",
+	/* 5: an SMB target's session: the credential's name and the
+	 * protocol knobs (never a password) */
+	"ALTER TABLE jobs ADD COLUMN smb TEXT;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -164,6 +168,10 @@ void job_spec_clear(struct job_spec *s)
 	free(s->plan_json);
 	free(s->engine);
 	free(s->options_json);
+	free(s->smb_json);
+	if (s->smb_session) /* holds a password */
+		explicit_bzero(s->smb_session, sizeof(*s->smb_session));
+	free(s->smb_session);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -243,8 +251,8 @@ int archive_job_insert(struct archive *a, const struct job_spec *s,
 
 	if ((rc = prep(a, "INSERT INTO jobs(state, profile, target, size,"
 			  " iterations, duration_s, interval_s, labels, notes,"
-			  " created_at, plan, engine, direct, options)"
-			  " VALUES ('queued',?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			  " created_at, plan, engine, direct, options, smb)"
+			  " VALUES ('queued',?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		       &st)) < 0)
 		return rc;
 	now_text(now);
@@ -262,6 +270,7 @@ int archive_job_insert(struct archive *a, const struct job_spec *s,
 	sqlite3_bind_text(st, 11, s->engine, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 12, s->direct);
 	sqlite3_bind_text(st, 13, s->options_json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 14, s->smb_json, -1, SQLITE_STATIC);
 	if ((rc = step_done(a, st, "insert job")) == 0)
 		*id = sqlite3_last_insert_rowid(a->db);
 	return rc;
@@ -287,7 +296,7 @@ int archive_job_claim_next(struct archive *a, int64_t *id,
 			  " ORDER BY id LIMIT 1)"
 			  " RETURNING id, profile, target, size, iterations,"
 			  " duration_s, interval_s, labels, notes, plan,"
-			  " engine, direct, options",
+			  " engine, direct, options, smb",
 		       &st)) < 0)
 		return rc;
 	now_text(now);
@@ -310,6 +319,8 @@ int archive_job_claim_next(struct archive *a, int64_t *id,
 		s->direct = sqlite3_column_int(st, 11);
 		if (sqlite3_column_type(st, 12) != SQLITE_NULL)
 			s->options_json = col_dup(st, 12);
+		if (sqlite3_column_type(st, 13) != SQLITE_NULL)
+			s->smb_json = col_dup(st, 13);
 		rc = (s->profile && s->target && s->labels_json && s->notes)
 			     ? 0
 			     : -ENOMEM;
@@ -744,7 +755,7 @@ static int query_one(struct archive *a, const char *sql, int64_t id,
 	"SELECT id, state, profile, target, size, iterations, duration_s,"     \
 	" interval_s, labels AS labels_json, notes, created_at, started_at,"   \
 	" finished_at, run_id, error, plan AS tests_json, engine,"             \
-	" options AS options_json,"                                            \
+	" options AS options_json, smb AS smb_json,"                           \
 	" json(CASE direct WHEN 0 THEN 'false' ELSE 'true' END) AS direct_json" \
 	" FROM jobs"
 

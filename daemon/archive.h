@@ -29,9 +29,12 @@
 struct archive;
 
 /* A job as queued. Strings are owned by the struct: job_spec_clear(). */
+struct smb_session;
+
 struct job_spec {
 	char *profile;
-	char *target;       /* an absolute directory path */
+	char *target;       /* an absolute directory path, or an
+			       smb://server[:port]/share/dir URL */
 	uint64_t size;      /* bytes */
 	int iterations;
 	double duration_s;
@@ -46,7 +49,13 @@ struct job_spec {
 	int direct;         /* ask for O_DIRECT */
 	char *options_json; /* a preset's options, explicit (seq-sweep,
 			       mailbox-db, file-create), or NULL */
+	char *smb_json;     /* an smb:// target's session, without secrets:
+			       {"credential", "min_protocol",
+			       "max_protocol", "require_signing",
+			       "require_encryption"}; NULL for a local one */
 	int size_given;     /* the request named size (not stored) */
+	struct smb_session *smb_session; /* the credential resolved, for the
+					    request's checks (not stored) */
 };
 
 void job_spec_clear(struct job_spec *s);

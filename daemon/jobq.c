@@ -17,12 +17,14 @@
 #include <jansson.h>
 
 #include "archive.h"
+#include "creds.h"
 #include "engine.h"
 #include "jobrun.h"
 #include "log.h"
 #include "plan.h"
 #include "probe.h"
 #include "profiles.h"
+#include "smb.h"
 
 struct jobq {
 	struct archive *a;       /* the worker's own connection */
@@ -113,10 +115,64 @@ static char *probe_json(const struct probe *p)
 		int_or_null(p->total_bytes), "cpu_model",
 		str_or_null(p->cpu_model), "cpus", int_or_null(p->cpus),
 		"memory_bytes", int_or_null(p->memory_bytes));
-	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	char *s;
 
+	if (o && p->smb_server[0])
+		json_object_set_new(
+			o, "smb",
+			json_pack("{s:s, s:o, s:s, s:o, s:o, s:o}", "server",
+				  p->smb_server, "port",
+				  p->smb_port ? json_integer(p->smb_port)
+					      : json_null(),
+				  "share", p->smb_share, "dialect",
+				  str_or_null(p->smb_dialect), "signing",
+				  p->smb_signing < 0 ? json_null()
+						     : json_boolean(p->smb_signing),
+				  "encryption",
+				  p->smb_encryption < 0
+					  ? json_null()
+					  : json_boolean(p->smb_encryption)));
+	else if (o)
+		json_object_set_new(o, "smb", json_null());
+	s = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	return s;
+}
+
+/* The SMB session of job s (smb_json and its stored credential) into
+ * *sess; error in words. Returns 0 or a negative errno. */
+static int job_smb_session(const struct job_spec *s, struct smb_session *sess,
+			   char *error, size_t len)
+{
+	json_t *o = s->smb_json ? json_loads(s->smb_json, 0, NULL) : NULL;
+	const char *name = json_string_value(json_object_get(o, "credential"));
+	const char *v;
+	int rc = 0;
+
+	memset(sess, 0, sizeof(*sess));
+	if (!name) {
+		snprintf(error, len, "the job has no SMB credential");
+		rc = -EINVAL;
+	} else if ((rc = creds_get(name, sess)) < 0) {
+		snprintf(error, len,
+			 rc == -ENOENT ? "credential \"%s\" was deleted after the "
+					 "job was queued"
+				       : "credential \"%s\": the store failed",
+			 name);
+	} else {
+		if ((v = json_string_value(json_object_get(o, "min_protocol"))))
+			snprintf(sess->min_protocol, sizeof(sess->min_protocol),
+				 "%s", v);
+		if ((v = json_string_value(json_object_get(o, "max_protocol"))))
+			snprintf(sess->max_protocol, sizeof(sess->max_protocol),
+				 "%s", v);
+		sess->require_signing =
+			json_is_true(json_object_get(o, "require_signing"));
+		sess->require_encryption =
+			json_is_true(json_object_get(o, "require_encryption"));
+	}
+	json_decref(o);
+	return rc;
 }
 
 /* Sleeps seconds in 100 ms steps; returns early on cancel. */
@@ -178,6 +234,12 @@ static int run_tests(struct jobq *q, const struct plan *p,
 				return -ECANCELED;
 			set_phase(q, "measuring", w, it);
 			rc = engine_run(o, w, &r);
+			/* a failed iteration is no result, but the seconds it
+			 * measured before the failure are kept */
+			if (rc < 0 && rc != -ECANCELED && o->samples &&
+			    r.window_ns > 0)
+				archive_samples_insert(q->a, run_id, w, it,
+						       o->samples);
 			if (rc < 0)
 				return rc;
 			if (!warned)
@@ -290,6 +352,8 @@ static char *dump_spec(const struct job_spec *s, const struct plan *p,
 
 	if (o && options)
 		json_object_set(o, "options", options);
+	if (o && s->smb_json)
+		json_object_set_new(o, "smb", json_loads(s->smb_json, 0, NULL));
 	t = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	return t;
@@ -477,10 +541,19 @@ static int run_plan(struct job_run *jr, const struct plan *p)
 	return rc;
 }
 
+/* Is rc what an I/O gets when the connection under it is gone? */
+static int lost_connection(int rc)
+{
+	return rc == -ECONNRESET || rc == -ENETRESET || rc == -ECONNABORTED ||
+	       rc == -EPIPE || rc == -ECONNREFUSED || rc == -ETIMEDOUT ||
+	       rc == -ENOTCONN || rc == -EHOSTUNREACH || rc == -ENETUNREACH;
+}
+
 static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 {
 	struct job_run *jr = calloc(1, sizeof(*jr)); /* ~300 KiB of paths */
 	struct plan p = {0};
+	struct smb_session sess;
 	const struct profile *prof = profile_find(s->profile);
 	char error[256] = "";
 	int stopping, rc;
@@ -496,7 +569,9 @@ static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 	jr->s = s;
 	jr->cancel = &q->cancel;
 	jr->plan = &p;
-	jr->ops = s->engine ? tgt_find(s->engine) : q->ops;
+	jr->ops = smb_is_url(s->target) ? &tgt_smb_ops
+		  : s->engine		? tgt_find(s->engine)
+					: q->ops;
 	q->steps_done = 0;
 	q->steps_total = 1;
 	if (getrandom(&jr->salt, sizeof(jr->salt), 0) != (ssize_t)sizeof(jr->salt))
@@ -514,7 +589,17 @@ static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 			 "the stored options are not JSON");
 		goto out;
 	}
-	if ((rc = probe_path(s->target, &jr->pr)) < 0) {
+	if (jr->ops == &tgt_smb_ops) {
+		if ((rc = job_smb_session(s, &sess, jr->error,
+					  sizeof(jr->error))) < 0)
+			goto out;
+		smb_set_session(&sess);
+		rc = probe_smb(s->target, &sess, &jr->pr);
+		explicit_bzero(&sess, sizeof(sess));
+	} else {
+		rc = probe_path(s->target, &jr->pr);
+	}
+	if (rc < 0) {
 		snprintf(jr->error, sizeof(jr->error), "target %s: %s",
 			 s->target, strerror(-rc));
 		goto out;
@@ -527,8 +612,18 @@ static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 		rc = run_plan(jr, &p);
 	}
 out:
+	if (jr && jr->ops == &tgt_smb_ops && lost_connection(rc)) {
+		char was[sizeof(jr->error)];
+		snprintf(was, sizeof(was), "%s", jr->error);
+		snprintf(jr->error, sizeof(jr->error),
+			 "SMB server of %.60s went away mid-run (%.100s); "
+			 "samples measured before it are kept on the run",
+			 s->target, was);
+	}
 	if (jr) {
 		job_files_remove(jr);
+		if (jr->ops == &tgt_smb_ops)
+			smb_set_session(NULL);
 		snprintf(error, sizeof(error), "%s", jr->error);
 	}
 	stopping = is_stopping(q);
@@ -623,7 +718,11 @@ static void remove_leftovers(struct jobq *q)
 
 	archive_testfile_each(q->a, collect_path, &p);
 	for (size_t i = 0; i < p.n; i++) {
-		if (tgt_unlink(q->ops, p.v[i]) == 0)
+		if (smb_is_url(p.v[i]))
+			log_warn("test file %s, on an SMB share, was left by a "
+				 "crash; its credential is not at hand here: remove "
+				 "it by hand", p.v[i]);
+		else if (tgt_unlink(q->ops, p.v[i]) == 0)
 			log_info("removed test file %s left by a crash", p.v[i]);
 		archive_testfile_remove(q->a, p.v[i]);
 		free(p.v[i]);

@@ -518,6 +518,10 @@ static void eth_loop(struct eth *e)
 	}
 	if (measuring)
 		e->r.window_ns = now > t0 ? now - t0 : 0;
+	/* a thread that failed measured until it failed: its samples so far
+	 * have a window to be read against */
+	if (e->rc && e->r.window_ns == 0 && now > t0)
+		e->r.window_ns = now - t0;
 	window_closed(e);
 	e->r.ios = e->r.dir_ios[0] + e->r.dir_ios[1];
 	e->r.bytes = e->r.dir_bytes[0] + e->r.dir_bytes[1];

@@ -24,6 +24,7 @@
  * short; a truncated option list would read as a different configuration.
  */
 #include "probe.h"
+#include "smb.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -379,6 +380,7 @@ int probe_path(const char *path, struct probe *p)
 	p->fs_block_size = p->free_bytes = p->total_bytes = -1;
 	p->memory_bytes = -1;
 	p->rotational = p->cpus = -1;
+	p->smb_signing = p->smb_encryption = -1;
 
 	real = realpath(path, NULL);
 	if (!real) {
@@ -434,5 +436,43 @@ int probe_free_bytes(const char *path, int64_t *free_bytes)
 	if (statvfs(path, &vfs) != 0)
 		return -errno;
 	*free_bytes = (int64_t)vfs.f_bavail * (int64_t)vfs.f_frsize;
+	return 0;
+}
+
+int probe_smb(const char *url, const struct smb_session *s, struct probe *p)
+{
+	struct smb_info in;
+	struct smb_url u;
+	char err[160];
+	int rc;
+
+	if ((rc = smb_url_parse(url, &u, err, sizeof(err))) < 0)
+		return rc;
+	if ((rc = probe_path("/", p)) < 0) /* this machine's side */
+		return rc;
+	p->fs_type[0] = p->mount_options[0] = p->disk[0] = '\0';
+	p->device_model[0] = p->write_cache[0] = '\0';
+	p->rotational = -1;
+	p->fs_block_size = p->free_bytes = p->total_bytes = -1;
+	if ((rc = smb_op(s, "probe", url, NULL, 0, &in)) < 0)
+		return rc;
+	if (in.err < 0)
+		return (int)in.err;
+	set_str(p->fs_type, sizeof(p->fs_type), "smb");
+	if (u.port)
+		snprintf(p->mount_point, sizeof(p->mount_point),
+			 "smb://%s:%d/%s", u.server, u.port, u.share);
+	else
+		snprintf(p->mount_point, sizeof(p->mount_point), "smb://%s/%s",
+			 u.server, u.share);
+	set_str(p->device, sizeof(p->device), u.server);
+	set_str(p->smb_server, sizeof(p->smb_server), u.server);
+	p->smb_port = u.port;
+	set_str(p->smb_share, sizeof(p->smb_share), u.share);
+	set_str(p->smb_dialect, sizeof(p->smb_dialect), in.dialect);
+	p->smb_signing = in.signing;
+	p->smb_encryption = in.encryption;
+	p->free_bytes = in.free_bytes;
+	p->total_bytes = in.total_bytes;
 	return 0;
 }

@@ -32,6 +32,13 @@ struct probe {
 	char cpu_model[256];     /* /proc/cpuinfo "model name" */
 	int cpus;                /* online CPUs */
 	int64_t memory_bytes;    /* physical memory */
+	/* an SMB target (probe_smb); "" / -1 for a local one */
+	char smb_server[256];
+	int smb_port;            /* 0: the default, 445 */
+	char smb_share[256];
+	char smb_dialect[16];    /* negotiated: "SMB2_02" … "SMB3_11" */
+	int smb_signing;         /* traffic after the tree connect: 1, 0, -1 */
+	int smb_encryption;      /* 1, 0, -1 */
 };
 
 /*
@@ -40,6 +47,17 @@ struct probe {
  * Missing details are not errors (see above).
  */
 int probe_path(const char *path, struct probe *p);
+
+struct smb_session;
+
+/*
+ * Fills *p for the directory url on an SMB share, connecting as session s
+ * (smb.h "probe"): this machine's fields as probe_path gives them, fs_type
+ * "smb", mount_point the share's URL, device the server, the share's free
+ * and total bytes, the negotiated dialect, signing and encryption. Returns
+ * 0, or the negative errno of the connection or the check.
+ */
+int probe_smb(const char *url, const struct smb_session *s, struct probe *p);
 
 /*
  * Free bytes available to unprivileged users on the filesystem holding path,

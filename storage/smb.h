@@ -56,12 +56,16 @@ int smb_url_parse(const char *url, struct smb_url *u, char *err, size_t len);
 /* Is path an smb:// URL? */
 int smb_is_url(const char *path);
 
+enum { SMB_STAGE_CONNECT = 1, SMB_STAGE_OP = 2 };
+
 /* The answer of a one-shot operation (smb_op). */
 struct smb_info {
 	int64_t err;          /* 0, or -errno of the failure */
 	int64_t free_bytes;   /* statvfs of the share: f_bavail × f_frsize */
 	int64_t total_bytes;
 	int64_t elapsed_ns;   /* the operation alone: no spawn, no connect */
+	int32_t stage;        /* where err arose: SMB_STAGE_CONNECT (the
+			         server, the logon, the share) or _OP */
 	int32_t is_dir;       /* the URL is a directory */
 	int32_t signing;      /* 1, 0, or -1 when it could not be seen */
 	int32_t encryption;   /* 1, 0, or -1 */
@@ -80,6 +84,7 @@ struct smb_info {
  *            negotiates), and whether signing and encryption are on for
  *            traffic after the tree connect (from the library's own log
  *            of the packets it signs and encrypts).
+ *   "df"     statvfs of the share (free_bytes, total_bytes).
  *   "unlink" removes url.
  *   "sparse" creates url (O_EXCL) of size bytes by truncating it.
  *   "zeros"  creates url (O_EXCL) and writes size bytes of zeros, 1 MiB

@@ -470,6 +470,8 @@ static int op_run(SMBCCTX *c, const char *op, const char *url,
 		return op_check(c, url, in);
 	if (strcmp(op, "probe") == 0)
 		return op_probe(c, url, in);
+	if (strcmp(op, "df") == 0)
+		return statvfs_of(c, url, in);
 	if (strcmp(op, "unlink") == 0) {
 		errno = 0;
 		return smbc_getFunctionUnlink(c)(c, url) < 0 ? neg_errno() : 0;
@@ -503,6 +505,7 @@ static int op_main(const char *op, const char *url, const char *url2,
 	SMBCCTX *c = new_ctx("", "");
 	int64_t t0;
 
+	in.stage = SMB_STAGE_CONNECT;
 	if (!c) {
 		in.err = neg_errno();
 	} else {
@@ -512,6 +515,7 @@ static int op_main(const char *op, const char *url, const char *url2,
 		if (smbc_getFunctionStat(c)(c, root, &st) < 0) {
 			in.err = neg_errno();
 		} else {
+			in.stage = SMB_STAGE_OP;
 			t0 = now_ns();
 			in.err = op_run(c, op, url, url2, size, &in);
 			in.elapsed_ns = now_ns() - t0;

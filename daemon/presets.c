@@ -17,6 +17,7 @@
 #include "jobrun.h"
 #include "log.h"
 #include "presets.h"
+#include "smb.h"
 #include "units.h"
 
 #define MAILBOX_MAX_DBS 16
@@ -375,12 +376,120 @@ static int64_t allocated_of(const char *path)
 	return stat(path, &st) == 0 ? (int64_t)st.st_blocks * 512 : -1;
 }
 
+/*
+ * How a back-end makes a file of size bytes at dst (a copy of src for the
+ * copy methods), into *secs: the operation alone. Local files use system
+ * calls; an SMB share the server, through a one-shot child (smb.h), whose
+ * own clock leaves out its start and its connection.
+ */
+struct fc_method {
+	const char *name;
+	int copy; /* needs the written source */
+	int (*make)(const char *src, const char *dst, uint64_t size,
+		    double *secs);
+};
+
+/* Times a local method. */
+#define LOCAL_TIMED(fn, call)                                                 \
+	static int fn(const char *src, const char *dst, uint64_t size,        \
+		      double *secs)                                           \
+	{                                                                     \
+		uint64_t t0 = engine_now_ns();                                \
+		int rc;                                                       \
+		(void)src;                                                    \
+		rc = call;                                                    \
+		*secs = seconds_since(t0);                                    \
+		return rc;                                                    \
+	}
+LOCAL_TIMED(local_fallocate, create_fallocate(dst, size))
+LOCAL_TIMED(local_sparse, create_sparse(dst, size))
+LOCAL_TIMED(local_clone, copy_clone(src, dst, size))
+LOCAL_TIMED(local_range, copy_range(src, dst, size))
+LOCAL_TIMED(local_rw, copy_rw(src, dst, size))
+
+static const struct fc_method local_methods[] = {
+	{"fallocate", 0, local_fallocate}, {"sparse", 0, local_sparse},
+	{"clone", 1, local_clone},         {"copy_file_range", 1, local_range},
+	{"read/write", 1, local_rw},
+};
+
+static int smb_timed(const char *op, const char *src, const char *dst,
+		     uint64_t size, double *secs)
+{
+	struct smb_info in;
+	int rc = smb_op(NULL, op, src ? src : dst, src ? dst : NULL, size, &in);
+
+	*secs = (double)in.elapsed_ns / 1e9;
+	return rc < 0 ? rc : (int)in.err;
+}
+
+/* libsmbclient has no call that allocates or clones (no FSCTL for it) */
+static int smb_unsupported(const char *src, const char *dst, uint64_t size,
+			   double *secs)
+{
+	(void)src;
+	(void)dst;
+	(void)size;
+	*secs = 0;
+	return -EOPNOTSUPP;
+}
+
+static int smb_sparse(const char *src, const char *dst, uint64_t size,
+		      double *secs)
+{
+	(void)src;
+	return smb_timed("sparse", NULL, dst, size, secs);
+}
+
+static int smb_server_copy(const char *src, const char *dst, uint64_t size,
+			   double *secs)
+{
+	return smb_timed("copy", src, dst, size, secs);
+}
+
+static int smb_rw(const char *src, const char *dst, uint64_t size,
+		  double *secs)
+{
+	return smb_timed("copy-rw", src, dst, size, secs);
+}
+
+static const struct fc_method smb_methods[] = {
+	{"fallocate", 0, smb_unsupported},     {"sparse", 0, smb_sparse},
+	{"clone", 1, smb_unsupported},         {"server_copy", 1, smb_server_copy},
+	{"read/write", 1, smb_rw},
+};
+
+/* zeros: written 1 MiB at a time and flushed — the copies' source. Locally
+ * with the engine (direct I/O where the filesystem takes it, then fsync);
+ * on a share by a child on one connection. */
+static int fc_zeros(struct job_run *jr, const char *path, uint64_t size,
+		    double *secs)
+{
+	struct engine_opts o;
+	uint64_t t0;
+	int direct, rc;
+
+	if (jr->ops == &tgt_smb_ops)
+		return smb_timed("zeros", NULL, path, size, secs);
+	o = job_engine_opts(jr, path);
+	o.progress = NULL;
+	t0 = engine_now_ns();
+	rc = engine_prepare_file(&o, size, WL_DATA_ZEROS, &direct);
+	*secs = seconds_since(t0);
+	return rc;
+}
+
+/* Bytes the filesystem allocated for path; -1 on a share (libsmbclient's
+ * stat derives st_blocks from the size) or when unknown. */
+static int64_t fc_allocated(struct job_run *jr, const char *path)
+{
+	return jr->ops == &tgt_smb_ops ? -1 : allocated_of(path);
+}
+
 int run_file_create(struct job_run *jr, json_t *opt)
 {
-	static const char *const copies[] = {"clone", "copy_file_range",
-					     "read/write"};
-	int (*const copy_fn[])(const char *, const char *, uint64_t) = {
-		copy_clone, copy_range, copy_rw};
+	const struct fc_method *m = jr->ops == &tgt_smb_ops ? smb_methods
+							    : local_methods;
 	json_t *sizes = json_object_get(opt, "sizes");
 	size_t n = json_array_size(sizes), i;
 	int rc;
@@ -401,70 +510,43 @@ int run_file_create(struct job_run *jr, json_t *opt)
 		char name[32];
 		units_format_size(size, name, sizeof(name));
 		for (int it = 1; it <= jr->s->iterations && rc == 0; it++) {
-			const char *src, *p;
-			struct engine_opts o;
-			uint64_t t0;
-			int err, direct;
+			const char *src = NULL, *p;
 			size_t keep = jr->n_files;
+			double secs;
+			int err = 0;
 
-			if (jr->cancel && *jr->cancel)
-				return -ECANCELED;
-			/* fallocate */
-			job_phase(jr, "measuring", name, "fallocate", it);
-			if ((rc = job_file_name(jr, jr->s->target, &p)) < 0)
-				break;
-			t0 = engine_now_ns();
-			err = create_fallocate(p, size);
-			if (err < 0 && !unsupported(err))
-				goto failed;
-			rc = fc_store(jr, size, "fallocate", it, seconds_since(t0),
-				      err, err ? -1 : allocated_of(p));
-			job_file_remove(jr, p);
-			/* sparse */
-			job_phase(jr, "measuring", name, "sparse", it);
-			if (rc < 0 || (rc = job_file_name(jr, jr->s->target, &p)) < 0)
-				break;
-			t0 = engine_now_ns();
-			err = create_sparse(p, size);
-			if (err < 0 && !unsupported(err))
-				goto failed;
-			rc = fc_store(jr, size, "sparse", it, seconds_since(t0), err,
-				      err ? -1 : allocated_of(p));
-			job_file_remove(jr, p);
-			/* zeros: written, 1 MiB at a time, direct I/O where
-			 * the filesystem takes it, then fsync; the source of
-			 * the copies */
-			job_phase(jr, "measuring", name, "zeros", it);
-			if (rc < 0 || (rc = job_file_name(jr, jr->s->target, &src)) < 0)
-				break;
-			o = job_engine_opts(jr, src);
-			o.progress = NULL;
-			t0 = engine_now_ns();
-			err = engine_prepare_file(&o, size, WL_DATA_ZEROS, &direct);
-			if (err < 0)
-				goto failed;
-			rc = fc_store(jr, size, "zeros", it, seconds_since(t0), 0,
-				      allocated_of(src));
-			for (size_t c = 0; c < 3 && rc == 0; c++) {
-				job_phase(jr, "measuring", name, copies[c], it);
+			/* the two that only create, then zeros (the source),
+			 * then the copies of it */
+			for (size_t k = 0; k < 6 && rc == 0; k++) {
+				const struct fc_method *mk =
+					k < 2 ? &m[k] : k > 2 ? &m[k - 1] : NULL;
+				const char *method = mk ? mk->name : "zeros";
+				if (jr->cancel && *jr->cancel)
+					return -ECANCELED;
+				job_phase(jr, "measuring", name, method, it);
 				if ((rc = job_file_name(jr, jr->s->target, &p)) < 0)
 					break;
-				t0 = engine_now_ns();
-				err = copy_fn[c](src, p, size);
-				if (err < 0 && !unsupported(err)) {
+				err = mk ? mk->make(src, p, size, &secs)
+					 : fc_zeros(jr, p, size, &secs);
+				if (err < 0 && (!mk || !unsupported(err))) {
 					job_file_remove(jr, p);
 					goto failed;
 				}
-				rc = fc_store(jr, size, copies[c], it,
-					      seconds_since(t0), err,
-					      err ? -1 : allocated_of(p));
-				job_file_remove(jr, p);
+				rc = fc_store(jr, size, method, it, secs, err,
+					      err ? -1 : fc_allocated(jr, p));
+				if (!mk)
+					src = p; /* kept for the copies */
+				else
+					job_file_remove(jr, p);
 			}
-			job_file_remove(jr, src);
+			if (src)
+				job_file_remove(jr, src);
 			jr->n_files = keep; /* every name used here is gone */
 			job_step(jr);
 			continue;
 failed:
+			if (src)
+				job_file_remove(jr, src);
 			snprintf(jr->error, sizeof(jr->error),
 				 "file-create %s: %s", name, strerror(-err));
 			return err;

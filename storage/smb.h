@@ -74,7 +74,8 @@ struct smb_info {
 };
 
 /*
- * Runs one operation in a child process under session s:
+ * Runs one operation in a child process under session s (NULL: the one
+ * smb_set_session gave):
  *   "check"  url is a writable directory (a file is created there with
  *            O_EXCL and removed); statvfs of the share.
  *   "probe"  "check", plus the negotiated dialect (the highest one a

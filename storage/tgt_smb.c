@@ -244,16 +244,25 @@ int smb_op(const struct smb_session *s, const char *op, const char *url,
 	char sz[32];
 	char *argv[] = {"storbench", "smb-op", (char *)op, (char *)url,
 			(char *)(url2 ? url2 : ""), sz, NULL};
+	struct smb_session now;
 	pid_t pid;
 	int sock, rc;
 
 	memset(info, 0, sizeof(*info));
+	if (!s) {
+		pthread_mutex_lock(&sess_mu);
+		now = cur;
+		pthread_mutex_unlock(&sess_mu);
+		s = &now;
+	}
 	snprintf(sz, sizeof(sz), "%llu", (unsigned long long)size);
 	if ((rc = spawn_child(s, argv, &pid, &sock)) < 0)
 		return rc;
 	rc = full_io(sock, info, sizeof(*info), 0);
 	close(sock);
 	waitpid(pid, NULL, 0);
+	if (s == &now)
+		explicit_bzero(&now, sizeof(now));
 	if (rc < 0) {
 		memset(info, 0, sizeof(*info));
 		return -EIO; /* the child died before it answered */

@@ -131,6 +131,36 @@ async function fillProfileSelect() {
   }
 }
 
+// ---------------------------------------------------------------- SMB
+
+const SMB_DIALECTS = ['SMB2_02', 'SMB2_10', 'SMB3_00', 'SMB3_02', 'SMB3_11'];
+
+/** Shows the SMB fields for an smb:// target, with the stored credentials. */
+async function updateSmbFields() {
+  const smb = $('#f-target').value.trim().startsWith('smb://');
+  const box = $('#smb-fields');
+  if (box.hidden === !smb) return;
+  box.hidden = !smb;
+  if (!smb) return;
+  for (const [id, word] of [['#f-smb-min', 'min'], ['#f-smb-max', 'max']]) {
+    const sel = $(id);
+    if (sel.options.length <= 1)
+      sel.replaceChildren(h('option', { value: '' }, `${word}: default`),
+        ...SMB_DIALECTS.map((d) => h('option', { value: d }, `${word}: ${d}`)));
+  }
+  const sel = $('#f-credential');
+  const keep = sel.value;
+  try {
+    const list = (await api('GET', '/credentials')).json?.credentials ?? [];
+    sel.replaceChildren(...(list.length
+      ? list.map((c) => h('option', { value: c.name }, `${c.name} (${c.domain ? `${c.domain}\\` : ''}${c.user})`))
+      : [h('option', { value: '' }, 'none stored')]));
+    if (list.some((c) => c.name === keep)) sel.value = keep;
+  } catch (e) {
+    sel.replaceChildren(h('option', { value: '' }, `credentials unavailable: ${e.message}`));
+  }
+}
+
 async function updateProfileHint() {
   const profiles = await loadProfiles().catch(() => []);
   const p = profiles.find((x) => x.name === $('#f-profile').value);
@@ -252,6 +282,15 @@ function readForm() {
   const body = {};
   const target = f.target.value.trim();
   if (target) body.target = target;
+  if (target.startsWith('smb://')) {
+    if (f.credential.value) body.credential = f.credential.value;
+    const smb = {};
+    if (f.smb_min.value) smb.min_protocol = f.smb_min.value;
+    if (f.smb_max.value) smb.max_protocol = f.smb_max.value;
+    if (f.smb_signing.checked) smb.require_signing = true;
+    if (f.smb_encryption.checked) smb.require_encryption = true;
+    if (Object.keys(smb).length) body.smb = smb;
+  }
   if (f.profile.value) body.profile = f.profile.value;
   const size = f.size.value.trim();
   if (size) body.size = /^\d+$/.test(size) ? Number(size) : size;
@@ -725,13 +764,21 @@ function renderRun(run, profiles, { job = null, refresh = false } = {}) {
     ['Free space', isNum(probe.free_bytes) ? `${fmtGB(probe.free_bytes)}${isNum(probe.total_bytes) ? ` of ${fmtGB(probe.total_bytes)}` : ''}` : null, isNum(probe.free_bytes) ? `${probe.free_bytes} B` : null],
     ['CPU', probe.cpu_model ? `${probe.cpu_model}${isNum(probe.cpus) ? ` × ${probe.cpus}` : ''}` : isNum(probe.cpus) ? `${probe.cpus} CPUs` : null],
     ['Memory', isNum(probe.memory_bytes) ? fmtGB(probe.memory_bytes) : null],
+    ...(probe.smb ? [
+      ['SMB server', `${probe.smb.server}${isNum(probe.smb.port) ? `:${probe.smb.port}` : ''}`],
+      ['SMB share', probe.smb.share],
+      ['SMB dialect', probe.smb.dialect],
+      ['SMB signing', yesNo(probe.smb.signing)],
+      ['SMB encryption', yesNo(probe.smb.encryption)],
+    ] : []),
   ]));
   const specCard = h('section', { class: 'card' }, h('h2', null, 'Spec & engine'), kv([
     ['Test file size', isNum(spec.size) ? `${fmtBytes(spec.size)}` : null, isNum(spec.size) ? `${spec.size} B` : null],
     ['Iterations', spec.iterations],
     ['Duration', isNum(spec.duration_s) ? `${spec.duration_s} s per iteration` : null],
     ['Interval', isNum(spec.interval_s) ? `${spec.interval_s} s between tests` : null],
-    ...extraRows(spec, ['size', 'iterations', 'duration_s', 'interval_s', 'profile', 'tests']),
+    ...(spec.smb ? [['SMB session', `credential ${spec.smb.credential}; protocol ${spec.smb.min_protocol ?? 'default'} … ${spec.smb.max_protocol ?? 'default'}; signing ${spec.smb.require_signing ? 'required' : 'as negotiated'}; encryption ${spec.smb.require_encryption ? 'required' : 'as negotiated'}`]] : []),
+    ...extraRows(spec, ['size', 'iterations', 'duration_s', 'interval_s', 'profile', 'tests', 'smb']),
     ['Engine version', eng.version],
     ['I/O back-end', eng.target],
     ['Direct I/O', eng.direct === false ? h('span', { class: 'warn-text' }, 'no (buffered)') : yesNo(eng.direct)],
@@ -1086,6 +1133,7 @@ function init() {
   }
   $('#job-form').addEventListener('submit', submitJob);
   $('#f-profile').addEventListener('change', updateProfileHint);
+  $('#f-target').addEventListener('input', updateSmbFields);
   $('#add-test').addEventListener('click', addTestRow);
   $('#job-form').addEventListener('input', (ev) => {
     const t = ev.target;

@@ -267,6 +267,39 @@ async function main() {
     await page.screenshot({ path: path.join(out, 'form-error.png') });
   }, { critical: false });
 
+  await step('job form: an smb:// target shows the SMB fields with the stored credentials, and sends them', async () => {
+    const c = await api(url, 'POST', '/api/v1/credentials', { name: 'filer-ui', user: 'bench', password: 'ui-secret-9' });
+    assert.equal(c.status, 201, c.text);
+    await page.goto(`${url}/#/`);
+    await page.locator('#job-form').waitFor();
+    assert.ok(await page.locator('#smb-fields').isHidden(), 'SMB fields hidden for a local target');
+    // nothing listens on port 1: the daemon answers that it cannot reach the server
+    await page.fill('#f-target', 'smb://127.0.0.1:1/bench');
+    await page.locator('#smb-fields').waitFor({ state: 'visible' });
+    await page.locator('#f-credential option[value="filer-ui"]').waitFor({ state: 'attached' });
+    assert.match(await page.locator('#f-credential').innerText(), /filer-ui \(bench\)/);
+    await page.selectOption('#f-smb-max', 'SMB3_02');
+    await page.check('input[name=smb_signing]');
+    await page.fill('#f-size', '');
+    const respP = page.waitForResponse((r) => r.url().endsWith('/api/v1/jobs') && r.request().method() === 'POST');
+    await page.click('#job-submit');
+    const resp = await respP;
+    const sent = JSON.parse(resp.request().postData());
+    assert.equal(sent.credential, 'filer-ui');
+    assert.deepEqual(sent.smb, { max_protocol: 'SMB3_02', require_signing: true });
+    assert.equal(resp.status(), 400);
+    const prob = await resp.json();
+    assert.equal(prob.field, 'target');
+    assert.match(prob.detail, /cannot reach the SMB server/);
+    const box = page.locator('#job-error');
+    await box.waitFor({ state: 'visible' });
+    assert.ok((await box.innerText()).includes(prob.detail));
+    assert.ok(!(await page.content()).includes('ui-secret-9'), 'the password is nowhere on the page');
+    await page.screenshot({ path: path.join(out, 'form-smb.png') });
+    await page.fill('#f-target', target);
+    assert.ok(await page.locator('#smb-fields').isHidden(), 'SMB fields hidden again for a local target');
+  }, { critical: false });
+
   await step('job form: submit a job, watch live progress, cancel it', async () => {
     await page.fill('#f-size', '64MiB');
     await page.fill('#f-iterations', '3');

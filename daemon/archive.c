@@ -104,6 +104,8 @@ static const char *const migrations[] = {
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
+_Static_assert(N_MIGRATIONS == ARCHIVE_SCHEMA_VERSION,
+	       "ARCHIVE_SCHEMA_VERSION is the number of migrations");
 
 static int sql_err(struct archive *a, int src, const char *what)
 {

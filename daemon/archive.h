@@ -24,7 +24,7 @@
 #include "profiles.h"
 #include "result.h"
 
-#define ARCHIVE_SCHEMA_VERSION 4
+#define ARCHIVE_SCHEMA_VERSION 5
 
 struct archive;
 

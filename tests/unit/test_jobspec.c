@@ -586,6 +586,23 @@ static void test_cleanup(void)
 	ASSERT_EQ(rmdir(dir), 0);
 }
 
-TEST_MAIN(test_setup, test_defaults, test_full_body, test_limits_allowed,
+/* SMB fields: refused on a local target, required on a share, checked
+ * before any connection is tried. */
+static void test_smb_fields(void)
+{
+	expect_bad("{\"credential\": \"f\"}", "credential", "only for an smb://");
+	expect_bad("{\"smb\": {}}", "smb", "only for an smb://");
+	expect_bad("{\"target\": \"smb://127.0.0.1:1/s\"}", "credential",
+		   "required for an smb:// target");
+	expect_bad("{\"target\": \"smb://127.0.0.1:1/s\", \"credential\": 7}",
+		   "credential", "name of a stored credential");
+	expect_bad("{\"target\": \"smb://127.0.0.1:1/s\", \"credential\": \"a b\"}",
+		   "credential", "name of a stored credential");
+	/* no store in this test: no credential of that name */
+	expect_bad("{\"target\": \"smb://127.0.0.1:1/s\", \"credential\": \"f\"}",
+		   "credential", "no credential named");
+}
+
+TEST_MAIN(test_smb_fields, test_setup, test_defaults, test_full_body, test_limits_allowed,
 	  test_custom, test_sweeps, test_custom_refusals,
 	  test_refusals, test_cleanup)

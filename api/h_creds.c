@@ -55,6 +55,11 @@ static void put(struct api_req *req, struct api_resp *resp, const char *name,
 	root = req->body ? json_loadb(req->body, req->body_len,
 				      JSON_REJECT_DUPLICATES, &jerr)
 			 : NULL;
+	if (req->body && req->body_len && !root) {
+		api_fail(resp, 400, NULL, "malformed JSON at line %d column %d: %s",
+			 jerr.line, jerr.column, jerr.text);
+		goto out;
+	}
 	if (!root || !json_is_object(root)) {
 		api_fail(resp, 400, NULL,
 			 "the body must be a JSON object {\"name\", \"user\", "
@@ -78,7 +83,8 @@ static void put(struct api_req *req, struct api_resp *resp, const char *name,
 		goto problem;
 	if (!creds_name_ok(name)) {
 		api_fail(resp, 400, "name",
-			 "name: 1 to 64 letters, digits, '.', '_' or '-'");
+			 "name: 1 to 64 letters, digits, '.', '_' or '-', not "
+			 "\".\" or \"..\"");
 		goto out;
 	}
 	if (!(user = str_field(root, "user", 127, 1, &p)) ||
@@ -130,10 +136,15 @@ void h_creds_create(struct api_req *req, struct api_resp *resp)
 
 void h_creds_put(struct api_req *req, struct api_resp *resp)
 {
-	const char *name = path_name(req, resp);
-
-	if (name)
-		put(req, resp, name, 1);
+	/* a name in the path that could never be stored is the caller's
+	 * mistake (400), not a missing credential */
+	if (req->rest && !creds_name_ok(req->rest)) {
+		api_fail(resp, 400, "name",
+			 "name: 1 to 64 letters, digits, '.', '_' or '-', not "
+			 "\".\" or \"..\"");
+		return;
+	}
+	put(req, resp, req->rest, 1);
 }
 
 void h_creds_list(struct api_req *req, struct api_resp *resp)

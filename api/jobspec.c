@@ -33,7 +33,7 @@
 #define MAX_LABEL_CHARS 64
 #define MAX_NOTES 4096   /* characters */
 #define PSYNC_MAX_WORKERS 4096
-#define SMB_MAX_WORKERS 256 /* a process and a connection each */
+#define SMB_MAX_WORKERS 512 /* a process and a connection each */
 #define MIN_DURATION 0.5 /* seconds: below that a window is a handful of I/Os */
 
 static const char *const fields[] = {
@@ -84,11 +84,20 @@ static int smb_problem(struct api_problem *p, const char *field,
 				"%s: %s is not a directory (storbench creates its "
 				"own test file inside a directory)",
 				field, url);
-	else if (e == ECONNREFUSED || e == EHOSTUNREACH || e == ETIMEDOUT ||
-		 e == ENETUNREACH)
+	else if (e == ECONNREFUSED || e == EHOSTUNREACH || e == ENETUNREACH)
 		api_problem_set(p, 400, field,
 				"%s: cannot reach the SMB server of %s: %s", field,
 				url, strerror(e));
+	else if (e == ETIMEDOUT)
+		api_problem_set(p, 400, field,
+				"%s: the SMB server of %s did not answer within "
+				"%d s",
+				field, url, SMB_CHECK_TIMEOUT_MS / 1000);
+	else if (e == EINVAL && in->stage == SMB_STAGE_OP)
+		api_problem_set(p, 400, field,
+				"%s: %s: the server refused the path (an invalid "
+				"or too long name)",
+				field, url);
 	else if (e == EINVAL || e == ECONNRESET)
 		api_problem_set(p, 400, "smb",
 				"smb: the connection to %s failed while "
@@ -134,7 +143,8 @@ static int parse_target(json_t *v, const char *scratch,
 		size_t n;
 		int rc;
 		if (smb_url_parse(t, &u, err, sizeof(err)) < 0) {
-			api_problem_set(p, 400, "target", "target: %s: %s", t, err);
+			/* not echoed: it may hold a password */
+			api_problem_set(p, 400, "target", "target: %s", err);
 			return -EINVAL;
 		}
 		if ((rc = smb_op(sess, "check", t, NULL, 0, &in)) < 0)
@@ -230,6 +240,8 @@ static int parse_smb(json_t *root, struct job_spec *s, struct api_problem *p)
 	const char *key, *name;
 	int lo, hi;
 
+	if (t && !json_is_string(t))
+		return 0; /* parse_target says what is wrong with it */
 	if (!json_is_string(t) || !smb_is_url(json_string_value(t))) {
 		if (c)
 			return bad(p, "credential", "only for an smb:// target");
@@ -1047,6 +1059,8 @@ static int parse_plan(json_t *root, const struct profile *prof,
 			char field[64];
 			if (prof->kind == PROFILE_SEQ_SWEEP)
 				snprintf(field, sizeof(field), "options.queue_depth");
+			else if (!custom)
+				snprintf(field, sizeof(field), "profile");
 			else
 				snprintf(field, sizeof(field), "tests[%u].%s",
 					 plan.w[i].origin,
@@ -1054,10 +1068,10 @@ static int parse_plan(json_t *root, const struct profile *prof,
 						 ? "threads"
 						 : "queue_depth");
 			api_problem_set(p, 400, field,
-					"%s: engine %s runs one %s per queue "
-					"slot; queue_depth × threads is %u, at most "
-					"%u",
-					field, s->engine,
+					"%s: test %s: engine %s runs one %s per "
+					"queue slot; queue_depth × threads is %u, at "
+					"most %u",
+					field, plan.w[i].name, s->engine,
 					limit == SMB_MAX_WORKERS
 						? "process and SMB connection"
 						: "thread",
@@ -1181,6 +1195,12 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 			goto out;
 		}
 		s->direct = json_is_true(v);
+		if (!s->direct && s->smb_session) {
+			rc = bad(p, "direct", "an SMB target has no client cache "
+					      "to bypass (libsmbclient keeps none): "
+					      "leave direct out");
+			goto out;
+		}
 	}
 	if ((rc = parse_engine(json_object_get(root, "engine"), s, &s->engine,
 			       p)) < 0 ||

@@ -69,7 +69,7 @@ int creds_name_ok(const char *name)
 {
 	size_t n = strlen(name);
 
-	if (n < 1 || n > 64)
+	if (n < 1 || n > 64 || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 		return 0;
 	return strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 			    "0123456789._-") == n;

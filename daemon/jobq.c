@@ -64,8 +64,10 @@ static void on_progress(void *arg, const struct engine_progress *p)
 	struct jobq *q = arg;
 
 	pthread_mutex_lock(&q->mu);
-	snprintf(q->prog.phase, sizeof(q->prog.phase), "%s",
-		 p->ramping ? "ramp" : "measuring");
+	/* writing a test file reports progress too, but is no measurement */
+	if (strcmp(q->prog.phase, "preparing") != 0)
+		snprintf(q->prog.phase, sizeof(q->prog.phase), "%s",
+			 p->ramping ? "ramp" : "measuring");
 	q->prog.fraction = (q->steps_done + p->fraction) / q->steps_total;
 	q->prog.live_mb_s = p->live_mb_s;
 	q->prog.live_iops = p->live_iops;
@@ -430,6 +432,17 @@ void job_file_remove(struct job_run *jr, const char *path)
 
 	snprintf(p, sizeof(p), "%s", path);
 	urc = tgt_unlink(jr->ops, p);
+	if (urc < 0 && urc != -ENOENT && smb_is_url(p)) {
+		/* the server is gone or refuses: the archive keeps the name,
+		 * and the next job on that share removes the file */
+		log_warn("job %lld: could not remove %s (%s); the next job on "
+			 "this share will",
+			 (long long)jr->id, p, strerror(-urc));
+		for (size_t i = 0; i < jr->n_files; i++)
+			if (strcmp(jr->files[i], p) == 0)
+				jr->files[i][0] = '\0';
+		return;
+	}
 	if (urc == -ENOENT && jr->ops != &tgt_null_ops)
 		log_warn("job %lld: test file %s was not there to remove "
 			 "(was the target moved or unmounted during the "
@@ -541,6 +554,8 @@ static int run_plan(struct job_run *jr, const struct plan *p)
 	return rc;
 }
 
+static void remove_smb_leftovers(struct job_run *jr);
+
 /* Is rc what an I/O gets when the connection under it is gone? */
 static int lost_connection(int rc)
 {
@@ -595,13 +610,22 @@ static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 			goto out;
 		smb_set_session(&sess);
 		rc = probe_smb(s->target, &sess, &jr->pr);
+		if (rc == -EACCES || rc == -EPERM)
+			snprintf(jr->error, sizeof(jr->error),
+				 "%.120s refused the logon of user \"%.40s\" "
+				 "(was the credential changed after the job "
+				 "was queued?)",
+				 s->target, sess.user);
 		explicit_bzero(&sess, sizeof(sess));
+		if (rc == 0)
+			remove_smb_leftovers(jr);
 	} else {
 		rc = probe_path(s->target, &jr->pr);
 	}
 	if (rc < 0) {
-		snprintf(jr->error, sizeof(jr->error), "target %s: %s",
-			 s->target, strerror(-rc));
+		if (!jr->error[0])
+			snprintf(jr->error, sizeof(jr->error), "target %s: %s",
+				 s->target, strerror(-rc));
 		goto out;
 	}
 	if (prof && prof->kind == PROFILE_MAILBOX) {
@@ -616,9 +640,11 @@ out:
 		char was[sizeof(jr->error)];
 		snprintf(was, sizeof(was), "%s", jr->error);
 		snprintf(jr->error, sizeof(jr->error),
-			 "SMB server of %.60s went away mid-run (%.100s); "
-			 "samples measured before it are kept on the run",
-			 s->target, was);
+			 "SMB server of %.60s went away mid-run (%.100s)%s",
+			 s->target, was,
+			 jr->run_id ? "; samples measured before it are kept "
+				      "on the run"
+				    : "");
 	}
 	if (jr) {
 		job_files_remove(jr);
@@ -710,6 +736,46 @@ static void collect_path(void *arg, const char *path)
 		p->n++;
 }
 
+/* "smb://server[:port]/share/" of url into root; 0, or -EINVAL. */
+static int share_prefix(const char *url, char *root, size_t len)
+{
+	struct smb_url u;
+	char err[160];
+
+	if (smb_url_parse(url, &u, err, sizeof(err)) < 0)
+		return -EINVAL;
+	if (u.port)
+		snprintf(root, len, "smb://%s:%d/%s/", u.server, u.port, u.share);
+	else
+		snprintf(root, len, "smb://%s/%s/", u.server, u.share);
+	return 0;
+}
+
+/* Removes the test files earlier jobs left on the share of jr's target
+ * (the server was gone when they ended), with jr's session. */
+static void remove_smb_leftovers(struct job_run *jr)
+{
+	struct paths p = {0};
+	char root[800];
+
+	if (share_prefix(jr->s->target, root, sizeof(root)) < 0)
+		return;
+	archive_testfile_each(jr->a, collect_path, &p);
+	for (size_t i = 0; i < p.n; i++) {
+		if (strncmp(p.v[i], root, strlen(root)) == 0) {
+			int rc = tgt_unlink(&tgt_smb_ops, p.v[i]);
+			if (rc == 0)
+				log_info("job %lld: removed test file %s left "
+					 "by an earlier job",
+					 (long long)jr->id, p.v[i]);
+			if (rc == 0 || rc == -ENOENT)
+				archive_testfile_remove(jr->a, p.v[i]);
+		}
+		free(p.v[i]);
+	}
+	free(p.v);
+}
+
 /* Removes the test files a crash left behind (the archive lists them; the
  * engine created each with O_EXCL, so each is ours). */
 static void remove_leftovers(struct jobq *q)
@@ -718,11 +784,16 @@ static void remove_leftovers(struct jobq *q)
 
 	archive_testfile_each(q->a, collect_path, &p);
 	for (size_t i = 0; i < p.n; i++) {
-		if (smb_is_url(p.v[i]))
+		if (smb_is_url(p.v[i])) {
+			/* no credential at hand here: the next job on that
+			 * share removes it */
 			log_warn("test file %s, on an SMB share, was left by a "
-				 "crash; its credential is not at hand here: remove "
-				 "it by hand", p.v[i]);
-		else if (tgt_unlink(q->ops, p.v[i]) == 0)
+				 "crash; the next job on that share removes it",
+				 p.v[i]);
+			free(p.v[i]);
+			continue;
+		}
+		if (tgt_unlink(q->ops, p.v[i]) == 0)
 			log_info("removed test file %s left by a crash", p.v[i]);
 		archive_testfile_remove(q->a, p.v[i]);
 		free(p.v[i]);

@@ -58,6 +58,13 @@ int smb_is_url(const char *path);
 
 enum { SMB_STAGE_CONNECT = 1, SMB_STAGE_OP = 2 };
 
+/* "check" and "df" give up after this long: err -ETIMEDOUT. */
+#define SMB_CHECK_TIMEOUT_MS 5000
+
+/* libsmbclient's own limit on one request, in every child: a server silent
+ * this long fails the I/O (-ETIMEDOUT or a reset). */
+#define SMB_REQUEST_TIMEOUT_MS 20000
+
 /* The answer of a one-shot operation (smb_op). */
 struct smb_info {
 	int64_t err;          /* 0, or -errno of the failure */

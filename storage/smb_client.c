@@ -142,6 +142,7 @@ static SMBCCTX *new_ctx(const char *minp, const char *maxp)
 	smbc_setFunctionAuthDataWithContext(c, auth_fn);
 	smbc_setOptionNoAutoAnonymousLogin(c, 1);
 	smbc_setOptionDebugToStderr(c, 1);
+	smbc_setTimeout(c, SMB_REQUEST_TIMEOUT_MS);
 	if (sess.require_encryption)
 		smbc_setOptionSmbEncryptionLevel(c, SMBC_ENCRYPTLEVEL_REQUIRE);
 	if (lo[0] || hi[0])

@@ -25,7 +25,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,12 +59,23 @@ int smb_is_url(const char *path)
 
 int smb_url_parse(const char *url, struct smb_url *u, char *err, size_t len)
 {
-	const char *p, *slash, *colon;
+	const char *p, *slash, *colon, *host_end;
 	size_t n;
 
 	memset(u, 0, sizeof(*u));
 	if (!smb_is_url(url)) {
 		snprintf(err, len, "not an smb:// URL");
+		return -EINVAL;
+	}
+	for (const unsigned char *c = (const unsigned char *)url; *c; c++)
+		if (*c < 0x20 || *c == 0x7f) {
+			snprintf(err, len, "no control characters in the URL");
+			return -EINVAL;
+		}
+	if (strpbrk(url, "?#%\\")) {
+		snprintf(err, len, "no '?', '#', '%%' or '\\' in the URL: the path "
+				   "is used as written (libsmbclient would read "
+				   "options or %%-escapes there)");
 		return -EINVAL;
 	}
 	p = url + 6;
@@ -74,16 +87,36 @@ int smb_url_parse(const char *url, struct smb_url *u, char *err, size_t len)
 				   "in \"credential\"");
 		return -EINVAL;
 	}
-	colon = memchr(p, ':', n);
-	if (n == 0 || (colon && colon == p) || n >= sizeof(u->server)) {
+	/* [IPv6]:port, or name:port: the port's colon is after the host */
+	host_end = p;
+	if (n && p[0] == '[') {
+		const char *close = memchr(p, ']', n);
+		if (!close) {
+			snprintf(err, len, "an IPv6 address goes in brackets: "
+					   "smb://[::1]:445/share");
+			return -EINVAL;
+		}
+		host_end = close + 1;
+	}
+	colon = memchr(host_end, ':', (size_t)(p + n - host_end));
+	if (colon == NULL && host_end != p && host_end != p + n) {
+		snprintf(err, len, "after an IPv6 address's ']' only :port");
+		return -EINVAL;
+	}
+	if (n == 0 || (colon && colon == p)) {
 		snprintf(err, len, "no server in the URL "
 				   "(smb://server[:port]/share/path)");
+		return -EINVAL;
+	}
+	if ((size_t)((colon ? colon : p + n) - p) >= sizeof(u->server)) {
+		snprintf(err, len, "the server name is longer than 255 bytes");
 		return -EINVAL;
 	}
 	if (colon) {
 		char *end;
 		long port = strtol(colon + 1, &end, 10);
-		if (end != p + n || port < 1 || port > 65535) {
+		if (end != p + n || colon[1] < '0' || colon[1] > '9' || port < 1 ||
+		    port > 65535) {
 			snprintf(err, len, "the port must be a number from 1 "
 					   "to 65535");
 			return -EINVAL;
@@ -106,15 +139,30 @@ int smb_url_parse(const char *url, struct smb_url *u, char *err, size_t len)
 	}
 	memcpy(u->share, p, n);
 	if (slash) {
-		snprintf(u->path, sizeof(u->path), "%s", slash + 1);
+		if (snprintf(u->path, sizeof(u->path), "%s", slash + 1) >=
+		    (int)sizeof(u->path)) {
+			snprintf(err, len, "the path is too long");
+			return -EINVAL;
+		}
 		n = strlen(u->path);
 		while (n && u->path[n - 1] == '/')
 			u->path[--n] = '\0';
 	}
-	if (strstr(url, "/../") || strstr(url, "/./") ||
-	    (strlen(url) >= 3 && strcmp(url + strlen(url) - 3, "/..") == 0)) {
-		snprintf(err, len, "no . or .. in the path");
-		return -EINVAL;
+	/* every directory name: not empty, not . or .., at most 255 bytes */
+	for (const char *seg = u->path; *seg;) {
+		const char *end = strchr(seg, '/');
+		size_t k = end ? (size_t)(end - seg) : strlen(seg);
+		if (k == 0 || (k == 1 && seg[0] == '.') ||
+		    (k == 2 && seg[0] == '.' && seg[1] == '.')) {
+			snprintf(err, len, "no empty, . or .. names in the path");
+			return -EINVAL;
+		}
+		if (k > 255) {
+			snprintf(err, len, "a name in the path is longer than "
+					   "255 bytes");
+			return -EINVAL;
+		}
+		seg = end ? end + 1 : seg + k;
 	}
 	return 0;
 }
@@ -258,6 +306,26 @@ int smb_op(const struct smb_session *s, const char *op, const char *url,
 	snprintf(sz, sizeof(sz), "%llu", (unsigned long long)size);
 	if ((rc = spawn_child(s, argv, &pid, &sock)) < 0)
 		return rc;
+	/* a check answers an HTTP request: a server that does not answer
+	 * must not hold it (or the API behind it) for long */
+	if (strcmp(op, "check") == 0 || strcmp(op, "df") == 0) {
+		struct pollfd pfd = {.fd = sock, .events = POLLIN};
+		int n;
+		do
+			n = poll(&pfd, 1, SMB_CHECK_TIMEOUT_MS);
+		while (n < 0 && errno == EINTR);
+		if (n == 0) {
+			kill(pid, SIGKILL);
+			close(sock);
+			waitpid(pid, NULL, 0);
+			memset(info, 0, sizeof(*info));
+			info->err = -ETIMEDOUT;
+			info->stage = SMB_STAGE_CONNECT;
+			if (s == &now)
+				explicit_bzero(&now, sizeof(now));
+			return 0;
+		}
+	}
 	rc = full_io(sock, info, sizeof(*info), 0);
 	close(sock);
 	waitpid(pid, NULL, 0);

@@ -217,6 +217,49 @@ test('the server killed mid-run fails the job, keeps its samples, and the daemon
   const again = await api(d.url, 'POST', '/api/v1/jobs', { target: smb.share('bench'), credential: 'filer' });
   assert.equal(again.status, 400);
   assert.match(again.json.detail, /cannot reach the SMB server/);
+  // the test file could not be removed; the next job on the share does it
+  const left = fs.readdirSync(path.join(smb.dir, 'bench'));
+  assert.equal(left.length, 1, `the failed job's file is still there: ${left}`);
+  await smb.restart();
+  const next = await api(d.url, 'POST', '/api/v1/jobs', { target: smb.share('bench'), credential: 'filer',
+    profile: 'custom', size: '16MiB', iterations: 1, duration_s: 0.5,
+    tests: [{ pattern: 'random', block_size: '4KiB', queue_depth: 2 }] });
+  assert.equal(next.status, 202, next.text);
+  const nj = await waitJob(d.url, next.json.id, 60000);
+  assert.equal(nj.state, 'done', nj.error);
+  assert.deepEqual(fs.readdirSync(path.join(smb.dir, 'bench')), [], 'leftover removed by the next job');
+});
+
+test('bad SMB URLs and knobs are refused by field, without echoing a password', opts, async () => {
+  const bad = [
+    [`smb://127.0.0.1:${smb.port}/bench/a\u0001b`, 'target', /control characters/],
+    [`smb://127.0.0.1:${smb.port}/bench/d%2F`, 'target', /'%'/],
+    [`smb://127.0.0.1:${smb.port}/bench//d`, 'target', /empty/],
+    [`smb://127.0.0.1:${smb.port}/bench/${'x'.repeat(256)}`, 'target', /255 bytes/],
+    [`smb://127.0.0.1:99999/bench`, 'target', /port/],
+    ['smb://', 'target', /no server/],
+    [`smb://root:sekr1t@127.0.0.1:${smb.port}/bench`, 'target', /no user or password/],
+  ];
+  for (const [target, field, re] of bad) {
+    const r = await api(d.url, 'POST', '/api/v1/jobs', { target, credential: 'filer' });
+    assert.equal(r.status, 400, target);
+    assert.equal(r.json.field, field, target);
+    assert.match(r.json.detail, re, target);
+    assert.ok(!r.text.includes('sekr1t'));
+  }
+  let r = await api(d.url, 'POST', '/api/v1/jobs', { target: 1, credential: 'filer' });
+  assert.equal(r.json.field, 'target');
+  r = await api(d.url, 'POST', '/api/v1/jobs', { target: smb.share('bench'), credential: 'filer', direct: false });
+  assert.equal(r.status, 400);
+  assert.equal(r.json.field, 'direct');
+  r = await api(d.url, 'PUT', '/api/v1/credentials/a%20b', { user: 'u', password: 'p' });
+  assert.equal(r.status, 400);
+  assert.equal(r.json.field, 'name');
+  r = await api(d.url, 'POST', '/api/v1/credentials', { name: '..', user: 'u', password: 'p' });
+  assert.equal(r.status, 400);
+  r = await api(d.url, 'POST', '/api/v1/credentials', '{bad');
+  assert.equal(r.status, 400);
+  assert.match(r.json.detail, /line 1 column/);
 });
 
 test('the password is nowhere the user can export or read', opts, async () => {

@@ -65,14 +65,20 @@ ${global}`;
     { input: `${SMB_PASSWORD}\n${SMB_PASSWORD}\n`, stdio: ['pipe', 'ignore', 'inherit'] });
   // its own session and process group: smbd signals its group when it
   // stops, and kill() must take its per-connection children too
-  const proc = spawn('/usr/sbin/smbd', ['--foreground', '--no-process-group', '--configfile', confPath],
-    { detached: true, stdio: 'ignore' });
-  let up = false;
-  for (let i = 0; i < 100 && !(up = await portOpen(port)); i++) await sleep(100);
-  if (!up) throw new Error(`smbd did not listen on 127.0.0.1:${port}; see ${dir}/smbd.log`);
-  const exited = new Promise((resolve) => proc.once('exit', resolve));
+  let proc, exited;
+  const launch = async () => {
+    proc = spawn('/usr/sbin/smbd', ['--foreground', '--no-process-group', '--configfile', confPath],
+      { detached: true, stdio: 'ignore' });
+    exited = new Promise((resolve) => proc.once('exit', resolve));
+    let up = false;
+    for (let i = 0; i < 100 && !(up = await portOpen(port)); i++) await sleep(100);
+    if (!up) throw new Error(`smbd did not listen on 127.0.0.1:${port}; see ${dir}/smbd.log`);
+  };
+  await launch();
   const signalAll = (sig) => { try { process.kill(-proc.pid, sig); } catch { /* gone */ } };
   return {
+    /** Starts the same server again (same port, shares and users) after kill(). */
+    restart: launch,
     port,
     dir,
     conf: confPath,

@@ -282,6 +282,14 @@ static void test_url_parse(void)
 	ASSERT_EQ(smb_url_parse("smb://srv/s/../x", &u, err, sizeof(err)),
 		  -EINVAL);
 	ASSERT_EQ(smb_url_parse("/local", &u, err, sizeof(err)), -EINVAL);
+	ASSERT_EQ(smb_url_parse("smb://[fd00::5]:4455/s/d", &u, err, sizeof(err)), 0);
+	ASSERT_STR_EQ(u.server, "[fd00::5]");
+	ASSERT_EQ(u.port, 4455);
+	ASSERT_EQ(smb_url_parse("smb://[fd00::5]x/s", &u, err, sizeof(err)), -EINVAL);
+	ASSERT_EQ(smb_url_parse("smb://srv/s/a//b", &u, err, sizeof(err)), -EINVAL);
+	ASSERT_EQ(smb_url_parse("smb://srv/s/a%2Fb", &u, err, sizeof(err)), -EINVAL);
+	ASSERT_EQ(smb_url_parse("smb://srv/s/a?x=1", &u, err, sizeof(err)), -EINVAL);
+	ASSERT_EQ(smb_url_parse("smb://srv/s/a\x01", &u, err, sizeof(err)), -EINVAL);
 }
 
 static void test_stop_smbd(void)

@@ -100,6 +100,11 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 		  struct job_spec *s, struct api_problem *p);
 
 /* --- handlers --- */
+/* A job's or run's "labels" (NULL v: []) into *out as a JSON array text,
+ * and "notes"; 0 or -EINVAL with p set (docs/api.md has the rules). */
+int jobspec_labels(json_t *v, char **out, struct api_problem *p);
+int jobspec_notes(json_t *v, struct api_problem *p);
+
 void h_jobs_create(struct api_req *req, struct api_resp *resp);
 void h_jobs_list(struct api_req *req, struct api_resp *resp);
 void h_jobs_get(struct api_req *req, struct api_resp *resp);
@@ -107,6 +112,8 @@ void h_jobs_cancel(struct api_req *req, struct api_resp *resp);
 void h_runs_list(struct api_req *req, struct api_resp *resp);
 void h_runs_get(struct api_req *req, struct api_resp *resp);
 void h_runs_samples(struct api_req *req, struct api_resp *resp);
+void h_runs_patch(struct api_req *req, struct api_resp *resp);
+void h_compare(struct api_req *req, struct api_resp *resp);
 void h_profiles(struct api_req *req, struct api_resp *resp);
 void h_creds_create(struct api_req *req, struct api_resp *resp);
 void h_creds_list(struct api_req *req, struct api_resp *resp);

@@ -372,7 +372,14 @@ static int parse_number(json_t *v, const char *field, double def, double min,
 	return 0;
 }
 
-static int parse_labels(json_t *v, char **out, struct api_problem *p)
+int jobspec_notes(json_t *v, struct api_problem *p)
+{
+	if (!json_is_string(v) || utf8_chars(json_string_value(v)) > MAX_NOTES)
+		return bad(p, "notes", "must be a string of at most 4096 characters");
+	return 0;
+}
+
+int jobspec_labels(json_t *v, char **out, struct api_problem *p)
 {
 	size_t i;
 	json_t *l;
@@ -1174,15 +1181,12 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 			       prof->interval_s, 0, 3600, &s->interval_s,
 			       p)) < 0)
 		goto out;
-	if ((rc = parse_labels(json_object_get(root, "labels"),
+	if ((rc = jobspec_labels(json_object_get(root, "labels"),
 			       &s->labels_json, p)) < 0)
 		goto out;
 	v = json_object_get(root, "notes");
-	if (v && (!json_is_string(v) ||
-		  utf8_chars(json_string_value(v)) > MAX_NOTES)) {
-		rc = bad(p, "notes", "must be a string of at most 4096 characters");
+	if (v && (rc = jobspec_notes(v, p)) < 0)
 		goto out;
-	}
 	if (!(s->notes = strdup(v ? json_string_value(v) : ""))) {
 		rc = -ENOMEM;
 		goto out;

@@ -26,6 +26,8 @@ static const struct route routes[] = {
 	{"GET", "/api/v1/runs", h_runs_list},
 	{"GET", "/api/v1/runs/{id}", h_runs_get},
 	{"GET", "/api/v1/runs/{id}/samples", h_runs_samples},
+	{"PATCH", "/api/v1/runs/{id}", h_runs_patch},
+	{"GET", "/api/v1/compare", h_compare},
 	{"GET", "/api/v1/profiles", h_profiles},
 	{"POST", "/api/v1/credentials", h_creds_create},
 	{"GET", "/api/v1/credentials", h_creds_list},

@@ -156,6 +156,21 @@ static int step_done(struct archive *a, sqlite3_stmt *st, const char *what)
 	return rc;
 }
 
+/* Runs sql, an UPDATE of runs with two text parameters and the run id. */
+static int update_run(struct archive *a, const char *sql, const char *t1,
+		      const char *t2, int64_t id, const char *what)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = prep(a, sql, &st)) < 0)
+		return rc;
+	sqlite3_bind_text(st, 1, t1, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, t2, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, id);
+	return step_done(a, st, what);
+}
+
 static void now_text(char buf[32])
 {
 	log_utc_now(buf);
@@ -381,17 +396,11 @@ int archive_job_finish(struct archive *a, int64_t job_id, int64_t run_id,
 	sqlite3_bind_int64(st, 4, job_id);
 	if ((rc = step_done(a, st, "finish job")) < 0)
 		goto out;
-	if (run_id > 0) {
-		if ((rc = prep(a, "UPDATE runs SET state=?, finished_at=?"
-				  " WHERE id=?",
-			       &st)) < 0)
-			goto out;
-		sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 3, run_id);
-		if ((rc = step_done(a, st, "finish run")) < 0)
-			goto out;
-	}
+	if (run_id > 0 &&
+	    (rc = update_run(a, "UPDATE runs SET state=?, finished_at=?"
+				" WHERE id=?",
+			     state, now, run_id, "finish run")) < 0)
+		goto out;
 out:
 	return tx_end(a, rc);
 }
@@ -1005,6 +1014,30 @@ int archive_run_json(struct archive *a, int64_t id, json_t **out)
 							"options")));
 	*out = run;
 	return 0;
+}
+
+int archive_run_update(struct archive *a, int64_t id, const char *labels_json,
+		       const char *notes)
+{
+	int rc = update_run(a, "UPDATE runs SET labels=coalesce(?, labels),"
+			       " notes=coalesce(?, notes) WHERE id=?",
+			    labels_json, notes, id, "update run");
+
+	if (rc < 0)
+		return rc;
+	return sqlite3_changes(a->db) ? 0 : -ENOENT;
+}
+
+int archive_runs_index(struct archive *a, json_t **out)
+{
+	return query_rows(a,
+			  "SELECT id, profile, target, labels AS labels_json,"
+			  " hostname, fs_type,"
+			  " json_extract(probe, '$.fs_block_size') AS cluster_size,"
+			  " coalesce(json_extract(probe, '$.smb.server'), hostname)"
+			  "  AS server, started_at FROM runs WHERE state='done'"
+			  " ORDER BY id",
+			  0, 0, 0, out);
 }
 
 int archive_runs_json(struct archive *a, int limit, int offset, json_t **out,

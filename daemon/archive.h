@@ -128,6 +128,19 @@ int archive_jobs_json(struct archive *a, int limit, int offset,
 		      json_t **out);
 int archive_run_json(struct archive *a, int64_t id, json_t **out);
 /* *out = array of run summaries, *total = number of runs */
+/*
+ * Every finished run (state done), oldest first, as the compare page's
+ * group-by reads them: [{id, profile, target, labels, hostname, fs_type,
+ * cluster_size (the probe's fs_block_size, bytes), server (the SMB server,
+ * else the hostname), started_at}].
+ */
+int archive_runs_index(struct archive *a, json_t **out);
+
+/* Sets run id's labels (a JSON array text) and/or notes (NULL: unchanged).
+ * Returns 0 or -ENOENT. */
+int archive_run_update(struct archive *a, int64_t id, const char *labels_json,
+		       const char *notes);
+
 int archive_runs_json(struct archive *a, int limit, int offset, json_t **out,
 		      int64_t *total);
 

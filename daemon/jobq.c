@@ -119,6 +119,8 @@ static char *probe_json(const struct probe *p)
 		"memory_bytes", int_or_null(p->memory_bytes));
 	char *s;
 
+	if (o && p->mount_type[0])
+		json_object_set_new(o, "mount_type", json_string(p->mount_type));
 	if (o && p->smb_server[0])
 		json_object_set_new(
 			o, "smb",

@@ -24,6 +24,8 @@
  * short; a truncated option list would read as a different configuration.
  */
 #include "probe.h"
+
+#include <blkid/blkid.h>
 #include "smb.h"
 
 #include <ctype.h>
@@ -410,6 +412,16 @@ int probe_path(const char *path, struct probe *p)
 		(void)probe_block(major(dev_st.st_rdev), minor(dev_st.st_rdev),
 				  p);
 
+	/* ntfs-3g and other FUSE block filesystems show as "fuseblk": ask
+	 * the device what it holds */
+	if (strcmp(p->fs_type, "fuseblk") == 0 && strncmp(p->device, "/dev/", 5) == 0) {
+		char *t = blkid_get_tag_value(NULL, "TYPE", p->device);
+		if (t && *t) {
+			set_str(p->mount_type, sizeof(p->mount_type), p->fs_type);
+			set_str(p->fs_type, sizeof(p->fs_type), t);
+		}
+		free(t);
+	}
 	(void)probe_cpu_model(p);
 	cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (cpus > 0)

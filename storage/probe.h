@@ -7,7 +7,7 @@
  * the path: longest mount point that is a prefix of the real path and has the
  * path's st_dev), /sys/dev/block/MAJ:MIN (the block device, resolved to its
  * whole disk for a partition; model, rotational, write_cache), /proc/cpuinfo,
- * sysconf(3). Every field the machine does not tell is left empty ("" for
+ * sysconf(3), libblkid (the filesystem under a FUSE block mount). Every field the machine does not tell is left empty ("" for
  * strings, -1 for numbers); the probe never fails for a missing detail.
  */
 #ifndef STORBENCH_PROBE_H
@@ -18,7 +18,12 @@
 struct probe {
 	char hostname[256];
 	char kernel[128];        /* uname -r */
-	char fs_type[64];        /* by name, from mountinfo: "ext4", "xfs" */
+	char fs_type[64];        /* by name, from mountinfo: "ext4", "xfs"; for
+				    a FUSE block mount (ntfs-3g) the
+				    filesystem on the device, from libblkid:
+				    "ntfs" */
+	char mount_type[64];     /* mountinfo's type when fs_type is not it
+				    ("fuseblk"), else "" */
 	int64_t fs_block_size;   /* statvfs f_bsize, bytes */
 	char mount_point[1024];
 	char mount_options[1024]; /* per-mount and super options, comma list */

@@ -560,7 +560,7 @@ async function loadRuns({ more = false } = {}) {
     runsLoadedAt = Date.now();
     renderRuns();
   } catch (e) {
-    $('#runs-body').replaceChildren(h('tr', null, h('td', { colspan: 9, class: 'error-text' }, `Could not load runs: ${e.message}`)));
+    $('#runs-body').replaceChildren(h('tr', null, h('td', { colspan: 10, class: 'error-text' }, `Could not load runs: ${e.message}`)));
   } finally {
     runsLoading = false;
   }
@@ -581,6 +581,17 @@ function runMatches(run, q) {
   return q.split(/\s+/).every((w) => hay.includes(w));
 }
 
+// Runs ticked in the archive, in the order ticked: the first is the baseline.
+let selectedRuns = [];
+
+function toggleSelected(id, on) {
+  selectedRuns = selectedRuns.filter((x) => x !== id);
+  if (on) selectedRuns.push(id);
+  const b = $('#compare-selected');
+  b.disabled = selectedRuns.length < 2;
+  b.textContent = selectedRuns.length ? `Compare selected (${selectedRuns.length})` : 'Compare selected';
+}
+
 function renderRuns() {
   const q = $('#runs-filter').value.trim().toLowerCase();
   const shown = runs.filter((r) => runMatches(r, q));
@@ -588,7 +599,7 @@ function renderRuns() {
   $('#runs-count').textContent = q ? `${shown.length} of ${runs.length} shown · ${runsTotal} total` : `${runsTotal} run${runsTotal === 1 ? '' : 's'}`;
   $('#runs-more').hidden = runs.length >= runsTotal;
   if (!shown.length) {
-    body.replaceChildren(h('tr', null, h('td', { colspan: 9, class: 'muted' }, runs.length ? 'No run matches the filter.' : 'No runs archived yet.')));
+    body.replaceChildren(h('tr', null, h('td', { colspan: 10, class: 'muted' }, runs.length ? 'No run matches the filter.' : 'No runs archived yet.')));
     return;
   }
   body.replaceChildren(...shown.map((run) => {
@@ -602,6 +613,10 @@ function renderRuns() {
     return h('tr', { class: 'run-row', dataset: { runId: run.id }, tabindex: 0,
       onclick: (ev) => { if (!ev.target.closest('a')) location.hash = `#/runs/${run.id}`; },
       onkeydown: (ev) => { if (ev.key === 'Enter') location.hash = `#/runs/${run.id}`; } },
+    h('td', { class: 'sel', onclick: (ev) => ev.stopPropagation() },
+      h('input', { type: 'checkbox', class: 'run-select', 'aria-label': `select run ${run.id} to compare`,
+        checked: selectedRuns.includes(run.id) || undefined,
+        onchange: (ev) => toggleSelected(run.id, ev.target.checked) })),
     h('td', { class: 'num' }, h('a', { href: `#/runs/${run.id}`, class: 'run-link' }, `#${run.id}`)),
     h('td', { class: 'nowrap', title: run.started_at ?? '' }, fmtTime(run.started_at)),
     h('td', null, run.profile ?? '–'),
@@ -611,6 +626,158 @@ function renderRuns() {
     h('td', null, labelChips(run.labels)),
     h('td', null, stateBadge(run.state)),
     headCell);
+  }));
+}
+
+// ---------------------------------------------------------------- compare page
+
+const SIDE_COLORS = ['#7f8c8d', '#2f7ed8', '#e0882b', '#6a9f3a', '#8e44ad', '#c0392b', '#16a085'];
+const METRIC_WORDS = {
+  mb_s: 'MB/s', iops: 'IOPS', lat_mean_us: 'mean latency (µs)', lat_p99_us: 'p99 latency (µs)',
+  seconds: 'seconds', transactional_iops: 'transactional IOPS', db_read_mean_ms: 'db read mean (ms)',
+  db_read_p99_ms: 'db read p99 (ms)', db_write_mean_ms: 'db write mean (ms)',
+  log_write_mean_ms: 'log write mean (ms)', log_write_p99_ms: 'log write p99 (ms)',
+};
+let compareCharts = [];
+
+function stopCompareView() {
+  for (const c of compareCharts) c.destroy();
+  compareCharts = [];
+}
+
+const fmtMetric = (m, v) => (!isNum(v) ? '–' : ['seconds', 'db_read_mean_ms', 'db_read_p99_ms', 'db_write_mean_ms',
+  'log_write_mean_ms', 'log_write_p99_ms'].includes(m) ? v.toFixed(3) : m === 'mb_s' ? v.toFixed(2)
+  : m.startsWith('lat_') ? v.toFixed(1) : fmtInt(v));
+const fmtPct = (v) => (isNum(v) ? `${v > 0 ? '+' : v < 0 ? '−' : ''}${Math.abs(v).toFixed(1)} %` : '–');
+const fmtP = (p) => (!isNum(p) ? '–' : p < 0.001 ? p.toExponential(1) : p.toFixed(3));
+
+async function showCompare(query) {
+  stopCompareView();
+  const root = $('#compare-root');
+  root.replaceChildren(h('section', { class: 'card' }, h('p', { class: 'muted' }, 'comparing…')));
+  let c;
+  try {
+    const r = await api('GET', `/compare?${query}`);
+    c = r.json;
+  } catch (e) {
+    root.replaceChildren(h('section', { class: 'card' }, h('h2', null, 'Comparison'),
+      h('p', { class: 'error-text', id: 'compare-error' }, e.message)));
+    return;
+  }
+  renderCompare(root, c, query);
+}
+
+function renderCompare(root, c, query) {
+  const n = c.sides.length;
+  const sideHead = (s, i) => h('li', null, h('span', { class: 'swatch', style: `background:${SIDE_COLORS[i % SIDE_COLORS.length]}` }),
+    h('b', null, s.label), i === 0 ? h('span', { class: 'muted' }, ' (baseline)') : '', ' — ',
+    s.runs.map((r, k) => [k ? ', ' : '', h('a', { href: `#/runs/${r.id}` }, `#${r.id}`),
+      r.fs_type ? h('span', { class: 'muted' }, ` ${r.fs_type}`) : '']));
+  const head = h('section', { class: 'card' },
+    h('div', { class: 'card-head' }, h('h2', null, 'Comparison'),
+      h('a', { class: 'button', id: 'compare-permalink', href: `#/compare?${query}` }, 'Permalink'),
+      h('a', { class: 'button', href: `/api/v1/compare?${query}`, target: '_blank', rel: 'noopener' }, 'JSON')),
+    h('ul', { class: 'sides' }, c.sides.map(sideHead)),
+    h('div', { id: 'compare-verdicts' }, c.verdicts.map((v) => h('p', { class: 'verdict' }, v.text))),
+    c.unmatched.length ? h('p', { class: 'muted', id: 'compare-unmatched' }, 'Not on every side: ',
+      c.unmatched.map((u) => `${u.test} ${u.rw} (on ${u.present.map((p, i) => (p ? c.sides[i].label : null)).filter(Boolean).join(', ')})`).join('; ')) : '');
+
+  // grouped bars: one chart per headline metric, a bar per side
+  const groups = new Map();
+  for (const t of c.tests) {
+    if (!groups.has(t.headline)) groups.set(t.headline, []);
+    groups.get(t.headline).push(t);
+  }
+  const charts = h('section', { class: 'card' }, h('h2', null, 'Headline per test (mean over iterations)'));
+  const toDraw = [];
+  for (const [metric, tests] of groups) {
+    const canvas = h('canvas', { class: 'compare-bars', dataset: { metric } });
+    charts.append(h('h3', null, METRIC_WORDS[metric] ?? metric), h('div', { class: 'chart-box' }, canvas));
+    toDraw.push(() => {
+      const data = (i) => tests.map((t) => t.metrics.find((m) => m.metric === metric)?.sides[i]?.mean ?? null);
+      compareCharts.push(new window.Chart(canvas, {
+        type: 'bar',
+        data: { labels: tests.map((t) => `${t.test} ${t.rw}`),
+          datasets: c.sides.map((s, i) => ({ label: s.label, data: data(i), backgroundColor: SIDE_COLORS[i % SIDE_COLORS.length] })) },
+        options: { responsive: true, maintainAspectRatio: false, transitions: { resize: { animation: { duration: 0 } } },
+          animation: { duration: 200, onComplete: () => { canvas.dataset.rendered = '1'; } },
+          plugins: { legend: { position: 'top' } },
+          scales: { y: { beginAtZero: true, title: { display: true, text: METRIC_WORDS[metric] ?? metric } }, x: { grid: { display: false } } } },
+      }));
+    });
+  }
+
+  // the delta table: a row per test and metric
+  const rows = [];
+  for (const t of c.tests) {
+    for (const m of t.metrics) {
+      const cells = [h('td', null, t.test), h('td', null, t.rw), h('td', null, METRIC_WORDS[m.metric] ?? m.metric)];
+      m.sides.forEach((sv, i) => cells.push(h('td', { class: 'num' }, sv ? `${fmtMetric(m.metric, sv.mean)} ± ${fmtMetric(m.metric, sv.sd)}` : '–',
+        sv ? h('span', { class: 'muted' }, ` n=${sv.n}`) : '')));
+      for (let i = 1; i < n; i++) {
+        const v = m.vs_baseline[i];
+        const cls = !v ? '' : v.verdict === 'significant' ? (v.better ? 'better' : 'worse') : v.verdict === 'within noise' ? 'noise' : 'untested';
+        cells.push(h('td', { class: `num delta ${cls}`, dataset: { side: i, verdict: v?.verdict ?? '' } },
+          v ? `${fmtMetric(m.metric, v.delta)} (${fmtPct(v.delta_pct)})` : '–'),
+        h('td', { class: `num ${cls}` }, v ? fmtP(v.p) : '–'),
+        h('td', { class: cls }, v?.verdict ?? '–'));
+      }
+      rows.push(h('tr', { class: m.metric === t.headline ? 'headline-row' : '', dataset: { test: t.test, rw: t.rw, metric: m.metric } }, cells));
+    }
+  }
+  const headCells = [h('th', null, 'Test'), h('th', null, 'rw'), h('th', null, 'Metric'),
+    ...c.sides.map((s) => h('th', { class: 'num' }, `${s.label} mean ± sd`))];
+  for (let i = 1; i < n; i++) headCells.push(h('th', { class: 'num' }, `Δ ${c.sides[i].label}`), h('th', { class: 'num' }, 'p'), h('th', null, 'Welch'));
+  const table = h('section', { class: 'card' }, h('h2', null, 'Deltas against the baseline'),
+    h('p', { class: 'muted' }, `Welch's t-test, p < ${c.rules.alpha} is significant; needs ≥ ${c.rules.min_iterations} iterations per side. Green better, red worse, grey within noise.`),
+    h('div', { class: 'table-wrap' }, h('table', { class: 'compare', id: 'compare-table' }, h('thead', null, h('tr', null, headCells)), h('tbody', null, rows))));
+
+  // per-second overlay and latency percentiles for one chosen test
+  const ioTests = c.tests.filter((t) => t.kind === 'io');
+  const pick = h('select', { id: 'compare-test' }, ioTests.map((t) => h('option', { value: `${t.test}\u001f${t.rw}` }, `${t.test} ${t.rw}`)));
+  const secCanvas = h('canvas', { id: 'compare-seconds' });
+  const latCanvas = h('canvas', { id: 'compare-latency' });
+  const detail = h('section', { class: 'card' }, h('div', { class: 'card-head' }, h('h2', null, 'One test, side by side'), pick),
+    h('h3', null, 'MB/s per second (first run of each side, iteration 1)'), h('div', { class: 'chart-box' }, secCanvas),
+    h('h3', null, 'Latency percentiles (µs, all iterations merged)'), h('div', { class: 'chart-box' }, latCanvas));
+  root.replaceChildren(head, charts, table, ioTests.length ? detail : '');
+  for (const d of toDraw) d();
+  if (ioTests.length) {
+    const draw = () => drawCompareDetail(c, pick.value.split('\u001f'), secCanvas, latCanvas);
+    pick.addEventListener('change', draw);
+    draw();
+  }
+}
+
+async function drawCompareDetail(c, [test, rw], secCanvas, latCanvas) {
+  const firstRuns = c.sides.map((s) => s.runs[0]?.id);
+  const [samples, runsFull] = await Promise.all([
+    Promise.all(firstRuns.map((id) => api('GET', `/runs/${id}/samples`).then((r) => r.json.samples).catch(() => []))),
+    Promise.all(firstRuns.map((id) => api('GET', `/runs/${id}`).then((r) => r.json).catch(() => null))),
+  ]);
+  for (const ch of compareCharts.filter((x) => x.canvas === secCanvas || x.canvas === latCanvas)) ch.destroy();
+  compareCharts = compareCharts.filter((x) => x.canvas !== secCanvas && x.canvas !== latCanvas);
+  const color = (i) => SIDE_COLORS[i % SIDE_COLORS.length];
+  compareCharts.push(new window.Chart(secCanvas, {
+    type: 'line',
+    data: { datasets: samples.map((ss, i) => ({ label: c.sides[i].label, borderColor: color(i), backgroundColor: color(i),
+      data: ss.filter((x) => x.test === test && x.rw === rw && x.iteration === 1)
+        .map((x) => ({ x: x.t_s, y: (x.read?.mb_s ?? 0) + (x.write?.mb_s ?? 0) })), pointRadius: 2, tension: 0 })) },
+    options: { responsive: true, maintainAspectRatio: false, transitions: { resize: { animation: { duration: 0 } } },
+      animation: { duration: 150, onComplete: () => { secCanvas.dataset.rendered = '1'; } },
+      scales: { x: { type: 'linear', title: { display: true, text: 's' } }, y: { beginAtZero: true, title: { display: true, text: 'MB/s' } } } },
+  }));
+  const pcts = ['p50', 'p90', 'p99', 'p99.9', 'p99.99'];
+  compareCharts.push(new window.Chart(latCanvas, {
+    type: 'line',
+    data: { labels: pcts, datasets: runsFull.map((r, i) => {
+      const t = r?.tests.find((x) => x.test === test && x.rw === rw);
+      return { label: c.sides[i].label, borderColor: color(i), backgroundColor: color(i),
+        data: pcts.map((p) => t?.latency_us?.[p] ?? null), tension: 0 };
+    }) },
+    options: { responsive: true, maintainAspectRatio: false, transitions: { resize: { animation: { duration: 0 } } },
+      animation: { duration: 150, onComplete: () => { latCanvas.dataset.rendered = '1'; } },
+      scales: { y: { type: 'logarithmic', title: { display: true, text: 'µs' } } } },
   }));
 }
 
@@ -1106,7 +1273,18 @@ async function pollHealth() {
 function route() {
   const hash = location.hash || '#/';
   const m = /^#\/runs\/(\d+)\/?$/.exec(hash);
+  const cm = /^#\/compare\?(.+)$/.exec(hash);
   for (const a of document.querySelectorAll('[data-nav]')) a.classList.remove('active');
+  $('#view-compare').hidden = !cm;
+  if (cm) {
+    stopRunView();
+    $('#view-home').hidden = true;
+    $('#view-run').hidden = true;
+    showCompare(cm[1]);
+    window.scrollTo(0, 0);
+    return;
+  }
+  stopCompareView();
   if (m) {
     $('#view-home').hidden = true;
     $('#view-run').hidden = false;
@@ -1145,6 +1323,9 @@ function init() {
     }
   });
   $('#runs-filter').addEventListener('input', renderRuns);
+  $('#compare-selected').addEventListener('click', () => {
+    if (selectedRuns.length >= 2) location.hash = `#/compare?runs=${selectedRuns.join(',')}`;
+  });
   $('#runs-more').addEventListener('click', () => loadRuns({ more: true }));
   window.addEventListener('hashchange', route);
   fillProfileSelect();

@@ -15,10 +15,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, isLoopback } from '../lib/browser.mjs';
 
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const TESTS = ['SEQ1M Q8T1', 'SEQ1M Q1T1', 'RND4K Q32T1', 'RND4K Q1T1'];
 const OVERALL_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -50,12 +48,6 @@ async function step(name, fn, { critical = true } = {}) {
 class Abort extends Error {}
 
 const fmtMBs = (v) => v.toFixed(2); // the dashboard's CrystalDiskMark format
-const isLoopback = (u) => {
-  let url;
-  try { url = new URL(u); } catch { return false; }
-  if (['data:', 'blob:', 'about:'].includes(url.protocol)) return true;
-  return ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(url.hostname) || /^127\./.test(url.hostname);
-};
 
 const state = { daemon: null, browser: null, work: null, requests: [], pageErrors: [] };
 

@@ -10,22 +10,35 @@ const MKFS = {
   ext4: ['mkfs.ext4', '-q', '-F'],
   xfs: ['mkfs.xfs', '-q', '-f'], // reflink is on by default (xfsprogs ≥ 5.1)
   btrfs: ['mkfs.btrfs', '-q', '-f'],
+  ntfs: ['mkfs.ntfs', '-q', '-F', '-Q'], // quick format; ntfs-3g mounts it
+};
+
+// The cluster (allocation unit) size option of each mkfs, bytes.
+const CLUSTER = {
+  ext4: (b) => ['-b', String(b)],
+  xfs: (b) => ['-b', `size=${b}`],
+  btrfs: (b) => ['-s', String(b)],
+  ntfs: (b) => ['-c', String(b)],
 };
 
 const run = (cmd, args) => execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
 
 /**
- * Makes a `type` filesystem of `size` (e.g. '4G') in dir and mounts it.
+ * Makes a `type` filesystem (ext4, xfs, btrfs, ntfs) of `size` (e.g. '4G')
+ * in dir and mounts it; `cluster` sets the allocation unit in bytes;
+ * `directIo` makes the loop device bypass the page cache of its image file
+ * (losetup --direct-io=on), so the numbers are the disk's, not memory's.
  * @returns {{mnt: string, dev: string, cleanup: () => void} | {skip: string}}
  */
-export function loopFs(dir, type, size = '4G') {
+export function loopFs(dir, type, size = '4G', { cluster, directIo = false } = {}) {
   if (process.getuid?.() !== 0) return { skip: 'needs root (losetup, mount)' };
-  const img = path.join(dir, `${type}.img`);
-  const mnt = path.join(dir, `${type}-mnt`);
+  const name = cluster ? `${type}-${cluster}` : type;
+  const img = path.join(dir, `${name}.img`);
+  const mnt = path.join(dir, `${name}-mnt`);
   let dev = null;
   try {
     run('truncate', ['-s', size, img]);
-    dev = run('losetup', ['--find', '--show', img]);
+    dev = run('losetup', ['--find', '--show', ...(directIo ? ['--direct-io=on'] : []), img]);
   } catch (e) {
     fs.rmSync(img, { force: true });
     return { skip: `no loop device (${String(e.stderr ?? e.message).trim()})` };
@@ -37,9 +50,9 @@ export function loopFs(dir, type, size = '4G') {
     fs.rmSync(img, { force: true });
   };
   try {
-    run(MKFS[type][0], [...MKFS[type].slice(1), dev]);
+    run(MKFS[type][0], [...MKFS[type].slice(1), ...(cluster ? CLUSTER[type](cluster) : []), dev]);
     fs.mkdirSync(mnt, { recursive: true });
-    run('mount', [dev, mnt]);
+    run('mount', type === 'ntfs' ? ['-t', 'ntfs-3g', dev, mnt] : [dev, mnt]);
   } catch (e) {
     cleanup();
     return { skip: `cannot make ${type} (${String(e.stderr ?? e.message).trim()})` };

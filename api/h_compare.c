@@ -1,0 +1,250 @@
+/*
+ * h_compare — GET /api/v1/compare: runs side by side (daemon/compare.h).
+ *
+ *   ?runs=12,15[,…]            each run a side; the first is the baseline
+ *   ?group_by=fs_type|cluster_size|label|server|target
+ *        [&values=a,b,…]        the sides, in order (default: every value
+ *                               found, in order of first appearance)
+ *        [&profile=…&label=…&fs_type=…&target=…&server=…&from=…&to=…]
+ *                               which runs count (from/to: started_at,
+ *                               ISO 8601 prefixes compared as text)
+ * Only finished (done) runs are grouped.
+ */
+#include "api.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <microhttpd.h>
+
+#include "archive.h"
+#include "compare.h"
+
+#define MAX_SIDES 16
+#define MAX_RUNS_PER_SIDE 1000
+
+static const char *arg(struct api_req *req, const char *name)
+{
+	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+/* The value of field of run r, as text ("" when none). */
+static void run_value(json_t *r, const char *field, char *buf, size_t len)
+{
+	json_t *v = json_object_get(r, field);
+
+	if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, len, "%.0f", json_real_value(v));
+	else
+		buf[0] = '\0';
+}
+
+static int has_label(json_t *r, const char *label)
+{
+	json_t *l;
+	size_t i;
+
+	json_array_foreach(json_object_get(r, "labels"), i, l) if (
+		strcmp(json_string_value(l), label) == 0) return 1;
+	return 0;
+}
+
+/* Does run r pass the filters of the query? */
+static int wanted(struct api_req *req, json_t *r)
+{
+	static const char *const eq[] = {"profile", "fs_type", "target", "server",
+					 "cluster_size"};
+	char v[1200];
+	const char *f;
+
+	for (size_t i = 0; i < sizeof(eq) / sizeof(eq[0]); i++)
+		if ((f = arg(req, eq[i]))) {
+			run_value(r, eq[i], v, sizeof(v));
+			if (strcmp(v, f) != 0)
+				return 0;
+		}
+	if ((f = arg(req, "label")) && !has_label(r, f))
+		return 0;
+	run_value(r, "started_at", v, sizeof(v));
+	if ((f = arg(req, "from")) && strcmp(v, f) < 0)
+		return 0;
+	if ((f = arg(req, "to")) && strncmp(v, f, strlen(f)) > 0)
+		return 0;
+	return 1;
+}
+
+struct sides {
+	struct compare_side s[MAX_SIDES];
+	int64_t *ids[MAX_SIDES];
+	size_t n;
+};
+
+static void sides_free(struct sides *sd)
+{
+	for (size_t i = 0; i < sd->n; i++)
+		free(sd->ids[i]);
+}
+
+/* Side named label, made when missing (NULL when there are too many). */
+static struct compare_side *side_for(struct sides *sd, const char *label,
+				     int make)
+{
+	for (size_t i = 0; i < sd->n; i++)
+		if (strcmp(sd->s[i].label, label) == 0)
+			return &sd->s[i];
+	if (!make || sd->n == MAX_SIDES)
+		return NULL;
+	sd->ids[sd->n] = calloc(MAX_RUNS_PER_SIDE, sizeof(int64_t));
+	if (!sd->ids[sd->n])
+		return NULL;
+	snprintf(sd->s[sd->n].label, sizeof(sd->s[sd->n].label), "%s", label);
+	sd->s[sd->n].runs = sd->ids[sd->n];
+	return &sd->s[sd->n++];
+}
+
+static void side_add(struct sides *sd, struct compare_side *s, int64_t id)
+{
+	size_t i = (size_t)(s - sd->s);
+
+	if (s->n < MAX_RUNS_PER_SIDE)
+		sd->ids[i][s->n++] = id;
+}
+
+/* ?runs=A,B,… */
+static int sides_from_runs(const char *list, struct sides *sd,
+			   struct api_resp *resp)
+{
+	const char *p = list;
+
+	while (*p) {
+		char *end, label[32];
+		long long id = strtoll(p, &end, 10);
+		struct compare_side *s;
+		if (end == p || id <= 0 || (*end && *end != ',')) {
+			api_fail(resp, 400, "runs",
+				 "runs: a comma list of run ids, the baseline first "
+				 "(runs=12,15)");
+			return -EINVAL;
+		}
+		snprintf(label, sizeof(label), "run %lld", id);
+		if (side_for(sd, label, 0)) {
+			api_fail(resp, 400, "runs", "runs: run %lld is listed twice", id);
+			return -EINVAL;
+		}
+		if (!(s = side_for(sd, label, 1))) {
+			api_fail(resp, 400, "runs", "runs: at most %d runs", MAX_SIDES);
+			return -EINVAL;
+		}
+		side_add(sd, s, id);
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* ?group_by=field[&values=…] and the filters */
+static int sides_from_groups(struct api_req *req, const char *field,
+			     struct sides *sd, struct api_resp *resp)
+{
+	static const char *const fields[] = {"fs_type", "cluster_size", "label",
+					     "server", "target"};
+	const char *values = arg(req, "values");
+	json_t *runs, *r;
+	size_t i, k;
+	int rc;
+
+	for (k = 0; k < 5 && strcmp(field, fields[k]) != 0; k++)
+		;
+	if (k == 5) {
+		api_fail(resp, 400, "group_by",
+			 "group_by: one of fs_type, cluster_size, label, server, "
+			 "target");
+		return -EINVAL;
+	}
+	if (values) { /* the sides, in this order */
+		char buf[2048], *save = NULL, *tok;
+		snprintf(buf, sizeof(buf), "%s", values);
+		for (tok = strtok_r(buf, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save))
+			if (!side_for(sd, tok, 1)) {
+				api_fail(resp, 400, "values", "values: at most %d",
+					 MAX_SIDES);
+				return -EINVAL;
+			}
+	}
+	if ((rc = archive_runs_index(req->ctx->a, &runs)) < 0) {
+		api_fail(resp, 500, NULL, "archive error listing runs");
+		return rc;
+	}
+	json_array_foreach(runs, i, r)
+	{
+		int64_t id = json_integer_value(json_object_get(r, "id"));
+		if (!wanted(req, r))
+			continue;
+		if (k == 2) { /* a run is in every group of its labels */
+			json_t *l;
+			size_t j;
+			json_array_foreach(json_object_get(r, "labels"), j, l)
+			{
+				struct compare_side *s = side_for(
+					sd, json_string_value(l), !values);
+				if (s)
+					side_add(sd, s, id);
+			}
+		} else {
+			char v[1200];
+			struct compare_side *s;
+			run_value(r, field, v, sizeof(v));
+			if (v[0] && (s = side_for(sd, v, !values)))
+				side_add(sd, s, id);
+		}
+	}
+	json_decref(runs);
+	for (i = 0; i < sd->n; i++)
+		if (sd->s[i].n == 0) {
+			api_fail(resp, 404, "values",
+				 "no finished run has %s \"%s\" (with the filters given)",
+				 field, sd->s[i].label);
+			return -ENOENT;
+		}
+	return 0;
+}
+
+void h_compare(struct api_req *req, struct api_resp *resp)
+{
+	const char *runs = arg(req, "runs"), *group = arg(req, "group_by");
+	struct sides sd = {0};
+	char err[128] = "";
+	json_t *out;
+	int rc;
+
+	if (!!runs == !!group) {
+		api_fail(resp, 400, runs ? "group_by" : "runs",
+			 "give either runs=A,B,… (the first is the baseline) or "
+			 "group_by=fs_type|cluster_size|label|server|target");
+		return;
+	}
+	rc = runs ? sides_from_runs(runs, &sd, resp)
+		  : sides_from_groups(req, group, &sd, resp);
+	if (rc < 0)
+		goto out;
+	if (sd.n < 2) {
+		api_fail(resp, 400, runs ? "runs" : "group_by",
+			 "a comparison needs at least two sides; found %zu", sd.n);
+		goto out;
+	}
+	rc = compare_json(req->ctx->a, sd.s, sd.n, &out, err, sizeof(err));
+	if (rc == -ENOENT)
+		api_fail(resp, 404, "runs", "%s", err);
+	else if (rc < 0)
+		api_fail(resp, 500, NULL, "the comparison failed: %s", strerror(-rc));
+	else
+		api_send_json(resp, 200, out);
+out:
+	sides_free(&sd);
+}

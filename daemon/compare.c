@@ -1,0 +1,478 @@
+/*
+ * compare — see compare.h.
+ *
+ * Design: every run of every side is read as GET /api/v1/runs/{id} shows
+ * it (archive_run_json). Its tests' iterations are gathered per test key
+ * ("test", "rw") and side, one list of values per metric; mailbox-db runs
+ * add their per-thread-count rows (one value per run). Then each metric is
+ * summarized per side and tested against the baseline.
+ */
+#include "compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive.h"
+#include "stats.h"
+
+#define MIN_N 3        /* iterations per side for a t-test */
+#define ALPHA 0.05
+
+struct metric {
+	const char *key;   /* in the output; also the iteration's field */
+	const char *unit;
+	int higher;        /* higher is better */
+	const char *more, *less; /* the users' words for a delta */
+	const char *what;  /* "MB/s", "IOPS", … before more/less */
+	int digits;
+};
+
+static const struct metric io_metrics[] = {
+	{"mb_s", "10^6 B/s", 1, "more", "less", "MB/s", 0},
+	{"iops", "I/O/s", 1, "more", "fewer", "IOPS", 0},
+	{"lat_mean_us", "µs", 0, "higher", "lower", "µs mean latency", 1},
+	{"lat_p99_us", "µs", 0, "higher", "lower", "µs p99 latency", 1},
+};
+static const struct metric fc_metrics[] = {
+	{"seconds", "s", 0, "slower", "faster", "s", 3},
+};
+static const struct metric mb_metrics[] = {
+	{"transactional_iops", "I/O/s", 1, "more", "fewer", "transactional IOPS", 0},
+	{"db_read_mean_ms", "ms", 0, "higher", "lower", "ms database read mean latency", 3},
+	{"db_read_p99_ms", "ms", 0, "higher", "lower", "ms database read p99 latency", 3},
+	{"db_write_mean_ms", "ms", 0, "higher", "lower", "ms database write mean latency", 3},
+	{"log_write_mean_ms", "ms", 0, "higher", "lower", "ms log write mean latency", 3},
+	{"log_write_p99_ms", "ms", 0, "higher", "lower", "ms log write p99 latency", 3},
+};
+
+enum kind { K_IO, K_FILE_CREATE, K_MAILBOX };
+
+static const struct metric *kind_metrics(enum kind k, size_t *n)
+{
+	if (k == K_FILE_CREATE) {
+		*n = 1;
+		return fc_metrics;
+	}
+	if (k == K_MAILBOX) {
+		*n = sizeof(mb_metrics) / sizeof(mb_metrics[0]);
+		return mb_metrics;
+	}
+	*n = sizeof(io_metrics) / sizeof(io_metrics[0]);
+	return io_metrics;
+}
+
+void compare_fmt_num(double v, int digits, char *buf, size_t len)
+{
+	char raw[64], *dot, out[96];
+	size_t k = 0, int_len;
+	const char *p = raw;
+
+	snprintf(raw, sizeof(raw), "%.*f", digits, fabs(v));
+	dot = strchr(raw, '.');
+	int_len = dot ? (size_t)(dot - raw) : strlen(raw);
+	if (v < 0 && strspn(raw, "0.") != strlen(raw))
+		out[k++] = '-';
+	for (size_t i = 0; i < int_len; i++) {
+		if (i && (int_len - i) % 3 == 0)
+			out[k++] = ',';
+		out[k++] = *p++;
+	}
+	snprintf(out + k, sizeof(out) - k, "%s", dot ? dot : "");
+	snprintf(buf, len, "%s", out);
+}
+
+/* The test entry of key in acc, made with n_sides empty value sets. */
+static json_t *entry(json_t *acc, json_t *order, const char *test,
+		     const char *rw, enum kind k, const char *pattern,
+		     size_t n_sides)
+{
+	char key[160];
+	json_t *e, *sides;
+	size_t nm;
+	const struct metric *m = kind_metrics(k, &nm);
+
+	snprintf(key, sizeof(key), "%s\x1f%s", test, rw);
+	if ((e = json_object_get(acc, key)))
+		return e;
+	sides = json_array();
+	for (size_t s = 0; s < n_sides; s++) {
+		json_t *vals = json_object();
+		for (size_t i = 0; i < nm; i++)
+			json_object_set_new(vals, m[i].key, json_array());
+		json_object_set_new(vals, "present", json_false());
+		json_object_set_new(vals, "verdicts", json_array());
+		json_object_set_new(vals, "errors", json_array());
+		json_array_append_new(sides, vals);
+	}
+	e = json_pack("{s:s, s:s, s:i, s:s, s:o}", "test", test, "rw", rw,
+		      "kind", (int)k, "pattern", pattern ? pattern : "", "sides",
+		      sides);
+	json_object_set_new(acc, key, e);
+	json_array_append_new(order, json_string(key));
+	return e;
+}
+
+static void add_value(json_t *vals, const char *key, json_t *v)
+{
+	if (json_is_number(v))
+		json_array_append_new(json_object_get(vals, key),
+				      json_real(json_number_value(v)));
+}
+
+/* Gathers run (as archive_run_json gives it) into side s of acc. */
+static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
+		   size_t n_sides)
+{
+	const char *profile = json_string_value(json_object_get(run, "profile"));
+	enum kind k = profile && strcmp(profile, "file-create") == 0 ? K_FILE_CREATE
+								     : K_IO;
+	json_t *t, *row;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(run, "tests"), i, t)
+	{
+		json_t *e = entry(acc, order,
+				  json_string_value(json_object_get(t, "test")),
+				  json_string_value(json_object_get(t, "rw")), k,
+				  json_string_value(json_object_get(t, "pattern")),
+				  n_sides);
+		json_t *vals = json_array_get(json_object_get(e, "sides"), s), *it;
+		json_object_set_new(vals, "present", json_true());
+		json_array_foreach(json_object_get(t, "iterations"), j, it)
+		{
+			json_t *err = json_object_get(it, "error");
+			if (json_is_string(err)) {
+				json_array_append(json_object_get(vals, "errors"), err);
+				continue;
+			}
+			if (k == K_FILE_CREATE) {
+				add_value(vals, "seconds", json_object_get(it, "seconds"));
+				continue;
+			}
+			add_value(vals, "mb_s", json_object_get(it, "mb_s"));
+			add_value(vals, "iops", json_object_get(it, "iops"));
+			add_value(vals, "lat_mean_us", json_object_get(it, "lat_mean_us"));
+			add_value(vals, "lat_p99_us",
+				  json_object_get(json_object_get(it, "latency_us"), "p99"));
+		}
+	}
+	/* mailbox-db: a row per thread count, one value per run */
+	json_array_foreach(json_object_get(run, "mailbox"), i, row)
+	{
+		char name[32];
+		json_t *e, *vals;
+		snprintf(name, sizeof(name), "Mailbox T%.0f",
+			 json_number_value(json_object_get(row, "threads")));
+		e = entry(acc, order, name, "mailbox", K_MAILBOX, NULL, n_sides);
+		vals = json_array_get(json_object_get(e, "sides"), s);
+		json_object_set_new(vals, "present", json_true());
+		for (size_t m = 0; m < sizeof(mb_metrics) / sizeof(mb_metrics[0]); m++)
+			add_value(vals, mb_metrics[m].key,
+				  json_object_get(row, mb_metrics[m].key));
+		json_array_append(json_object_get(vals, "verdicts"),
+				  json_object_get(row, "verdict"));
+	}
+}
+
+static json_t *summary_json(const struct stats_summary *s)
+{
+	return json_pack("{s:i, s:f, s:f}", "n", s->n, "mean", s->mean, "sd",
+			 s->sd);
+}
+
+static void summarize(json_t *arr, struct stats_summary *out)
+{
+	size_t n = json_array_size(arr);
+	double *v = calloc(n ? n : 1, sizeof(*v));
+
+	for (size_t i = 0; v && i < n; i++)
+		v[i] = json_real_value(json_array_get(arr, i));
+	stats_summarize(v, v ? (int)n : 0, out);
+	free(v);
+}
+
+/* One side against the baseline for metric m: the delta object. */
+static json_t *versus(const struct metric *m, const struct stats_summary *b,
+		      const struct stats_summary *x)
+{
+	double delta = x->mean - b->mean, t, df, p;
+	double pct = b->mean != 0 ? delta / b->mean * 100 : NAN;
+	json_t *o = json_pack("{s:f}", "delta", delta);
+	int better = m->higher ? delta > 0 : delta < 0;
+
+	json_object_set_new(o, "delta_pct", isfinite(pct) ? json_real(pct) : json_null());
+	json_object_set_new(o, "better", delta == 0 ? json_null() : json_boolean(better));
+	if (b->n >= MIN_N && x->n >= MIN_N && stats_welch(x, b, &t, &df, &p) == 0) {
+		json_object_set_new(o, "t", isfinite(t) ? json_real(t) : json_null());
+		json_object_set_new(o, "df", json_real(df));
+		json_object_set_new(o, "p", json_real(p));
+		json_object_set_new(o, "verdict", json_string(p < ALPHA ? "significant"
+									: "within noise"));
+	} else {
+		json_object_set_new(o, "p", json_null());
+		json_object_set_new(o, "verdict", json_string("too few iterations"));
+	}
+	return o;
+}
+
+/* "1,043 IOPS fewer (−12.4 %) on RND4K Q32T1 read" */
+static void phrase(const struct metric *m, json_t *vs, const char *test,
+		   const char *rw, char *buf, size_t len)
+{
+	double d = json_real_value(json_object_get(vs, "delta"));
+	json_t *pct = json_object_get(vs, "delta_pct");
+	char num[64], pc[48] = "";
+
+	compare_fmt_num(fabs(d), m->digits, num, sizeof(num));
+	if (json_is_number(pct))
+		snprintf(pc, sizeof(pc), " (%s%.1f %%)",
+			 json_real_value(pct) < 0 ? "−" : "+",
+			 fabs(json_real_value(pct)));
+	snprintf(buf, len, "%s %s %s%s on %s%s%s", num, m->what,
+		 d > 0 ? m->more : m->less, pc, test,
+		 strcmp(rw, "mailbox") ? " " : "", strcmp(rw, "mailbox") ? rw : "");
+}
+
+/* The metric a test is read by: MB/s for sequential I/O, IOPS for the
+ * rest; seconds for file-create; transactional IOPS for mailbox-db. */
+static size_t headline(enum kind k, const char *pattern)
+{
+	if (k == K_IO && pattern && strcmp(pattern, "sequential") != 0)
+		return 1;
+	return 0;
+}
+
+struct finding {
+	double abs_pct;
+	char text[256];
+};
+
+static int by_size(const void *a, const void *b)
+{
+	double x = ((const struct finding *)a)->abs_pct;
+	double y = ((const struct finding *)b)->abs_pct;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static json_t *verdict(const struct compare_side *sides, size_t s,
+		       int better, int worse, int noise, int untested,
+		       struct finding *f, size_t nf, struct finding *raw, size_t nr)
+{
+	char text[1200];
+	size_t k = 0;
+	int total = better + worse + noise + untested;
+
+	k += (size_t)snprintf(text, sizeof(text), "%s vs %s: ", sides[s].label,
+			      sides[0].label);
+	if (total == 0) {
+		snprintf(text + k, sizeof(text) - k, "no test in common");
+	} else if (better + worse == 0 && noise > 0) {
+		snprintf(text + k, sizeof(text) - k,
+			 "no significant difference on %d test%s%s", noise,
+			 noise == 1 ? "" : "s",
+			 untested ? " (others had too few iterations to test)" : "");
+	} else if (better + worse + noise == 0) {
+		k += (size_t)snprintf(text + k, sizeof(text) - k,
+				      "too few iterations to tell (Welch's t-test "
+				      "needs ≥ 3 per side)");
+		qsort(raw, nr, sizeof(*raw), by_size);
+		for (size_t i = 0; i < nr && i < 3 && k < sizeof(text); i++)
+			k += (size_t)snprintf(text + k, sizeof(text) - k, "%s%s",
+					      i ? "; " : "; largest: ", raw[i].text);
+	} else {
+		k += (size_t)snprintf(text + k, sizeof(text) - k,
+				      "better on %d, worse on %d, within noise on "
+				      "%d of %d tests",
+				      better, worse, noise, total);
+		qsort(f, nf, sizeof(*f), by_size);
+		for (size_t i = 0; i < nf && i < 3 && k < sizeof(text); i++)
+			k += (size_t)snprintf(text + k, sizeof(text) - k, "%s%s",
+					      i ? "; " : " — biggest: ", f[i].text);
+	}
+	return json_pack("{s:i, s:s, s:i, s:i, s:i, s:i}", "side", (int)s, "text",
+			 text, "better", better, "worse", worse, "within_noise",
+			 noise, "untested", untested);
+}
+
+int compare_json(struct archive *a, const struct compare_side *sides,
+		 size_t n, json_t **out, char *err, size_t err_len)
+{
+	json_t *acc = json_object(), *order = json_array(), *key;
+	json_t *tests = json_array(), *unmatched = json_array();
+	json_t *side_info = json_array(), *verdicts = json_array();
+	struct finding *found = NULL, *raw = NULL;
+	size_t i, nt;
+	int rc = 0;
+
+	*out = NULL;
+	for (size_t s = 0; s < n && rc == 0; s++) {
+		json_t *runs = json_array();
+		for (size_t r = 0; r < sides[s].n && rc == 0; r++) {
+			json_t *run;
+			if ((rc = archive_run_json(a, sides[s].runs[r], &run)) < 0) {
+				if (rc == -ENOENT)
+					snprintf(err, err_len, "no run %lld",
+						 (long long)sides[s].runs[r]);
+				break;
+			}
+			gather(acc, order, run, s, n);
+			json_array_append_new(
+				runs, json_pack("{s:O, s:O, s:O, s:O, s:O}", "id",
+						json_object_get(run, "id"), "profile",
+						json_object_get(run, "profile"), "target",
+						json_object_get(run, "target"), "labels",
+						json_object_get(run, "labels"), "fs_type",
+						json_object_get(json_object_get(run, "probe"),
+								"fs_type")));
+			json_decref(run);
+		}
+		json_array_append_new(side_info, json_pack("{s:s, s:o}", "label",
+							   sides[s].label, "runs",
+							   runs));
+	}
+	if (rc < 0)
+		goto out;
+	nt = json_array_size(order);
+	found = calloc((nt + 1) * n, sizeof(*found));
+	raw = calloc((nt + 1) * n, sizeof(*raw));
+	if (!found || !raw) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t s = 1; s < n; s++) {
+		int better = 0, worse = 0, noise = 0, untested = 0;
+		size_t nf = 0, nr = 0;
+		json_array_foreach(order, i, key)
+		{
+			json_t *e = json_object_get(acc, json_string_value(key));
+			json_t *sv = json_object_get(e, "sides");
+			enum kind k = (enum kind)json_integer_value(json_object_get(e, "kind"));
+			size_t nm, h;
+			const struct metric *m = kind_metrics(k, &nm);
+			struct stats_summary b, x;
+			json_t *vs;
+			const char *verdict_s;
+			if (!json_is_true(json_object_get(json_array_get(sv, 0), "present")) ||
+			    !json_is_true(json_object_get(json_array_get(sv, s), "present")))
+				continue;
+			h = headline(k, json_string_value(json_object_get(e, "pattern")));
+			summarize(json_object_get(json_array_get(sv, 0), m[h].key), &b);
+			summarize(json_object_get(json_array_get(sv, s), m[h].key), &x);
+			if (b.n == 0 || x.n == 0)
+				continue; /* unsupported on a side: listed, not judged */
+			vs = versus(&m[h], &b, &x);
+			verdict_s = json_string_value(json_object_get(vs, "verdict"));
+			if (strcmp(verdict_s, "significant") == 0) {
+				if (json_is_true(json_object_get(vs, "better")))
+					better++;
+				else
+					worse++;
+				found[nf].abs_pct = fabs(json_number_value(json_object_get(vs, "delta_pct")));
+				phrase(&m[h], vs, json_string_value(json_object_get(e, "test")),
+				       json_string_value(json_object_get(e, "rw")),
+				       found[nf].text, sizeof(found[nf].text));
+				nf++;
+			} else if (strcmp(verdict_s, "within noise") == 0) {
+				noise++;
+			} else {
+				untested++;
+				raw[nr].abs_pct = fabs(json_number_value(json_object_get(vs, "delta_pct")));
+				phrase(&m[h], vs, json_string_value(json_object_get(e, "test")),
+				       json_string_value(json_object_get(e, "rw")),
+				       raw[nr].text, sizeof(raw[nr].text));
+				nr++;
+			}
+			json_decref(vs);
+		}
+		json_array_append_new(verdicts, verdict(sides, s, better, worse, noise,
+							untested, found, nf, raw, nr));
+	}
+	json_array_foreach(order, i, key)
+	{
+		json_t *e = json_object_get(acc, json_string_value(key));
+		json_t *sv = json_object_get(e, "sides"), *present = json_array();
+		json_t *metrics = json_array(), *t, *mbv = json_array();
+		enum kind k = (enum kind)json_integer_value(json_object_get(e, "kind"));
+		size_t nm, here = 0;
+		const struct metric *m = kind_metrics(k, &nm);
+		for (size_t s = 0; s < n; s++) {
+			json_t *vals = json_array_get(sv, s);
+			int p = json_is_true(json_object_get(vals, "present"));
+			here += (size_t)p;
+			json_array_append_new(present, json_boolean(p));
+			json_array_append(mbv, json_object_get(vals, "verdicts"));
+		}
+		if (here < n)
+			json_array_append_new(unmatched,
+					      json_pack("{s:O, s:O, s:O}", "test",
+							json_object_get(e, "test"), "rw",
+							json_object_get(e, "rw"), "present",
+							present));
+		if (here < n && !json_is_true(json_array_get(present, 0))) {
+			json_decref(present);
+			json_decref(metrics);
+			json_decref(mbv);
+			continue; /* not on the baseline: listed only */
+		}
+		for (size_t mi = 0; mi < nm; mi++) {
+			json_t *sum = json_array(), *vsl = json_array();
+			struct stats_summary b;
+			summarize(json_object_get(json_array_get(sv, 0), m[mi].key), &b);
+			for (size_t s = 0; s < n; s++) {
+				json_t *vals = json_array_get(sv, s);
+				struct stats_summary x;
+				if (!json_is_true(json_object_get(vals, "present"))) {
+					json_array_append_new(sum, json_null());
+					json_array_append_new(vsl, json_null());
+					continue;
+				}
+				summarize(json_object_get(vals, m[mi].key), &x);
+				json_array_append_new(sum, x.n ? summary_json(&x) : json_null());
+				json_array_append_new(vsl, s == 0 || !x.n || !b.n ? json_null()
+									 : versus(&m[mi], &b, &x));
+			}
+			json_array_append_new(
+				metrics, json_pack("{s:s, s:s, s:s, s:o, s:o}", "metric",
+						   m[mi].key, "unit", m[mi].unit, "better",
+						   m[mi].higher ? "higher" : "lower",
+						   "sides", sum, "vs_baseline", vsl));
+		}
+		t = json_pack("{s:O, s:O, s:s, s:s, s:o, s:o}", "test",
+			      json_object_get(e, "test"), "rw", json_object_get(e, "rw"),
+			      "kind", k == K_FILE_CREATE ? "file-create"
+				      : k == K_MAILBOX	 ? "mailbox"
+							 : "io",
+			      "headline",
+			      m[headline(k, json_string_value(json_object_get(e, "pattern")))].key,
+			      "present", present, "metrics", metrics);
+		if (k == K_MAILBOX)
+			json_object_set(t, "mailbox_verdicts", mbv);
+		json_decref(mbv);
+		if (k == K_FILE_CREATE) {
+			json_t *errs = json_array();
+			for (size_t s = 0; s < n; s++)
+				json_array_append(errs, json_object_get(json_array_get(sv, s),
+									"errors"));
+			json_object_set_new(t, "errors", errs);
+		}
+		json_array_append_new(tests, t);
+	}
+	*out = json_pack("{s:i, s:O, s:O, s:O, s:O, s:{s:f, s:i}}", "baseline", 0,
+			 "sides", side_info, "verdicts", verdicts, "tests", tests,
+			 "unmatched", unmatched, "rules", "alpha", ALPHA,
+			 "min_iterations", MIN_N);
+	rc = *out ? 0 : -ENOMEM;
+out:
+	free(found);
+	free(raw);
+	json_decref(acc);
+	json_decref(order);
+	json_decref(tests);
+	json_decref(unmatched);
+	json_decref(side_info);
+	json_decref(verdicts);
+	return rc;
+}

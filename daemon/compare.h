@@ -1,0 +1,37 @@
+/*
+ * compare — "which is better, and is it real?": two or more sides (a side is
+ * one run or several pooled), the first the baseline. Tests are matched by
+ * name and direction (a sweep point is part of the name); for each metric
+ * both sides' mean ± sd over iterations, the delta, the better direction,
+ * and Welch's t-test where both sides have ≥ 3 iterations (p < 0.05 is
+ * "significant", else "within noise"); unmatched tests are listed; one
+ * verdict sentence per side against the baseline. docs/api.md has the shape.
+ */
+#ifndef STORBENCH_COMPARE_H
+#define STORBENCH_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+struct archive;
+
+struct compare_side {
+	char label[128];     /* what the side is called: "run 12", "xfs" */
+	const int64_t *runs; /* run ids pooled into this side */
+	size_t n;
+};
+
+/*
+ * Builds the comparison of sides[0..n) (n ≥ 2; sides[0] the baseline) from
+ * the archive into *out. Returns 0, -ENOENT (a run does not exist: err names
+ * it), or another negative errno.
+ */
+int compare_json(struct archive *a, const struct compare_side *sides,
+		 size_t n, json_t **out, char *err, size_t err_len);
+
+/* "1,043" — v rounded to digits decimals with thousands separators. */
+void compare_fmt_num(double v, int digits, char *buf, size_t len);
+
+#endif

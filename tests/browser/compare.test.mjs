@@ -1,0 +1,145 @@
+// The compare page in headless Chromium: real runs on loop-mounted ext4,
+// xfs and NTFS made by scripts/demo-filesystems (root and loop devices; on
+// a machine without them, two different runs on a plain folder), ticked in
+// the archive, compared; the bars are drawn, the table's deltas and the
+// verdict are the API's, a within-noise row is marked so, the permalink
+// reopens the same comparison. Screenshots go to STORBENCH_OUT.
+//
+//   STORBENCH_BIN=build/storbench STORBENCH_OUT=build/test-out node --test compare.test.mjs
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, isLoopback, canvasDrawn } from '../lib/browser.mjs';
+import { runDemo } from '../lib/demofs.mjs';
+
+const bin = process.env.STORBENCH_BIN;
+const out = process.env.STORBENCH_OUT;
+assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench binary');
+assert.ok(out, 'STORBENCH_OUT must name an output folder');
+assert.ok(fs.existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
+const { chromium } = await import('playwright-core');
+
+const root = fs.mkdtempSync(path.join(path.resolve(out), 'compare-'));
+let d, browser, page, runIds;
+const requests = [];
+const pageErrors = [];
+
+before(async () => {
+  d = await startDaemon({ bin, dataDir: path.join(root, 'data'), quiet: true });
+  // three iterations each: enough for Welch's t-test
+  const { runs, skipped } = await runDemo({
+    url: d.url, dir: root, profile: 'cdm-realworld', size: '64MiB', iterations: 3, duration: 0.5,
+    filesystems: ['ext4', 'xfs', 'ntfs'], ntfsClusters: [4096], volume: '512M',
+  });
+  for (const s of skipped) console.log(`# no ${s.fs} volume: ${s.why}`);
+  runIds = runs.filter((r) => r.state === 'done').map((r) => r.run_id);
+  if (runIds.length < 2) {
+    // no loop devices here: two runs on a plain folder that differ for sure
+    const target = path.join(root, 'plain');
+    fs.mkdirSync(target);
+    runIds = [];
+    for (const qd of [1, 16]) {
+      const r = await api(d.url, 'POST', '/api/v1/jobs', { target, profile: 'custom', size: '64MiB', iterations: 3,
+        duration_s: 0.5, tests: [{ name: 'RND4K', pattern: 'random', block_size: '4KiB', queue_depth: qd }] });
+      runIds.push((await waitJob(d.url, r.json.id, 120000)).run_id);
+    }
+  }
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  page.setDefaultTimeout(20000);
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+});
+
+after(async () => {
+  await browser?.close();
+  await d?.stop().catch(() => {});
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+const fmtPct = (v) => `${v > 0 ? '+' : v < 0 ? '−' : ''}${Math.abs(v).toFixed(1)} %`;
+
+test('runs ticked in the archive open a comparison with drawn bars, the API\'s deltas and verdict', async () => {
+  await page.goto(`${d.url}/#/runs`);
+  for (const id of runIds) {
+    await page.locator(`tr.run-row[data-run-id="${id}"] input.run-select`).check();
+  }
+  await page.click('#compare-selected');
+  await page.waitForURL(new RegExp(`#/compare\\?runs=${runIds.join(',')}$`));
+  const api1 = (await api(d.url, 'GET', `/api/v1/compare?runs=${runIds.join(',')}`)).json;
+  await page.locator('#compare-table').waitFor();
+  // the bars
+  const bars = page.locator('canvas.compare-bars');
+  assert.ok(await bars.count() >= 1);
+  await page.waitForFunction(() => [...document.querySelectorAll('canvas.compare-bars')].every((c) => c.dataset.rendered === '1'));
+  assert.ok(await canvasDrawn(page, 'canvas.compare-bars') > 1000, 'the bar chart has pixels');
+  // the verdicts, word for word
+  const verdicts = await page.locator('#compare-verdicts p.verdict').allInnerTexts();
+  assert.deepEqual(verdicts, api1.verdicts.map((v) => v.text));
+  // every delta cell: the API's percentage and verdict
+  let checked = 0;
+  for (const t of api1.tests) {
+    for (const m of t.metrics) {
+      const row = page.locator(`#compare-table tr[data-test="${t.test}"][data-rw="${t.rw}"][data-metric="${m.metric}"]`);
+      for (let i = 1; i < api1.sides.length; i++) {
+        const v = m.vs_baseline[i];
+        if (!v) continue;
+        const cell = row.locator(`td.delta[data-side="${i}"]`);
+        const text = await cell.innerText();
+        assert.ok(text.includes(`(${fmtPct(v.delta_pct)})`), `${t.test} ${t.rw} ${m.metric} side ${i}: "${text}" vs ${v.delta_pct}`);
+        assert.equal(await cell.getAttribute('data-verdict'), v.verdict);
+        const cls = await cell.getAttribute('class');
+        if (v.verdict === 'within noise') assert.match(cls, /\bnoise\b/);
+        if (v.verdict === 'significant') assert.match(cls, v.better ? /\bbetter\b/ : /\bworse\b/);
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked >= 4, `checked ${checked} delta cells`);
+  // the per-second overlay and the latency curves are drawn
+  await page.waitForFunction(() => document.querySelector('#compare-seconds')?.dataset.rendered === '1' &&
+    document.querySelector('#compare-latency')?.dataset.rendered === '1');
+  assert.ok(await canvasDrawn(page, '#compare-seconds') > 500);
+  assert.ok(await canvasDrawn(page, '#compare-latency') > 500);
+  await page.screenshot({ path: path.join(out, 'compare.png'), fullPage: true });
+});
+
+test('the permalink reopens the same comparison', async () => {
+  const link = await page.getAttribute('#compare-permalink', 'href');
+  const before = await page.locator('#compare-verdicts').innerText();
+  const rows = await page.locator('#compare-table tbody tr').count();
+  const p2 = await page.context().newPage();
+  await p2.goto(`${d.url}/${link}`);
+  await p2.locator('#compare-table').waitFor();
+  assert.equal(await p2.locator('#compare-verdicts').innerText(), before);
+  assert.equal(await p2.locator('#compare-table tbody tr').count(), rows);
+  await p2.close();
+});
+
+test('a run against itself is within noise everywhere, and the page says so', async () => {
+  // one run in two label groups: the same numbers on both sides
+  const r = await api(d.url, 'PATCH', `/api/v1/runs/${runIds[0]}`, { labels: ['same-a', 'same-b'] });
+  assert.equal(r.status, 200, r.text);
+  assert.deepEqual(r.json.labels, ['same-a', 'same-b']);
+  await page.goto(`${d.url}/#/compare?group_by=label&values=same-a,same-b`);
+  await page.locator('#compare-table').waitFor();
+  const verdict = await page.locator('#compare-verdicts').innerText();
+  assert.match(verdict, /same-b vs same-a: no significant difference/);
+  const cells = page.locator('#compare-table td.delta');
+  const n = await cells.count();
+  assert.ok(n > 0);
+  for (let i = 0; i < n; i++) {
+    assert.equal(await cells.nth(i).getAttribute('data-verdict'), 'within noise');
+    assert.match(await cells.nth(i).getAttribute('class'), /\bnoise\b/);
+  }
+  await page.screenshot({ path: path.join(out, 'compare-noise.png'), fullPage: true });
+});
+
+test('the compare page loaded nothing from outside and threw no errors', () => {
+  const outside = requests.filter((u) => !isLoopback(u));
+  assert.deepEqual(outside, []);
+  assert.deepEqual(pageErrors, []);
+});

@@ -47,6 +47,7 @@ struct api_resp {
 	size_t len;
 	char location[128];          /* Location header when non-empty */
 	char allow[64];              /* Allow header (405) when non-empty */
+	char filename[96];           /* Content-Disposition: attachment */
 };
 
 /* A problem (RFC 9457) being built: status, title, field, detail. */
@@ -82,8 +83,23 @@ void api_fail(struct api_resp *resp, unsigned status, const char *field,
 	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Fills resp with v as application/json (v is consumed). */
 void api_send_json(struct api_resp *resp, unsigned status, json_t *v);
+
+/*
+ * CSV (RFC 4180, UTF-8, CRLF) of rows, an array of arrays of strings,
+ * numbers, booleans or null (empty), after the header names cols[0..n);
+ * sent as text/csv, an attachment named filename. Frees rows.
+ */
+void api_send_csv(struct api_resp *resp, const char *const *cols, size_t n,
+		  json_t *rows, const char *filename);
+
+/* Is ?format=csv asked (1), json or none (0), or something else (-1, the
+ * problem sent)? */
+int api_want_csv(struct api_req *req, struct api_resp *resp);
 /* Reads query parameter name as an integer in [min, max] (def when absent).
  * Returns 0, or -EINVAL with a 400 problem already in resp. */
+/* A query-string parameter's value, or NULL when absent. */
+const char *api_query_str(struct api_req *req, const char *name);
+
 int api_query_int(struct api_req *req, struct api_resp *resp,
 		  const char *name, long long def, long long min,
 		  long long max, long long *out);
@@ -113,6 +129,7 @@ void h_runs_list(struct api_req *req, struct api_resp *resp);
 void h_runs_get(struct api_req *req, struct api_resp *resp);
 void h_runs_samples(struct api_req *req, struct api_resp *resp);
 void h_runs_patch(struct api_req *req, struct api_resp *resp);
+void h_runs_delete(struct api_req *req, struct api_resp *resp);
 void h_compare(struct api_req *req, struct api_resp *resp);
 void h_profiles(struct api_req *req, struct api_resp *resp);
 void h_creds_create(struct api_req *req, struct api_resp *resp);

@@ -17,18 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <microhttpd.h>
-
 #include "archive.h"
 #include "compare.h"
 
 #define MAX_SIDES 16
 #define MAX_RUNS_PER_SIDE 1000
 
-static const char *arg(struct api_req *req, const char *name)
-{
-	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
-}
+#define arg api_query_str
 
 /* The value of field of run r, as text ("" when none). */
 static void run_value(json_t *r, const char *field, char *buf, size_t len)
@@ -215,14 +210,55 @@ static int sides_from_groups(struct api_req *req, const char *field,
 	return 0;
 }
 
+/* A comparison as CSV: a row per test, metric and side. */
+static void send_compare_csv(struct api_resp *resp, json_t *c)
+{
+	static const char *const cols[] = {
+		"test", "rw", "metric", "unit", "better", "side", "label",
+		"baseline", "n", "mean", "sd", "delta", "delta_pct", "p", "verdict"};
+	json_t *rows = json_array(), *t, *m;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(c, "tests"), i, t)
+	{
+		json_array_foreach(json_object_get(t, "metrics"), j, m)
+		{
+			json_t *sides = json_object_get(m, "sides");
+			for (size_t s = 0; s < json_array_size(sides); s++) {
+				json_t *sv = json_array_get(sides, s);
+				json_t *vs = json_array_get(json_object_get(m, "vs_baseline"), s);
+				json_array_append_new(
+					rows,
+					json_pack("[O?, O?, O?, O?, O?, I, O?, b, O?, O?, O?, O?, O?, O?, O?]",
+						  json_object_get(t, "test"), json_object_get(t, "rw"),
+						  json_object_get(m, "metric"), json_object_get(m, "unit"),
+						  json_object_get(m, "better"), (json_int_t)s,
+						  json_object_get(json_array_get(json_object_get(c, "sides"), s),
+								  "label"),
+						  s == 0, json_object_get(sv, "n"),
+						  json_object_get(sv, "mean"), json_object_get(sv, "sd"),
+						  json_object_get(vs, "delta"),
+						  json_object_get(vs, "delta_pct"),
+						  json_object_get(vs, "p"),
+						  json_object_get(vs, "verdict")));
+			}
+		}
+	}
+	api_send_csv(resp, cols, sizeof(cols) / sizeof(cols[0]), rows,
+		     "storbench-compare.csv");
+	json_decref(c);
+}
+
 void h_compare(struct api_req *req, struct api_resp *resp)
 {
 	const char *runs = arg(req, "runs"), *group = arg(req, "group_by");
 	struct sides sd = {0};
 	char err[128] = "";
 	json_t *out;
-	int rc;
+	int rc, csv = api_want_csv(req, resp);
 
+	if (csv < 0)
+		return;
 	if (!!runs == !!group) {
 		api_fail(resp, 400, runs ? "group_by" : "runs",
 			 "give either runs=A,B,… (the first is the baseline) or "
@@ -243,6 +279,8 @@ void h_compare(struct api_req *req, struct api_resp *resp)
 		api_fail(resp, 404, "runs", "%s", err);
 	else if (rc < 0)
 		api_fail(resp, 500, NULL, "the comparison failed: %s", strerror(-rc));
+	else if (csv)
+		send_compare_csv(resp, out);
 	else
 		api_send_json(resp, 200, out);
 out:

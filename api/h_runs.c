@@ -15,12 +15,30 @@ void h_runs_list(struct api_req *req, struct api_resp *resp)
 	int64_t total = 0;
 	json_t *runs;
 	int rc;
+	struct run_filter f = {
+		.profile = api_query_str(req, "profile"),
+		.fs_type = api_query_str(req, "fs_type"),
+		.target = api_query_str(req, "target"),
+		.label = api_query_str(req, "label"),
+		.state = api_query_str(req, "state"),
+		.server = api_query_str(req, "server"),
+		.cluster_size = api_query_str(req, "cluster_size"),
+		.from = api_query_str(req, "from"),
+		.to = api_query_str(req, "to"),
+		.sort = api_query_str(req, "sort"),
+	};
 
 	if (api_query_int(req, resp, "limit", 100, 1, 1000, &limit) < 0 ||
 	    api_query_int(req, resp, "offset", 0, 0, 1LL << 40, &offset) < 0)
 		return;
-	if ((rc = archive_runs_json(req->ctx->a, (int)limit, (int)offset, &runs,
-				    &total)) < 0) {
+	if (f.sort && !archive_sort_ok(f.sort)) {
+		api_fail(resp, 400, "sort",
+			 "sort: id, started_at, profile, fs_type, target or "
+			 "hostname, with a leading - for descending");
+		return;
+	}
+	if ((rc = archive_runs_json(req->ctx->a, &f, (int)limit, (int)offset,
+				    &runs, &total)) < 0) {
 		api_fail(resp, api_status_from_errno(rc), NULL,
 			 "archive error listing runs");
 		return;
@@ -55,16 +73,67 @@ void h_runs_samples(struct api_req *req, struct api_resp *resp)
 				"samples", samples));
 }
 
+/* A run as CSV: a row per test and iteration. */
+static void send_run_csv(struct api_resp *resp, json_t *run)
+{
+	static const char *const cols[] = {
+		"run_id", "profile", "target", "fs_type", "test", "rw", "pattern",
+		"block_size", "queue_depth", "threads", "iteration", "mb_s",
+		"mib_s", "iops", "lat_mean_us", "lat_p50_us", "lat_p90_us",
+		"lat_p99_us", "lat_p99.9_us", "lat_p99.99_us", "lat_max_us",
+		"bytes", "ios", "seconds", "cpu_user_s", "cpu_sys_s", "error"};
+	static const char *const pct[] = {"p50", "p90", "p99", "p99.9", "p99.99",
+					  "max"};
+	json_t *rows = json_array(), *t, *it;
+	char name[64];
+	size_t i, j;
+
+	json_array_foreach(json_object_get(run, "tests"), i, t)
+	{
+		json_array_foreach(json_object_get(t, "iterations"), j, it)
+		{
+			json_t *lat = json_object_get(it, "latency_us");
+			json_t *row = json_pack(
+				"[O?, O?, O?, O?, O?, O?, O?, O?, O?, O?, O?, O?, O?, O?, O?]",
+				json_object_get(run, "id"), json_object_get(run, "profile"),
+				json_object_get(run, "target"),
+				json_object_get(json_object_get(run, "probe"), "fs_type"),
+				json_object_get(t, "test"), json_object_get(t, "rw"),
+				json_object_get(t, "pattern"), json_object_get(t, "block_size"),
+				json_object_get(t, "queue_depth"), json_object_get(t, "threads"),
+				json_object_get(it, "iteration"), json_object_get(it, "mb_s"),
+				json_object_get(it, "mib_s"), json_object_get(it, "iops"),
+				json_object_get(it, "lat_mean_us"));
+			static const char *const more[] = {
+				"bytes", "ios", "seconds", "cpu_user_s", "cpu_sys_s", "error"};
+			for (size_t k = 0; k < 6; k++)
+				json_array_append_new(row, json_pack("O?", json_object_get(lat, pct[k])));
+			for (size_t k = 0; k < 6; k++)
+				json_array_append_new(row, json_pack("O?", json_object_get(it, more[k])));
+			json_array_append_new(rows, row);
+		}
+	}
+	snprintf(name, sizeof(name), "storbench-run-%lld.csv",
+		 (long long)json_integer_value(json_object_get(run, "id")));
+	api_send_csv(resp, cols, sizeof(cols) / sizeof(cols[0]), rows, name);
+	json_decref(run);
+}
+
 void h_runs_get(struct api_req *req, struct api_resp *resp)
 {
 	json_t *run;
-	int rc = archive_run_json(req->ctx->a, req->id, &run);
+	int csv = api_want_csv(req, resp), rc;
 
-	if (rc < 0) {
+	if (csv < 0)
+		return;
+	if ((rc = archive_run_json(req->ctx->a, req->id, &run)) < 0) {
 		run_failed(resp, rc, req->id);
 		return;
 	}
-	api_send_json(resp, 200, run);
+	if (csv)
+		send_run_csv(resp, run);
+	else
+		api_send_json(resp, 200, run);
 }
 
 /* PATCH /api/v1/runs/{id} {"labels": [...], "notes": "..."}: either or
@@ -119,4 +188,18 @@ void h_runs_patch(struct api_req *req, struct api_resp *resp)
 		return;
 	}
 	h_runs_get(req, resp);
+}
+
+/* DELETE /api/v1/runs/{id}: the run, its results and samples. */
+void h_runs_delete(struct api_req *req, struct api_resp *resp)
+{
+	int rc = archive_run_delete(req->ctx->a, req->id);
+
+	if (rc == -EBUSY)
+		api_fail(resp, 409, NULL, "run %lld is still running; cancel its job "
+					  "first", (long long)req->id);
+	else if (rc < 0)
+		run_failed(resp, rc, req->id);
+	else
+		resp->status = 204;
 }

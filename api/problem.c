@@ -171,6 +171,11 @@ void api_fail(struct api_resp *resp, unsigned status, const char *field,
 	api_send_problem(resp, &p);
 }
 
+const char *api_query_str(struct api_req *req, const char *name)
+{
+	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
 int api_query_int(struct api_req *req, struct api_resp *resp,
 		  const char *name, long long def, long long min,
 		  long long max, long long *out)
@@ -193,4 +198,86 @@ int api_query_int(struct api_req *req, struct api_resp *resp,
 	}
 	*out = n;
 	return 0;
+}
+
+/* Appends one CSV field to buf (quoted when it holds , " CR or LF). */
+static void csv_field(json_t *v, FILE *f)
+{
+	char num[64];
+	const char *t = num;
+
+	if (json_is_string(v))
+		t = json_string_value(v);
+	else if (json_is_integer(v))
+		snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(num, sizeof(num), "%.15g", json_real_value(v));
+	else if (json_is_boolean(v))
+		t = json_is_true(v) ? "true" : "false";
+	else
+		num[0] = '\0';
+	if (strpbrk(t, ",\"\r\n")) {
+		fputc('"', f);
+		for (; *t; t++) {
+			if (*t == '"')
+				fputc('"', f);
+			fputc(*t, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(t, f);
+	}
+}
+
+void api_send_csv(struct api_resp *resp, const char *const *cols, size_t n,
+		  json_t *rows, const char *filename)
+{
+	char *buf = NULL;
+	size_t len = 0, i, j;
+	FILE *f = open_memstream(&buf, &len);
+	json_t *row, *v;
+
+	if (!f) {
+		json_decref(rows);
+		api_fail(resp, 500, NULL, "out of memory");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		json_t *c = json_string(cols[i]);
+		if (i)
+			fputc(',', f);
+		csv_field(c, f);
+		json_decref(c);
+	}
+	fputs("\r\n", f);
+	json_array_foreach(rows, i, row)
+	{
+		json_array_foreach(row, j, v)
+		{
+			if (j)
+				fputc(',', f);
+			csv_field(v, f);
+		}
+		fputs("\r\n", f);
+	}
+	fclose(f);
+	json_decref(rows);
+	free(resp->body);
+	resp->body = buf;
+	resp->len = len;
+	resp->status = 200;
+	resp->content_type = "text/csv; charset=utf-8";
+	snprintf(resp->filename, sizeof(resp->filename), "%s", filename);
+}
+
+int api_want_csv(struct api_req *req, struct api_resp *resp)
+{
+	const char *f = api_query_str(req, "format");
+
+	if (!f || strcmp(f, "json") == 0)
+		return 0;
+	if (strcmp(f, "csv") == 0)
+		return 1;
+	api_fail(resp, 400, "format", "format: csv or json");
+	return -1;
 }

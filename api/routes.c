@@ -27,6 +27,7 @@ static const struct route routes[] = {
 	{"GET", "/api/v1/runs/{id}", h_runs_get},
 	{"GET", "/api/v1/runs/{id}/samples", h_runs_samples},
 	{"PATCH", "/api/v1/runs/{id}", h_runs_patch},
+	{"DELETE", "/api/v1/runs/{id}", h_runs_delete},
 	{"GET", "/api/v1/compare", h_compare},
 	{"GET", "/api/v1/profiles", h_profiles},
 	{"POST", "/api/v1/credentials", h_creds_create},

@@ -66,6 +66,11 @@ static enum MHD_Result send_resp(struct MHD_Connection *c,
 					r->location);
 	if (r->allow[0])
 		MHD_add_response_header(mr, MHD_HTTP_HEADER_ALLOW, r->allow);
+	if (r->filename[0]) {
+		char cd[160];
+		snprintf(cd, sizeof(cd), "attachment; filename=\"%s\"", r->filename);
+		MHD_add_response_header(mr, "Content-Disposition", cd);
+	}
 	ret = MHD_queue_response(c, r->status, mr);
 	MHD_destroy_response(mr);
 	return ret;

@@ -1040,27 +1040,140 @@ int archive_runs_index(struct archive *a, json_t **out)
 			  0, 0, 0, out);
 }
 
-int archive_runs_json(struct archive *a, int limit, int offset, json_t **out,
-		      int64_t *total)
+/* Runs sql with one parameter, id. */
+static int exec_id(struct archive *a, const char *sql, int64_t id)
 {
-	json_t *runs, *count, *run;
-	size_t i;
+	sqlite3_stmt *st;
 	int rc;
 
+	if ((rc = prep(a, sql, &st)) < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, id);
+	return step_done(a, st, "delete run");
+}
+
+static const char *const sort_cols[] = {"id", "started_at", "profile",
+					 "fs_type", "target", "hostname"};
+
+int archive_sort_ok(const char *sort)
+{
+	const char *c = sort && sort[0] == '-' ? sort + 1 : sort;
+
+	for (size_t i = 0; c && i < sizeof(sort_cols) / sizeof(sort_cols[0]); i++)
+		if (strcmp(c, sort_cols[i]) == 0)
+			return 1;
+	return 0;
+}
+
+int archive_run_delete(struct archive *a, int64_t id)
+{
+	json_t *rows;
+	const char *state;
+	int rc;
+
+	if ((rc = query_rows(a, "SELECT state FROM runs WHERE id=?", id, 0, 1,
+			     &rows)) < 0)
+		return rc;
+	state = json_string_value(json_object_get(json_array_get(rows, 0), "state"));
+	rc = !state ? -ENOENT : strcmp(state, "running") == 0 ? -EBUSY : 0;
+	json_decref(rows);
+	if (rc < 0)
+		return rc;
+	if ((rc = exec(a, "BEGIN IMMEDIATE")) < 0)
+		return rc;
+	/* results and samples go with the run (ON DELETE CASCADE) */
+	if ((rc = exec_id(a, "UPDATE jobs SET run_id=NULL WHERE run_id=?", id)) < 0 ||
+	    (rc = exec_id(a, "DELETE FROM runs WHERE id=?", id)) < 0) {
+		exec(a, "ROLLBACK");
+		return rc;
+	}
+	return exec(a, "COMMIT");
+}
+
+/* The WHERE clause of f, its parameters in order into v[0..*n). */
+static void filter_sql(const struct run_filter *f, char *sql, size_t len,
+		       const char **v, int *n)
+{
+	const struct {
+		const char *val, *clause;
+		int uses; /* how many times the clause takes the value */
+	} c[] = {
+		{f->profile, "profile=?", 1},
+		{f->fs_type, "fs_type=?", 1},
+		{f->target, "target=?", 1},
+		{f->state, "state=?", 1},
+		{f->label, "EXISTS (SELECT 1 FROM json_each(runs.labels)"
+			   " WHERE value=?)", 1},
+		{f->server, "coalesce(json_extract(probe, '$.smb.server'),"
+			    " hostname)=?", 1},
+		{f->cluster_size, "CAST(json_extract(probe, '$.fs_block_size')"
+				  " AS TEXT)=?", 1},
+		{f->from, "started_at>=?", 1},
+		/* a prefix: to=2026-11-30 takes the whole day */
+		{f->to, "substr(started_at, 1, length(?))<=?", 2},
+	};
+	size_t k = 0;
+
+	*n = 0;
+	sql[0] = '\0';
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]) && k < len; i++) {
+		if (!c[i].val)
+			continue;
+		for (int u = 0; u < c[i].uses; u++)
+			v[(*n)++] = c[i].val;
+		k += (size_t)snprintf(sql + k, len - k, "%s%s",
+				      k ? " AND " : " WHERE ", c[i].clause);
+	}
+}
+
+int archive_runs_json(struct archive *a, const struct run_filter *f,
+		      int limit, int offset, json_t **out, int64_t *total)
+{
+	static const struct run_filter none = {0};
+	json_t *runs, *run;
+	const char *v[16];
+	char where[2048], sql[4096], order[64];
+	sqlite3_stmt *st;
+	size_t i;
+	int rc, n, src, desc;
+
 	*out = NULL;
-	if ((rc = query_rows(a, "SELECT count(*) AS n FROM runs", 0, 0, 0,
-			     &count)) < 0)
+	if (!f)
+		f = &none;
+	if (f->sort && !archive_sort_ok(f->sort))
+		return -EINVAL;
+	desc = !f->sort || f->sort[0] == '-';
+	filter_sql(f, where, sizeof(where), v, &n);
+	snprintf(order, sizeof(order), "%s %s, id %s",
+		 f->sort ? f->sort + (f->sort[0] == '-') : "id",
+		 desc ? "DESC" : "ASC", desc ? "DESC" : "ASC");
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM runs%s", where);
+	if ((rc = prep(a, sql, &st)) < 0)
 		return rc;
-	*total = json_integer_value(
-		json_object_get(json_array_get(count, 0), "n"));
-	json_decref(count);
-	if ((rc = query_rows(a,
-			     "SELECT id, job_id, state, profile, target,"
-			     " labels AS labels_json, hostname, fs_type,"
-			     " started_at, finished_at FROM runs"
-			     " ORDER BY id DESC LIMIT ? OFFSET ?",
-			     limit, offset, 2, &runs)) < 0)
+	for (int k = 0; k < n; k++)
+		sqlite3_bind_text(st, k + 1, v[k], -1, SQLITE_STATIC);
+	*total = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	snprintf(sql, sizeof(sql),
+		 "SELECT id, job_id, state, profile, target,"
+		 " labels AS labels_json, hostname, fs_type,"
+		 " json_extract(probe, '$.fs_block_size') AS cluster_size,"
+		 " coalesce(json_extract(probe, '$.smb.server'), hostname)"
+		 "  AS server, started_at, finished_at FROM runs%s"
+		 " ORDER BY %s LIMIT %d OFFSET %d",
+		 where, order, limit, offset);
+	if ((rc = prep(a, sql, &st)) < 0)
 		return rc;
+	for (int k = 0; k < n; k++)
+		sqlite3_bind_text(st, k + 1, v[k], -1, SQLITE_STATIC);
+	runs = json_array();
+	while ((src = sqlite3_step(st)) == SQLITE_ROW)
+		json_array_append_new(runs, row_json(st));
+	sqlite3_finalize(st);
+	if (src != SQLITE_DONE) {
+		json_decref(runs);
+		return sql_err(a, src, "list runs");
+	}
 	json_array_foreach(runs, i, run)
 	{
 		json_t *tests, *t, *head = json_array();

@@ -141,7 +141,27 @@ int archive_runs_index(struct archive *a, json_t **out);
 int archive_run_update(struct archive *a, int64_t id, const char *labels_json,
 		       const char *notes);
 
-int archive_runs_json(struct archive *a, int limit, int offset, json_t **out,
+/* Which runs a list shows, and in what order; NULL fields do not filter. */
+struct run_filter {
+	const char *profile, *fs_type, *target, *label, *state;
+	const char *server;       /* the SMB server, else the hostname */
+	const char *cluster_size; /* the probe's fs_block_size, bytes */
+	const char *from, *to;    /* started_at ≥ from, ≤ to (ISO 8601 text;
+				     to is a prefix: "2026-11-30" is the day) */
+	const char *sort;         /* id, started_at, profile, fs_type, target,
+				     hostname; "-" first for descending;
+				     NULL = "-id" */
+};
+
+/* Is sort one archive_runs_json takes? */
+int archive_sort_ok(const char *sort);
+
+/* Deletes run id with its results and samples (its job stays, without a
+ * run). Returns 0, -ENOENT, or -EBUSY for a run still running. */
+int archive_run_delete(struct archive *a, int64_t id);
+
+int archive_runs_json(struct archive *a, const struct run_filter *f,
+		      int limit, int offset, json_t **out,
 		      int64_t *total);
 
 #endif

@@ -553,14 +553,21 @@ async function loadRuns({ more = false } = {}) {
   runsLoading = true;
   try {
     const offset = more ? runs.length : 0;
-    const r = await api('GET', `/runs?limit=100&offset=${offset}`);
+    const q = new URLSearchParams({ limit: '100', offset: String(offset) });
+    for (const el of $('#runs-filters').elements) {
+      const v = el.value?.trim();
+      if (el.name && v && !(el.name === 'sort' && v === '-id')) q.set(el.name, v);
+    }
+    const t0 = performance.now();
+    const r = await api('GET', `/runs?${q}`);
+    $('#archive').dataset.loadMs = String(Math.round(performance.now() - t0));
     const got = r.json?.runs ?? [];
     runs = more ? runs.concat(got) : got;
     runsTotal = isNum(r.json?.total) ? r.json.total : runs.length;
     runsLoadedAt = Date.now();
     renderRuns();
   } catch (e) {
-    $('#runs-body').replaceChildren(h('tr', null, h('td', { colspan: 10, class: 'error-text' }, `Could not load runs: ${e.message}`)));
+    $('#runs-body').replaceChildren(h('tr', null, h('td', { colspan: 11, class: 'error-text' }, `Could not load runs: ${e.message}`)));
   } finally {
     runsLoading = false;
   }
@@ -581,6 +588,18 @@ function runMatches(run, q) {
   return q.split(/\s+/).every((w) => hay.includes(w));
 }
 
+/** Deletes a run after the user confirms (its results and samples go too). */
+async function deleteRun(run) {
+  if (!window.confirm(`Delete run #${run.id} (${run.profile} on ${run.target}, ${fmtTime(run.started_at)}) with all its results? This cannot be undone.`)) return;
+  try {
+    await api('DELETE', `/runs/${run.id}`);
+    selectedRuns = selectedRuns.filter((x) => x !== run.id);
+    loadRuns();
+  } catch (e) {
+    showGlobalError(`Could not delete run #${run.id}: ${e.message}`);
+  }
+}
+
 // Runs ticked in the archive, in the order ticked: the first is the baseline.
 let selectedRuns = [];
 
@@ -599,7 +618,7 @@ function renderRuns() {
   $('#runs-count').textContent = q ? `${shown.length} of ${runs.length} shown · ${runsTotal} total` : `${runsTotal} run${runsTotal === 1 ? '' : 's'}`;
   $('#runs-more').hidden = runs.length >= runsTotal;
   if (!shown.length) {
-    body.replaceChildren(h('tr', null, h('td', { colspan: 10, class: 'muted' }, runs.length ? 'No run matches the filter.' : 'No runs archived yet.')));
+    body.replaceChildren(h('tr', null, h('td', { colspan: 11, class: 'muted' }, runs.length ? 'No run matches the filter.' : 'No runs archived yet.')));
     return;
   }
   body.replaceChildren(...shown.map((run) => {
@@ -625,7 +644,10 @@ function renderRuns() {
     h('td', null, run.hostname ?? '–'),
     h('td', null, labelChips(run.labels)),
     h('td', null, stateBadge(run.state)),
-    headCell);
+    headCell,
+    h('td', { onclick: (ev) => ev.stopPropagation() },
+      h('button', { type: 'button', class: 'run-delete', title: `delete run #${run.id}`,
+        onclick: () => deleteRun(run) }, 'Delete')));
   }));
 }
 
@@ -676,7 +698,8 @@ function renderCompare(root, c, query) {
   const head = h('section', { class: 'card' },
     h('div', { class: 'card-head' }, h('h2', null, 'Comparison'),
       h('a', { class: 'button', id: 'compare-permalink', href: `#/compare?${query}` }, 'Permalink'),
-      h('a', { class: 'button', href: `/api/v1/compare?${query}`, target: '_blank', rel: 'noopener' }, 'JSON')),
+      h('a', { class: 'button', href: `/api/v1/compare?${query}`, target: '_blank', rel: 'noopener' }, 'JSON'),
+      h('a', { class: 'button', id: 'compare-csv', href: `/api/v1/compare?${query}&format=csv` }, 'CSV')),
     h('ul', { class: 'sides' }, c.sides.map(sideHead)),
     h('div', { id: 'compare-verdicts' }, c.verdicts.map((v) => h('p', { class: 'verdict' }, v.text))),
     c.unmatched.length ? h('p', { class: 'muted', id: 'compare-unmatched' }, 'Not on every side: ',
@@ -873,7 +896,8 @@ function renderRun(run, profiles, { job = null, refresh = false } = {}) {
         run.job_id != null ? ` · job #${run.job_id}` : ''),
       h('div', { class: 'run-labels' }, labelChips(run.labels))),
     h('span', { class: 'spacer' }),
-    h('a', { class: 'button', href: `${API}/runs/${run.id}`, target: '_blank', rel: 'noopener' }, 'JSON'));
+    h('a', { class: 'button', href: `${API}/runs/${run.id}`, target: '_blank', rel: 'noopener' }, 'JSON'),
+    h('a', { class: 'button', href: `${API}/runs/${run.id}?format=csv`, id: 'run-csv' }, 'CSV'));
 
   // --- tiles
   const grid = h('div', { class: 'tiles', style: `grid-template-columns: 8.5rem repeat(${cols.length}, 1fr)` },
@@ -1323,6 +1347,12 @@ function init() {
     }
   });
   $('#runs-filter').addEventListener('input', renderRuns);
+  let filterTimer = 0;
+  $('#runs-filters').addEventListener('input', () => {
+    clearTimeout(filterTimer);
+    filterTimer = setTimeout(() => loadRuns(), 250);
+  });
+  loadProfiles().then((ps) => $('#dl-profiles').replaceChildren(...ps.map((p) => h('option', { value: p.name })))).catch(() => {});
   $('#compare-selected').addEventListener('click', () => {
     if (selectedRuns.length >= 2) location.hash = `#/compare?runs=${selectedRuns.join(',')}`;
   });

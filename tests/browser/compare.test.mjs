@@ -138,6 +138,37 @@ test('a run against itself is within noise everywhere, and the page says so', as
   await page.screenshot({ path: path.join(out, 'compare-noise.png'), fullPage: true });
 });
 
+test('the archive filters on the server, exports CSV, and deletes a run only after confirming', async () => {
+  await page.goto(`${d.url}/#/runs`);
+  await page.locator('#runs-body tr.run-row').first().waitFor();
+  const all = await page.locator('#runs-body tr.run-row').count();
+  // a filter the API answers: the first run's filesystem
+  const first = (await api(d.url, 'GET', `/api/v1/runs/${runIds[0]}`)).json;
+  const fsType = first.probe.fs_type;
+  const expect = (await api(d.url, 'GET', `/api/v1/runs?fs_type=${encodeURIComponent(fsType)}`)).json.total;
+  await page.fill('#runs-filters input[name=fs_type]', fsType);
+  await page.waitForFunction((n) => document.querySelectorAll('#runs-body tr.run-row').length === n, expect);
+  for (const t of await page.locator('#runs-body tr.run-row td:nth-child(6)').allInnerTexts()) assert.equal(t, fsType);
+  await page.fill('#runs-filters input[name=fs_type]', '');
+  await page.waitForFunction((n) => document.querySelectorAll('#runs-body tr.run-row').length === n, all);
+  // CSV of the comparison: a header and a row per test, metric and side
+  const csv = await (await fetch(`${d.url}/api/v1/compare?runs=${runIds.join(',')}&format=csv`)).text();
+  const lines = csv.trim().split('\r\n');
+  assert.equal(lines[0], 'test,rw,metric,unit,better,side,label,baseline,n,mean,sd,delta,delta_pct,p,verdict');
+  const c = (await api(d.url, 'GET', `/api/v1/compare?runs=${runIds.join(',')}`)).json;
+  assert.equal(lines.length - 1, c.tests.reduce((k, t) => k + t.metrics.length, 0) * c.sides.length);
+  // delete: cancelled first (the run stays), then confirmed (it goes)
+  const victim = runIds.at(-1);
+  const row = page.locator(`tr.run-row[data-run-id="${victim}"]`);
+  page.once('dialog', (dlg) => dlg.dismiss());
+  await row.locator('button.run-delete').click();
+  assert.equal((await api(d.url, 'GET', `/api/v1/runs/${victim}`)).status, 200, 'dismissed: still there');
+  page.once('dialog', (dlg) => { assert.match(dlg.message(), new RegExp(`Delete run #${victim}`)); dlg.accept(); });
+  await row.locator('button.run-delete').click();
+  await row.waitFor({ state: 'detached' });
+  assert.equal((await api(d.url, 'GET', `/api/v1/runs/${victim}`)).status, 404);
+});
+
 test('the compare page loaded nothing from outside and threw no errors', () => {
   const outside = requests.filter((u) => !isLoopback(u));
   assert.deepEqual(outside, []);

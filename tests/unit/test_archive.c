@@ -312,7 +312,7 @@ static void test_runs_list(void)
 	ASSERT_EQ(new_run(a, "h2", NULL), 2);
 	ASSERT_EQ(new_run(a, "h3", NULL), 3);
 	ASSERT_EQ(put(a, 2, &p->tests[3], 1, 1000, 1000000000, 1000), 0);
-	ASSERT_EQ(archive_runs_json(a, 10, 0, &runs, &total), 0);
+	ASSERT_EQ(archive_runs_json(a, NULL, 10, 0, &runs, &total), 0);
 	ASSERT_EQ(total, 3);
 	ASSERT_TRUE(match(
 	    runs,
@@ -326,7 +326,7 @@ static void test_runs_list(void)
 	    " {'test':'RND4K Q32T1','rw':'read','mb_s':204.8,"
 	    "  'iops':50000}]}]"));
 	json_decref(runs);
-	ASSERT_EQ(archive_runs_json(a, 1, 1, &runs, &total), 0);
+	ASSERT_EQ(archive_runs_json(a, NULL, 1, 1, &runs, &total), 0);
 	ASSERT_EQ(total, 3);
 	ASSERT_TRUE(match(runs, "[{'id':2}]"));
 	json_decref(runs);

@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// bench/archive-10k.mjs — is the archive page still quick with 10,000 runs?
+// Makes one real run (custom, 2 tests × 3 iterations) through a daemon,
+// clones it into 10,000 runs with varied profiles, filesystems, cluster
+// sizes, labels, targets and dates (python3's sqlite3 module, straight into
+// the archive while the daemon is stopped), restarts the daemon and times:
+// the API list (first page, last page, each filter, a sort; median of 5)
+// and, in headless Chromium, the archive page's first render, a filter, the
+// next page. A benchmark, not a test: it prints milliseconds.
+//
+//   node bench/archive-10k.mjs [--bin build/storbench] [--runs 10000]
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { startDaemon, api, waitJob } from '../tests/lib/daemon.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from '../tests/lib/browser.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { values: a } = parseArgs({ options: {
+  bin: { type: 'string', default: path.join(here, '..', 'build', 'storbench') },
+  runs: { type: 'string', default: '10000' },
+} });
+const N = Number(a.runs);
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'archive-10k-'));
+const data = path.join(root, 'data');
+
+let d = await startDaemon({ bin: a.bin, dataDir: data, quiet: true });
+const r = await api(d.url, 'POST', '/api/v1/jobs', { profile: 'custom', size: '16MiB', iterations: 3, duration_s: 0.5,
+  tests: [{ name: 'RND4K Q8T1', block_size: '4KiB', queue_depth: 8 }, { name: 'SEQ1M Q1T1', pattern: 'sequential', block_size: '1MiB' }] });
+await waitJob(d.url, r.json.id, 120000);
+await d.stop();
+
+// clone run 1 into N runs, its results too (the list shows a headline per run)
+const py = `
+import sqlite3, sys, json
+db = sqlite3.connect(sys.argv[1]); n = int(sys.argv[2])
+cols = [c[1] for c in db.execute("PRAGMA table_info(runs)") if c[1] != 'id']
+rcols = [c[1] for c in db.execute("PRAGMA table_info(results)") if c[1] not in ('id', 'run_id')]
+run = dict(zip(cols, db.execute("SELECT %s FROM runs WHERE id=1" % ",".join(cols)).fetchone()))
+fss = ['ext4', 'xfs', 'btrfs', 'ntfs']; clusters = [4096, 16384, 65536]
+with db:
+    for i in range(2, n + 1):
+        r = dict(run)
+        fs = fss[i % 4]; cl = clusters[i % 3]
+        probe = json.loads(r['probe']); probe['fs_type'] = fs; probe['fs_block_size'] = cl
+        r['probe'] = json.dumps(probe); r['fs_type'] = fs
+        r['labels'] = json.dumps(['bench', 'before' if i % 2 else 'after', 'batch-%d' % (i % 50)])
+        r['target'] = '/mnt/vol%d' % (i % 20)
+        r['profile'] = ['custom', 'cdm-default', 'seq-sweep'][i % 3]
+        r['started_at'] = '2026-%02d-%02dT%02d:00:00Z' % (1 + i % 11, 1 + i % 28, i % 24)
+        r['job_id'] = None
+        cur = db.execute("INSERT INTO runs(%s) VALUES (%s)" % (",".join(cols), ",".join("?" * len(cols))), [r[c] for c in cols])
+        db.execute("INSERT INTO results(run_id, %s) SELECT ?, %s FROM results WHERE run_id=1" % (",".join(rcols), ",".join(rcols)), (cur.lastrowid,))
+print(db.execute("SELECT count(*) FROM runs").fetchone()[0])
+`;
+const t0 = Date.now();
+const count = execFileSync('python3', ['-c', py, path.join(data, 'storbench.db'), String(N)], { encoding: 'utf8' }).trim();
+console.log(`## archive with ${count} runs (made in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+
+d = await startDaemon({ bin: a.bin, dataDir: data, quiet: true });
+const median = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];
+async function timed(q) {
+  const ms = [];
+  let total;
+  for (let i = 0; i < 5; i++) {
+    const s = performance.now();
+    const res = await api(d.url, 'GET', `/api/v1/runs?${q}`);
+    ms.push(performance.now() - s);
+    total = res.json.total;
+  }
+  return { ms: median(ms), total };
+}
+console.log('');
+console.log('| API request (100 runs a page) | matching runs | median ms (5) |');
+console.log('|---|---:|---:|');
+for (const q of ['limit=100', `limit=100&offset=${N - 100}`, 'limit=100&fs_type=ntfs', 'limit=100&label=batch-7',
+  'limit=100&cluster_size=65536', 'limit=100&profile=seq-sweep&fs_type=xfs', 'limit=100&from=2026-03-01&to=2026-03-31',
+  'limit=100&target=/mnt/vol3', 'limit=100&sort=fs_type', 'limit=100&sort=-started_at&label=before']) {
+  const t = await timed(q);
+  console.log(`| \`${q}\` | ${t.total} | ${t.ms.toFixed(1)} |`);
+}
+
+const { chromium } = await import(path.join(here, '..', 'tests', 'browser', 'node_modules', 'playwright-core', 'index.mjs'));
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+const rows = () => page.locator('#runs-body tr.run-row').count();
+let s = performance.now();
+await page.goto(`${d.url}/#/runs`);
+await page.waitForFunction(() => document.querySelectorAll('#runs-body tr.run-row').length === 100);
+const first = performance.now() - s;
+s = performance.now();
+await page.fill('#runs-filters input[name=label]', 'batch-7');
+await page.waitForFunction(() => document.querySelector('#runs-count').textContent.startsWith('200 '));
+const filter = performance.now() - s;
+await page.fill('#runs-filters input[name=label]', '');
+await page.waitForFunction(() => document.querySelector('#runs-count').textContent.startsWith(`${document.querySelector('#runs-count').textContent.split(' ')[0]}`) &&
+  document.querySelectorAll('#runs-body tr.run-row').length === 100);
+s = performance.now();
+await page.click('#runs-more');
+await page.waitForFunction(() => document.querySelectorAll('#runs-body tr.run-row').length === 200);
+const more = performance.now() - s;
+console.log('');
+console.log('| archive page in Chromium | ms |');
+console.log('|---|---:|');
+console.log(`| open, first 100 of ${count} rows drawn | ${first.toFixed(0)} |`);
+console.log(`| type a label filter (debounced 250 ms), 100 of 200 matching rows drawn | ${filter.toFixed(0)} |`);
+console.log(`| "Load more": rows 101–200 drawn | ${more.toFixed(0)} |`);
+console.log(`(rows on the page at the end: ${await rows()})`);
+await browser.close();
+await d.stop();
+fs.rmSync(root, { recursive: true, force: true });

@@ -140,7 +140,14 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 				  json_string_value(json_object_get(t, "pattern")),
 				  n_sides);
 		json_t *vals = json_array_get(json_object_get(e, "sides"), s), *it;
+		json_t *sweep = json_object_get(t, "sweep");
 		json_object_set_new(vals, "present", json_true());
+		if (json_is_object(sweep) && !json_object_get(e, "sweep"))
+			json_object_set_new(e, "sweep",
+					    json_pack("{s:O?, s:O?, s:O?}", "group",
+						      json_object_get(sweep, "group"),
+						      "field", json_object_get(sweep, "field"),
+						      "value", json_object_get(sweep, "value")));
 		json_array_foreach(json_object_get(t, "iterations"), j, it)
 		{
 			json_t *err = json_object_get(it, "error");
@@ -448,6 +455,8 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 			      "headline",
 			      m[headline(k, json_string_value(json_object_get(e, "pattern")))].key,
 			      "present", present, "metrics", metrics);
+		if (json_object_get(e, "sweep"))
+			json_object_set(t, "sweep", json_object_get(e, "sweep"));
 		if (k == K_MAILBOX)
 			json_object_set(t, "mailbox_verdicts", mbv);
 		json_decref(mbv);

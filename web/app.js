@@ -730,6 +730,38 @@ function renderCompare(root, c, query) {
     });
   }
 
+  // sweeps: the headline against the swept value, a line per side
+  const sweeps = new Map();
+  for (const t of c.tests.filter((x) => x.sweep)) {
+    const key = `${t.sweep.group} ${t.rw}`;
+    if (!sweeps.has(key)) sweeps.set(key, []);
+    sweeps.get(key).push(t);
+  }
+  for (const [key, tests] of sweeps) {
+    const canvas = h('canvas', { class: 'compare-sweep' });
+    const field = tests[0].sweep.field;
+    charts.append(h('h3', null, `Sweep: ${key} (${METRIC_WORDS[tests[0].headline] ?? tests[0].headline} against ${field})`),
+      h('div', { class: 'chart-box' }, canvas));
+    toDraw.push(() => compareCharts.push(new window.Chart(canvas, {
+      type: 'line',
+      data: { datasets: c.sides.map((s, i) => ({ label: s.label, borderColor: SIDE_COLORS[i % SIDE_COLORS.length],
+        backgroundColor: SIDE_COLORS[i % SIDE_COLORS.length], tension: 0,
+        data: tests.map((t) => ({ x: t.sweep.value, y: t.metrics.find((m) => m.metric === t.headline)?.sides[i]?.mean ?? null }))
+          .sort((p, q) => p.x - q.x) })) },
+      options: { responsive: true, maintainAspectRatio: false, transitions: { resize: { animation: { duration: 0 } } },
+        animation: { duration: 150, onComplete: () => { canvas.dataset.rendered = '1'; } },
+        scales: { x: { type: field === 'block_size' ? 'logarithmic' : 'linear', title: { display: true, text: field } },
+          y: { beginAtZero: true, title: { display: true, text: METRIC_WORDS[tests[0].headline] ?? '' } } } },
+    })));
+  }
+
+  // mailbox-db: PASS/FAIL of each side at each thread count
+  const mbx = c.tests.filter((t) => t.kind === 'mailbox');
+  if (mbx.length) {
+    head.append(h('p', { id: 'compare-mailbox' }, 'Mailbox PASS/FAIL: ', mbx.map((t, k) => [k ? '; ' : '', `${t.test}: `,
+      c.sides.map((s, i) => `${s.label} ${(t.mailbox_verdicts[i] ?? []).join('/') || '–'}`).join(', ')])));
+  }
+
   // the delta table: a row per test and metric
   const rows = [];
   for (const t of c.tests) {
@@ -1353,6 +1385,16 @@ function init() {
     filterTimer = setTimeout(() => loadRuns(), 250);
   });
   loadProfiles().then((ps) => $('#dl-profiles').replaceChildren(...ps.map((p) => h('option', { value: p.name })))).catch(() => {});
+  $('#compare-groups').addEventListener('click', () => {
+    const q = new URLSearchParams({ group_by: $('#group-by').value });
+    const vals = $('#group-values').value.split(',').map((x) => x.trim()).filter(Boolean);
+    if (vals.length) q.set('values', vals.join(','));
+    for (const el of $('#runs-filters').elements) {
+      const v = el.value?.trim();
+      if (el.name && el.name !== 'sort' && v) q.set(el.name, v);
+    }
+    location.hash = `#/compare?${q}`;
+  });
   $('#compare-selected').addEventListener('click', () => {
     if (selectedRuns.length >= 2) location.hash = `#/compare?runs=${selectedRuns.join(',')}`;
   });

@@ -169,6 +169,33 @@ test('the archive filters on the server, exports CSV, and deletes a run only aft
   assert.equal((await api(d.url, 'GET', `/api/v1/runs/${victim}`)).status, 404);
 });
 
+test('groups compare from the archive, and a sweep draws a line per side', async () => {
+  await page.goto(`${d.url}/#/runs`);
+  await page.locator('#runs-body tr.run-row').first().waitFor();
+  await page.selectOption('#group-by', 'fs_type');
+  await page.click('#compare-groups');
+  await page.waitForURL(/#\/compare\?group_by=fs_type/);
+  await page.locator('#compare-table').waitFor();
+  const api1 = (await api(d.url, 'GET', '/api/v1/compare?group_by=fs_type')).json;
+  assert.deepEqual(await page.locator('#compare-verdicts p.verdict').allInnerTexts(), api1.verdicts.map((v) => v.text));
+  // two block-size sweeps on a plain folder
+  const target = path.join(root, 'sweep');
+  fs.mkdirSync(target, { recursive: true });
+  const ids = [];
+  for (const qd of [1, 4]) {
+    const r = await api(d.url, 'POST', '/api/v1/jobs', { target, profile: 'custom', size: '32MiB', iterations: 3,
+      duration_s: 0.5, tests: [{ name: 'SEQ', pattern: 'sequential', block_size: ['64KiB', '1MiB'], queue_depth: qd }] });
+    assert.equal(r.status, 202, r.text);
+    ids.push((await waitJob(d.url, r.json.id, 120000)).run_id);
+  }
+  const c = (await api(d.url, 'GET', `/api/v1/compare?runs=${ids.join(',')}`)).json;
+  assert.ok(c.tests.every((t) => t.sweep && t.sweep.field === 'block_size'), JSON.stringify(c.tests.map((t) => t.sweep)));
+  await page.goto(`${d.url}/#/compare?runs=${ids.join(',')}`);
+  await page.waitForFunction(() => document.querySelector('canvas.compare-sweep')?.dataset.rendered === '1');
+  assert.ok(await canvasDrawn(page, 'canvas.compare-sweep') > 500);
+  await page.screenshot({ path: path.join(out, 'compare-sweep.png'), fullPage: true });
+});
+
 test('the compare page loaded nothing from outside and threw no errors', () => {
   const outside = requests.filter((u) => !isLoopback(u));
   assert.deepEqual(outside, []);

@@ -129,6 +129,12 @@ void h_runs_list(struct api_req *req, struct api_resp *resp);
 void h_runs_get(struct api_req *req, struct api_resp *resp);
 void h_runs_samples(struct api_req *req, struct api_resp *resp);
 void h_runs_patch(struct api_req *req, struct api_resp *resp);
+
+/* The run filters of the query (docs/api.md, GET /api/v1/runs) into *f,
+ * checked; 0, or -EINVAL with the problem sent. */
+struct run_filter;
+int api_run_filter(struct api_req *req, struct api_resp *resp,
+		   struct run_filter *f);
 void h_runs_delete(struct api_req *req, struct api_resp *resp);
 void h_compare(struct api_req *req, struct api_resp *resp);
 void h_profiles(struct api_req *req, struct api_resp *resp);

@@ -40,40 +40,6 @@ static void run_value(json_t *r, const char *field, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-static int has_label(json_t *r, const char *label)
-{
-	json_t *l;
-	size_t i;
-
-	json_array_foreach(json_object_get(r, "labels"), i, l) if (
-		strcmp(json_string_value(l), label) == 0) return 1;
-	return 0;
-}
-
-/* Does run r pass the filters of the query? */
-static int wanted(struct api_req *req, json_t *r)
-{
-	static const char *const eq[] = {"profile", "fs_type", "target", "server",
-					 "cluster_size"};
-	char v[1200];
-	const char *f;
-
-	for (size_t i = 0; i < sizeof(eq) / sizeof(eq[0]); i++)
-		if ((f = arg(req, eq[i]))) {
-			run_value(r, eq[i], v, sizeof(v));
-			if (strcmp(v, f) != 0)
-				return 0;
-		}
-	if ((f = arg(req, "label")) && !has_label(r, f))
-		return 0;
-	run_value(r, "started_at", v, sizeof(v));
-	if ((f = arg(req, "from")) && strcmp(v, f) < 0)
-		return 0;
-	if ((f = arg(req, "to")) && strncmp(v, f, strlen(f)) > 0)
-		return 0;
-	return 1;
-}
-
 struct sides {
 	struct compare_side s[MAX_SIDES];
 	int64_t *ids[MAX_SIDES];
@@ -119,9 +85,12 @@ static int sides_from_runs(const char *list, struct sides *sd,
 
 	while (*p) {
 		char *end, label[32];
-		long long id = strtoll(p, &end, 10);
+		long long id;
 		struct compare_side *s;
-		if (end == p || id <= 0 || (*end && *end != ',')) {
+		errno = 0;
+		id = strtoll(p, &end, 10);
+		if (end == p || id <= 0 || errno || (*end && *end != ',') ||
+		    (*end == ',' && end[1] == '\0')) {
 			api_fail(resp, 400, "runs",
 				 "runs: a comma list of run ids, the baseline first "
 				 "(runs=12,15)");
@@ -149,9 +118,10 @@ static int sides_from_groups(struct api_req *req, const char *field,
 	static const char *const fields[] = {"fs_type", "cluster_size", "label",
 					     "server", "target"};
 	const char *values = arg(req, "values");
+	struct run_filter f;
 	json_t *runs, *r;
 	size_t i, k;
-	int rc;
+	int rc, overflow = 0;
 
 	for (k = 0; k < 5 && strcmp(field, fields[k]) != 0; k++)
 		;
@@ -165,31 +135,39 @@ static int sides_from_groups(struct api_req *req, const char *field,
 		char buf[2048], *save = NULL, *tok;
 		snprintf(buf, sizeof(buf), "%s", values);
 		for (tok = strtok_r(buf, ",", &save); tok;
-		     tok = strtok_r(NULL, ",", &save))
+		     tok = strtok_r(NULL, ",", &save)) {
+			if (side_for(sd, tok, 0)) {
+				api_fail(resp, 400, "values",
+					 "values: \"%.64s\" is listed twice", tok);
+				return -EINVAL;
+			}
 			if (!side_for(sd, tok, 1)) {
 				api_fail(resp, 400, "values", "values: at most %d",
 					 MAX_SIDES);
 				return -EINVAL;
 			}
+		}
 	}
-	if ((rc = archive_runs_index(req->ctx->a, &runs)) < 0) {
+	if ((rc = api_run_filter(req, resp, &f)) < 0)
+		return rc;
+	if ((rc = archive_runs_index(req->ctx->a, &f, &runs)) < 0) {
 		api_fail(resp, 500, NULL, "archive error listing runs");
 		return rc;
 	}
 	json_array_foreach(runs, i, r)
 	{
 		int64_t id = json_integer_value(json_object_get(r, "id"));
-		if (!wanted(req, r))
-			continue;
 		if (k == 2) { /* a run is in every group of its labels */
 			json_t *l;
 			size_t j;
 			json_array_foreach(json_object_get(r, "labels"), j, l)
 			{
-				struct compare_side *s = side_for(
-					sd, json_string_value(l), !values);
+				const char *name = json_string_value(l);
+				struct compare_side *s = side_for(sd, name, !values);
 				if (s)
 					side_add(sd, s, id);
+				else if (!values && !side_for(sd, name, 0))
+					overflow = 1;
 			}
 		} else {
 			char v[1200];
@@ -197,9 +175,18 @@ static int sides_from_groups(struct api_req *req, const char *field,
 			run_value(r, field, v, sizeof(v));
 			if (v[0] && (s = side_for(sd, v, !values)))
 				side_add(sd, s, id);
+			else if (v[0] && !values)
+				overflow = 1;
 		}
 	}
 	json_decref(runs);
+	if (overflow) {
+		api_fail(resp, 400, "values",
+			 "more than %d values of %s among the runs: pick the "
+			 "sides with values= or narrow them with filters",
+			 MAX_SIDES, field);
+		return -EINVAL;
+	}
 	for (i = 0; i < sd->n; i++)
 		if (sd->s[i].n == 0) {
 			api_fail(resp, 404, "values",
@@ -264,6 +251,19 @@ void h_compare(struct api_req *req, struct api_resp *resp)
 			 "give either runs=A,B,… (the first is the baseline) or "
 			 "group_by=fs_type|cluster_size|label|server|target");
 		return;
+	}
+	if (runs) {
+		static const char *const filters[] = {
+			"values", "profile", "label", "fs_type", "target", "server",
+			"cluster_size", "from", "to", "state", "sort"};
+		for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++)
+			if (arg(req, filters[i])) {
+				api_fail(resp, 400, filters[i],
+					 "%s: filters and values go with group_by; "
+					 "runs= names its runs itself",
+					 filters[i]);
+				goto out;
+			}
 	}
 	rc = runs ? sides_from_runs(runs, &sd, resp)
 		  : sides_from_groups(req, group, &sd, resp);

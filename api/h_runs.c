@@ -3,19 +3,41 @@
  */
 #include "api.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "archive.h"
 
-void h_runs_list(struct api_req *req, struct api_resp *resp)
+/* Is v a prefix of an ISO 8601 UTC time as runs store it,
+ * "2026-11-30T07:00:00Z": a year, month, day, hour, minute or second? */
+static int iso_prefix_ok(const char *v)
 {
-	long long limit, offset;
-	int64_t total = 0;
-	json_t *runs;
-	int rc;
-	struct run_filter f = {
+	static const char form[] = "dddd-dd-ddTdd:dd:ddZ";
+	size_t n = strlen(v);
+
+	if (n < 4 || n > sizeof(form) - 1)
+		return 0;
+	/* whole fields only: 2026, 2026-11, 2026-11-30, …T07, …:00, …Z */
+	if (n != 4 && n != 7 && n != 10 && n != 13 && n != 16 && n != 19 &&
+	    n != 20)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (form[i] == 'd' ? !isdigit((unsigned char)v[i]) : v[i] != form[i])
+			return 0;
+	return 1;
+}
+
+int api_run_filter(struct api_req *req, struct api_resp *resp,
+		   struct run_filter *f)
+{
+	static const char *const states[] = {"running", "done", "failed",
+					     "cancelled", "interrupted"};
+	const char *dates[2];
+	size_t i;
+
+	*f = (struct run_filter){
 		.profile = api_query_str(req, "profile"),
 		.fs_type = api_query_str(req, "fs_type"),
 		.target = api_query_str(req, "target"),
@@ -27,16 +49,54 @@ void h_runs_list(struct api_req *req, struct api_resp *resp)
 		.to = api_query_str(req, "to"),
 		.sort = api_query_str(req, "sort"),
 	};
-
-	if (api_query_int(req, resp, "limit", 100, 1, 1000, &limit) < 0 ||
-	    api_query_int(req, resp, "offset", 0, 0, 1LL << 40, &offset) < 0)
-		return;
-	if (f.sort && !archive_sort_ok(f.sort)) {
+	dates[0] = f->from;
+	dates[1] = f->to;
+	for (i = 0; i < 2; i++)
+		if (dates[i] && !iso_prefix_ok(dates[i])) {
+			api_fail(resp, 400, i ? "to" : "from",
+				 "%s: a UTC date or time as runs store it, whole "
+				 "fields: 2026, 2026-11, 2026-11-30, "
+				 "2026-11-30T07:00, 2026-11-30T07:00:00Z (no "
+				 "offsets: times are UTC)",
+				 i ? "to" : "from");
+			return -EINVAL;
+		}
+	if (f->cluster_size &&
+	    (!*f->cluster_size ||
+	     strspn(f->cluster_size, "0123456789") != strlen(f->cluster_size))) {
+		api_fail(resp, 400, "cluster_size",
+			 "cluster_size: bytes, a whole number (65536)");
+		return -EINVAL;
+	}
+	for (i = 0; f->state && i < 5 && strcmp(f->state, states[i]); i++)
+		;
+	if (f->state && i == 5) {
+		api_fail(resp, 400, "state",
+			 "state: running, done, failed, cancelled or interrupted");
+		return -EINVAL;
+	}
+	if (f->sort && !archive_sort_ok(f->sort)) {
 		api_fail(resp, 400, "sort",
 			 "sort: id, started_at, profile, fs_type, target or "
 			 "hostname, with a leading - for descending");
-		return;
+		return -EINVAL;
 	}
+	return 0;
+}
+
+void h_runs_list(struct api_req *req, struct api_resp *resp)
+{
+	long long limit, offset;
+	int64_t total = 0;
+	json_t *runs;
+	int rc;
+	struct run_filter f;
+
+	if (api_run_filter(req, resp, &f) < 0)
+		return;
+	if (api_query_int(req, resp, "limit", 100, 1, 1000, &limit) < 0 ||
+	    api_query_int(req, resp, "offset", 0, 0, 1LL << 40, &offset) < 0)
+		return;
 	if ((rc = archive_runs_json(req->ctx->a, &f, (int)limit, (int)offset,
 				    &runs, &total)) < 0) {
 		api_fail(resp, api_status_from_errno(rc), NULL,

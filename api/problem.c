@@ -216,6 +216,9 @@ static void csv_field(json_t *v, FILE *f)
 		t = json_is_true(v) ? "true" : "false";
 	else
 		num[0] = '\0';
+	/* a text a spreadsheet would run as a formula is kept text */
+	if (json_is_string(v) && strchr("=+-@\t\r", t[0]) && t[0])
+		fputc('\'', f);
 	if (strpbrk(t, ",\"\r\n")) {
 		fputc('"', f);
 		for (; *t; t++) {

@@ -1028,17 +1028,6 @@ int archive_run_update(struct archive *a, int64_t id, const char *labels_json,
 	return sqlite3_changes(a->db) ? 0 : -ENOENT;
 }
 
-int archive_runs_index(struct archive *a, json_t **out)
-{
-	return query_rows(a,
-			  "SELECT id, profile, target, labels AS labels_json,"
-			  " hostname, fs_type,"
-			  " json_extract(probe, '$.fs_block_size') AS cluster_size,"
-			  " coalesce(json_extract(probe, '$.smb.server'), hostname)"
-			  "  AS server, started_at FROM runs WHERE state='done'"
-			  " ORDER BY id",
-			  0, 0, 0, out);
-}
 
 /* Runs sql with one parameter, id. */
 static int exec_id(struct archive *a, const char *sql, int64_t id)
@@ -1200,6 +1189,41 @@ int archive_runs_json(struct archive *a, const struct run_filter *f,
 		json_object_set_new(run, "headline", head);
 	}
 	*out = runs;
+	return 0;
+}
+
+int archive_runs_index(struct archive *a, const struct run_filter *f,
+		       json_t **out)
+{
+	struct run_filter g = f ? *f : (struct run_filter){0};
+	const char *v[16];
+	char where[2048], sql[3072];
+	sqlite3_stmt *st;
+	int rc, n, src;
+
+	g.state = "done";
+	filter_sql(&g, where, sizeof(where), v, &n);
+	snprintf(sql, sizeof(sql),
+		 "SELECT id, profile, target, labels AS labels_json,"
+		 " hostname, fs_type,"
+		 " json_extract(probe, '$.fs_block_size') AS cluster_size,"
+		 " coalesce(json_extract(probe, '$.smb.server'), hostname)"
+		 "  AS server, started_at FROM runs%s ORDER BY id",
+		 where);
+	*out = NULL;
+	if ((rc = prep(a, sql, &st)) < 0)
+		return rc;
+	for (int k = 0; k < n; k++)
+		sqlite3_bind_text(st, k + 1, v[k], -1, SQLITE_STATIC);
+	*out = json_array();
+	while ((src = sqlite3_step(st)) == SQLITE_ROW)
+		json_array_append_new(*out, row_json(st));
+	sqlite3_finalize(st);
+	if (src != SQLITE_DONE) {
+		json_decref(*out);
+		*out = NULL;
+		return sql_err(a, src, "index runs");
+	}
 	return 0;
 }
 

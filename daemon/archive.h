@@ -128,13 +128,6 @@ int archive_jobs_json(struct archive *a, int limit, int offset,
 		      json_t **out);
 int archive_run_json(struct archive *a, int64_t id, json_t **out);
 /* *out = array of run summaries, *total = number of runs */
-/*
- * Every finished run (state done), oldest first, as the compare page's
- * group-by reads them: [{id, profile, target, labels, hostname, fs_type,
- * cluster_size (the probe's fs_block_size, bytes), server (the SMB server,
- * else the hostname), started_at}].
- */
-int archive_runs_index(struct archive *a, json_t **out);
 
 /* Sets run id's labels (a JSON array text) and/or notes (NULL: unchanged).
  * Returns 0 or -ENOENT. */
@@ -159,6 +152,15 @@ int archive_sort_ok(const char *sort);
 /* Deletes run id with its results and samples (its job stays, without a
  * run). Returns 0, -ENOENT, or -EBUSY for a run still running. */
 int archive_run_delete(struct archive *a, int64_t id);
+
+/*
+ * Every finished run (state done) that f lets through (NULL: all), oldest
+ * first, as the compare group-by reads them: [{id, profile, target, labels,
+ * hostname, fs_type, cluster_size (the probe's fs_block_size, bytes), server
+ * (the SMB server, else the hostname), started_at}].
+ */
+int archive_runs_index(struct archive *a, const struct run_filter *f,
+		       json_t **out);
 
 int archive_runs_json(struct archive *a, const struct run_filter *f,
 		      int limit, int offset, json_t **out,

@@ -141,7 +141,21 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 				  n_sides);
 		json_t *vals = json_array_get(json_object_get(e, "sides"), s), *it;
 		json_t *sweep = json_object_get(t, "sweep");
+		char shape[160];
 		json_object_set_new(vals, "present", json_true());
+		/* what ran: a like-for-like comparison needs the same on
+		 * every side */
+		snprintf(shape, sizeof(shape), "%s, %lld B blocks, QD%lld, T%lld, %s",
+			 json_string_value(json_object_get(t, "pattern")) ?: "?",
+			 (long long)json_integer_value(json_object_get(t, "block_size")),
+			 (long long)json_integer_value(json_object_get(t, "queue_depth")),
+			 (long long)json_integer_value(json_object_get(t, "threads")),
+			 json_string_value(json_object_get(json_object_get(run, "engine"),
+							   "target")) ?: "?");
+		if (!json_object_get(vals, "shape"))
+			json_object_set_new(vals, "shape", json_string(shape));
+		else if (strcmp(json_string_value(json_object_get(vals, "shape")), shape))
+			json_object_set_new(vals, "shape", json_string("mixed within the side"));
 		if (json_is_object(sweep) && !json_object_get(e, "sweep"))
 			json_object_set_new(e, "sweep",
 					    json_pack("{s:O?, s:O?, s:O?}", "group",
@@ -186,8 +200,22 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 
 static json_t *summary_json(const struct stats_summary *s)
 {
-	return json_pack("{s:i, s:f, s:f}", "n", s->n, "mean", s->mean, "sd",
-			 s->sd);
+	/* one value has no spread: null, not 0 */
+	return json_pack("{s:i, s:f, s:o}", "n", s->n, "mean", s->mean, "sd",
+			 s->n >= 2 ? json_real(s->sd) : json_null());
+}
+
+/* Why test e is not like for like between the baseline and side s, into
+ * why (""), from the shapes gathered. */
+static void mismatch(json_t *e, size_t s, char *why, size_t len)
+{
+	json_t *sv = json_object_get(e, "sides");
+	const char *a = json_string_value(json_object_get(json_array_get(sv, 0), "shape"));
+	const char *b = json_string_value(json_object_get(json_array_get(sv, s), "shape"));
+
+	why[0] = '\0';
+	if (a && b && strcmp(a, b) != 0)
+		snprintf(why, len, "%s vs %s", b, a);
 }
 
 static void summarize(json_t *arr, struct stats_summary *out)
@@ -264,23 +292,32 @@ static int by_size(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
+static const char *plural(int n)
+{
+	return n == 1 ? "" : "s";
+}
+
 static json_t *verdict(const struct compare_side *sides, size_t s,
 		       int better, int worse, int noise, int untested,
-		       struct finding *f, size_t nf, struct finding *raw, size_t nr)
+		       int unlike, struct finding *f, size_t nf,
+		       struct finding *raw, size_t nr)
 {
-	char text[1200];
+	char text[1400];
 	size_t k = 0;
 	int total = better + worse + noise + untested;
 
 	k += (size_t)snprintf(text, sizeof(text), "%s vs %s: ", sides[s].label,
 			      sides[0].label);
 	if (total == 0) {
-		snprintf(text + k, sizeof(text) - k, "no test in common");
+		k += (size_t)snprintf(text + k, sizeof(text) - k,
+				      "no test to judge in common");
 	} else if (better + worse == 0 && noise > 0) {
-		snprintf(text + k, sizeof(text) - k,
-			 "no significant difference on %d test%s%s", noise,
-			 noise == 1 ? "" : "s",
-			 untested ? " (others had too few iterations to test)" : "");
+		k += (size_t)snprintf(text + k, sizeof(text) - k,
+				      "no significant difference on %d test%s%s",
+				      noise, plural(noise),
+				      untested ? " (others had too few iterations "
+						 "to test)"
+					       : "");
 	} else if (better + worse + noise == 0) {
 		k += (size_t)snprintf(text + k, sizeof(text) - k,
 				      "too few iterations to tell (Welch's t-test "
@@ -292,16 +329,22 @@ static json_t *verdict(const struct compare_side *sides, size_t s,
 	} else {
 		k += (size_t)snprintf(text + k, sizeof(text) - k,
 				      "better on %d, worse on %d, within noise on "
-				      "%d of %d tests",
-				      better, worse, noise, total);
+				      "%d of %d test%s",
+				      better, worse, noise, total, plural(total));
 		qsort(f, nf, sizeof(*f), by_size);
 		for (size_t i = 0; i < nf && i < 3 && k < sizeof(text); i++)
 			k += (size_t)snprintf(text + k, sizeof(text) - k, "%s%s",
 					      i ? "; " : " — biggest: ", f[i].text);
 	}
-	return json_pack("{s:i, s:s, s:i, s:i, s:i, s:i}", "side", (int)s, "text",
-			 text, "better", better, "worse", worse, "within_noise",
-			 noise, "untested", untested);
+	if (unlike && k < sizeof(text))
+		snprintf(text + k, sizeof(text) - k,
+			 " (%d test%s of the same name ran a different workload "
+			 "and %s not judged)",
+			 unlike, plural(unlike), unlike == 1 ? "is" : "are");
+	return json_pack("{s:i, s:s, s:i, s:i, s:i, s:i, s:i}", "side", (int)s,
+			 "text", text, "better", better, "worse", worse,
+			 "within_noise", noise, "untested", untested,
+			 "not_like_for_like", unlike);
 }
 
 int compare_json(struct archive *a, const struct compare_side *sides,
@@ -310,6 +353,7 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 	json_t *acc = json_object(), *order = json_array(), *key;
 	json_t *tests = json_array(), *unmatched = json_array();
 	json_t *side_info = json_array(), *verdicts = json_array();
+	json_t *warnings = json_array();
 	struct finding *found = NULL, *raw = NULL;
 	size_t i, nt;
 	int rc = 0;
@@ -327,13 +371,27 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 			}
 			gather(acc, order, run, s, n);
 			json_array_append_new(
-				runs, json_pack("{s:O, s:O, s:O, s:O, s:O}", "id",
-						json_object_get(run, "id"), "profile",
+				runs, json_pack("{s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?}",
+						"id", json_object_get(run, "id"), "state",
+						json_object_get(run, "state"), "profile",
 						json_object_get(run, "profile"), "target",
 						json_object_get(run, "target"), "labels",
 						json_object_get(run, "labels"), "fs_type",
 						json_object_get(json_object_get(run, "probe"),
-								"fs_type")));
+								"fs_type"),
+						"engine",
+						json_object_get(json_object_get(run, "engine"),
+								"target")));
+			if (strcmp(json_string_value(json_object_get(run, "state")) ?: "",
+				   "done") != 0) {
+				char w[160];
+				snprintf(w, sizeof(w),
+					 "run %lld ended %s: only its finished "
+					 "iterations are compared",
+					 (long long)sides[s].runs[r],
+					 json_string_value(json_object_get(run, "state")) ?: "?");
+				json_array_append_new(warnings, json_string(w));
+			}
 			json_decref(run);
 		}
 		json_array_append_new(side_info, json_pack("{s:s, s:o}", "label",
@@ -350,7 +408,7 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 		goto out;
 	}
 	for (size_t s = 1; s < n; s++) {
-		int better = 0, worse = 0, noise = 0, untested = 0;
+		int better = 0, worse = 0, noise = 0, untested = 0, unlike = 0;
 		size_t nf = 0, nr = 0;
 		json_array_foreach(order, i, key)
 		{
@@ -370,6 +428,14 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 			summarize(json_object_get(json_array_get(sv, s), m[h].key), &x);
 			if (b.n == 0 || x.n == 0)
 				continue; /* unsupported on a side: listed, not judged */
+			{
+				char why[400];
+				mismatch(e, s, why, sizeof(why));
+				if (why[0]) {
+					unlike++;
+					continue; /* not like for like: not judged */
+				}
+			}
 			vs = versus(&m[h], &b, &x);
 			verdict_s = json_string_value(json_object_get(vs, "verdict"));
 			if (strcmp(verdict_s, "significant") == 0) {
@@ -395,7 +461,8 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 			json_decref(vs);
 		}
 		json_array_append_new(verdicts, verdict(sides, s, better, worse, noise,
-							untested, found, nf, raw, nr));
+							untested, unlike, found, nf, raw,
+							nr));
 	}
 	json_array_foreach(order, i, key)
 	{
@@ -457,6 +524,18 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 			      "present", present, "metrics", metrics);
 		if (json_object_get(e, "sweep"))
 			json_object_set(t, "sweep", json_object_get(e, "sweep"));
+		if (k == K_IO) {
+			json_t *shapes = json_array(), *mm = json_array();
+			for (size_t s = 0; s < n; s++) {
+				char why[400];
+				json_array_append(shapes, json_object_get(json_array_get(sv, s),
+									  "shape") ?: json_null());
+				mismatch(e, s, why, sizeof(why));
+				json_array_append_new(mm, why[0] ? json_string(why) : json_null());
+			}
+			json_object_set_new(t, "workload", shapes);
+			json_object_set_new(t, "not_like_for_like", mm);
+		}
 		if (k == K_MAILBOX)
 			json_object_set(t, "mailbox_verdicts", mbv);
 		json_decref(mbv);
@@ -469,10 +548,10 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 		}
 		json_array_append_new(tests, t);
 	}
-	*out = json_pack("{s:i, s:O, s:O, s:O, s:O, s:{s:f, s:i}}", "baseline", 0,
-			 "sides", side_info, "verdicts", verdicts, "tests", tests,
-			 "unmatched", unmatched, "rules", "alpha", ALPHA,
-			 "min_iterations", MIN_N);
+	*out = json_pack("{s:i, s:O, s:O, s:O, s:O, s:O, s:{s:f, s:i}}", "baseline",
+			 0, "sides", side_info, "verdicts", verdicts, "warnings",
+			 warnings, "tests", tests, "unmatched", unmatched, "rules",
+			 "alpha", ALPHA, "min_iterations", MIN_N);
 	rc = *out ? 0 : -ENOMEM;
 out:
 	free(found);
@@ -483,5 +562,6 @@ out:
 	json_decref(unmatched);
 	json_decref(side_info);
 	json_decref(verdicts);
+	json_decref(warnings);
 	return rc;
 }

@@ -593,10 +593,12 @@ async function deleteRun(run) {
   if (!window.confirm(`Delete run #${run.id} (${run.profile} on ${run.target}, ${fmtTime(run.started_at)}) with all its results? This cannot be undone.`)) return;
   try {
     await api('DELETE', `/runs/${run.id}`);
-    selectedRuns = selectedRuns.filter((x) => x !== run.id);
+    toggleSelected(run.id, false);
     loadRuns();
   } catch (e) {
-    showGlobalError(`Could not delete run #${run.id}: ${e.message}`);
+    const msg = `Could not delete run #${run.id}: ${e.message}`;
+    showGlobalError(msg);
+    window.alert(msg);
   }
 }
 
@@ -646,14 +648,16 @@ function renderRuns() {
     h('td', null, stateBadge(run.state)),
     headCell,
     h('td', { onclick: (ev) => ev.stopPropagation() },
-      h('button', { type: 'button', class: 'run-delete', title: `delete run #${run.id}`,
+      h('button', { type: 'button', class: 'run-delete', disabled: run.state === 'running' || undefined,
+        title: run.state === 'running' ? 'still running: cancel its job first' : `delete run #${run.id}`,
         onclick: () => deleteRun(run) }, 'Delete')));
   }));
 }
 
 // ---------------------------------------------------------------- compare page
 
-const SIDE_COLORS = ['#7f8c8d', '#2f7ed8', '#e0882b', '#6a9f3a', '#8e44ad', '#c0392b', '#16a085'];
+const SIDE_COLORS = ['#7f8c8d', '#2f7ed8', '#e0882b', '#6a9f3a', '#8e44ad', '#c0392b', '#16a085', '#d4ac0d',
+  '#1abc9c', '#34495e', '#e84393', '#6c5ce7', '#00b894', '#b35900', '#0984e3', '#636e72'];
 const METRIC_WORDS = {
   mb_s: 'MB/s', iops: 'IOPS', lat_mean_us: 'mean latency (µs)', lat_p99_us: 'p99 latency (µs)',
   seconds: 'seconds', transactional_iops: 'transactional IOPS', db_read_mean_ms: 'db read mean (ms)',
@@ -702,6 +706,10 @@ function renderCompare(root, c, query) {
       h('a', { class: 'button', id: 'compare-csv', href: `/api/v1/compare?${query}&format=csv` }, 'CSV')),
     h('ul', { class: 'sides' }, c.sides.map(sideHead)),
     h('div', { id: 'compare-verdicts' }, c.verdicts.map((v) => h('p', { class: 'verdict' }, v.text))),
+    (c.warnings ?? []).map((w) => h('p', { class: 'warning-text' }, w)),
+    c.tests.some((t) => t.not_like_for_like?.some(Boolean)) ? h('p', { class: 'warning-text', id: 'compare-unlike' },
+      'Not like for like (same name, different workload; marked ≠ and not judged): ',
+      c.tests.filter((t) => t.not_like_for_like?.some(Boolean)).map((t) => `${t.test} ${t.rw}: ${t.not_like_for_like.filter(Boolean).join('; ')}`).join(' · ')) : '',
     c.unmatched.length ? h('p', { class: 'muted', id: 'compare-unmatched' }, 'Not on every side: ',
       c.unmatched.map((u) => `${u.test} ${u.rw} (on ${u.present.map((p, i) => (p ? c.sides[i].label : null)).filter(Boolean).join(', ')})`).join('; ')) : '');
 
@@ -767,13 +775,16 @@ function renderCompare(root, c, query) {
   for (const t of c.tests) {
     for (const m of t.metrics) {
       const cells = [h('td', null, t.test), h('td', null, t.rw), h('td', null, METRIC_WORDS[m.metric] ?? m.metric)];
-      m.sides.forEach((sv, i) => cells.push(h('td', { class: 'num' }, sv ? `${fmtMetric(m.metric, sv.mean)} ± ${fmtMetric(m.metric, sv.sd)}` : '–',
+      m.sides.forEach((sv, i) => cells.push(h('td', { class: 'num' }, sv ? `${fmtMetric(m.metric, sv.mean)}${isNum(sv.sd) ? ` ± ${fmtMetric(m.metric, sv.sd)}` : ''}` : '–',
         sv ? h('span', { class: 'muted' }, ` n=${sv.n}`) : '')));
       for (let i = 1; i < n; i++) {
         const v = m.vs_baseline[i];
-        const cls = !v ? '' : v.verdict === 'significant' ? (v.better ? 'better' : 'worse') : v.verdict === 'within noise' ? 'noise' : 'untested';
-        cells.push(h('td', { class: `num delta ${cls}`, dataset: { side: i, verdict: v?.verdict ?? '' } },
-          v ? `${fmtMetric(m.metric, v.delta)} (${fmtPct(v.delta_pct)})` : '–'),
+        const unlike = t.not_like_for_like?.[i];
+        const cls = !v ? '' : unlike ? 'unlike' : v.verdict === 'significant' ? (v.better ? 'better' : 'worse') : v.verdict === 'within noise' ? 'noise' : 'untested';
+        const signed = (x) => (isNum(x) ? `${x > 0 ? '+' : x < 0 ? '−' : ''}${fmtMetric(m.metric, Math.abs(x))}` : '–');
+        cells.push(h('td', { class: `num delta ${cls}`, dataset: { side: i, verdict: v?.verdict ?? '' },
+          title: unlike ? `not like for like: ${unlike}` : undefined },
+          v ? `${signed(v.delta)} (${fmtPct(v.delta_pct)})${unlike ? ' ≠' : ''}` : '–'),
         h('td', { class: `num ${cls}` }, v ? fmtP(v.p) : '–'),
         h('td', { class: cls }, v?.verdict ?? '–'));
       }
@@ -820,7 +831,7 @@ async function drawCompareDetail(c, [test, rw], secCanvas, latCanvas) {
         .map((x) => ({ x: x.t_s, y: (x.read?.mb_s ?? 0) + (x.write?.mb_s ?? 0) })), pointRadius: 2, tension: 0 })) },
     options: { responsive: true, maintainAspectRatio: false, transitions: { resize: { animation: { duration: 0 } } },
       animation: { duration: 150, onComplete: () => { secCanvas.dataset.rendered = '1'; } },
-      scales: { x: { type: 'linear', title: { display: true, text: 's' } }, y: { beginAtZero: true, title: { display: true, text: 'MB/s' } } } },
+      scales: { x: { type: 'linear', min: 0, title: { display: true, text: 's' } }, y: { beginAtZero: true, title: { display: true, text: 'MB/s' } } } },
   }));
   const pcts = ['p50', 'p90', 'p99', 'p99.9', 'p99.99'];
   compareCharts.push(new window.Chart(latCanvas, {

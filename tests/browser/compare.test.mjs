@@ -41,9 +41,9 @@ before(async () => {
     const target = path.join(root, 'plain');
     fs.mkdirSync(target);
     runIds = [];
-    for (const qd of [1, 16]) {
+    for (const direct of [true, false]) {
       const r = await api(d.url, 'POST', '/api/v1/jobs', { target, profile: 'custom', size: '64MiB', iterations: 3,
-        duration_s: 0.5, tests: [{ name: 'RND4K', pattern: 'random', block_size: '4KiB', queue_depth: qd }] });
+        duration_s: 0.5, direct, tests: [{ name: 'RND4K', pattern: 'random', block_size: '4KiB', queue_depth: 4 }] });
       runIds.push((await waitJob(d.url, r.json.id, 120000)).run_id);
     }
   }
@@ -92,8 +92,9 @@ test('runs ticked in the archive open a comparison with drawn bars, the API\'s d
         assert.ok(text.includes(`(${fmtPct(v.delta_pct)})`), `${t.test} ${t.rw} ${m.metric} side ${i}: "${text}" vs ${v.delta_pct}`);
         assert.equal(await cell.getAttribute('data-verdict'), v.verdict);
         const cls = await cell.getAttribute('class');
-        if (v.verdict === 'within noise') assert.match(cls, /\bnoise\b/);
-        if (v.verdict === 'significant') assert.match(cls, v.better ? /\bbetter\b/ : /\bworse\b/);
+        if (t.not_like_for_like?.[i]) assert.match(cls, /\bunlike\b/);
+        else if (v.verdict === 'within noise') assert.match(cls, /\bnoise\b/);
+        else if (v.verdict === 'significant') assert.match(cls, v.better ? /\bbetter\b/ : /\bworse\b/);
         checked++;
       }
     }
@@ -190,6 +191,9 @@ test('groups compare from the archive, and a sweep draws a line per side', async
   }
   const c = (await api(d.url, 'GET', `/api/v1/compare?runs=${ids.join(',')}`)).json;
   assert.ok(c.tests.every((t) => t.sweep && t.sweep.field === 'block_size'), JSON.stringify(c.tests.map((t) => t.sweep)));
+  // same names, QD1 against QD4: said, and not judged
+  assert.ok(c.tests.every((t) => /QD4.*vs.*QD1/.test(t.not_like_for_like[1])), JSON.stringify(c.tests.map((t) => t.not_like_for_like)));
+  assert.match(c.verdicts[0].text, /2 tests of the same name ran a different workload and are not judged/);
   await page.goto(`${d.url}/#/compare?runs=${ids.join(',')}`);
   await page.waitForFunction(() => document.querySelector('canvas.compare-sweep')?.dataset.rendered === '1');
   assert.ok(await canvasDrawn(page, 'canvas.compare-sweep') > 500);

@@ -101,6 +101,14 @@ static const char *const migrations[] = {
 	/* 5: an SMB target's session: the credential's name and the
 	 * protocol knobs (never a password) */
 	"ALTER TABLE jobs ADD COLUMN smb TEXT;",
+	/* 6: results imported from other tools (their numbers as printed,
+	 * kept in mb_s, iops, lat_mean_us) and the original files */
+	"ALTER TABLE results ADD COLUMN imported INTEGER NOT NULL DEFAULT 0;"
+	"CREATE TABLE imports("
+	" run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+	" tool TEXT NOT NULL, version TEXT NOT NULL, format TEXT NOT NULL,"
+	" sha256 TEXT NOT NULL UNIQUE, filename TEXT, size INTEGER NOT NULL,"
+	" original BLOB NOT NULL, imported_at TEXT NOT NULL);",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -882,7 +890,9 @@ static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
 			    " CASE WHEN sweep_field IS NULL THEN NULL"
 			    " ELSE json_object('group', sweep_group, 'field',"
 			    "  sweep_field, 'value', sweep_value) END AS sweep_json,"
-			    " error, allocated_bytes,"
+			    " error, allocated_bytes, imported,"
+			    " mb_s AS imp_mb_s, iops AS imp_iops,"
+			    " lat_mean_us AS imp_lat_mean_us,"
 			    " min(id) OVER (PARTITION BY test, rw) AS grp"
 			    " FROM results WHERE run_id=?"
 			    " ORDER BY grp, iteration, id",
@@ -941,6 +951,14 @@ static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
 			r[k].lat_sum_ns = (uint64_t)json_integer_value(json_object_get(row, "lat_sum_ns"));
 			r[k].window_ns = (uint64_t)json_integer_value(json_object_get(row, "window_ns"));
 			result_finish(&r[k]);
+			if (json_integer_value(json_object_get(row, "imported"))) {
+				/* another tool's numbers, as it printed them */
+				r[k].mb_s = json_number_value(json_object_get(row, "imp_mb_s"));
+				r[k].mib_s = r[k].mb_s * 1e6 / (1 << 20);
+				r[k].iops = json_number_value(json_object_get(row, "imp_iops"));
+				r[k].lat_mean_us = json_number_value(
+					json_object_get(row, "imp_lat_mean_us"));
+			}
 			it = json_pack("{s:O, s:f, s:f, s:f, s:f, s:I, s:I, s:f, s:O, s:O, s:O}",
 				       "iteration", json_object_get(row, "iteration"),
 				       "mb_s", r[k].mb_s, "mib_s", r[k].mib_s,
@@ -951,6 +969,14 @@ static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
 				       json_object_get(row, "latency_us"),
 				       "cpu_user_s", json_object_get(row, "cpu_user_s"),
 				       "cpu_sys_s", json_object_get(row, "cpu_sys_s"));
+			if (json_integer_value(json_object_get(row, "imported"))) {
+				if (r[k].lat_mean_us < 0)
+					json_object_set_new(it, "lat_mean_us", json_null());
+				/* another tool's numbers: no window or I/O counts */
+				json_object_set_new(it, "seconds", json_null());
+				json_object_set_new(it, "bytes", json_null());
+				json_object_set_new(it, "ios", json_null());
+			}
 			if (json_is_string(json_object_get(row, "error")))
 				json_object_set(it, "error", json_object_get(row, "error"));
 			if (json_is_integer(json_object_get(row, "allocated_bytes")))
@@ -1005,6 +1031,18 @@ int archive_run_json(struct archive *a, int64_t id, json_t **out)
 				      "bytes", "B", "seconds", "s",
 				      "block_size", "B"));
 	json_object_set_new(run, "tests", tests);
+	{
+		/* a run another tool measured: where from, and its file */
+		json_t *imp = NULL;
+		if (query_one(a,
+			      "SELECT tool, version, format, sha256, filename, size,"
+			      " imported_at, '/api/v1/runs/' || run_id || '/original'"
+			      " AS original FROM imports WHERE run_id=?",
+			      id, &imp) == 0)
+			json_object_set_new(run, "import", imp);
+		else
+			json_object_set_new(run, "import", json_null());
+	}
 	if (strcmp(json_string_value(json_object_get(run, "profile")),
 		   "mailbox-db") == 0)
 		json_object_set_new(
@@ -1251,4 +1289,120 @@ int archive_samples_json(struct archive *a, int64_t run_id, json_t **out)
 		"   ELSE write_lat_sum_ns / 1e3 / write_ios END) AS write_json"
 		" FROM samples WHERE run_id=? ORDER BY rowid",
 		run_id, 0, 1, out);
+}
+
+int archive_import(struct archive *a, const struct archive_import_in *in,
+		   int64_t *run_id)
+{
+	sqlite3_stmt *st;
+	char now[32];
+	int rc;
+
+	*run_id = 0;
+	/* the same file twice is the same run */
+	if ((rc = prep(a, "SELECT run_id FROM imports WHERE sha256=?", &st)) < 0)
+		return rc;
+	sqlite3_bind_text(st, 1, in->sha256, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*run_id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (*run_id)
+		return -EEXIST;
+	now_text(now);
+	if ((rc = exec(a, "BEGIN IMMEDIATE")) < 0)
+		return rc;
+	if ((rc = prep(a, "INSERT INTO runs(job_id, state, profile, target,"
+			  " spec, labels, notes, engine_version, engine_target,"
+			  " direct, probe, warnings, hostname, fs_type,"
+			  " started_at, finished_at) VALUES (NULL,'done',?,?,?,?,"
+			  " ?,?,?,1,?,'[]',json_extract(?8,'$.hostname'),"
+			  " json_extract(?8,'$.fs_type'),?,?)",
+		       &st)) < 0)
+		goto out;
+	sqlite3_bind_text(st, 1, in->profile, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, in->target, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, in->spec_json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, in->labels_json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, in->notes, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, in->version, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, in->tool, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, in->probe_json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 9, in->started_at[0] ? in->started_at : now, -1,
+			  SQLITE_STATIC);
+	sqlite3_bind_text(st, 10, in->started_at[0] ? in->started_at : now, -1,
+			  SQLITE_STATIC);
+	if ((rc = step_done(a, st, "insert imported run")) < 0)
+		goto out;
+	*run_id = sqlite3_last_insert_rowid(a->db);
+	for (size_t i = 0; i < in->n && rc == 0; i++) {
+		const struct archive_import_result *t = &in->results[i];
+		if ((rc = prep(a, "INSERT INTO results(run_id, test, rw, pattern,"
+				  " block_size, queue_depth, threads, iteration, ios,"
+				  " bytes, lat_sum_ns, window_ns, seconds, mb_s, mib_s,"
+				  " iops, lat_mean_us, imported)"
+				  " VALUES (?,?,?,?,?,?,?,1,0,0,0,0,0,?,?,?,?,1)",
+			       &st)) < 0)
+			break;
+		sqlite3_bind_int64(st, 1, *run_id);
+		sqlite3_bind_text(st, 2, t->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, t->rw, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, t->pattern, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)t->block_size);
+		sqlite3_bind_int(st, 6, t->queue_depth);
+		sqlite3_bind_int(st, 7, t->threads);
+		sqlite3_bind_double(st, 8, t->mb_s);
+		sqlite3_bind_double(st, 9, t->mb_s * 1e6 / (1 << 20));
+		/* IOPS not printed: it is the bytes per second over the block
+		 * size, as the tool computes it; a latency not printed is
+		 * stored as -1 and read back as null */
+		sqlite3_bind_double(st, 10, t->iops >= 0 ? t->iops
+				    : t->block_size ? t->mb_s * 1e6 / (double)t->block_size
+						    : 0);
+		sqlite3_bind_double(st, 11, t->lat_mean_us >= 0 ? t->lat_mean_us : -1);
+		rc = step_done(a, st, "insert imported result");
+	}
+	if (rc < 0)
+		goto out;
+	if ((rc = prep(a, "INSERT INTO imports(run_id, tool, version, format,"
+			  " sha256, filename, size, original, imported_at)"
+			  " VALUES (?,?,?,?,?,?,?,?,?)",
+		       &st)) < 0)
+		goto out;
+	sqlite3_bind_int64(st, 1, *run_id);
+	sqlite3_bind_text(st, 2, in->tool, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, in->version, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, in->format, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, in->sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, in->filename, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 7, (sqlite3_int64)in->len);
+	sqlite3_bind_blob(st, 8, in->original, (int)in->len, SQLITE_STATIC);
+	sqlite3_bind_text(st, 9, now, -1, SQLITE_STATIC);
+	rc = step_done(a, st, "insert import");
+out:
+	return tx_end(a, rc);
+}
+
+int archive_import_original(struct archive *a, int64_t run_id, void **data,
+			    size_t *len, char *filename, size_t fn_len)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*data = NULL;
+	if ((rc = prep(a, "SELECT original, filename FROM imports WHERE run_id=?",
+		       &st)) < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = -ENOENT;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const void *b = sqlite3_column_blob(st, 0);
+		const unsigned char *f = sqlite3_column_text(st, 1);
+		*len = (size_t)sqlite3_column_bytes(st, 0);
+		snprintf(filename, fn_len, "%s", f ? (const char *)f : "original");
+		rc = (*data = malloc(*len ? *len : 1)) ? 0 : -ENOMEM;
+		if (rc == 0)
+			memcpy(*data, b, *len);
+	}
+	sqlite3_finalize(st);
+	return rc;
 }

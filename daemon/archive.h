@@ -24,7 +24,7 @@
 #include "profiles.h"
 #include "result.h"
 
-#define ARCHIVE_SCHEMA_VERSION 5
+#define ARCHIVE_SCHEMA_VERSION 6
 
 struct archive;
 
@@ -148,6 +148,41 @@ struct run_filter {
 
 /* Is sort one archive_runs_json takes? */
 int archive_sort_ok(const char *sort);
+
+/* One result another tool printed. */
+struct archive_import_result {
+	const char *name, *rw, *pattern;
+	uint64_t block_size;
+	int queue_depth, threads;
+	double mb_s, iops, lat_mean_us; /* iops, latency < 0: not printed */
+};
+
+/* A run another tool measured, with its original file. */
+struct archive_import_in {
+	const char *tool, *version, *format; /* "CrystalDiskMark", "8.0.4", "cdm" */
+	const char *profile, *target, *notes;
+	const char *spec_json, *labels_json, *probe_json;
+	const char *started_at;              /* ISO 8601, or "" for now */
+	const char *sha256, *filename;       /* of the original */
+	const void *original;
+	size_t len;
+	const struct archive_import_result *results;
+	size_t n;
+};
+
+/*
+ * Stores an imported run (state done, no job) with one iteration per
+ * result and the original file, in one transaction. Returns 0 with *run_id,
+ * -EEXIST with *run_id the run of the same file (by SHA-256) imported
+ * before, or another negative errno (nothing written).
+ */
+int archive_import(struct archive *a, const struct archive_import_in *in,
+		   int64_t *run_id);
+
+/* The original file of imported run run_id (malloc'd into *data) and its
+ * name. Returns 0 or -ENOENT (not an imported run). */
+int archive_import_original(struct archive *a, int64_t run_id, void **data,
+			    size_t *len, char *filename, size_t fn_len);
 
 /* Deletes run id with its results and samples (its job stays, without a
  * run). Returns 0, -ENOENT, or -EBUSY for a run still running. */

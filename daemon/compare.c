@@ -299,7 +299,7 @@ static const char *plural(int n)
 
 static json_t *verdict(const struct compare_side *sides, size_t s,
 		       int better, int worse, int noise, int untested,
-		       int unlike, struct finding *f, size_t nf,
+		       int unlike, int imported, struct finding *f, size_t nf,
 		       struct finding *raw, size_t nr)
 {
 	char text[1400];
@@ -319,9 +319,14 @@ static json_t *verdict(const struct compare_side *sides, size_t s,
 						 "to test)"
 					       : "");
 	} else if (better + worse + noise == 0) {
-		k += (size_t)snprintf(text + k, sizeof(text) - k,
-				      "too few iterations to tell (Welch's t-test "
-				      "needs ≥ 3 per side)");
+		k += (size_t)snprintf(text + k, sizeof(text) - k, "%s",
+				      imported ? "no significance can be computed: "
+						 "an imported result holds only the "
+						 "best of its iterations, with no "
+						 "spread"
+					       : "too few iterations to tell "
+						 "(Welch's t-test needs ≥ 3 per "
+						 "side)");
 		qsort(raw, nr, sizeof(*raw), by_size);
 		for (size_t i = 0; i < nr && i < 3 && k < sizeof(text); i++)
 			k += (size_t)snprintf(text + k, sizeof(text) - k, "%s%s",
@@ -354,6 +359,7 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 	json_t *tests = json_array(), *unmatched = json_array();
 	json_t *side_info = json_array(), *verdicts = json_array();
 	json_t *warnings = json_array();
+	char imported[32] = {0}; /* a side holds an imported run */
 	struct finding *found = NULL, *raw = NULL;
 	size_t i, nt;
 	int rc = 0;
@@ -382,6 +388,21 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 						"engine",
 						json_object_get(json_object_get(run, "engine"),
 								"target")));
+			if (json_is_object(json_object_get(run, "import"))) {
+				char w[240];
+				if (s < sizeof(imported))
+					imported[s] = 1;
+				json_t *imp = json_object_get(json_object_get(run, "spec"),
+							      "imported");
+				snprintf(w, sizeof(w),
+					 "run %lld was imported from %s: each number "
+					 "is the best of %lld, with no spread, so no "
+					 "significance can be computed for it",
+					 (long long)sides[s].runs[r],
+					 json_string_value(json_object_get(imp, "tool")) ?: "another tool",
+					 (long long)json_integer_value(json_object_get(imp, "best_of")));
+				json_array_append_new(warnings, json_string(w));
+			}
 			if (strcmp(json_string_value(json_object_get(run, "state")) ?: "",
 				   "done") != 0) {
 				char w[160];
@@ -461,8 +482,9 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 			json_decref(vs);
 		}
 		json_array_append_new(verdicts, verdict(sides, s, better, worse, noise,
-							untested, unlike, found, nf, raw,
-							nr));
+							untested, unlike,
+							imported[0] || (s < sizeof(imported) && imported[s]),
+							found, nf, raw, nr));
 	}
 	json_array_foreach(order, i, key)
 	{

@@ -1,0 +1,52 @@
+/*
+ * import — results written by other tools, parsed into one shape the
+ * archive stores as a run (archive_import). CrystalDiskMark text (3 … 8) is
+ * parsed here; the numbers are kept as the tool printed them.
+ */
+#ifndef STORBENCH_IMPORT_H
+#define STORBENCH_IMPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define IMPORT_MAX_TESTS 64
+
+struct import_test {
+	char name[32];       /* storbench's naming: "SEQ1M Q8T1", CDM 3's "4K QD32" */
+	char rw[8];          /* read, write, mix */
+	char pattern[12];    /* sequential, random */
+	uint64_t block_size; /* bytes */
+	int queue_depth, threads;
+	int read_pct;        /* 100, 0, or the mix's read share */
+	double mb_s;         /* 10^6 B/s, as printed */
+	double iops;         /* < 0 when the tool did not print it */
+	double lat_mean_us;  /* < 0 when not printed */
+};
+
+struct import_run {
+	char tool[32];       /* "CrystalDiskMark" */
+	char version[32];    /* "8.0.4" */
+	char date[32];       /* "2024-01-06T05:41:48" (the tool's local time) */
+	char os[192];
+	char comment[256];   /* the free-form comment line, as written */
+	char profile[32];    /* "Default", "Peak", … when the file says */
+	char drive[16];      /* "C:" */
+	uint64_t test_size;  /* bytes per test file */
+	int iterations;      /* the "(x5)": each number is the best of these */
+	/* read from the comment where recognisable, else "" / 0 */
+	char fs_type[16];    /* "ntfs", "refs", "fat32", "exfat" */
+	int64_t cluster;     /* allocation unit, bytes */
+	char write_cache[8]; /* "on", "off" */
+	struct import_test t[IMPORT_MAX_TESTS];
+	size_t n;
+};
+
+/*
+ * Parses a CrystalDiskMark text result (UTF-8 or UTF-16 with or without a
+ * BOM, CRLF or LF). Returns 0, or -EINVAL with err naming the line and the
+ * problem (*line is 1-based, 0 when it concerns the whole file).
+ */
+int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
+	       size_t err_len, int *line);
+
+#endif

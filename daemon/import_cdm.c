@@ -1,0 +1,452 @@
+/*
+ * import_cdm — CrystalDiskMark's text result ("File > Save (Text)"), versions
+ * 3 to 8, into struct import_run (import.h).
+ *
+ * What the versions print:
+ *   3.x, 4.x   "Sequential Read : 158.635 MB/s", "Random Read 512KB : …",
+ *              "Random Read 4KB (QD=32) : 2.210 MB/s [ 539.5 IOPS]";
+ *              footer "Test : 1000 MB [F: …] (x5)", "Date : 2012/08/24 …",
+ *              "OS : …", then often a free comment line.
+ *   5.x, 6.x   "Sequential Read (Q= 32,T= 1) : …", "Random Read 4KiB (Q= 1,T= 1) : …",
+ *              "Sequential Read (T= 1) : …".
+ *   7.x, 8.x   "[Read]" / "[Write]" / "[Mix] Read 70%/Write 30%" sections of
+ *              "SEQ 1MiB (Q= 8, T= 1): 7427.749 MB/s [ 7083.7 IOPS] < 987.81 us>"
+ *              (7.0 writes "Sequential"/"Random"); footer "Profile:",
+ *              "Test: 1 GiB (x5) […]", "Date:", "OS:", "Comment:".
+ * Text converted by the user's tools is common: UTF-16 with a BOM, CRLF,
+ * no trailing newline, rule lines of typographic dashes (pasted through a
+ * blog). A file without the "CrystalDiskMark x.y" banner, or with a
+ * result that is not a number ("?"), is refused.
+ */
+#include "import.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <iconv.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* buf as UTF-8 in *out (malloc'd): a UTF-8 BOM is dropped; UTF-16 (by its
+ * BOM, or by NULs in every other byte) is converted. */
+static int to_utf8(const char *buf, size_t len, char **out)
+{
+	const unsigned char *u = (const unsigned char *)buf;
+	const char *from = NULL;
+	iconv_t cd;
+	char *in, *o;
+	size_t il, ol, cap;
+
+	if (len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
+		buf += 3;
+		len -= 3;
+	} else if (len >= 2 && u[0] == 0xFF && u[1] == 0xFE) {
+		from = "UTF-16LE";
+		buf += 2;
+		len -= 2;
+	} else if (len >= 2 && u[0] == 0xFE && u[1] == 0xFF) {
+		from = "UTF-16BE";
+		buf += 2;
+		len -= 2;
+	} else if (len >= 4 && u[1] == 0 && u[3] == 0 && u[0] && u[2]) {
+		from = "UTF-16LE";
+	} else if (len >= 4 && u[0] == 0 && u[2] == 0 && u[1] && u[3]) {
+		from = "UTF-16BE";
+	}
+	if (!from) {
+		if (!(*out = malloc(len + 1)))
+			return -ENOMEM;
+		memcpy(*out, buf, len);
+		(*out)[len] = '\0';
+		return 0;
+	}
+	if ((cd = iconv_open("UTF-8", from)) == (iconv_t)-1)
+		return -errno;
+	cap = len * 2 + 4;
+	if (!(*out = malloc(cap))) {
+		iconv_close(cd);
+		return -ENOMEM;
+	}
+	in = (char *)buf;
+	il = len & ~(size_t)1;
+	o = *out;
+	ol = cap - 1;
+	if (iconv(cd, &in, &il, &o, &ol) == (size_t)-1) {
+		iconv_close(cd);
+		free(*out);
+		*out = NULL;
+		return -EILSEQ;
+	}
+	*o = '\0';
+	iconv_close(cd);
+	return 0;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		*--e = '\0';
+	return s;
+}
+
+/* A rule line: only '-', '=', '_', or typographic dashes (U+2010 … U+2015). */
+static int is_rule(const char *s)
+{
+	int n = 0;
+
+	while (*s) {
+		if (*s == '-' || *s == '=' || *s == '_') {
+			s++;
+		} else if ((unsigned char)s[0] == 0xE2 && (unsigned char)s[1] == 0x80 &&
+			   (unsigned char)s[2] >= 0x90 && (unsigned char)s[2] <= 0x95) {
+			s += 3;
+		} else {
+			return 0;
+		}
+		n++;
+	}
+	return n >= 10;
+}
+
+/* "158.635" at *p, advancing; 0, or -1 when there is no number. */
+static int number(const char **p, double *v)
+{
+	char *end;
+
+	while (**p == ' ')
+		(*p)++;
+	if (!isdigit((unsigned char)**p))
+		return -1;
+	*v = strtod(*p, &end);
+	*p = end;
+	return 0;
+}
+
+/* The numbers after a label: "158.635 MB/s [ 145.9 IOPS] < 987.81 us>". */
+static int values(const char *p, struct import_test *t)
+{
+	const char *q;
+
+	t->iops = t->lat_mean_us = -1;
+	if (number(&p, &t->mb_s) < 0)
+		return -1;
+	while (*p == ' ')
+		p++;
+	if (strncmp(p, "MB/s", 4) != 0)
+		return -1;
+	if ((q = strchr(p, '['))) {
+		q++;
+		if (number(&q, &t->iops) < 0)
+			return -1;
+	}
+	if ((q = strchr(p, '<'))) {
+		q++;
+		if (number(&q, &t->lat_mean_us) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* "1MiB", "128KiB", "4KiB", "512KB", "4KB" → bytes; suffix into name ("1M"). */
+static uint64_t size_word(const char *s, char *short_name, size_t len)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+	uint64_t mul = *end == 'M' ? 1ULL << 20 : *end == 'K' ? 1ULL << 10 : 0;
+
+	if (end == s || !mul)
+		return 0;
+	snprintf(short_name, len, "%lu%c", v, *end);
+	return v * mul;
+}
+
+/* Q and T of "(Q= 32,T= 1)", "(Q=  8, T= 1)", "(T= 1)", "(QD=32)". */
+static void q_t(const char *s, int *q, int *t)
+{
+	const char *p;
+
+	*q = *t = 1;
+	if ((p = strstr(s, "QD=")))
+		*q = atoi(p + 3);
+	else if ((p = strstr(s, "Q=")))
+		*q = atoi(p + 2);
+	if ((p = strstr(s, "T=")))
+		*t = atoi(p + 2);
+}
+
+/*
+ * One result line's label (before its ':'), read for the version: fills
+ * name, pattern, block size, QD, threads and — when the label says — rw.
+ * Returns 0, or -1 when the label is not a test CrystalDiskMark prints.
+ */
+static int label(const char *lab, int major, const char *section,
+		 struct import_test *t)
+{
+	int seq = strncmp(lab, "Seq", 3) == 0 || strncmp(lab, "SEQ", 3) == 0;
+	int rnd = strncmp(lab, "Random", 6) == 0 || strncmp(lab, "RND", 3) == 0;
+	const char *rw = strstr(lab, " Read") ? "read"
+			 : strstr(lab, " Write") ? "write"
+						  : section;
+	char sz[16] = "";
+
+	if (!seq && !rnd)
+		return -1;
+	snprintf(t->rw, sizeof(t->rw), "%s", rw ? rw : "");
+	if (!t->rw[0])
+		return -1;
+	snprintf(t->pattern, sizeof(t->pattern), "%s", seq ? "sequential" : "random");
+	q_t(lab, &t->queue_depth, &t->threads);
+	if (major >= 7) {
+		/* "SEQ    1MiB (Q=  8, T= 1)", "Random 4KiB (Q= 32, T=16)" */
+		const char *p = lab + strcspn(lab, "0123456789");
+		if (!(t->block_size = size_word(p, sz, sizeof(sz))))
+			return -1;
+		snprintf(t->name, sizeof(t->name), "%s%s Q%dT%d", seq ? "SEQ" : "RND",
+			 sz, t->queue_depth, t->threads);
+	} else if (major >= 5) {
+		/* "Sequential Read (Q= 32,T= 1)": 128 KiB blocks;
+		 * "Sequential Read (T= 1)": 1 MiB; "Random Read 4KiB (…)" */
+		int deep = strstr(lab, "Q=") != NULL && t->queue_depth > 1;
+		t->block_size = seq ? (deep ? 128 << 10 : 1 << 20) : 4 << 10;
+		if (seq)
+			snprintf(t->name, sizeof(t->name), deep ? "Seq Q%dT%d" : "Seq",
+				 t->queue_depth, t->threads);
+		else if (t->queue_depth > 1 || t->threads > 1)
+			snprintf(t->name, sizeof(t->name), "4K Q%dT%d", t->queue_depth,
+				 t->threads);
+		else
+			snprintf(t->name, sizeof(t->name), "4K");
+	} else {
+		/* CrystalDiskMark 3 (and 2, 4): Seq, 512K, 4K, 4K QD32 — the
+		 * names of storbench's cdm3 preset */
+		if (seq) {
+			t->block_size = 1 << 20;
+			snprintf(t->name, sizeof(t->name), "Seq");
+		} else if (strstr(lab, "512K")) {
+			t->block_size = 512 << 10;
+			snprintf(t->name, sizeof(t->name), "512K");
+		} else {
+			t->block_size = 4 << 10;
+			if (t->queue_depth > 1)
+				snprintf(t->name, sizeof(t->name), "4K QD%d", t->queue_depth);
+			else
+				snprintf(t->name, sizeof(t->name), "4K");
+		}
+	}
+	t->read_pct = strcmp(t->rw, "read") == 0 ? 100 : strcmp(t->rw, "write") == 0 ? 0 : -1;
+	return 0;
+}
+
+/* "Test : 1000 MB [F: …] (x5)", "Test: 1 GiB (x5) […]" */
+static void test_line(const char *v, struct import_run *r)
+{
+	char *end;
+	double n = strtod(v, &end);
+	const char *x = strstr(v, "(x"), *b = strchr(v, '[');
+
+	while (*end == ' ')
+		end++;
+	if (end != v) {
+		uint64_t mul = strncmp(end, "GiB", 3) == 0 ? 1ULL << 30
+			       : strncmp(end, "MiB", 3) == 0 ? 1ULL << 20
+			       : strncmp(end, "GB", 2) == 0 ? 1000000000ULL
+			       : strncmp(end, "MB", 2) == 0 ? 1000000ULL
+							  : 0;
+		r->test_size = (uint64_t)(n * (double)mul);
+	}
+	if (x)
+		r->iterations = atoi(x + 2);
+	if (b && b[1] && b[2] == ':')
+		snprintf(r->drive, sizeof(r->drive), "%c:", b[1]);
+}
+
+/* "2012/08/24 23:05:47" → "2012-08-24T23:05:47" */
+static void date_line(const char *v, struct import_run *r)
+{
+	int y, mo, d, h = 0, mi = 0, s = 0;
+
+	if (sscanf(v, "%d/%d/%d %d:%d:%d", &y, &mo, &d, &h, &mi, &s) >= 3 &&
+	    y > 1990 && y < 2200 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31)
+		snprintf(r->date, sizeof(r->date), "%04d-%02d-%02dT%02d:%02d:%02d", y,
+			 mo, d, h, mi, s);
+}
+
+/* Filesystem, allocation unit and write cache where the comment says them:
+ * "NTFS Aloc 4096", "ReFS 64K", "CacheON", "write cache off". */
+static void comment_facts(struct import_run *r)
+{
+	static const char *const fs[][2] = {{"ntfs", "ntfs"}, {"refs", "refs"},
+					    {"exfat", "exfat"}, {"fat32", "fat32"}};
+	char low[256];
+	const char *p;
+	size_t i;
+
+	for (i = 0; r->comment[i] && i < sizeof(low) - 1; i++)
+		low[i] = (char)tolower((unsigned char)r->comment[i]);
+	low[i] = '\0';
+	for (i = 0; i < 4; i++)
+		if (strstr(low, fs[i][0])) {
+			snprintf(r->fs_type, sizeof(r->fs_type), "%s", fs[i][1]);
+			break;
+		}
+	if ((p = strstr(low, "aloc")) || (p = strstr(low, "alloc")) ||
+	    (p = strstr(low, "cluster")) || (p = strstr(low, "au "))) {
+		p += strcspn(p, "0123456789");
+		if (*p) {
+			char *end;
+			long v = strtol(p, &end, 10);
+			while (*end == ' ')
+				end++;
+			if (*end == 'k')
+				v *= 1024;
+			if (v >= 512 && v <= (2L << 20))
+				r->cluster = v;
+		}
+	}
+	if ((p = strstr(low, "cache"))) {
+		p += 5;
+		while (*p == ' ' || *p == '=' || *p == ':')
+			p++;
+		if (strncmp(p, "on", 2) == 0)
+			snprintf(r->write_cache, sizeof(r->write_cache), "on");
+		else if (strncmp(p, "off", 3) == 0)
+			snprintf(r->write_cache, sizeof(r->write_cache), "off");
+	}
+}
+
+static int fail(char *err, size_t len, int *line, int at, const char *what)
+{
+	*line = at;
+	if (at)
+		snprintf(err, len, "line %d: %s", at, what);
+	else
+		snprintf(err, len, "%s", what);
+	return -EINVAL;
+}
+
+int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
+	       size_t err_len, int *line)
+{
+	char *text = NULL, *save = NULL, *ln, *section = NULL;
+	int major = 0, at = 0, rc = 0, after_os = 0, mix_pct = -1;
+	char sec[8] = "";
+
+	memset(r, 0, sizeof(*r));
+	*line = 0;
+	if (len == 0)
+		return fail(err, err_len, line, 0, "the file is empty");
+	if ((rc = to_utf8(buf, len, &text)) < 0)
+		return rc == -ENOMEM ? rc
+				     : fail(err, err_len, line, 0,
+					    "the text is not valid UTF-16");
+	snprintf(r->tool, sizeof(r->tool), "CrystalDiskMark");
+	/* line by line, empty ones counted (errors name the line) */
+	for (ln = text; ln; ln = save) {
+		char *s, *colon, *nl = strchr(ln, '\n');
+		if (nl)
+			*nl = '\0';
+		save = nl ? nl + 1 : NULL;
+		s = trim(ln);
+		struct import_test *t;
+		at++;
+		if (!*s || is_rule(s) || s[0] == '*')
+			continue;
+		if (!major) {
+			const char *b = strstr(s, "CrystalDiskMark ");
+			if (b && isdigit((unsigned char)b[16])) {
+				major = atoi(b + 16);
+				snprintf(r->version, sizeof(r->version), "%.*s",
+					 (int)strspn(b + 16, "0123456789."), b + 16);
+				continue;
+			}
+			rc = fail(err, err_len, line, at,
+				  "not a CrystalDiskMark result: its first line of "
+				  "text is not the \"CrystalDiskMark x.y\" banner");
+			goto out;
+		}
+		if (strstr(s, "Crystal Dew World"))
+			continue;
+		if (s[0] == '[') { /* [Read], [Write], [Mix] Read 70%/Write 30% */
+			section = strncasecmp(s, "[Read]", 6) == 0    ? "read"
+				  : strncasecmp(s, "[Write]", 7) == 0 ? "write"
+				  : strncasecmp(s, "[Mix]", 5) == 0   ? "mix"
+								      : NULL;
+			if (section && strcmp(section, "mix") == 0) {
+				const char *p = strstr(s, "Read ");
+				mix_pct = p ? atoi(p + 5) : -1;
+			}
+			snprintf(sec, sizeof(sec), "%s", section ? section : "");
+			continue;
+		}
+		if (!(colon = strchr(s, ':')))
+			goto comment;
+		*colon = '\0';
+		{
+			char *key = trim(s), *val = trim(colon + 1);
+			if (strcasecmp(key, "Test") == 0) {
+				test_line(val, r);
+			} else if (strcasecmp(key, "Date") == 0) {
+				date_line(val, r);
+			} else if (strcasecmp(key, "OS") == 0) {
+				snprintf(r->os, sizeof(r->os), "%s", val);
+				after_os = 1;
+			} else if (strcasecmp(key, "Comment") == 0) {
+				snprintf(r->comment, sizeof(r->comment), "%s", val);
+			} else if (strcasecmp(key, "Profile") == 0) {
+				snprintf(r->profile, sizeof(r->profile), "%s", val);
+			} else if (strcasecmp(key, "Mode") == 0 ||
+				   strcasecmp(key, "Time") == 0) {
+				/* the admin mode and the measure/interval times */
+			} else if (strstr(val, "MB/s") || strchr(val, '?')) {
+				if (r->n == IMPORT_MAX_TESTS) {
+					rc = fail(err, err_len, line, at, "too many results");
+					goto out;
+				}
+				t = &r->t[r->n];
+				memset(t, 0, sizeof(*t));
+				if (label(key, major, sec[0] ? sec : NULL, t) < 0) {
+					rc = fail(err, err_len, line, at,
+						  "a result line whose test CrystalDiskMark "
+						  "does not print");
+					goto out;
+				}
+				if (values(val, t) < 0) {
+					rc = fail(err, err_len, line, at,
+						  "the result is not a number of MB/s");
+					goto out;
+				}
+				if (strcmp(t->rw, "mix") == 0)
+					t->read_pct = mix_pct;
+				r->n++;
+			} else {
+				*colon = ':';
+				goto comment;
+			}
+		}
+		continue;
+comment:
+		/* CrystalDiskMark 3's free comment line, after the OS line */
+		if (after_os && !r->comment[0])
+			snprintf(r->comment, sizeof(r->comment), "%s", s);
+	}
+	if (!major) {
+		rc = fail(err, err_len, line, 0,
+			  "not a CrystalDiskMark result: no \"CrystalDiskMark x.y\" "
+			  "banner");
+		goto out;
+	}
+	if (r->n == 0) {
+		rc = fail(err, err_len, line, at, "no result lines (… : 123.456 MB/s)");
+		goto out;
+	}
+	comment_facts(r);
+out:
+	free(text);
+	return rc;
+}

@@ -1,0 +1,149 @@
+// Importing other tools' results through the API: every CrystalDiskMark
+// fixture in ../shared/fixtures (read there at run time, never copied)
+// imports with its key numbers, the look-alike is refused, broken files
+// leave the archive unchanged, a file imported twice is one run, the
+// original comes back byte for byte, and the NTFS vs ReFS set compares
+// without inventing a significance.
+//
+//   STORBENCH_BIN=build/storbench STORBENCH_OUT=build/test-out node --test import.test.mjs
+
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startDaemon, api } from '../lib/daemon.mjs';
+
+const bin = process.env.STORBENCH_BIN;
+const out = process.env.STORBENCH_OUT;
+assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench binary');
+assert.ok(out, 'STORBENCH_OUT must name an output folder');
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const fixtures = process.env.STORBENCH_FIXTURES ?? path.resolve(repo, '..', 'shared', 'fixtures');
+const why = fs.existsSync(fixtures) ? null : `no fixtures at ${fixtures} (set STORBENCH_FIXTURES)`;
+if (why) console.log(`skip import tests: ${why}`);
+const opts = { skip: why ?? false };
+const cdm = (name) => path.join(fixtures, 'crystaldiskmark', name);
+
+const root = fs.mkdtempSync(path.join(path.resolve(out), 'import-'));
+const d = await startDaemon({ bin, dataDir: path.join(root, 'data'), quiet: true });
+after(async () => {
+  await d.stop().catch(() => {});
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+async function importFile(file, query = '') {
+  const body = fs.readFileSync(file);
+  const r = await fetch(`${d.url}/api/v1/import?filename=${encodeURIComponent(path.basename(file))}${query}`,
+    { method: 'POST', body, headers: { 'Content-Type': 'application/octet-stream' } });
+  const text = await r.text();
+  return { status: r.status, json: JSON.parse(text), headers: r.headers };
+}
+
+const runCount = async () => (await api(d.url, 'GET', '/api/v1/runs')).json.total;
+const best = (run, name, rw) => run.tests.find((t) => t.test === name && t.rw === rw)?.best;
+
+// one or two key numbers per fixture, as the files print them
+const expected = {
+  'cdm301-ssd-crlf-ja-notes.txt': { version: '3.0.1', tests: 8, checks: [['Seq', 'read', 505.825, null], ['4K QD32', 'write', 174.695, 42650.1]] },
+  'cdm520-usb-bitlocker-quoted-superuser.txt': { version: '5.2.0', tests: 8, checks: [['Seq Q32T1', 'read', 140.647, null], ['4K', 'write', 15.317, 3739.5]] },
+  'cdm700-utf16le-bom-crlf-hdd.txt': { version: '7.0.0', tests: 8, checks: [['SEQ1M Q8T1', 'read', 101.514, 96.8], ['RND4K Q32T16', 'write', 0.691, 168.7]], lat: ['RND4K Q1T1', 'write', 6152.49] },
+  'cdm801-sata-no-trailing-newline.txt': { version: '8.0.1', tests: 8, checks: [['RND4K Q32T1', 'read', 261.929, 63947.5], ['RND4K Q1T1', 'write', 101.729, 24836.2]], comment: 'Samsung 840 EVO 120GB' },
+  'cdm804-nvme-mix-1M-iops.txt': { version: '8.0.4', tests: 12, checks: [['SEQ128K Q32T1', 'read', 7429.732, 56684.4], ['RND4K Q32T16', 'mix', 571.979, 139643.3]], lat: ['SEQ1M Q8T1', 'read', 987.81] },
+};
+
+test('every CrystalDiskMark fixture imports with its numbers', opts, async () => {
+  for (const [name, e] of Object.entries(expected)) {
+    const r = await importFile(cdm(name));
+    assert.equal(r.status, 201, `${name}: ${JSON.stringify(r.json)}`);
+    const run = r.json;
+    assert.equal(run.import.tool, 'CrystalDiskMark', name);
+    assert.equal(run.import.version, e.version, name);
+    assert.equal(run.import.filename, name);
+    assert.equal(run.tests.length, e.tests, name);
+    assert.ok(run.labels.includes('imported'));
+    assert.equal(run.spec.imported.best_of, 5, name);
+    for (const [t, rw, mbs, iops] of e.checks) {
+      const b = best(run, t, rw);
+      assert.ok(b, `${name}: no ${t} ${rw} in ${run.tests.map((x) => `${x.test} ${x.rw}`)}`);
+      assert.equal(b.mb_s, mbs, `${name} ${t} ${rw} MB/s`);
+      if (iops != null) assert.equal(b.iops, iops, `${name} ${t} ${rw} IOPS`);
+    }
+    if (e.lat) assert.equal(best(run, e.lat[0], e.lat[1]).lat_mean_us, e.lat[2]);
+    if (e.comment) assert.equal(run.notes, e.comment);
+    // the original, byte for byte
+    const orig = Buffer.from(await (await fetch(`${d.url}${run.import.original}`)).arrayBuffer());
+    assert.ok(orig.equals(fs.readFileSync(cdm(name))), `${name}: original differs`);
+  }
+});
+
+test('the NTFS/ReFS set: filesystem, allocation unit and cache from the comment line', opts, async () => {
+  const ids = {};
+  for (const f of fs.readdirSync(cdm('ntfs-refs-alloc')).filter((x) => x.endsWith('.txt')).sort()) {
+    const r = await importFile(cdm(path.join('ntfs-refs-alloc', f)));
+    assert.equal(r.status, 201, `${f}: ${JSON.stringify(r.json)}`);
+    ids[f] = r.json.id;
+    const p = r.json.probe;
+    if (f.startsWith('ntfs')) {
+      assert.equal(p.fs_type, 'ntfs');
+      assert.equal(p.fs_block_size, Number.parseInt(f.slice(5, 7), 10) * 1024, f);
+    } else {
+      assert.equal(p.fs_type, 'refs');
+    }
+    if (f === 'refs-cache-on.txt') assert.equal(p.write_cache, 'on');
+  }
+  const r4 = (await api(d.url, 'GET', `/api/v1/runs/${ids['ntfs-04k-cache-off.txt']}`)).json;
+  assert.equal(best(r4, 'Seq', 'read').mb_s, 158.635);
+  assert.equal(best(r4, '4K', 'read').iops, 145.9);
+  assert.equal(best(r4, '4K', 'read').lat_mean_us, null, 'CDM 3 prints no latency');
+  // does the allocation unit change anything on NTFS? no significance can be computed
+  const byCluster = (await api(d.url, 'GET', '/api/v1/compare?group_by=cluster_size&fs_type=ntfs&values=4096,65536')).json;
+  assert.match(byCluster.verdicts[0].text, /65536 vs 4096: no significance can be computed/);
+  assert.ok(byCluster.warnings.some((w) => /best of 5/.test(w)));
+  const seq = byCluster.tests.find((t) => t.test === 'Seq' && t.rw === 'read').metrics.find((m) => m.metric === 'mb_s');
+  assert.equal(seq.vs_baseline[1].verdict, 'too few iterations');
+  assert.equal(seq.vs_baseline[1].p, null);
+  // ReFS with the cache off against NTFS 4K, test by test
+  const refs = (await api(d.url, 'GET', `/api/v1/compare?runs=${ids['ntfs-04k-cache-off.txt']},${ids['refs-cache-off.txt']}`)).json;
+  const q32 = refs.tests.find((t) => t.test === '4K QD32' && t.rw === 'read').metrics.find((m) => m.metric === 'iops');
+  assert.equal(q32.sides[0].mean, 539.5);
+  assert.equal(q32.sides[1].mean, 338.1);
+  assert.ok(Math.abs(q32.vs_baseline[1].delta_pct - (338.1 - 539.5) / 539.5 * 100) < 1e-9);
+});
+
+test('a file imported twice is one run', opts, async () => {
+  const before = await runCount();
+  const r = await importFile(cdm('cdm801-sata-no-trailing-newline.txt'));
+  assert.equal(r.status, 200);
+  assert.equal(r.json.duplicate, true);
+  assert.equal(await runCount(), before);
+});
+
+test('look-alikes, broken and foreign files are refused and change nothing', opts, async () => {
+  const before = await runCount();
+  let r = await importFile(cdm('NEGATIVE-cdm3-lookalike-handmade-question-marks.txt'));
+  assert.equal(r.status, 422);
+  assert.equal(r.json.field, 'format');
+  r = await importFile(cdm('NEGATIVE-cdm3-lookalike-handmade-question-marks.txt'), '&format=cdm');
+  assert.equal(r.status, 422);
+  assert.match(r.json.detail, /line \d+: not a CrystalDiskMark result/);
+  const good = fs.readFileSync(cdm('cdm804-nvme-mix-1M-iops.txt'), 'utf8');
+  const cases = [
+    ['truncated after the banner', good.split('\n').slice(0, 5).join('\n'), /no result lines/],
+    ['a result that is not a number', good.replace('7427.749 MB/s', '? MB/s'), /line 9: the result is not a number/],
+    ['an unknown test', good.replace('SEQ    1MiB (Q=  8', 'FOO    1MiB (Q=  8'), /line 9: a result line/],
+    ['broken UTF-16', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('CrystalDiskMark 8', 'utf16le'), Buffer.from([0x00, 0xd8, 0x41])]), /UTF-16|banner|result/],
+    ['garbage', Buffer.from([0x00, 0x01, 0xff, 0x43, 0x72, 0x79]), null],
+  ];
+  for (const [what, body, re] of cases) {
+    const resp = await fetch(`${d.url}/api/v1/import?format=cdm`, { method: 'POST', body });
+    const j = await resp.json();
+    assert.ok(resp.status === 422 || resp.status === 400, `${what}: ${resp.status}`);
+    assert.match(resp.headers.get('content-type'), /problem\+json/);
+    if (re) assert.match(j.detail, re, what);
+  }
+  r = await fetch(`${d.url}/api/v1/import`, { method: 'POST', body: '{"fio version": "fio-3.33"}' });
+  assert.equal(r.status, 422);
+  assert.equal(await runCount(), before, 'nothing was written');
+});

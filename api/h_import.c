@@ -9,6 +9,7 @@
  */
 #include "api.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,10 +40,11 @@ static int holds(const char *buf, size_t len, const char *word)
 /* The format of buf: "cdm", "fio", "diskspd", or NULL. */
 static const char *detect(const char *buf, size_t len)
 {
-	if (holds(buf, len, "CrystalDiskMark"))
-		return "cdm";
+	/* fio first: a fio run may name CrystalDiskMark in a path */
 	if (holds(buf, len, "\"fio version\""))
 		return "fio";
+	if (holds(buf, len, "CrystalDiskMark"))
+		return "cdm";
 	if (holds(buf, len, "<Results>") || holds(buf, len, "DiskSpd") ||
 	    holds(buf, len, "diskspd"))
 		return "diskspd";
@@ -65,8 +67,14 @@ static void sha256_hex(const void *data, size_t len, char out[65])
  * cluster, cache), and the caller's; as a JSON array text. */
 static char *labels_for(const struct import_run *r, const char *extra)
 {
-	json_t *l = json_pack("[s, s]", "imported", "crystaldiskmark");
 	char buf[64], *out;
+	json_t *l;
+
+	for (size_t i = 0; i < sizeof(buf) - 1 && (buf[i] = (char)tolower(
+				   (unsigned char)r->tool[i])); i++)
+		;
+	buf[sizeof(buf) - 1] = '\0';
+	l = json_pack("[s, s]", "imported", buf);
 
 	if (r->fs_type[0])
 		json_array_append_new(l, json_string(r->fs_type));
@@ -91,14 +99,14 @@ static char *labels_for(const struct import_run *r, const char *extra)
 	return out;
 }
 
-/* Stores the parsed CrystalDiskMark result r and answers with its run. */
-static void store_cdm(struct api_req *req, struct api_resp *resp,
-		      const struct import_run *r, const char *sha,
-		      const char *filename)
+/* Stores the parsed result r (of format) and answers with its run. */
+static void store_run(struct api_req *req, struct api_resp *resp,
+		      const struct import_run *r, const char *format,
+		      const char *sha, const char *filename)
 {
 	struct archive_import_result res[IMPORT_MAX_TESTS];
 	struct archive_import_in in = {0};
-	char target[64], *labels = NULL, *spec = NULL, *probe = NULL;
+	char target[256], *labels = NULL, *spec = NULL, *probe = NULL;
 	json_t *run;
 	int64_t id;
 	int rc;
@@ -110,7 +118,9 @@ static void store_cdm(struct api_req *req, struct api_resp *resp,
 			.queue_depth = r->t[i].queue_depth, .threads = r->t[i].threads,
 			.mb_s = r->t[i].mb_s, .iops = r->t[i].iops,
 			.lat_mean_us = r->t[i].lat_mean_us};
-	snprintf(target, sizeof(target), "%s", r->drive[0] ? r->drive : "(unknown drive)");
+	/* what was tested: CrystalDiskMark's drive, fio's file or device */
+	snprintf(target, sizeof(target), "%s",
+		 r->drive[0] ? r->drive : r->comment[0] ? r->comment : "(unknown)");
 	labels = labels_for(r, api_query_str(req, "labels"));
 	{
 		json_t *p = json_pack("{s:n, s:s?, s:s?, s:o, s:s?, s:s, s:s?}",
@@ -124,7 +134,7 @@ static void store_cdm(struct api_req *req, struct api_resp *resp,
 				      r->comment[0] ? r->comment : NULL);
 		json_t *sp = json_pack("{s:{s:s, s:s, s:s, s:s?, s:I, s:i, s:s?}}",
 				       "imported", "tool", r->tool, "version",
-				       r->version, "format", "cdm", "profile",
+				       r->version, "format", format, "profile",
 				       r->profile[0] ? r->profile : NULL, "test_size",
 				       (json_int_t)r->test_size, "best_of",
 				       r->iterations, "date",
@@ -139,8 +149,9 @@ static void store_cdm(struct api_req *req, struct api_resp *resp,
 		goto out;
 	}
 	in = (struct archive_import_in){
-		.tool = r->tool, .version = r->version, .format = "cdm",
-		.profile = "crystaldiskmark", .target = target, .notes = r->comment,
+		.tool = r->tool, .version = r->version, .format = format,
+		.profile = strcmp(format, "cdm") == 0 ? "crystaldiskmark" : format,
+		.target = target, .notes = r->comment,
 		.spec_json = spec, .labels_json = labels, .probe_json = probe,
 		.started_at = r->date, .sha256 = sha, .filename = filename,
 		.original = req->body, .len = req->body_len, .results = res,
@@ -194,11 +205,10 @@ void h_import(struct api_req *req, struct api_resp *resp)
 				  "result has its banner; name it with ?format=)");
 		return;
 	}
-	if (strcmp(format, "cdm") != 0) {
+	if (strcmp(format, "diskspd") == 0) {
 		api_fail(resp, 422, "format",
-			 "format: %s results cannot be imported by this version "
-			 "yet (CrystalDiskMark text can)",
-			 format);
+			 "format: DiskSpd results cannot be imported by this "
+			 "version yet (CrystalDiskMark text and fio JSON can)");
 		return;
 	}
 	sha256_hex(req->body, req->body_len, sha);
@@ -206,13 +216,15 @@ void h_import(struct api_req *req, struct api_resp *resp)
 		api_fail(resp, 500, NULL, "out of memory");
 		return;
 	}
-	rc = import_cdm(req->body, req->body_len, r, err, sizeof(err), &line);
+	rc = strcmp(format, "fio") == 0
+		     ? import_fio(req->body, req->body_len, r, err, sizeof(err), &line)
+		     : import_cdm(req->body, req->body_len, r, err, sizeof(err), &line);
 	if (rc == -ENOMEM)
 		api_fail(resp, 500, NULL, "out of memory");
 	else if (rc < 0)
 		api_fail(resp, 422, "body", "body: %s", err);
 	else
-		store_cdm(req, resp, r, sha, filename ? filename : "");
+		store_run(req, resp, r, format, sha, filename ? filename : "");
 	free(r);
 }
 

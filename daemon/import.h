@@ -1,7 +1,8 @@
 /*
  * import — results written by other tools, parsed into one shape the
- * archive stores as a run (archive_import). CrystalDiskMark text (3 … 8) is
- * parsed here; the numbers are kept as the tool printed them.
+ * archive stores as a run (archive_import): CrystalDiskMark text (3 … 8,
+ * import_cdm.c) and fio JSON (import_fio.c). The numbers are kept as the
+ * tool printed them.
  */
 #ifndef STORBENCH_IMPORT_H
 #define STORBENCH_IMPORT_H
@@ -12,7 +13,8 @@
 #define IMPORT_MAX_TESTS 64
 
 struct import_test {
-	char name[32];       /* storbench's naming: "SEQ1M Q8T1", CDM 3's "4K QD32" */
+	char name[64];       /* storbench's naming: "SEQ1M Q8T1", CDM 3's "4K QD32";
+				fio's job name */
 	char rw[8];          /* read, write, mix */
 	char pattern[12];    /* sequential, random */
 	uint64_t block_size; /* bytes */
@@ -47,6 +49,14 @@ struct import_run {
  * problem (*line is 1-based, 0 when it concerns the whole file).
  */
 int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
+	       size_t err_len, int *line);
+
+/*
+ * Parses fio JSON output (json or json+, fio 2.x and 3.x, text before the
+ * JSON allowed). Each job and direction that moved data is a test. Returns
+ * 0, or -EINVAL with err saying where.
+ */
+int import_fio(const char *buf, size_t len, struct import_run *r, char *err,
 	       size_t err_len, int *line);
 
 #endif

@@ -112,6 +112,33 @@ test('the NTFS/ReFS set: filesystem, allocation unit and cache from the comment 
   assert.ok(Math.abs(q32.vs_baseline[1].delta_pct - (338.1 - 539.5) / 539.5 * 100) < 1e-9);
 });
 
+test('fio JSON of 2.x and 3.x, json and json+, imports each job and direction', opts, async () => {
+  const fio = (n) => path.join(fixtures, 'fio', n);
+  const cases = [
+    ['fio-2.17-pkb-group_reporting-numjobs2.json', '2.17', 'read', 8086.673998, 129386 * 1024 / 1e6, 245.531122, 16384, 1, 2],
+    ['fio-3.26-git-readwrite-two-filenames-ns.json', '3.26-19-ge7e53', 'read', 569.699415, 149.343283, null, 262144, 64, 1],
+    ['fio-3.39-jsonplus-macos-posixaio-bins.json', '3.39', 'write', 19621.556886, 20.092474, null, 1024, 8, 1],
+  ];
+  for (const [name, version, rw, iops, mbs, lat, bs, qd, threads] of cases) {
+    const r = await importFile(fio(name));
+    assert.equal(r.status, 201, `${name}: ${JSON.stringify(r.json)}`);
+    assert.equal(r.json.import.tool, 'fio');
+    assert.equal(r.json.import.version, version);
+    assert.ok(r.json.labels.includes('fio'));
+    const t = r.json.tests.find((x) => x.rw === rw);
+    assert.ok(t, `${name}: no ${rw} test`);
+    assert.equal(t.best.iops, iops, `${name} IOPS`);
+    assert.ok(Math.abs(t.best.mb_s - mbs) < 1e-9, `${name} MB/s ${t.best.mb_s} vs ${mbs}`);
+    if (lat != null) assert.ok(Math.abs(t.best.lat_mean_us - lat) < 1e-9, `${name} latency`);
+    assert.equal(t.block_size, bs);
+    assert.equal(t.queue_depth, qd);
+    assert.equal(t.threads, threads);
+  }
+  // the read-only job's write side moved nothing and is not a test
+  const r = (await api(d.url, 'GET', '/api/v1/runs?label=fio')).json.runs;
+  assert.equal(r.length, 3);
+});
+
 test('a file imported twice is one run', opts, async () => {
   const before = await runCount();
   const r = await importFile(cdm('cdm801-sata-no-trailing-newline.txt'));
@@ -145,5 +172,9 @@ test('look-alikes, broken and foreign files are refused and change nothing', opt
   }
   r = await fetch(`${d.url}/api/v1/import`, { method: 'POST', body: '{"fio version": "fio-3.33"}' });
   assert.equal(r.status, 422);
+  assert.match((await r.json()).detail, /no "fio version" and "jobs"/);
+  r = await fetch(`${d.url}/api/v1/import?format=fio`, { method: 'POST', body: 'fio: warning\n{"fio version": "fio-3.33", "jobs": [' });
+  assert.equal(r.status, 422);
+  assert.match((await r.json()).detail, /line 2: not JSON/);
   assert.equal(await runCount(), before, 'nothing was written');
 });

@@ -59,4 +59,25 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 int import_fio(const char *buf, size_t len, struct import_run *r, char *err,
 	       size_t err_len, int *line);
 
+struct archive;
+
+/* The format of a result file from its content: "cdm", "fio", "diskspd",
+ * or NULL. */
+const char *import_detect(const char *buf, size_t len);
+
+/* Parses buf as format into *r. Returns 0, -EOPNOTSUPP (a format this
+ * version cannot import), or -EINVAL / -ENOMEM with err saying why. */
+int import_parse(const char *format, const char *buf, size_t len,
+		 struct import_run *r, char *err, size_t err_len);
+
+/*
+ * Stores r as an imported run with its original file (labels: "imported",
+ * the tool, what the file says, then the comma list labels_extra). Returns
+ * 0 with *id, -EEXIST with *id the run of the same file imported before,
+ * or another negative errno (nothing written).
+ */
+int import_store(struct archive *a, const struct import_run *r,
+		 const char *format, const void *original, size_t len,
+		 const char *filename, const char *labels_extra, int64_t *id);
+
 #endif

@@ -26,6 +26,7 @@
 #include "api.h"
 #include "archive.h"
 #include "creds.h"
+#include "import.h"
 #include "jobq.h"
 #include "log.h"
 #include "smb.h"
@@ -35,13 +36,18 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: storbench serve [--listen ADDR:PORT] [--data DIR] [--demo]\n"
+		"       storbench import [--data DIR] [--format cdm|fio] "
+		"[--labels A,B] FILE...\n"
 		"       storbench --version\n"
 		"\n"
 		"  --listen ADDR:PORT  where the dashboard and API listen "
 		"(default 127.0.0.1:8080; [::1]:8080 for IPv6)\n"
 		"  --data DIR          archive and scratch folder (default ./var)\n"
 		"  --demo              on an empty archive, queue one cdm-default "
-		"run on DIR/scratch\n");
+		"run on DIR/scratch\n"
+		"  import              store CrystalDiskMark text or fio JSON "
+		"results in DIR's archive\n"
+		"                      (a daemon on DIR may be running)\n");
 }
 
 static int make_dir(const char *path)
@@ -233,6 +239,108 @@ out:
 	return rc;
 }
 
+/* Reads path whole into *buf (malloc'd). Returns 0 or a negative errno. */
+static int slurp(const char *path, char **buf, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, n = 0, k;
+	char *b = NULL, *nb;
+
+	if (!f)
+		return -errno;
+	do {
+		if (n == cap || !b) {
+			if (n > (64u << 20) ||
+			    !(nb = realloc(b, cap = b ? cap * 2 : cap))) {
+				free(b);
+				fclose(f);
+				return n > (64u << 20) ? -EFBIG : -ENOMEM;
+			}
+			b = nb;
+		}
+		k = fread(b + n, 1, cap - n, f);
+		n += k;
+	} while (k > 0);
+	fclose(f);
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+/* storbench import [--data DIR] [--format F] [--labels L] FILE... */
+static int import_cmd(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"data", required_argument, NULL, 'd'},
+		{"format", required_argument, NULL, 'f'},
+		{"labels", required_argument, NULL, 'l'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *data = "./var", *format = NULL, *labels = NULL;
+	char db[PATH_MAX];
+	struct archive *a = NULL;
+	struct import_run *r = calloc(1, sizeof(*r));
+	int c, failed = 0, err;
+
+	while ((c = getopt_long(argc, argv, "d:f:l:", opts, NULL)) != -1) {
+		if (c == 'd')
+			data = optarg;
+		else if (c == 'f')
+			format = optarg;
+		else if (c == 'l')
+			labels = optarg;
+		else {
+			usage(stderr);
+			free(r);
+			return 2;
+		}
+	}
+	if (optind == argc || !r) {
+		usage(stderr);
+		free(r);
+		return 2;
+	}
+	if ((err = make_dir(data)) < 0 ||
+	    snprintf(db, sizeof(db), "%s/storbench.db", data) >= (int)sizeof(db) ||
+	    (err = archive_open(db, &a)) < 0) {
+		fprintf(stderr, "storbench import: archive in %s: %s\n", data,
+			strerror(err < 0 ? -err : ENAMETOOLONG));
+		free(r);
+		return 1;
+	}
+	for (int i = optind; i < argc; i++) {
+		const char *path = argv[i], *base = strrchr(path, '/');
+		const char *fmt = format;
+		char *buf = NULL, why[256] = "";
+		size_t len = 0;
+		int64_t id = 0;
+		int rc = slurp(path, &buf, &len);
+
+		base = base ? base + 1 : path;
+		if (rc < 0)
+			snprintf(why, sizeof(why), "%s", strerror(-rc));
+		else if (!fmt && !(fmt = import_detect(buf, len)))
+			snprintf(why, sizeof(why), "not a result file storbench "
+						   "recognises (use --format)");
+		else if ((rc = import_parse(fmt, buf, len, r, why, sizeof(why))) >= 0 &&
+			 (rc = import_store(a, r, fmt, buf, len, base, labels, &id)) < 0 &&
+			 rc != -EEXIST)
+			snprintf(why, sizeof(why), "the archive: %s", strerror(-rc));
+		if (why[0]) {
+			fprintf(stderr, "%s: %s\n", path, why);
+			failed = 1;
+		} else {
+			printf("%s: %s run %lld (%s %s, %zu tests)\n", path,
+			       rc == -EEXIST ? "already imported as" : "imported as",
+			       (long long)id, r->tool, r->version, r->n);
+		}
+		free(buf);
+	}
+	archive_close(a);
+	free(r);
+	return failed;
+}
+
 int main(int argc, char **argv)
 {
 	/* a child the SMB back-end spawns (storage/smb.h) */
@@ -241,6 +349,8 @@ int main(int argc, char **argv)
 		return smb_child_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "serve") == 0)
 		return serve(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "import") == 0)
+		return import_cmd(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
 		printf("storbench %s\n", STORBENCH_VERSION);
 		return 0;

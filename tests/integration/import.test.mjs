@@ -178,3 +178,27 @@ test('look-alikes, broken and foreign files are refused and change nothing', opt
   assert.match((await r.json()).detail, /line 2: not JSON/);
   assert.equal(await runCount(), before, 'nothing was written');
 });
+
+test('storbench import on the command line stores the same runs, once', opts, async () => {
+  const { spawnSync } = await import('node:child_process');
+  const data = path.join(root, 'cli-data');
+  const files = [cdm('cdm804-nvme-mix-1M-iops.txt'), path.join(fixtures, 'fio', 'fio-3.26-git-readwrite-two-filenames-ns.json')];
+  let p = spawnSync(bin, ['import', '--data', data, '--labels', 'cli', ...files], { encoding: 'utf8' });
+  assert.equal(p.status, 0, p.stderr);
+  assert.match(p.stdout, /cdm804-nvme-mix-1M-iops.txt: imported as run 1 \(CrystalDiskMark 8.0.4, 12 tests\)/);
+  assert.match(p.stdout, /imported as run 2 \(fio 3.26-19-ge7e53, 2 tests\)/);
+  p = spawnSync(bin, ['import', '--data', data, files[0]], { encoding: 'utf8' });
+  assert.equal(p.status, 0);
+  assert.match(p.stdout, /already imported as run 1/);
+  p = spawnSync(bin, ['import', '--data', data, cdm('NEGATIVE-cdm3-lookalike-handmade-question-marks.txt')], { encoding: 'utf8' });
+  assert.equal(p.status, 1);
+  assert.match(p.stderr, /not a result file storbench recognises/);
+  // a daemon on that archive sees them, with the CLI's label
+  const d2 = await startDaemon({ bin, dataDir: data, quiet: true });
+  try {
+    const runs = (await api(d2.url, 'GET', '/api/v1/runs?label=cli')).json;
+    assert.equal(runs.total, 2);
+  } finally {
+    await d2.stop();
+  }
+});

@@ -1,0 +1,164 @@
+/*
+ * import — see import.h: the pieces of an import the API and the command
+ * line share (detect, parse, store).
+ */
+#include "import.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <nettle/sha2.h>
+
+#include "archive.h"
+
+/* Does buf hold word, as UTF-8 or as UTF-16LE text? */
+static int holds(const char *buf, size_t len, const char *word)
+{
+	size_t w = strlen(word);
+
+	if (memmem(buf, len, word, w))
+		return 1;
+	for (size_t i = 0; i + 2 * w <= len; i++) {
+		size_t k = 0;
+		while (k < w && buf[i + 2 * k] == word[k] && buf[i + 2 * k + 1] == 0)
+			k++;
+		if (k == w)
+			return 1;
+	}
+	return 0;
+}
+
+const char *import_detect(const char *buf, size_t len)
+{
+	/* fio first: a fio run may name CrystalDiskMark in a path */
+	if (holds(buf, len, "\"fio version\""))
+		return "fio";
+	if (holds(buf, len, "CrystalDiskMark"))
+		return "cdm";
+	if (holds(buf, len, "<Results>") || holds(buf, len, "DiskSpd") ||
+	    holds(buf, len, "diskspd"))
+		return "diskspd";
+	return NULL;
+}
+
+int import_parse(const char *format, const char *buf, size_t len,
+		 struct import_run *r, char *err, size_t err_len)
+{
+	int line = 0;
+
+	if (strcmp(format, "fio") == 0)
+		return import_fio(buf, len, r, err, err_len, &line);
+	if (strcmp(format, "cdm") == 0)
+		return import_cdm(buf, len, r, err, err_len, &line);
+	snprintf(err, err_len, "%s results cannot be imported by this version "
+			       "yet (CrystalDiskMark text and fio JSON can)",
+		 format);
+	return -EOPNOTSUPP;
+}
+
+static void sha256_hex(const void *data, size_t len, char out[65])
+{
+	struct sha256_ctx c;
+	uint8_t d[SHA256_DIGEST_SIZE];
+
+	sha256_init(&c);
+	sha256_update(&c, len, data);
+	sha256_digest(&c, sizeof(d), d);
+	for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+/* The run's labels: "imported", the tool, what the file says (filesystem,
+ * cluster, cache), and the caller's; as a JSON array text. */
+static char *labels_for(const struct import_run *r, const char *extra)
+{
+	char buf[64], *out;
+	json_t *l;
+
+	for (size_t i = 0; i < sizeof(buf) - 1 && (buf[i] = (char)tolower(
+				   (unsigned char)r->tool[i])); i++)
+		;
+	buf[sizeof(buf) - 1] = '\0';
+	l = json_pack("[s, s]", "imported", buf);
+	if (r->fs_type[0])
+		json_array_append_new(l, json_string(r->fs_type));
+	if (r->cluster > 0) {
+		snprintf(buf, sizeof(buf), "cluster-%lld", (long long)r->cluster);
+		json_array_append_new(l, json_string(buf));
+	}
+	if (r->write_cache[0]) {
+		snprintf(buf, sizeof(buf), "cache-%s", r->write_cache);
+		json_array_append_new(l, json_string(buf));
+	}
+	if (extra) {
+		char copy[1024], *save = NULL, *tok;
+		snprintf(copy, sizeof(copy), "%s", extra);
+		for (tok = strtok_r(copy, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save))
+			if (*tok && json_array_size(l) < 32)
+				json_array_append_new(l, json_string(tok));
+	}
+	out = json_dumps(l, JSON_COMPACT);
+	json_decref(l);
+	return out;
+}
+
+int import_store(struct archive *a, const struct import_run *r,
+		 const char *format, const void *original, size_t len,
+		 const char *filename, const char *labels_extra, int64_t *id)
+{
+	struct archive_import_result res[IMPORT_MAX_TESTS];
+	struct archive_import_in in;
+	char target[256], sha[65], *labels, *spec = NULL, *probe = NULL;
+	json_t *p, *sp;
+	int rc;
+
+	for (size_t i = 0; i < r->n; i++)
+		res[i] = (struct archive_import_result){
+			.name = r->t[i].name, .rw = r->t[i].rw,
+			.pattern = r->t[i].pattern, .block_size = r->t[i].block_size,
+			.queue_depth = r->t[i].queue_depth, .threads = r->t[i].threads,
+			.mb_s = r->t[i].mb_s, .iops = r->t[i].iops,
+			.lat_mean_us = r->t[i].lat_mean_us};
+	/* what was tested: CrystalDiskMark's drive, fio's file or device */
+	snprintf(target, sizeof(target), "%s",
+		 r->drive[0] ? r->drive : r->comment[0] ? r->comment : "(unknown)");
+	sha256_hex(original, len, sha);
+	labels = labels_for(r, labels_extra);
+	p = json_pack("{s:n, s:s?, s:s?, s:o, s:s?, s:s, s:s?}", "hostname", "os",
+		      r->os[0] ? r->os : NULL, "fs_type",
+		      r->fs_type[0] ? r->fs_type : NULL, "fs_block_size",
+		      r->cluster > 0 ? json_integer(r->cluster) : json_null(),
+		      "write_cache", r->write_cache[0] ? r->write_cache : NULL,
+		      "device", target, "comment", r->comment[0] ? r->comment : NULL);
+	sp = json_pack("{s:{s:s, s:s, s:s, s:s?, s:I, s:i, s:s?}}", "imported",
+		       "tool", r->tool, "version", r->version, "format", format,
+		       "profile", r->profile[0] ? r->profile : NULL, "test_size",
+		       (json_int_t)r->test_size, "best_of", r->iterations, "date",
+		       r->date[0] ? r->date : NULL);
+	probe = p ? json_dumps(p, JSON_COMPACT) : NULL;
+	spec = sp ? json_dumps(sp, JSON_COMPACT) : NULL;
+	json_decref(p);
+	json_decref(sp);
+	if (!labels || !probe || !spec) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	in = (struct archive_import_in){
+		.tool = r->tool, .version = r->version, .format = format,
+		.profile = strcmp(format, "cdm") == 0 ? "crystaldiskmark" : format,
+		.target = target, .notes = r->comment, .spec_json = spec,
+		.labels_json = labels, .probe_json = probe, .started_at = r->date,
+		.sha256 = sha, .filename = filename ? filename : "",
+		.original = original, .len = len, .results = res, .n = r->n};
+	rc = archive_import(a, &in, id);
+out:
+	free(labels);
+	free(spec);
+	free(probe);
+	return rc;
+}

@@ -377,8 +377,10 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 			}
 			gather(acc, order, run, s, n);
 			json_array_append_new(
-				runs, json_pack("{s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?}",
-						"id", json_object_get(run, "id"), "state",
+				runs, json_pack("{s:O?, s:b, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?}",
+						"id", json_object_get(run, "id"), "imported",
+						json_is_object(json_object_get(run, "import")),
+						"state",
 						json_object_get(run, "state"), "profile",
 						json_object_get(run, "profile"), "target",
 						json_object_get(run, "target"), "labels",

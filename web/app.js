@@ -602,6 +602,35 @@ async function deleteRun(run) {
   }
 }
 
+/** Imports the picked files and the pasted text, one POST each, and lists
+ * what became of each. */
+async function importResults() {
+  const list = $('#import-results');
+  const labels = $('#import-labels').value.trim();
+  const items = [...$('#import-files').files].map((f) => ({ name: f.name, body: f }));
+  const paste = $('#import-paste').value;
+  if (paste.trim()) items.push({ name: 'pasted.txt', body: new Blob([paste], { type: 'text/plain' }) });
+  list.replaceChildren();
+  for (const it of items) {
+    const q = new URLSearchParams({ filename: it.name });
+    if (labels) q.set('labels', labels);
+    let li;
+    try {
+      const r = await fetch(`${API}/import?${q}`, { method: 'POST', body: await it.body.arrayBuffer() });
+      const j = await r.json();
+      li = r.ok ? h('li', { class: 'ok' }, `${it.name}: `, j.duplicate ? 'already imported as ' : 'imported as ',
+        h('a', { href: `#/runs/${j.id}` }, `run #${j.id}`), ` (${j.import.tool} ${j.import.version}, ${j.tests.length} tests)`)
+        : h('li', { class: 'error-text' }, `${it.name}: ${j.detail ?? r.status}`);
+    } catch (e) {
+      li = h('li', { class: 'error-text' }, `${it.name}: ${e.message}`);
+    }
+    list.append(li);
+  }
+  if (!items.length) list.append(h('li', { class: 'muted' }, 'pick a file or paste a result first'));
+  $('#import-paste').value = '';
+  loadRuns();
+}
+
 // Runs ticked in the archive, in the order ticked: the first is the baseline.
 let selectedRuns = [];
 
@@ -799,7 +828,8 @@ function renderCompare(root, c, query) {
     h('div', { class: 'table-wrap' }, h('table', { class: 'compare', id: 'compare-table' }, h('thead', null, h('tr', null, headCells)), h('tbody', null, rows))));
 
   // per-second overlay and latency percentiles for one chosen test
-  const ioTests = c.tests.filter((t) => t.kind === 'io');
+  // imported results have no per-second samples or latency histograms
+  const ioTests = c.sides.some((sd) => sd.runs.some((r) => !r.imported)) ? c.tests.filter((t) => t.kind === 'io') : [];
   const pick = h('select', { id: 'compare-test' }, ioTests.map((t) => h('option', { value: `${t.test}\u001f${t.rw}` }, `${t.test} ${t.rw}`)));
   const secCanvas = h('canvas', { id: 'compare-seconds' });
   const latCanvas = h('canvas', { id: 'compare-latency' });
@@ -1011,8 +1041,12 @@ function renderRun(run, profiles, { job = null, refresh = false } = {}) {
     ['Iterations', spec.iterations],
     ['Duration', isNum(spec.duration_s) ? `${spec.duration_s} s per iteration` : null],
     ['Interval', isNum(spec.interval_s) ? `${spec.interval_s} s between tests` : null],
+    ...(run.import ? [
+      ['Imported from', `${run.import.tool} ${run.import.version}${spec.imported?.best_of ? ` (each number the best of ${spec.imported.best_of})` : ''}`],
+      ['Original file', h('a', { href: run.import.original, id: 'run-original' }, run.import.filename || 'download')],
+    ] : []),
     ...(spec.smb ? [['SMB session', `credential ${spec.smb.credential}; protocol ${spec.smb.min_protocol ?? 'default'} … ${spec.smb.max_protocol ?? 'default'}; signing ${spec.smb.require_signing ? 'required' : 'as negotiated'}; encryption ${spec.smb.require_encryption ? 'required' : 'as negotiated'}`]] : []),
-    ...extraRows(spec, ['size', 'iterations', 'duration_s', 'interval_s', 'profile', 'tests', 'smb']),
+    ...extraRows(spec, ['size', 'iterations', 'duration_s', 'interval_s', 'profile', 'tests', 'smb', 'imported']),
     ['Engine version', eng.version],
     ['I/O back-end', eng.target],
     ['Direct I/O', eng.direct === false ? h('span', { class: 'warn-text' }, 'no (buffered)') : yesNo(eng.direct)],
@@ -1396,6 +1430,7 @@ function init() {
     filterTimer = setTimeout(() => loadRuns(), 250);
   });
   loadProfiles().then((ps) => $('#dl-profiles').replaceChildren(...ps.map((p) => h('option', { value: p.name })))).catch(() => {});
+  $('#import-go').addEventListener('click', importResults);
   $('#compare-groups').addEventListener('click', () => {
     const q = new URLSearchParams({ group_by: $('#group-by').value });
     const vals = $('#group-values').value.split(',').map((x) => x.trim()).filter(Boolean);

@@ -200,6 +200,37 @@ test('groups compare from the archive, and a sweep draws a line per side', async
   await page.screenshot({ path: path.join(out, 'compare-sweep.png'), fullPage: true });
 });
 
+const fixtures = process.env.STORBENCH_FIXTURES ??
+  path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', '..', 'shared', 'fixtures');
+const ntfsRefs = path.join(fixtures, 'crystaldiskmark', 'ntfs-refs-alloc');
+
+test('the import box takes the NTFS/ReFS CrystalDiskMark files; their comparison computes no significance',
+  { skip: fs.existsSync(ntfsRefs) ? false : `no fixtures at ${ntfsRefs}` }, async () => {
+    await page.goto(`${d.url}/#/`);
+    const files = fs.readdirSync(ntfsRefs).filter((f) => f.endsWith('.txt')).sort().map((f) => path.join(ntfsRefs, f));
+    await page.setInputFiles('#import-files', files);
+    await page.fill('#import-labels', 'ntfs-refs-2012');
+    await page.click('#import-go');
+    await page.waitForFunction((n) => document.querySelectorAll('#import-results li.ok').length === n, files.length);
+    const lines = await page.locator('#import-results li').allInnerTexts();
+    assert.ok(lines.every((l) => /imported as run #\d+ \(CrystalDiskMark 3.0.1, 8 tests\)/.test(l)), lines.join('\n'));
+    const ids = await page.locator('#import-results li a').evaluateAll((as) => as.map((a) => a.textContent.replace('run #', '')));
+    // NTFS 4K against ReFS with the cache off and on, in the browser
+    const q = `runs=${ids[0]},${ids[5]},${ids[6]}`;
+    await page.goto(`${d.url}/#/compare?${q}`);
+    await page.locator('#compare-table').waitFor();
+    const verdicts = await page.locator('#compare-verdicts').innerText();
+    assert.match(verdicts, /no significance can be computed/);
+    assert.match(await page.locator('#compare-root').innerText(), /best of 5, with no spread/);
+    await page.screenshot({ path: path.join(out, 'compare-ntfs-refs.png'), fullPage: true });
+    // a run page says where it came from and offers the original
+    await page.goto(`${d.url}/#/runs/${ids[0]}`);
+    await page.locator('#run-original').waitFor();
+    const href = await page.getAttribute('#run-original', 'href');
+    const orig = Buffer.from(await (await fetch(`${d.url}${href}`)).arrayBuffer());
+    assert.ok(orig.equals(fs.readFileSync(files[0])));
+  });
+
 test('the compare page loaded nothing from outside and threw no errors', () => {
   const outside = requests.filter((u) => !isLoopback(u));
   assert.deepEqual(outside, []);

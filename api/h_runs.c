@@ -179,10 +179,107 @@ static void send_run_csv(struct api_resp *resp, json_t *run)
 	json_decref(run);
 }
 
+/* "1MiB", "128KiB", "4KiB" — CrystalDiskMark's way of writing a block. */
+static void cdm_block(uint64_t b, char *buf, size_t len)
+{
+	if (b >= (1 << 20) && b % (1 << 20) == 0)
+		snprintf(buf, len, "%lluMiB", (unsigned long long)(b >> 20));
+	else if (b % 1024 == 0)
+		snprintf(buf, len, "%lluKiB", (unsigned long long)(b >> 10));
+	else
+		snprintf(buf, len, "%lluB", (unsigned long long)b);
+}
+
+/*
+ * A run as CrystalDiskMark 8's text layout, so it can be pasted where
+ * people paste CrystalDiskMark results (and imported back): [Read],
+ * [Write], [Mix] sections of the best iterations. The banner says storbench
+ * wrote it; tests CrystalDiskMark's grammar cannot name (a block size not
+ * in KiB) are left out.
+ */
+static void send_run_cdm(struct api_resp *resp, json_t *run)
+{
+	static const char *const sections[][2] = {
+		{"read", "[Read]"}, {"write", "[Write]"}, {"mix", "[Mix]"}};
+	json_t *spec = json_object_get(run, "spec"), *probe = json_object_get(run, "probe");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	json_t *t;
+	size_t i;
+	const char *started = json_string_value(json_object_get(run, "started_at"));
+	int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
+
+	if (!f) {
+		json_decref(run);
+		api_fail(resp, 500, NULL, "out of memory");
+		return;
+	}
+	fprintf(f, "------------------------------------------------------------------------------\r\n"
+		   "CrystalDiskMark 8 layout, written by storbench %s\r\n"
+		   "                                  storbench run %lld, exported\r\n"
+		   "------------------------------------------------------------------------------\r\n"
+		   "* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]\r\n"
+		   "* KB = 1000 bytes, KiB = 1024 bytes\r\n",
+		STORBENCH_VERSION, (long long)json_integer_value(json_object_get(run, "id")));
+	for (size_t sct = 0; sct < 3; sct++) {
+		int head = 0;
+		json_array_foreach(json_object_get(run, "tests"), i, t)
+		{
+			json_t *b = json_object_get(t, "best");
+			char blk[32];
+			uint64_t bs = (uint64_t)json_integer_value(json_object_get(t, "block_size"));
+			const char *rw = json_string_value(json_object_get(t, "rw"));
+			const char *pat = json_string_value(json_object_get(t, "pattern"));
+			if (!rw || strcmp(rw, sections[sct][0]) || !json_is_object(b) ||
+			    bs % 1024)
+				continue;
+			if (!head++)
+				fprintf(f, "\r\n%s\r\n", sections[sct][1]);
+			cdm_block(bs, blk, sizeof(blk));
+			fprintf(f, "  %s %6s (Q=%3lld, T=%2lld): %9.3f MB/s [%9.1f IOPS]",
+				pat && strcmp(pat, "sequential") == 0 ? "SEQ" : "RND", blk,
+				(long long)json_integer_value(json_object_get(t, "queue_depth")),
+				(long long)json_integer_value(json_object_get(t, "threads")),
+				json_number_value(json_object_get(b, "mb_s")),
+				json_number_value(json_object_get(b, "iops")));
+			if (json_is_number(json_object_get(b, "lat_mean_us")))
+				fprintf(f, " <%9.2f us>",
+					json_number_value(json_object_get(b, "lat_mean_us")));
+			fprintf(f, "\r\n");
+		}
+	}
+	if (started)
+		sscanf(started, "%d-%d-%dT%d:%d:%d", &y, &mo, &d, &h, &mi, &se);
+	fprintf(f, "\r\nProfile: %s\r\n   Test: %.0f MiB (x%lld)\r\n"
+		   "   Date: %04d/%02d/%02d %d:%02d:%02d\r\n     OS: %s %s\r\n"
+		   "Comment: %s%s%s\r\n",
+		json_string_value(json_object_get(run, "profile")) ?: "",
+		json_number_value(json_object_get(spec, "size")) / (1 << 20),
+		(long long)json_integer_value(json_object_get(spec, "iterations")), y,
+		mo, d, h, mi, se,
+		json_string_value(json_object_get(probe, "hostname")) ?: "",
+		json_string_value(json_object_get(probe, "kernel")) ?: "",
+		json_string_value(json_object_get(probe, "fs_type")) ?: "",
+		json_string_value(json_object_get(run, "target")) ? " on " : "",
+		json_string_value(json_object_get(run, "target")) ?: "");
+	fclose(f);
+	free(resp->body);
+	resp->body = buf;
+	resp->len = len;
+	resp->status = 200;
+	resp->content_type = "text/plain; charset=utf-8";
+	snprintf(resp->filename, sizeof(resp->filename), "storbench-run-%lld-cdm.txt",
+		 (long long)json_integer_value(json_object_get(run, "id")));
+	json_decref(run);
+}
+
 void h_runs_get(struct api_req *req, struct api_resp *resp)
 {
 	json_t *run;
-	int csv = api_want_csv(req, resp), rc;
+	const char *fmt = api_query_str(req, "format");
+	int cdm = fmt && strcmp(fmt, "cdm") == 0;
+	int csv = cdm ? 0 : api_want_csv(req, resp), rc;
 
 	if (csv < 0)
 		return;
@@ -190,7 +287,9 @@ void h_runs_get(struct api_req *req, struct api_resp *resp)
 		run_failed(resp, rc, req->id);
 		return;
 	}
-	if (csv)
+	if (cdm)
+		send_run_cdm(resp, run);
+	else if (csv)
 		send_run_csv(resp, run);
 	else
 		api_send_json(resp, 200, run);

@@ -360,9 +360,16 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 		if (!major) {
 			const char *b = strstr(s, "CrystalDiskMark ");
 			if (b && isdigit((unsigned char)b[16])) {
+				const char *sb = strstr(s, "written by storbench ");
 				major = atoi(b + 16);
 				snprintf(r->version, sizeof(r->version), "%.*s",
 					 (int)strspn(b + 16, "0123456789."), b + 16);
+				/* storbench's own export in this layout */
+				if (sb) {
+					snprintf(r->tool, sizeof(r->tool), "storbench");
+					snprintf(r->version, sizeof(r->version), "%.31s",
+						 sb + 21);
+				}
 				continue;
 			}
 			rc = fail(err, err_len, line, at,

@@ -202,3 +202,30 @@ test('storbench import on the command line stores the same runs, once', opts, as
     await d2.stop();
   }
 });
+
+test('a native run exported as CrystalDiskMark text imports back to the same numbers', async () => {
+  const target = path.join(root, 'native');
+  fs.mkdirSync(target, { recursive: true });
+  const j = await api(d.url, 'POST', '/api/v1/jobs', { target, profile: 'cdm-default', size: '32MiB', iterations: 1, duration_s: 0.5 });
+  assert.equal(j.status, 202, j.text);
+  const { waitJob } = await import('../lib/daemon.mjs');
+  const job = await waitJob(d.url, j.json.id, 120000);
+  assert.equal(job.state, 'done', job.error);
+  const native = (await api(d.url, 'GET', `/api/v1/runs/${job.run_id}`)).json;
+  const resp = await fetch(`${d.url}/api/v1/runs/${job.run_id}?format=cdm`);
+  assert.match(resp.headers.get('content-disposition'), /attachment; filename="storbench-run-\d+-cdm.txt"/);
+  const text = await resp.text();
+  assert.match(text, /^-+\r\nCrystalDiskMark 8 layout, written by storbench /);
+  const back = await fetch(`${d.url}/api/v1/import?filename=roundtrip.txt`, { method: 'POST', body: text });
+  assert.equal(back.status, 201);
+  const imported = await back.json();
+  assert.equal(imported.import.tool, 'storbench');
+  assert.equal(imported.tests.length, native.tests.length);
+  for (const t of native.tests) {
+    const u = imported.tests.find((x) => x.test === t.test && x.rw === t.rw);
+    assert.ok(u, `${t.test} ${t.rw} came back`);
+    assert.ok(Math.abs(u.best.mb_s - t.best.mb_s) <= 0.0005 + 1e-9, `${t.test} ${t.rw} MB/s`);
+    assert.ok(Math.abs(u.best.iops - t.best.iops) <= 0.05 + 1e-9, `${t.test} ${t.rw} IOPS`);
+    assert.ok(Math.abs(u.best.lat_mean_us - t.best.lat_mean_us) <= 0.005 + 1e-9, `${t.test} ${t.rw} µs`);
+  }
+});

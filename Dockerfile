@@ -11,7 +11,7 @@ RUN ./scripts/bootstrap \
 FROM debian:12
 RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      libmicrohttpd12 libjansson4 libsqlite3-0 liburing2 libsmbclient0 libblkid1 \
+      libmicrohttpd12 libjansson4 libsqlite3-0 liburing2 libsmbclient0 libblkid1 libnettle8 libxml2 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /src/build/storbench /usr/local/bin/storbench
 VOLUME /var/lib/storbench

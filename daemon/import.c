@@ -54,9 +54,13 @@ int import_parse(const char *format, const char *buf, size_t len,
 		return import_fio(buf, len, r, err, err_len, &line);
 	if (strcmp(format, "cdm") == 0)
 		return import_cdm(buf, len, r, err, err_len, &line);
+	/* DiskSpd: its XML; its text report is not read yet */
+	if (strcmp(format, "diskspd") == 0 && memmem(buf, len, "<Results>", 9))
+		return import_diskspd(buf, len, r, err, err_len, &line);
 	snprintf(err, err_len, "%s results cannot be imported by this version "
-			       "yet (CrystalDiskMark text and fio JSON can)",
-		 format);
+			       "yet (CrystalDiskMark text, fio JSON and DiskSpd "
+			       "XML can)",
+		 strcmp(format, "diskspd") == 0 ? "DiskSpd text" : format);
 	return -EOPNOTSUPP;
 }
 

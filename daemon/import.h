@@ -1,7 +1,8 @@
 /*
  * import — results written by other tools, parsed into one shape the
  * archive stores as a run (archive_import): CrystalDiskMark text (3 … 8,
- * import_cdm.c) and fio JSON (import_fio.c). The numbers are kept as the
+ * import_cdm.c), fio JSON (import_fio.c) and DiskSpd XML
+ * (import_diskspd.c). The numbers are kept as the
  * tool printed them.
  */
 #ifndef STORBENCH_IMPORT_H
@@ -13,7 +14,7 @@
 #define IMPORT_MAX_TESTS 64
 
 struct import_test {
-	char name[64];       /* storbench's naming: "SEQ1M Q8T1", CDM 3's "4K QD32";
+	char name[96];       /* storbench's naming: "SEQ1M Q8T1", CDM 3's "4K QD32";
 				fio's job name */
 	char rw[8];          /* read, write, mix */
 	char pattern[12];    /* sequential, random */
@@ -58,6 +59,10 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
  */
 int import_fio(const char *buf, size_t len, struct import_run *r, char *err,
 	       size_t err_len, int *line);
+
+/* Parses DiskSpd XML (-Rxml). A test per target and direction. */
+int import_diskspd(const char *buf, size_t len, struct import_run *r,
+		   char *err, size_t err_len, int *line);
 
 struct archive;
 

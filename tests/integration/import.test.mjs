@@ -139,6 +139,30 @@ test('fio JSON of 2.x and 3.x, json and json+, imports each job and direction', 
   assert.equal(r.length, 3);
 });
 
+test('DiskSpd XML imports a test per target and direction; its text report is not read yet', opts, async () => {
+  const r = await importFile(path.join(fixtures, 'diskspd', 'diskspd-2.0.21a-rxml-mix30w-iops-buckets.xml'));
+  assert.equal(r.status, 201, JSON.stringify(r.json));
+  assert.equal(r.json.import.tool, 'DiskSpd');
+  assert.equal(r.json.import.version, '2.0.21a');
+  assert.equal(r.json.started_at, '2021-04-14T23:25:42Z');
+  const rd = r.json.tests.find((t) => t.rw === 'read');
+  const wr = r.json.tests.find((t) => t.rw === 'write');
+  assert.equal(rd.test, 'RND4K Q1T1 W30');
+  // the thread's counts over TestTimeSeconds (120.01 s), its mean latency
+  assert.ok(Math.abs(rd.best.iops - 37162 / 120.01) < 1e-9);
+  assert.ok(Math.abs(rd.best.mb_s - 152215552 / 120.01 / 1e6) < 1e-9);
+  assert.ok(Math.abs(wr.best.iops - 15753 / 120.01) < 1e-9);
+  assert.ok(Math.abs(rd.best.lat_mean_us - 2477) < 1e-6);
+  assert.ok(Math.abs(wr.best.lat_mean_us - 1767) < 1e-6);
+  const text = await importFile(path.join(fixtures, 'diskspd', 'diskspd-text-5targets-115threads-bom-no-cmdline.txt'));
+  assert.equal(text.status, 422);
+  assert.equal(text.json.field, 'format');
+  assert.match(text.json.detail, /DiskSpd text results cannot be imported by this version yet/);
+  const bad = await fetch(`${d.url}/api/v1/import?format=diskspd`, { method: 'POST', body: '<Results><System>' });
+  assert.equal(bad.status, 422);
+  assert.match((await bad.json()).detail, /not XML|not DiskSpd XML/);
+});
+
 test('a file imported twice is one run', opts, async () => {
   const before = await runCount();
   const r = await importFile(cdm('cdm801-sata-no-trailing-newline.txt'));

@@ -1,0 +1,210 @@
+/*
+ * import_diskspd — DiskSpd's XML result (-Rxml) into struct import_run
+ * (import.h), read with libxml2.
+ *
+ * The profile (<Profile><TimeSpans><TimeSpan><Targets><Target>) says what
+ * ran: block size, random or sequential (<Random> present), write ratio,
+ * outstanding I/Os per thread (<RequestCount>), threads per file. The
+ * results (<TimeSpan><Thread><Target>) count bytes and I/Os per thread and
+ * direction over <TestTimeSeconds>, with each thread's mean latency. A test
+ * per target and direction: MB/s and IOPS are the threads' sums over the
+ * measured time, the mean latency their I/O-weighted mean.
+ */
+#include "import.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+/* The first element child of n named name, or NULL. */
+static xmlNode *child(xmlNode *n, const char *name)
+{
+	for (xmlNode *c = n ? n->children : NULL; c; c = c->next)
+		if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+/* The text of n's child name, into buf ("" when missing). */
+static const char *text(xmlNode *n, const char *name, char *buf, size_t len)
+{
+	xmlNode *c = child(n, name);
+	xmlChar *t = c ? xmlNodeGetContent(c) : NULL;
+
+	snprintf(buf, len, "%s", t ? (const char *)t : "");
+	xmlFree(t);
+	return buf;
+}
+
+static double number(xmlNode *n, const char *name, int *ok)
+{
+	char buf[64], *end;
+	double v;
+
+	text(n, name, buf, sizeof(buf));
+	v = strtod(buf, &end);
+	if (end == buf)
+		*ok = 0;
+	return v;
+}
+
+struct acc {
+	char path[256];
+	double bytes[2], count[2], lat_sum_ms[2];
+	uint64_t bs;
+	int random, write_ratio, qd, threads;
+};
+
+int import_diskspd(const char *buf, size_t len, struct import_run *r,
+		   char *err, size_t err_len, int *line)
+{
+	xmlDoc *doc;
+	xmlNode *root, *sys, *prof, *ts, *n;
+	struct acc acc[16];
+	size_t nacc = 0;
+	double secs;
+	char tb[256];
+	int ok = 1, rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	*line = 0;
+	doc = xmlReadMemory(buf, (int)(len > (64u << 20) ? 64u << 20 : len), "diskspd.xml",
+			    NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	if (!doc) {
+		const xmlError *e = xmlGetLastError();
+		*line = e ? e->line : 0;
+		snprintf(err, err_len, "line %d: not XML: %s", *line,
+			 e && e->message ? e->message : "parse error");
+		/* libxml2's message ends in a newline */
+		if (strlen(err) && err[strlen(err) - 1] == '\n')
+			err[strlen(err) - 1] = '\0';
+		return -EINVAL;
+	}
+	root = xmlDocGetRootElement(doc);
+	if (!root || strcmp((const char *)root->name, "Results") != 0 ||
+	    !(sys = child(root, "System")) || !(ts = child(root, "TimeSpan"))) {
+		snprintf(err, err_len, "not DiskSpd XML: no <Results> with <System> and "
+				       "<TimeSpan>");
+		rc = -EINVAL;
+		goto out;
+	}
+	snprintf(r->tool, sizeof(r->tool), "DiskSpd");
+	text(child(sys, "Tool"), "Version", r->version, sizeof(r->version));
+	text(sys, "ComputerName", r->comment, sizeof(r->comment));
+	{
+		int y, mo, d, h = 0, mi = 0, s = 0;
+		if (sscanf(text(sys, "RunTime", tb, sizeof(tb)), "%d/%d/%d %d:%d:%d", &y,
+			   &mo, &d, &h, &mi, &s) >= 3)
+			snprintf(r->date, sizeof(r->date), "%04d-%02d-%02dT%02d:%02d:%02d%s",
+				 y, mo, d, h, mi, s, strstr(tb, "UTC") ? "Z" : "");
+	}
+	r->iterations = 1;
+	/* what ran, per target path */
+	prof = child(child(child(child(root, "Profile"), "TimeSpans"), "TimeSpan"),
+		     "Targets");
+	for (n = prof ? prof->children : NULL; n; n = n->next) {
+		struct acc *a;
+		if (n->type != XML_ELEMENT_NODE || strcmp((const char *)n->name, "Target"))
+			continue;
+		if (nacc == 16)
+			break;
+		a = &acc[nacc++];
+		memset(a, 0, sizeof(*a));
+		text(n, "Path", a->path, sizeof(a->path));
+		a->bs = (uint64_t)number(n, "BlockSize", &ok);
+		a->random = child(n, "Random") != NULL;
+		a->write_ratio = (int)number(n, "WriteRatio", &ok);
+		a->qd = (int)number(n, "RequestCount", &ok);
+		a->threads = child(n, "ThreadsPerFile") ? (int)number(n, "ThreadsPerFile", &ok) : 1;
+	}
+	secs = number(ts, "TestTimeSeconds", &ok);
+	if (!ok || nacc == 0 || !(secs > 0)) {
+		snprintf(err, err_len, "not DiskSpd XML: no targets, or no "
+				       "<TestTimeSeconds>");
+		rc = -EINVAL;
+		goto out;
+	}
+	/* what was measured: every thread's counts on every target */
+	for (n = ts->children; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE || strcmp((const char *)n->name, "Thread"))
+			continue;
+		for (xmlNode *t = n->children; t; t = t->next) {
+			size_t k;
+			if (t->type != XML_ELEMENT_NODE || strcmp((const char *)t->name, "Target"))
+				continue;
+			text(t, "Path", tb, sizeof(tb));
+			for (k = 0; k < nacc && strcmp(acc[k].path, tb); k++)
+				;
+			if (k == nacc)
+				continue;
+			for (int d = 0; d < 2; d++) {
+				double c = number(t, d ? "WriteCount" : "ReadCount", &ok);
+				acc[k].count[d] += c;
+				acc[k].bytes[d] += number(t, d ? "WriteBytes" : "ReadBytes", &ok);
+				if (child(t, d ? "AverageWriteLatencyMilliseconds"
+					       : "AverageReadLatencyMilliseconds"))
+					acc[k].lat_sum_ms[d] +=
+						c * number(t, d ? "AverageWriteLatencyMilliseconds"
+								: "AverageReadLatencyMilliseconds",
+							   &ok);
+				else
+					acc[k].lat_sum_ms[d] = -1e300; /* not measured (-L off) */
+			}
+		}
+	}
+	if (!ok) {
+		snprintf(err, err_len, "a DiskSpd count or time is not a number");
+		rc = -EINVAL;
+		goto out;
+	}
+	for (size_t k = 0; k < nacc; k++) {
+		for (int d = 0; d < 2; d++) {
+			struct import_test *t;
+			char sz[24];
+			if (acc[k].count[d] <= 0)
+				continue;
+			t = &r->t[r->n++];
+			memset(t, 0, sizeof(*t));
+			if (acc[k].bs >= (1 << 20) && acc[k].bs % (1 << 20) == 0)
+				snprintf(sz, sizeof(sz), "%lluM", (unsigned long long)(acc[k].bs >> 20));
+			else
+				snprintf(sz, sizeof(sz), "%lluK", (unsigned long long)(acc[k].bs >> 10));
+			/* "RND4K Q1T1 W30" (a mix names its write share) */
+			if (acc[k].write_ratio > 0 && acc[k].write_ratio < 100)
+				snprintf(t->name, sizeof(t->name), "%s%s Q%dT%d W%d%s%.24s",
+					 acc[k].random ? "RND" : "SEQ", sz, acc[k].qd,
+					 acc[k].threads, acc[k].write_ratio, nacc > 1 ? " " : "",
+					 nacc > 1 ? acc[k].path : "");
+			else
+				snprintf(t->name, sizeof(t->name), "%s%s Q%dT%d%s%.24s",
+					 acc[k].random ? "RND" : "SEQ", sz, acc[k].qd,
+					 acc[k].threads, nacc > 1 ? " " : "",
+					 nacc > 1 ? acc[k].path : "");
+			snprintf(t->rw, sizeof(t->rw), "%s", d ? "write" : "read");
+			snprintf(t->pattern, sizeof(t->pattern), "%s",
+				 acc[k].random ? "random" : "sequential");
+			t->block_size = acc[k].bs;
+			t->queue_depth = acc[k].qd > 0 ? acc[k].qd : 1;
+			t->threads = acc[k].threads > 0 ? acc[k].threads : 1;
+			t->read_pct = 100 - acc[k].write_ratio;
+			t->mb_s = acc[k].bytes[d] / secs / 1e6;
+			t->iops = acc[k].count[d] / secs;
+			t->lat_mean_us = acc[k].lat_sum_ms[d] >= 0
+						 ? acc[k].lat_sum_ms[d] / acc[k].count[d] * 1e3
+						 : -1;
+			if (!r->drive[0])
+				snprintf(r->drive, sizeof(r->drive), "%.15s", acc[k].path);
+		}
+	}
+	if (r->n == 0) {
+		snprintf(err, err_len, "no target moved any data");
+		rc = -EINVAL;
+	}
+out:
+	xmlFreeDoc(doc);
+	return rc;
+}

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #define API_BODY_LIMIT (64 * 1024) /* bytes; larger bodies get 413 */
+#define API_IMPORT_LIMIT (16 << 20) /* bytes, POST /api/v1/import */
 
 struct archive;
 struct jobq;

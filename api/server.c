@@ -76,12 +76,17 @@ static enum MHD_Result send_resp(struct MHD_Connection *c,
 	return ret;
 }
 
-static enum MHD_Result too_big(struct MHD_Connection *c)
+/* The largest body url takes: result files are larger than job bodies. */
+static size_t body_limit(const char *url)
+{
+	return strcmp(url, "/api/v1/import") == 0 ? API_IMPORT_LIMIT : API_BODY_LIMIT;
+}
+
+static enum MHD_Result too_big(struct MHD_Connection *c, size_t limit)
 {
 	struct api_resp r = {0};
 
-	api_fail(&r, 413, "body", "request body is larger than %d bytes",
-		 API_BODY_LIMIT);
+	api_fail(&r, 413, "body", "request body is larger than %zu bytes", limit);
 	return send_resp(c, &r);
 }
 
@@ -112,18 +117,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 		if (!cs)
 			return MHD_NO;
 		*con_cls = cs;
-		if (cl && strtoull(cl, NULL, 10) > API_BODY_LIMIT) {
+		if (cl && strtoull(cl, NULL, 10) > body_limit(url)) {
 			cs->too_big = 1;
 			/* a client that waits for "100 Continue", or one that
 			 * would send a great deal, gets the answer at once */
 			if (expects_continue(c) ||
 			    strtoull(cl, NULL, 10) > API_DRAIN_LIMIT)
-				return too_big(c);
+				return too_big(c, body_limit(url));
 		}
 		return MHD_YES;
 	}
 	if (*upload_size) {
-		if (!cs->too_big && cs->len + *upload_size <= API_BODY_LIMIT) {
+		if (!cs->too_big && cs->len + *upload_size <= body_limit(url)) {
 			char *nb = realloc(cs->buf, cs->len + *upload_size + 1);
 			if (!nb)
 				return MHD_NO;
@@ -138,7 +143,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 		return MHD_YES;
 	}
 	if (cs->too_big)
-		return too_big(c);
+		return too_big(c, body_limit(url));
 	req.ctx = s->ctx;
 	req.conn = c;
 	req.method = method;

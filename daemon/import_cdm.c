@@ -83,6 +83,15 @@ static int to_utf8(const char *buf, size_t len, char **out)
 	return 0;
 }
 
+/* A small count at s ("32", " 8"): clamped to 0 … 1000000 (atoi's
+ * overflow is undefined). */
+static int small_int(const char *s)
+{
+	long v = strtol(s, NULL, 10);
+
+	return v < 0 ? 0 : v > 1000000 ? 1000000 : (int)v;
+}
+
 static char *trim(char *s)
 {
 	char *e;
@@ -160,7 +169,7 @@ static uint64_t size_word(const char *s, char *short_name, size_t len)
 	unsigned long v = strtoul(s, &end, 10);
 	uint64_t mul = *end == 'M' ? 1ULL << 20 : *end == 'K' ? 1ULL << 10 : 0;
 
-	if (end == s || !mul)
+	if (end == s || !mul || v == 0 || v > (1UL << 20))
 		return 0;
 	snprintf(short_name, len, "%lu%c", v, *end);
 	return v * mul;
@@ -173,11 +182,11 @@ static void q_t(const char *s, int *q, int *t)
 
 	*q = *t = 1;
 	if ((p = strstr(s, "QD=")))
-		*q = atoi(p + 3);
+		*q = small_int(p + 3);
 	else if ((p = strstr(s, "Q=")))
-		*q = atoi(p + 2);
+		*q = small_int(p + 2);
 	if ((p = strstr(s, "T=")))
-		*t = atoi(p + 2);
+		*t = small_int(p + 2);
 }
 
 /*
@@ -258,10 +267,11 @@ static void test_line(const char *v, struct import_run *r)
 			       : strncmp(end, "GB", 2) == 0 ? 1000000000ULL
 			       : strncmp(end, "MB", 2) == 0 ? 1000000ULL
 							  : 0;
-		r->test_size = (uint64_t)(n * (double)mul);
+		double bytes = n * (double)mul;
+		r->test_size = bytes > 0 && bytes < 9e18 ? (uint64_t)bytes : 0;
 	}
 	if (x)
-		r->iterations = atoi(x + 2);
+		r->iterations = small_int(x + 2);
 	if (b && b[1] && b[2] == ':')
 		snprintf(r->drive, sizeof(r->drive), "%c:", b[1]);
 }
@@ -361,7 +371,7 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 			const char *b = strstr(s, "CrystalDiskMark ");
 			if (b && isdigit((unsigned char)b[16])) {
 				const char *sb = strstr(s, "written by storbench ");
-				major = atoi(b + 16);
+				major = small_int(b + 16);
 				snprintf(r->version, sizeof(r->version), "%.*s",
 					 (int)strspn(b + 16, "0123456789."), b + 16);
 				/* storbench's own export in this layout */
@@ -386,7 +396,7 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 								      : NULL;
 			if (section && strcmp(section, "mix") == 0) {
 				const char *p = strstr(s, "Read ");
-				mix_pct = p ? atoi(p + 5) : -1;
+				mix_pct = p ? small_int(p + 5) : -1;
 			}
 			snprintf(sec, sizeof(sec), "%s", section ? section : "");
 			continue;

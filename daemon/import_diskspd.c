@@ -47,9 +47,19 @@ static double number(xmlNode *n, const char *name, int *ok)
 
 	text(n, name, buf, sizeof(buf));
 	v = strtod(buf, &end);
-	if (end == buf)
+	if (end == buf || !(v == v))
 		*ok = 0;
 	return v;
+}
+
+/* number() as a count in 0 … max (a cast of a larger double is undefined). */
+static double bounded(xmlNode *n, const char *name, double max, int *ok)
+{
+	double v = number(n, name, ok);
+
+	if (!(v >= 0 && v <= max))
+		*ok = 0;
+	return v >= 0 && v <= max ? v : 0;
 }
 
 struct acc {
@@ -115,11 +125,13 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r,
 		a = &acc[nacc++];
 		memset(a, 0, sizeof(*a));
 		text(n, "Path", a->path, sizeof(a->path));
-		a->bs = (uint64_t)number(n, "BlockSize", &ok);
+		a->bs = (uint64_t)bounded(n, "BlockSize", 1e12, &ok);
 		a->random = child(n, "Random") != NULL;
-		a->write_ratio = (int)number(n, "WriteRatio", &ok);
-		a->qd = (int)number(n, "RequestCount", &ok);
-		a->threads = child(n, "ThreadsPerFile") ? (int)number(n, "ThreadsPerFile", &ok) : 1;
+		a->write_ratio = (int)bounded(n, "WriteRatio", 100, &ok);
+		a->qd = (int)bounded(n, "RequestCount", 1e6, &ok);
+		a->threads = child(n, "ThreadsPerFile")
+				     ? (int)bounded(n, "ThreadsPerFile", 1e6, &ok)
+				     : 1;
 	}
 	secs = number(ts, "TestTimeSeconds", &ok);
 	if (!ok || nacc == 0 || !(secs > 0)) {

@@ -53,7 +53,19 @@ static uint64_t bytes_opt(const char *s)
 	default:
 		break;
 	}
-	return v > 0 ? (uint64_t)v : 0;
+	return v > 0 && v < 1e15 ? (uint64_t)v : 0;
+}
+
+/* A count option ("64"): clamped to 0 … 1000000 (atoi's overflow is
+ * undefined); def when absent. */
+static int count_opt(const char *s, int def)
+{
+	long v;
+
+	if (!s)
+		return def;
+	v = strtol(s, NULL, 10);
+	return v < 0 ? 0 : v > 1000000 ? 1000000 : (int)v;
 }
 
 static double num(json_t *o, const char *key)
@@ -114,9 +126,9 @@ int import_fio(const char *buf, size_t len, struct import_run *r, char *err,
 						      : option(root, j, "readwrite");
 		const char *fn = option(root, j, "filename");
 		uint64_t bs = bytes_opt(option(root, j, "bs"));
-		int qd = option(root, j, "iodepth") ? atoi(option(root, j, "iodepth")) : 1;
-		int nj = option(root, j, "numjobs") ? atoi(option(root, j, "numjobs")) : 1;
-		int mix = option(root, j, "rwmixread") ? atoi(option(root, j, "rwmixread")) : -1;
+		int qd = count_opt(option(root, j, "iodepth"), 1);
+		int nj = count_opt(option(root, j, "numjobs"), 1);
+		int mix = count_opt(option(root, j, "rwmixread"), -1);
 
 		if (!name) {
 			snprintf(err, err_len, "jobs[%zu]: no \"jobname\"", i);

@@ -40,7 +40,8 @@ const char *import_detect(const char *buf, size_t len)
 	if (holds(buf, len, "CrystalDiskMark"))
 		return "cdm";
 	if (holds(buf, len, "<Results>") || holds(buf, len, "DiskSpd") ||
-	    holds(buf, len, "diskspd"))
+	    holds(buf, len, "diskspd") ||
+	    (holds(buf, len, "Input parameters:") && holds(buf, len, "Write IO")))
 		return "diskspd";
 	return NULL;
 }
@@ -54,9 +55,10 @@ int import_parse(const char *format, const char *buf, size_t len,
 		return import_fio(buf, len, r, err, err_len, &line);
 	if (strcmp(format, "cdm") == 0)
 		return import_cdm(buf, len, r, err, err_len, &line);
-	/* DiskSpd: its XML; its text report is not read yet */
-	if (strcmp(format, "diskspd") == 0 && memmem(buf, len, "<Results>", 9))
-		return import_diskspd(buf, len, r, err, err_len, &line);
+	if (strcmp(format, "diskspd") == 0)
+		return memmem(buf, len, "<Results>", 9)
+			       ? import_diskspd(buf, len, r, err, err_len, &line)
+			       : import_diskspd_text(buf, len, r, err, err_len, &line);
 	snprintf(err, err_len, "%s results cannot be imported by this version "
 			       "yet (CrystalDiskMark text, fio JSON and DiskSpd "
 			       "XML can)",

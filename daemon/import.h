@@ -64,6 +64,11 @@ int import_fio(const char *buf, size_t len, struct import_run *r, char *err,
 int import_diskspd(const char *buf, size_t len, struct import_run *r,
 		   char *err, size_t err_len, int *line);
 
+/* Parses DiskSpd's text report (-Rtext): a test per direction from the
+ * "total:" rows of its Read IO and Write IO tables. */
+int import_diskspd_text(const char *buf, size_t len, struct import_run *r,
+			char *err, size_t err_len, int *line);
+
 struct archive;
 
 /* The format of a result file from its content: "cdm", "fio", "diskspd",

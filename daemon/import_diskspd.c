@@ -220,3 +220,131 @@ out:
 	xmlFreeDoc(doc);
 	return rc;
 }
+
+/* The numbers of a "total:" row: bytes | I/Os | MiB/s | I/O per s | AvgLat
+ * (ms) | …; 0 or -1. */
+static int total_row(const char *s, double *bytes, double *ios, double *iops,
+		     double *lat_ms)
+{
+	char *end;
+
+	s += strspn(s, " \t");
+	*bytes = strtod(s, &end);
+	if (end == s || !(s = strchr(end, '|')))
+		return -1;
+	*ios = strtod(s + 1, &end);
+	if (!(s = strchr(end, '|')) || !(s = strchr(s + 1, '|')))
+		return -1;
+	*iops = strtod(s + 1, &end);
+	if (!(s = strchr(end, '|')))
+		return -1;
+	*lat_ms = strtod(s + 1, &end);
+	return end == s + 1 ? -1 : 0;
+}
+
+int import_diskspd_text(const char *buf, size_t len, struct import_run *r,
+			char *err, size_t err_len, int *line)
+{
+	char *text = malloc(len + 1), *ln, *next;
+	int at = 0, paths = 0, qd = 0, threads = 0, random = 0, write_pct = -1;
+	int section = -1, rc = 0;
+	uint64_t bs = 0;
+	double secs = 0;
+
+	memset(r, 0, sizeof(*r));
+	*line = 0;
+	if (!text)
+		return -ENOMEM;
+	memcpy(text, buf, len);
+	text[len] = '\0';
+	snprintf(r->tool, sizeof(r->tool), "DiskSpd");
+	snprintf(r->version, sizeof(r->version), "unknown (text report)");
+	r->iterations = 1;
+	for (ln = text; ln; ln = next) {
+		char *s, *p;
+		if ((next = strchr(ln, '\n')))
+			*next++ = '\0';
+		at++;
+		s = ln + strspn(ln, " \t\r");
+		if (at == 1 && (unsigned char)s[0] == 0xEF) /* UTF-8 BOM */
+			s += 3;
+		if (strncmp(s, "path:", 5) == 0)
+			paths++;
+		else if (sscanf(s, "block size: %llu", (unsigned long long *)&bs) == 1)
+			;
+		else if (strncmp(s, "using random I/O", 16) == 0)
+			random = 1;
+		else if ((p = strstr(s, "outstanding I/O operations:")))
+			qd = (int)strtol(p + 27, NULL, 10);
+		else if (strncmp(s, "threads per file:", 17) == 0)
+			threads = (int)strtol(s + 17, NULL, 10);
+		else if (strncmp(s, "performing write test", 21) == 0)
+			write_pct = 100;
+		else if (strncmp(s, "performing read test", 20) == 0)
+			write_pct = 0;
+		else if ((p = strstr(s, "read/write ratio:")))
+			write_pct = 100 - (int)strtol(p + 17, NULL, 10);
+		else if (strncmp(s, "actual test time:", 17) == 0)
+			secs = strtod(s + 17, NULL);
+		else if (strncmp(s, "Read IO", 7) == 0)
+			section = 0;
+		else if (strncmp(s, "Write IO", 8) == 0)
+			section = 1;
+		else if (strncmp(s, "Total IO", 8) == 0)
+			section = -1;
+		else if (section >= 0 && strncmp(s, "total:", 6) == 0) {
+			double bytes, ios, iops, lat;
+			struct import_test *t;
+			char sz[24];
+			if (total_row(s + 6, &bytes, &ios, &iops, &lat) < 0) {
+				*line = at;
+				snprintf(err, err_len, "line %d: a total row that is not "
+						       "numbers", at);
+				rc = -EINVAL;
+				goto out;
+			}
+			if (ios > 0 && r->n < IMPORT_MAX_TESTS) {
+				t = &r->t[r->n++];
+				memset(t, 0, sizeof(*t));
+				if (bs >= (1 << 20) && bs % (1 << 20) == 0)
+					snprintf(sz, sizeof(sz), "%lluM", (unsigned long long)(bs >> 20));
+				else
+					snprintf(sz, sizeof(sz), "%lluK", (unsigned long long)(bs >> 10));
+				if (write_pct > 0 && write_pct < 100)
+					snprintf(t->name, sizeof(t->name), "%s%s Q%dT%d W%d",
+						 random ? "RND" : "SEQ", sz, qd, threads, write_pct);
+				else
+					snprintf(t->name, sizeof(t->name), "%s%s Q%dT%d",
+						 random ? "RND" : "SEQ", sz, qd, threads);
+				if (paths > 1)
+					snprintf(t->name + strlen(t->name),
+						 sizeof(t->name) - strlen(t->name), " %d files",
+						 paths);
+				snprintf(t->rw, sizeof(t->rw), "%s", section ? "write" : "read");
+				snprintf(t->pattern, sizeof(t->pattern), "%s",
+					 random ? "random" : "sequential");
+				t->block_size = bs;
+				t->queue_depth = qd > 0 && qd < 1000000 ? qd : 1;
+				t->threads = threads > 0 && threads < 1000000 ? threads : 1;
+				t->read_pct = write_pct >= 0 ? 100 - write_pct : -1;
+				t->iops = iops;
+				t->mb_s = secs > 0 ? bytes / secs / 1e6 : 0;
+				t->lat_mean_us = lat * 1e3;
+			}
+			section = -1;
+		}
+	}
+	if (r->n == 0) {
+		snprintf(err, err_len, "not a DiskSpd text report: no \"Read IO\" or "
+				       "\"Write IO\" total row that moved data");
+		rc = -EINVAL;
+	} else if (!(secs > 0)) {
+		snprintf(err, err_len, "no \"actual test time\"");
+		rc = -EINVAL;
+	}
+	if (paths > 1)
+		snprintf(r->comment, sizeof(r->comment), "%d target files", paths);
+out:
+	free(text);
+	return rc;
+}

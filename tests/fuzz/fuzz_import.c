@@ -2,7 +2,7 @@
  * fuzz_import — the libFuzzer target of one importer (daemon/import_*.c):
  * any bytes must parse or be refused, never crash, leak or overrun.
  * tests/fuzz/run builds it once per importer with clang,
- * -DIMPORT_FN=import_cdm (import_fio, import_diskspd).
+ * -DIMPORT_FN=import_cdm (import_fio, import_diskspd, import_diskspd_text).
  */
 #include <stddef.h>
 #include <stdint.h>

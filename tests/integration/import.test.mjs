@@ -139,7 +139,7 @@ test('fio JSON of 2.x and 3.x, json and json+, imports each job and direction', 
   assert.equal(r.length, 3);
 });
 
-test('DiskSpd XML imports a test per target and direction; its text report is not read yet', opts, async () => {
+test('DiskSpd XML imports a test per target and direction, and its text report its totals', opts, async () => {
   const r = await importFile(path.join(fixtures, 'diskspd', 'diskspd-2.0.21a-rxml-mix30w-iops-buckets.xml'));
   assert.equal(r.status, 201, JSON.stringify(r.json));
   assert.equal(r.json.import.tool, 'DiskSpd');
@@ -154,10 +154,16 @@ test('DiskSpd XML imports a test per target and direction; its text report is no
   assert.ok(Math.abs(wr.best.iops - 15753 / 120.01) < 1e-9);
   assert.ok(Math.abs(rd.best.lat_mean_us - 2477) < 1e-6);
   assert.ok(Math.abs(wr.best.lat_mean_us - 1767) < 1e-6);
+  // the text report (-Rtext, UTF-8 BOM, no command line): its totals
   const text = await importFile(path.join(fixtures, 'diskspd', 'diskspd-text-5targets-115threads-bom-no-cmdline.txt'));
-  assert.equal(text.status, 422);
-  assert.equal(text.json.field, 'format');
-  assert.match(text.json.detail, /DiskSpd text results cannot be imported by this version yet/);
+  assert.equal(text.status, 201, JSON.stringify(text.json));
+  assert.equal(text.json.tests.length, 1, 'write-only: no read test');
+  const w = text.json.tests[0];
+  assert.equal(w.test, 'RND8K Q22T23 5 files');
+  assert.equal(w.rw, 'write');
+  assert.equal(w.best.iops, 330118.77);
+  assert.ok(Math.abs(w.best.mb_s - 162301329408 / 60.02 / 1e6) < 1e-6);
+  assert.ok(Math.abs(w.best.lat_mean_us - 7681) < 1e-6);
   const bad = await fetch(`${d.url}/api/v1/import?format=diskspd`, { method: 'POST', body: '<Results><System>' });
   assert.equal(bad.status, 422);
   assert.match((await bad.json()).detail, /not XML|not DiskSpd XML/);

@@ -33,9 +33,10 @@ void h_import(struct api_req *req, struct api_resp *resp)
 					    "request body (curl --data-binary @FILE)");
 		return;
 	}
-	if (filename && (strlen(filename) > 255 || strchr(filename, '/'))) {
-		api_fail(resp, 400, "filename", "filename: a file name, at most 255 "
-						"bytes, no '/'");
+	if (import_check_args(api_query_str(req, "labels"), filename, err,
+			      sizeof(err)) < 0) {
+		api_fail(resp, 400, strncmp(err, "labels", 6) == 0 ? "labels" : "filename",
+			 "%s", err);
 		return;
 	}
 	if (!format)
@@ -44,8 +45,8 @@ void h_import(struct api_req *req, struct api_resp *resp)
 			strcmp(format, "diskspd"))) {
 		api_fail(resp, format ? 400 : 422, "format",
 			 format ? "format: cdm, fio or diskspd"
-				: "format: not recognised (a CrystalDiskMark text "
-				  "result has its banner; name it with ?format=)");
+				: "format: not recognised as CrystalDiskMark text, fio "
+				  "JSON or DiskSpd XML or text (name it with ?format=)");
 		return;
 	}
 	if (!(r = calloc(1, sizeof(*r)))) {

@@ -51,6 +51,8 @@ static const char *title_for(unsigned status)
 		return "Request body too large";
 	case 415:
 		return "Unsupported media type";
+	case 422:
+		return "Unprocessable content";
 	case 503:
 		return "Service unavailable";
 	default:
@@ -216,11 +218,14 @@ static void csv_field(json_t *v, FILE *f)
 		t = json_is_true(v) ? "true" : "false";
 	else
 		num[0] = '\0';
-	/* a text a spreadsheet would run as a formula is kept text */
-	if (json_is_string(v) && strchr("=+-@\t\r", t[0]) && t[0])
-		fputc('\'', f);
+	/* a text a spreadsheet would run as a formula is kept text: a
+	 * leading ', inside the quotes when the field is quoted */
+	int guard = json_is_string(v) && t[0] && strchr("=+-@\t\r", t[0]);
+
 	if (strpbrk(t, ",\"\r\n")) {
 		fputc('"', f);
+		if (guard)
+			fputc('\'', f);
 		for (; *t; t++) {
 			if (*t == '"')
 				fputc('"', f);
@@ -228,6 +233,8 @@ static void csv_field(json_t *v, FILE *f)
 		}
 		fputc('"', f);
 	} else {
+		if (guard)
+			fputc('\'', f);
 		fputs(t, f);
 	}
 }

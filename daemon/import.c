@@ -56,7 +56,7 @@ int import_parse(const char *format, const char *buf, size_t len,
 	if (strcmp(format, "cdm") == 0)
 		return import_cdm(buf, len, r, err, err_len, &line);
 	if (strcmp(format, "diskspd") == 0)
-		return memmem(buf, len, "<Results>", 9)
+		return holds(buf, len, "<Results>")
 			       ? import_diskspd(buf, len, r, err, err_len, &line)
 			       : import_diskspd_text(buf, len, r, err, err_len, &line);
 	snprintf(err, err_len, "%s results cannot be imported by this version "
@@ -64,6 +64,59 @@ int import_parse(const char *format, const char *buf, size_t len,
 			       "XML can)",
 		 strcmp(format, "diskspd") == 0 ? "DiskSpd text" : format);
 	return -EOPNOTSUPP;
+}
+
+int import_check_args(const char *labels, const char *filename, char *err,
+		      size_t len)
+{
+	if (filename) {
+		size_t n = strlen(filename);
+		if (n > 255 || strpbrk(filename, "/\"\\")) {
+			snprintf(err, len, "filename: at most 255 bytes, without '/', "
+					   "'\\' or '\"'");
+			return -EINVAL;
+		}
+		for (size_t i = 0; i < n; i++)
+			if ((unsigned char)filename[i] < 0x20 || filename[i] == 0x7f) {
+				snprintf(err, len, "filename: no control characters");
+				return -EINVAL;
+			}
+	}
+	if (labels) {
+		char copy[2048], *save = NULL, *tok, *seen[32];
+		int k = 0;
+		if (strlen(labels) >= sizeof(copy)) {
+			snprintf(err, len, "labels: at most %zu bytes", sizeof(copy) - 1);
+			return -EINVAL;
+		}
+		snprintf(copy, sizeof(copy), "%s", labels);
+		for (tok = strtok_r(copy, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			size_t n = strlen(tok);
+			if (k == 24) {
+				snprintf(err, len, "labels: at most 24 (the file's own "
+						   "labels come on top)");
+				return -EINVAL;
+			}
+			if (n == 0 || n > 64 || tok[0] == ' ' || tok[n - 1] == ' ') {
+				snprintf(err, len, "labels: each 1 to 64 bytes, no leading "
+						   "or trailing space");
+				return -EINVAL;
+			}
+			for (size_t i = 0; i < n; i++)
+				if ((unsigned char)tok[i] < 0x20 || tok[i] == 0x7f) {
+					snprintf(err, len, "labels: no control characters");
+					return -EINVAL;
+				}
+			for (int j = 0; j < k; j++)
+				if (strcmp(seen[j], tok) == 0) {
+					snprintf(err, len, "labels: \"%.64s\" twice", tok);
+					return -EINVAL;
+				}
+			seen[k++] = tok;
+		}
+	}
+	return 0;
 }
 
 static void sha256_hex(const void *data, size_t len, char out[65])
@@ -135,7 +188,8 @@ int import_store(struct archive *a, const struct import_run *r,
 		 r->drive[0] ? r->drive : r->comment[0] ? r->comment : "(unknown)");
 	sha256_hex(original, len, sha);
 	labels = labels_for(r, labels_extra);
-	p = json_pack("{s:n, s:s?, s:s?, s:o, s:s?, s:s, s:s?}", "hostname", "os",
+	p = json_pack("{s:s?, s:s?, s:s?, s:o, s:s?, s:s, s:s?}", "hostname",
+		      r->host[0] ? r->host : NULL, "os",
 		      r->os[0] ? r->os : NULL, "fs_type",
 		      r->fs_type[0] ? r->fs_type : NULL, "fs_block_size",
 		      r->cluster > 0 ? json_integer(r->cluster) : json_null(),

@@ -32,6 +32,7 @@ struct import_run {
 	char date[32];       /* "2024-01-06T05:41:48" (the tool's local time) */
 	char os[192];
 	char comment[256];   /* the free-form comment line, as written */
+	char host[128];      /* the machine, when the file names it */
 	char profile[32];    /* "Default", "Peak", … when the file says */
 	char drive[16];      /* "C:" */
 	uint64_t test_size;  /* bytes per test file */
@@ -68,6 +69,13 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r,
  * "total:" rows of its Read IO and Write IO tables. */
 int import_diskspd_text(const char *buf, size_t len, struct import_run *r,
 			char *err, size_t err_len, int *line);
+
+/* Checks an import's extra labels (a comma list: at most 24, each 1 to 64
+ * bytes, no control characters, no edge spaces, each once) and file name
+ * (at most 255 bytes, no '/', '\\', '"' or control characters); NULL
+ * passes. Returns 0, or -EINVAL with err naming the field. */
+int import_check_args(const char *labels, const char *filename, char *err,
+		      size_t len);
 
 struct archive;
 

@@ -143,7 +143,7 @@ static int values(const char *p, struct import_test *t)
 	const char *q;
 
 	t->iops = t->lat_mean_us = -1;
-	if (number(&p, &t->mb_s) < 0)
+	if (number(&p, &t->mb_s) < 0 || !(t->mb_s >= 0 && t->mb_s < 1e8))
 		return -1;
 	while (*p == ' ')
 		p++;
@@ -151,12 +151,13 @@ static int values(const char *p, struct import_test *t)
 		return -1;
 	if ((q = strchr(p, '['))) {
 		q++;
-		if (number(&q, &t->iops) < 0)
+		if (number(&q, &t->iops) < 0 || !(t->iops >= 0 && t->iops < 1e10))
 			return -1;
 	}
 	if ((q = strchr(p, '<'))) {
 		q++;
-		if (number(&q, &t->lat_mean_us) < 0)
+		if (number(&q, &t->lat_mean_us) < 0 ||
+		    !(t->lat_mean_us >= 0 && t->lat_mean_us < 1e10))
 			return -1;
 	}
 	return 0;
@@ -249,6 +250,10 @@ static int label(const char *lab, int major, const char *section,
 		}
 	}
 	t->read_pct = strcmp(t->rw, "read") == 0 ? 100 : strcmp(t->rw, "write") == 0 ? 0 : -1;
+	/* what CrystalDiskMark can be set to */
+	if (t->queue_depth < 1 || t->queue_depth > 512 || t->threads < 1 ||
+	    t->threads > 64)
+		return -1;
 	return 0;
 }
 
@@ -276,15 +281,18 @@ static void test_line(const char *v, struct import_run *r)
 		snprintf(r->drive, sizeof(r->drive), "%c:", b[1]);
 }
 
-/* "2012/08/24 23:05:47" → "2012-08-24T23:05:47" */
-static void date_line(const char *v, struct import_run *r)
+/* "2012/08/24 23:05:47" → "2012-08-24T23:05:47"; -1 when it is no date. */
+static int date_line(const char *v, struct import_run *r)
 {
 	int y, mo, d, h = 0, mi = 0, s = 0;
 
-	if (sscanf(v, "%d/%d/%d %d:%d:%d", &y, &mo, &d, &h, &mi, &s) >= 3 &&
-	    y > 1990 && y < 2200 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31)
-		snprintf(r->date, sizeof(r->date), "%04d-%02d-%02dT%02d:%02d:%02d", y,
-			 mo, d, h, mi, s);
+	if (sscanf(v, "%d/%d/%d %d:%d:%d", &y, &mo, &d, &h, &mi, &s) < 3 ||
+	    y < 1990 || y > 2200 || mo < 1 || mo > 12 || d < 1 || d > 31 ||
+	    h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 60)
+		return -1;
+	snprintf(r->date, sizeof(r->date), "%04d-%02d-%02dT%02d:%02d:%02d", y, mo,
+		 d, h, mi, s);
+	return 0;
 }
 
 /* Filesystem, allocation unit and write cache where the comment says them:
@@ -344,7 +352,7 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 	       size_t err_len, int *line)
 {
 	char *text = NULL, *save = NULL, *ln, *section = NULL;
-	int major = 0, at = 0, rc = 0, after_os = 0, mix_pct = -1;
+	int major = 0, at = 0, rc = 0, after_os = 0, mix_pct = -1, footer = 0;
 	char sec[8] = "";
 
 	memset(r, 0, sizeof(*r));
@@ -408,8 +416,14 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 			char *key = trim(s), *val = trim(colon + 1);
 			if (strcasecmp(key, "Test") == 0) {
 				test_line(val, r);
+				footer = 1;
 			} else if (strcasecmp(key, "Date") == 0) {
-				date_line(val, r);
+				if (date_line(val, r) < 0) {
+					rc = fail(err, err_len, line, at,
+						  "the Date is not a date "
+						  "(YYYY/MM/DD hh:mm:ss)");
+					goto out;
+				}
 			} else if (strcasecmp(key, "OS") == 0) {
 				snprintf(r->os, sizeof(r->os), "%s", val);
 				after_os = 1;
@@ -420,7 +434,8 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 			} else if (strcasecmp(key, "Mode") == 0 ||
 				   strcasecmp(key, "Time") == 0) {
 				/* the admin mode and the measure/interval times */
-			} else if (strstr(val, "MB/s") || strchr(val, '?')) {
+			} else if (strstr(val, "MB/s") || strchr(val, '?') ||
+				   strstr(val, "B/s") || strstr(val, "IOPS")) {
 				if (r->n == IMPORT_MAX_TESTS) {
 					rc = fail(err, err_len, line, at, "too many results");
 					goto out;
@@ -440,6 +455,13 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 				}
 				if (strcmp(t->rw, "mix") == 0)
 					t->read_pct = mix_pct;
+				for (size_t k = 0; k < r->n; k++)
+					if (strcmp(r->t[k].name, t->name) == 0 &&
+					    strcmp(r->t[k].rw, t->rw) == 0) {
+						rc = fail(err, err_len, line, at,
+							  "the same test twice");
+						goto out;
+					}
 				r->n++;
 			} else {
 				*colon = ':';
@@ -460,6 +482,13 @@ comment:
 	}
 	if (r->n == 0) {
 		rc = fail(err, err_len, line, at, "no result lines (… : 123.456 MB/s)");
+		goto out;
+	}
+	/* every version ends with its Test line: without it the file was cut */
+	if (!footer) {
+		rc = fail(err, err_len, line, at,
+			  "the file ends before CrystalDiskMark's \"Test\" line: it "
+			  "looks cut short");
 		goto out;
 	}
 	comment_facts(r);

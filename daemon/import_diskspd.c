@@ -104,11 +104,13 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r,
 	}
 	snprintf(r->tool, sizeof(r->tool), "DiskSpd");
 	text(child(sys, "Tool"), "Version", r->version, sizeof(r->version));
-	text(sys, "ComputerName", r->comment, sizeof(r->comment));
+	text(sys, "ComputerName", r->host, sizeof(r->host));
 	{
 		int y, mo, d, h = 0, mi = 0, s = 0;
 		if (sscanf(text(sys, "RunTime", tb, sizeof(tb)), "%d/%d/%d %d:%d:%d", &y,
-			   &mo, &d, &h, &mi, &s) >= 3)
+			   &mo, &d, &h, &mi, &s) >= 3 && y > 1990 && y < 2200 && mo >= 1 &&
+		    mo <= 12 && d >= 1 && d <= 31 && h >= 0 && h < 24 && mi >= 0 &&
+		    mi < 60 && s >= 0 && s <= 60)
 			snprintf(r->date, sizeof(r->date), "%04d-%02d-%02dT%02d:%02d:%02d%s",
 				 y, mo, d, h, mi, s, strstr(tb, "UTC") ? "Z" : "");
 	}
@@ -134,9 +136,13 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r,
 				     : 1;
 	}
 	secs = number(ts, "TestTimeSeconds", &ok);
+	for (size_t k = 0; k < nacc; k++)
+		if (acc[k].bs == 0 || acc[k].qd < 1 || acc[k].threads < 1)
+			ok = 0;
 	if (!ok || nacc == 0 || !(secs > 0)) {
-		snprintf(err, err_len, "not DiskSpd XML: no targets, or no "
-				       "<TestTimeSeconds>");
+		snprintf(err, err_len, "DiskSpd XML without targets, a positive "
+				       "<TestTimeSeconds>, or a target's <BlockSize>, "
+				       "<RequestCount> and thread count");
 		rc = -EINVAL;
 		goto out;
 	}
@@ -154,15 +160,15 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r,
 			if (k == nacc)
 				continue;
 			for (int d = 0; d < 2; d++) {
-				double c = number(t, d ? "WriteCount" : "ReadCount", &ok);
+				double c = bounded(t, d ? "WriteCount" : "ReadCount", 1e15, &ok);
 				acc[k].count[d] += c;
-				acc[k].bytes[d] += number(t, d ? "WriteBytes" : "ReadBytes", &ok);
+				acc[k].bytes[d] += bounded(t, d ? "WriteBytes" : "ReadBytes", 1e18, &ok);
 				if (child(t, d ? "AverageWriteLatencyMilliseconds"
 					       : "AverageReadLatencyMilliseconds"))
 					acc[k].lat_sum_ms[d] +=
-						c * number(t, d ? "AverageWriteLatencyMilliseconds"
-								: "AverageReadLatencyMilliseconds",
-							   &ok);
+						c * bounded(t, d ? "AverageWriteLatencyMilliseconds"
+								 : "AverageReadLatencyMilliseconds",
+							    1e9, &ok);
 				else
 					acc[k].lat_sum_ms[d] = -1e300; /* not measured (-L off) */
 			}
@@ -266,7 +272,8 @@ int import_diskspd_text(const char *buf, size_t len, struct import_run *r,
 			*next++ = '\0';
 		at++;
 		s = ln + strspn(ln, " \t\r");
-		if (at == 1 && (unsigned char)s[0] == 0xEF) /* UTF-8 BOM */
+		if (at == 1 && (unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB &&
+		    (unsigned char)s[2] == 0xBF) /* UTF-8 BOM */
 			s += 3;
 		if (strncmp(s, "path:", 5) == 0)
 			paths++;
@@ -286,6 +293,16 @@ int import_diskspd_text(const char *buf, size_t len, struct import_run *r,
 			write_pct = 100 - (int)strtol(p + 17, NULL, 10);
 		else if (strncmp(s, "actual test time:", 17) == 0)
 			secs = strtod(s + 17, NULL);
+		else if (strncmp(s, "start time:", 11) == 0) {
+			int y, mo, d, h, mi, se;
+			if (sscanf(s + 11, "%d/%d/%d %d:%d:%d", &y, &mo, &d, &h, &mi, &se) == 6 &&
+			    y > 1990 && y < 2200 && mo >= 1 && mo <= 12 && d >= 1 &&
+			    d <= 31 && h >= 0 && h < 24 && mi >= 0 && mi < 60 &&
+			    se >= 0 && se <= 60)
+				snprintf(r->date, sizeof(r->date),
+					 "%04d-%02d-%02dT%02d:%02d:%02d%s", y, mo, d, h, mi,
+					 se, strstr(s, "UTC") ? "Z" : "");
+		}
 		else if (strncmp(s, "Read IO", 7) == 0)
 			section = 0;
 		else if (strncmp(s, "Write IO", 8) == 0)
@@ -300,6 +317,15 @@ int import_diskspd_text(const char *buf, size_t len, struct import_run *r,
 				*line = at;
 				snprintf(err, err_len, "line %d: a total row that is not "
 						       "numbers", at);
+				rc = -EINVAL;
+				goto out;
+			}
+			if (!(bytes >= 0 && ios >= 0 && iops >= 0 && lat >= 0 && bytes < 1e18 &&
+			      iops < 1e10 && lat < 1e9) ||
+			    bs == 0 || bs > (1ULL << 40)) {
+				*line = at;
+				snprintf(err, err_len, "line %d: a total row, or the block "
+						       "size, out of range", at);
 				rc = -EINVAL;
 				goto out;
 			}

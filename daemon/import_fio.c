@@ -73,6 +73,19 @@ static double num(json_t *o, const char *key)
 	return json_number_value(json_object_get(o, key));
 }
 
+/* o[key] as a measurement: a JSON number, finite, 0 … max; -1 otherwise
+ * (absent: -2). */
+static double measure(json_t *o, const char *key, double max)
+{
+	json_t *v = json_object_get(o, key);
+	double x;
+
+	if (!v)
+		return -2;
+	x = json_number_value(v);
+	return json_is_number(v) && x >= 0 && x <= max ? x : -1;
+}
+
 int import_fio(const char *buf, size_t len, struct import_run *r, char *err,
 	       size_t err_len, int *line)
 {
@@ -111,7 +124,9 @@ int import_fio(const char *buf, size_t len, struct import_run *r, char *err,
 	}
 	snprintf(r->tool, sizeof(r->tool), "fio");
 	snprintf(r->version, sizeof(r->version), "%s", ver + 4);
-	if (json_is_integer(json_object_get(root, "timestamp"))) {
+	if (json_is_integer(json_object_get(root, "timestamp")) &&
+	    json_integer_value(json_object_get(root, "timestamp")) > 0 &&
+	    json_integer_value(json_object_get(root, "timestamp")) < 4102444800LL) {
 		time_t t = (time_t)json_integer_value(json_object_get(root, "timestamp"));
 		struct tm tm;
 		if (gmtime_r(&t, &tm))
@@ -132,6 +147,14 @@ int import_fio(const char *buf, size_t len, struct import_run *r, char *err,
 
 		if (!name) {
 			snprintf(err, err_len, "jobs[%zu]: no \"jobname\"", i);
+			rc = -EINVAL;
+			goto out;
+		}
+		if ((option(root, j, "bs") && !bs) || qd < 1 || qd >= 1000000 ||
+		    nj < 1 || nj >= 1000000 || mix > 100) {
+			snprintf(err, err_len,
+				 "jobs[%zu] (%.64s): bs, iodepth, numjobs or rwmixread "
+				 "is not a size or count fio takes", i, name);
 			rc = -EINVAL;
 			goto out;
 		}
@@ -165,20 +188,26 @@ int import_fio(const char *buf, size_t len, struct import_run *r, char *err,
 			t->threads = nj > 0 ? nj : 1;
 			t->read_pct = mix >= 0 && rw && strstr(rw, "rw") ? mix
 				      : d == 0 ? 100 : 0;
-			t->iops = num(s, "iops");
+			t->iops = measure(s, "iops", 1e10);
 			/* 3.x: bw_bytes in B/s; 2.x: bw in KiB/s */
-			t->mb_s = json_object_get(s, "bw_bytes")
-					  ? num(s, "bw_bytes") / 1e6
-					  : num(s, "bw") * 1024 / 1e6;
+			t->mb_s = json_object_get(s, "bw_bytes") ? measure(s, "bw_bytes", 1e14)
+								 : measure(s, "bw", 1e11);
+			if (t->mb_s >= 0)
+				t->mb_s = json_object_get(s, "bw_bytes") ? t->mb_s / 1e6
+									 : t->mb_s * 1024 / 1e6;
 			if ((lat = json_object_get(s, "lat_ns")))
-				t->lat_mean_us = num(lat, "mean") / 1e3;
+				t->lat_mean_us = measure(lat, "mean", 1e15) / 1e3;
 			else if ((lat = json_object_get(s, "lat")))
-				t->lat_mean_us = num(lat, "mean");
+				t->lat_mean_us = measure(lat, "mean", 1e12);
 			else
 				t->lat_mean_us = -1;
-			if (!(t->mb_s >= 0) || !(t->iops >= 0)) {
-				snprintf(err, err_len, "jobs[%zu].%s: no numeric iops and "
-						       "bandwidth", i, dirs[d]);
+			if (t->mb_s < 0 || t->iops < 0 ||
+			    ((lat = json_object_get(s, "lat_ns") ?: json_object_get(s, "lat")) &&
+			     t->lat_mean_us < 0)) {
+				snprintf(err, err_len,
+					 "jobs[%zu].%s: iops, bandwidth and mean latency "
+					 "must be numbers from 0 (a string, a negative or "
+					 "an absurd value is not a result)", i, dirs[d]);
 				rc = -EINVAL;
 				goto out;
 			}

@@ -36,7 +36,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: storbench serve [--listen ADDR:PORT] [--data DIR] [--demo]\n"
-		"       storbench import [--data DIR] [--format cdm|fio] "
+		"       storbench import [--data DIR] [--format cdm|fio|diskspd] "
 		"[--labels A,B] FILE...\n"
 		"       storbench --version\n"
 		"\n"
@@ -45,8 +45,8 @@ static void usage(FILE *f)
 		"  --data DIR          archive and scratch folder (default ./var)\n"
 		"  --demo              on an empty archive, queue one cdm-default "
 		"run on DIR/scratch\n"
-		"  import              store CrystalDiskMark text or fio JSON "
-		"results in DIR's archive\n"
+		"  import              store CrystalDiskMark text, fio JSON or "
+		"DiskSpd XML/text results in DIR's archive\n"
 		"                      (a daemon on DIR may be running)\n");
 }
 
@@ -299,6 +299,14 @@ static int import_cmd(int argc, char **argv)
 		usage(stderr);
 		free(r);
 		return 2;
+	}
+	{
+		char why[160];
+		if (import_check_args(labels, NULL, why, sizeof(why)) < 0) {
+			fprintf(stderr, "storbench import: --%s\n", why);
+			free(r);
+			return 2;
+		}
 	}
 	if ((err = make_dir(data)) < 0 ||
 	    snprintf(db, sizeof(db), "%s/storbench.db", data) >= (int)sizeof(db) ||

@@ -974,7 +974,7 @@ function renderRun(run, profiles, { job = null, refresh = false } = {}) {
 
   // --- tiles
   const grid = h('div', { class: 'tiles', style: `grid-template-columns: 8.5rem repeat(${cols.length}, 1fr)` },
-    h('div', { class: 'tiles-corner' }, h('span', null, 'best of'), h('span', null, `${run.spec?.iterations ?? '?'} it.`)),
+    h('div', { class: 'tiles-corner' }, h('span', null, 'best of'), h('span', null, `${run.spec?.iterations ?? run.spec?.imported?.best_of ?? '?'} it.`)),
     cols.map((rw) => h('div', { class: `tiles-colhead rw-${rw}` }, `${rw[0].toUpperCase()}${rw.slice(1)} `, h('span', { class: 'unit' }, '[MB/s]'))));
   for (const name of names) {
     const [a, b] = splitTestName(name);

@@ -201,7 +201,8 @@ test('groups compare from the archive, and a sweep draws a line per side', async
 });
 
 const fixtures = process.env.STORBENCH_FIXTURES ??
-  path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', '..', 'shared', 'fixtures');
+  [path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', '..', 'shared', 'fixtures'),
+    '/work/shared/fixtures'].find((p) => fs.existsSync(p)) ?? '/nonexistent';
 const ntfsRefs = path.join(fixtures, 'crystaldiskmark', 'ntfs-refs-alloc');
 
 test('the import box takes the NTFS/ReFS CrystalDiskMark files; their comparison computes no significance',

@@ -20,7 +20,10 @@ assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench bina
 assert.ok(out, 'STORBENCH_OUT must name an output folder');
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const fixtures = process.env.STORBENCH_FIXTURES ?? path.resolve(repo, '..', 'shared', 'fixtures');
+// beside the clone (../shared/fixtures), else the machine's copy
+const fixtures = process.env.STORBENCH_FIXTURES ??
+  [path.resolve(repo, '..', 'shared', 'fixtures'), '/work/shared/fixtures'].find((p) => fs.existsSync(p)) ??
+  path.resolve(repo, '..', 'shared', 'fixtures');
 const why = fs.existsSync(fixtures) ? null : `no fixtures at ${fixtures} (set STORBENCH_FIXTURES)`;
 if (why) console.log(`skip import tests: ${why}`);
 const opts = { skip: why ?? false };
@@ -199,6 +202,27 @@ test('look-alikes, broken and foreign files are refused and change nothing', opt
     assert.ok(resp.status === 422 || resp.status === 400, `${what}: ${resp.status}`);
     assert.match(resp.headers.get('content-type'), /problem\+json/);
     if (re) assert.match(j.detail, re, what);
+  }
+  // values no tool prints are refused, not stored as 0
+  const fio = fs.readFileSync(path.join(fixtures, 'fio', 'fio-3.39-jsonplus-macos-posixaio-bins.json'), 'utf8');
+  for (const [what, body, re] of [
+    ['iops as a string', fio.replace('"iops" : 19621.556886', '"iops" : "19621.5"'), /iops, bandwidth and mean latency must be numbers/],
+    ['a zero block size', fio.replace(/"bs" : "[^"]*"/, '"bs" : "0"'), /bs, iodepth, numjobs or rwmixread/],
+    ['a DiskSpd negative count', fs.readFileSync(path.join(fixtures, 'diskspd', 'diskspd-2.0.21a-rxml-mix30w-iops-buckets.xml'), 'utf8')
+      .replace('<ReadBytes>152215552</ReadBytes>', '<ReadBytes>-5</ReadBytes>'), /DiskSpd XML without|not a number/],
+    ['a CrystalDiskMark file cut short', good.split('\n').slice(0, 12).join('\n'), /cut short/],
+    ['an invalid date', good.replace('2024/01/06 5:41:48', '2024/13/45 25:61:99'), /the Date is not a date/],
+  ]) {
+    const resp = await fetch(`${d.url}/api/v1/import`, { method: 'POST', body });
+    const j = await resp.json();
+    assert.equal(resp.status, 422, `${what}: ${resp.status} ${JSON.stringify(j)}`);
+    assert.equal(j.title, 'Unprocessable content');
+    assert.match(j.detail, re, what);
+  }
+  for (const [q, field] of [['labels=a%01b', 'labels'], ['labels=a,a', 'labels'], ['filename=a%22b.txt', 'filename']]) {
+    const resp = await fetch(`${d.url}/api/v1/import?${q}`, { method: 'POST', body: good });
+    assert.equal(resp.status, 400, q);
+    assert.equal((await resp.json()).field, field, q);
   }
   r = await fetch(`${d.url}/api/v1/import`, { method: 'POST', body: '{"fio version": "fio-3.33"}' });
   assert.equal(r.status, 422);

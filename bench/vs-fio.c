@@ -19,7 +19,8 @@
  *
  * --check turns it into a test: exit 1 unless every workload's median IOPS
  * ratio is within ±tolerance (a workload outside it after the first pairs
- * is measured with as many pairs again, and the median of all decides) and every run of both tools obeys Little's law
+ * is measured with as many pairs again, up to three times, and the median
+ * of all decides) and every run of both tools obeys Little's law
  * within 10 % (with --null: unless storbench does at least fio's IOPS; fio's
  * null engine does not time the queue, so Little's law is not checked). The tolerance (default 15 %) is what an honest comparison
  * on a shared, noisy virtual disk can promise; the medians of alternating
@@ -537,19 +538,19 @@ again:
 		}
 		/*
 		 * A check that misses on the first pairs measures as many
-		 * again and judges the median of all: one disturbed stretch
-		 * of a shared disk should not decide it, and a real gap
-		 * survives twice the evidence.
+		 * again, up to three times, and judges the median of all: a
+		 * disturbed stretch of a shared disk should not decide it, and
+		 * a real gap survives four times the evidence.
 		 */
-		if (cfg.check && !cfg.null_engine && !extended &&
-		    2 * cfg.pairs <= MAX_PAIRS &&
+		if (cfg.check && !cfg.null_engine && extended < 3 &&
+		    npairs + cfg.pairs <= MAX_PAIRS &&
 		    fabs(median(ri, npairs) - 1) > cfg.tolerance) {
 			fprintf(stderr,
 				"%s: median IOPS ratio %.3f after %d pairs; "
 				"measuring %d more\n",
 				x->name, median(ri, npairs), npairs, cfg.pairs);
-			extended = 1;
-			npairs = 2 * cfg.pairs;
+			extended++;
+			npairs += cfg.pairs;
 			goto again;
 		}
 		{

@@ -85,6 +85,11 @@ void api_fail(struct api_resp *resp, unsigned status, const char *field,
 /* Fills resp with v as application/json (v is consumed). */
 void api_send_json(struct api_resp *resp, unsigned status, json_t *v);
 
+/* Sends body (malloc'd, len bytes; taken over) as content_type with status
+ * 200, an attachment named filename. */
+void api_send_file(struct api_resp *resp, char *body, size_t len,
+		   const char *content_type, const char *filename);
+
 /*
  * CSV (RFC 4180, UTF-8, CRLF) of rows, an array of arrays of strings,
  * numbers, booleans or null (empty), after the header names cols[0..n);

@@ -95,11 +95,6 @@ void h_runs_original(struct api_req *req, struct api_resp *resp)
 			 (long long)req->id);
 		return;
 	}
-	free(resp->body);
-	resp->body = data;
-	resp->len = len;
-	resp->status = 200;
-	resp->content_type = "application/octet-stream";
-	snprintf(resp->filename, sizeof(resp->filename), "%.80s",
-		 name[0] ? name : "original.txt");
+	api_send_file(resp, data, len, "application/octet-stream",
+		      name[0] ? name : "original.txt");
 }

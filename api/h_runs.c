@@ -264,13 +264,12 @@ static void send_run_cdm(struct api_resp *resp, json_t *run)
 		json_string_value(json_object_get(run, "target")) ? " on " : "",
 		json_string_value(json_object_get(run, "target")) ?: "");
 	fclose(f);
-	free(resp->body);
-	resp->body = buf;
-	resp->len = len;
-	resp->status = 200;
-	resp->content_type = "text/plain; charset=utf-8";
-	snprintf(resp->filename, sizeof(resp->filename), "storbench-run-%lld-cdm.txt",
-		 (long long)json_integer_value(json_object_get(run, "id")));
+	{
+		char name[64];
+		snprintf(name, sizeof(name), "storbench-run-%lld-cdm.txt",
+			 (long long)json_integer_value(json_object_get(run, "id")));
+		api_send_file(resp, buf, len, "text/plain; charset=utf-8", name);
+	}
 	json_decref(run);
 }
 

@@ -272,12 +272,18 @@ void api_send_csv(struct api_resp *resp, const char *const *cols, size_t n,
 	}
 	fclose(f);
 	json_decref(rows);
+	api_send_file(resp, buf, len, "text/csv; charset=utf-8", filename);
+}
+
+void api_send_file(struct api_resp *resp, char *body, size_t len,
+		   const char *content_type, const char *filename)
+{
 	free(resp->body);
-	resp->body = buf;
+	resp->body = body;
 	resp->len = len;
 	resp->status = 200;
-	resp->content_type = "text/csv; charset=utf-8";
-	snprintf(resp->filename, sizeof(resp->filename), "%s", filename);
+	resp->content_type = content_type;
+	snprintf(resp->filename, sizeof(resp->filename), "%.80s", filename);
 }
 
 int api_want_csv(struct api_req *req, struct api_resp *resp)

@@ -75,6 +75,22 @@ int creds_name_ok(const char *name)
 			    "0123456789._-") == n;
 }
 
+/* Prepares sql and binds ?1 … ?4 to name, user, password, domain. */
+static sqlite3_stmt *prep4(sqlite3 *db, const char *sql, const char *name,
+			   const char *user, const char *password,
+			   const char *domain)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, user, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, password, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, domain, -1, SQLITE_STATIC);
+	return st;
+}
+
 int creds_put(const char *name, const char *user, const char *password,
 	      const char *domain, int replace, int *created)
 {
@@ -87,16 +103,12 @@ int creds_put(const char *name, const char *user, const char *password,
 		return -EIO;
 	/* secure_delete: a replaced password is overwritten on disk */
 	sqlite3_exec(db, "PRAGMA secure_delete=ON", NULL, NULL, NULL);
-	if (sqlite3_prepare_v2(db,
-			       "INSERT INTO credentials VALUES (?1, ?2, ?3, ?4,"
-			       " strftime('%Y-%m-%dT%H:%M:%SZ','now'),"
-			       " strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (!(st = prep4(db,
+			 "INSERT INTO credentials VALUES (?1, ?2, ?3, ?4,"
+			 " strftime('%Y-%m-%dT%H:%M:%SZ','now'),"
+			 " strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
+			 name, user, password, domain)))
 		goto out;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, user, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, password, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, domain, -1, SQLITE_STATIC);
 	src = sqlite3_step(st);
 	sqlite3_finalize(st);
 	st = NULL;
@@ -112,16 +124,12 @@ int creds_put(const char *name, const char *user, const char *password,
 		rc = -EEXIST;
 		goto out;
 	}
-	if (sqlite3_prepare_v2(db,
-			       "UPDATE credentials SET user=?2, password=?3,"
-			       " domain=?4, updated_at="
-			       "strftime('%Y-%m-%dT%H:%M:%SZ','now') WHERE name=?1",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (!(st = prep4(db,
+			 "UPDATE credentials SET user=?2, password=?3,"
+			 " domain=?4, updated_at="
+			 "strftime('%Y-%m-%dT%H:%M:%SZ','now') WHERE name=?1",
+			 name, user, password, domain)))
 		goto out;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, user, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, password, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, domain, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 out:
 	if (rc == -EIO)

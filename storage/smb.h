@@ -107,6 +107,21 @@ struct smb_info {
 int smb_op(const struct smb_session *s, const char *op, const char *url,
 	   const char *url2, uint64_t size, struct smb_info *info);
 
+/* --- the wire between the daemon and its children (tgt_smb.c,
+ * smb_client.c) --- */
+
+/* One I/O request (then a write's data); the answer is an int64_t result
+ * (then a read's data). */
+struct smb_req {
+	uint64_t offset;
+	uint32_t len;
+	uint32_t write;
+};
+
+/* Reads (out 0) or writes (out 1) all len bytes on fd, retrying on EINTR
+ * and short transfers. Returns 0, or -errno (-EPIPE at end of file). */
+int smb_full_io(int fd, void *buf, size_t len, int out);
+
 /* The program spawned as the child: this one unless a test says otherwise.
  * It must handle `smb-worker` and `smb-op` with smb_child_main. */
 void smb_set_helper(const char *path);

@@ -161,31 +161,9 @@ static int neg_errno(void)
 	return errno ? -errno : -EIO;
 }
 
-static int full_io(int fd, void *buf, size_t len, int out)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = out ? write(fd, p, len) : read(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EPIPE;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 /* --- the I/O worker: one queue slot of tgt_smb --- */
 
-/* The wire format shared with tgt_smb.c: a request (then a write's data);
- * a reply (then a read's data). */
-struct smb_req {
-	uint64_t offset;
-	uint32_t len;
-	uint32_t write;
-};
 
 static int worker_main(const char *url)
 {
@@ -199,9 +177,9 @@ static int worker_main(const char *url)
 	errno = 0;
 	f = c ? smbc_getFunctionOpen(c)(c, url, O_RDWR, 0) : NULL;
 	ready = f ? 0 : neg_errno();
-	if (full_io(1, &ready, sizeof(ready), 1) < 0 || ready < 0)
+	if (smb_full_io(1, &ready, sizeof(ready), 1) < 0 || ready < 0)
 		return 1;
-	while (full_io(0, &rq, sizeof(rq), 0) == 0) {
+	while (smb_full_io(0, &rq, sizeof(rq), 0) == 0) {
 		int64_t res;
 		ssize_t n = 0;
 		uint64_t off = 0;
@@ -212,7 +190,7 @@ static int worker_main(const char *url)
 			buf = b;
 			cap = rq.len;
 		}
-		if (rq.write && full_io(0, buf, rq.len, 0) < 0)
+		if (rq.write && smb_full_io(0, buf, rq.len, 0) < 0)
 			break;
 		errno = 0;
 		res = smbc_getFunctionLseek(c)(c, f, (off_t)rq.offset, SEEK_SET) < 0
@@ -229,8 +207,8 @@ static int worker_main(const char *url)
 		}
 		if (res == 0)
 			res = n < 0 ? neg_errno() : (int64_t)off;
-		if (full_io(1, &res, sizeof(res), 1) < 0 ||
-		    (!rq.write && res > 0 && full_io(1, buf, (size_t)res, 1) < 0))
+		if (smb_full_io(1, &res, sizeof(res), 1) < 0 ||
+		    (!rq.write && res > 0 && smb_full_io(1, buf, (size_t)res, 1) < 0))
 			break;
 	}
 	smbc_getFunctionClose(c)(c, f);
@@ -523,7 +501,7 @@ static int op_main(const char *op, const char *url, const char *url2,
 		}
 		smbc_free_context(c, 1);
 	}
-	return full_io(1, &in, sizeof(in), 1) < 0;
+	return smb_full_io(1, &in, sizeof(in), 1) < 0;
 }
 
 int smb_child_main(int argc, char **argv)

@@ -270,7 +270,7 @@ static int spawn_child(const struct smb_session *s, char *const argv[],
 	return 0;
 }
 
-static int full_io(int fd, void *buf, size_t len, int out)
+int smb_full_io(int fd, void *buf, size_t len, int out)
 {
 	char *p = buf;
 
@@ -326,7 +326,7 @@ int smb_op(const struct smb_session *s, const char *op, const char *url,
 			return 0;
 		}
 	}
-	rc = full_io(sock, info, sizeof(*info), 0);
+	rc = smb_full_io(sock, info, sizeof(*info), 0);
 	close(sock);
 	waitpid(pid, NULL, 0);
 	if (s == &now)
@@ -346,13 +346,6 @@ struct smb_ctx {
 	struct smb_session sess;   /* as it was when the file was opened */
 };
 
-/* One request on the wire (smb_client.c reads it): the I/O, then its data
- * for a write. The reply: the result, then the data for a read. */
-struct smb_req {
-	uint64_t offset;
-	uint32_t len;
-	uint32_t write;
-};
 
 struct smb_worker {
 	int sock;
@@ -375,7 +368,7 @@ static int smb_worker_init(void *arg, unsigned i, void **wctx)
 		return rc;
 	}
 	/* the worker says whether it could open the file */
-	if ((rc = full_io(w->sock, &ready, sizeof(ready), 0)) < 0 || ready < 0) {
+	if ((rc = smb_full_io(w->sock, &ready, sizeof(ready), 0)) < 0 || ready < 0) {
 		close(w->sock);
 		waitpid(w->pid, NULL, 0);
 		free(w);
@@ -392,12 +385,12 @@ static int64_t smb_transfer(void *wctx, struct tgt_io *io)
 	int64_t res;
 	int rc;
 
-	if ((rc = full_io(w->sock, &rq, sizeof(rq), 1)) < 0 ||
-	    (io->write && (rc = full_io(w->sock, io->buf, io->len, 1)) < 0) ||
-	    (rc = full_io(w->sock, &res, sizeof(res), 0)) < 0)
+	if ((rc = smb_full_io(w->sock, &rq, sizeof(rq), 1)) < 0 ||
+	    (io->write && (rc = smb_full_io(w->sock, io->buf, io->len, 1)) < 0) ||
+	    (rc = smb_full_io(w->sock, &res, sizeof(res), 0)) < 0)
 		return -ECONNRESET; /* the worker died: its connection did */
 	if (!io->write && res > 0 &&
-	    full_io(w->sock, io->buf, (size_t)res, 0) < 0)
+	    smb_full_io(w->sock, io->buf, (size_t)res, 0) < 0)
 		return -ECONNRESET;
 	return res;
 }
@@ -428,12 +421,7 @@ static int one_shot(const struct smb_session *sess, const char *op,
 
 static int smb_unlink(const char *url)
 {
-	struct smb_session sess;
-
-	pthread_mutex_lock(&sess_mu);
-	sess = cur;
-	pthread_mutex_unlock(&sess_mu);
-	return one_shot(&sess, "unlink", url);
+	return one_shot(NULL, "unlink", url); /* the current session */
 }
 
 static void smb_close(void *ctx)

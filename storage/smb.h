@@ -122,6 +122,11 @@ struct smb_req {
  * and short transfers. Returns 0, or -errno (-EPIPE at end of file). */
 int smb_full_io(int fd, void *buf, size_t len, int out);
 
+/* Writes a then b (b may be empty) in one system call where the socket
+ * takes both: a request and its data, an answer and its data. Returns 0
+ * or -errno. */
+int smb_write2(int fd, const void *a, size_t alen, const void *b, size_t blen);
+
 /* The program spawned as the child: this one unless a test says otherwise.
  * It must handle `smb-worker` and `smb-op` with smb_child_main. */
 void smb_set_helper(const char *path);

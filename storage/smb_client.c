@@ -207,8 +207,8 @@ static int worker_main(const char *url)
 		}
 		if (res == 0)
 			res = n < 0 ? neg_errno() : (int64_t)off;
-		if (smb_full_io(1, &res, sizeof(res), 1) < 0 ||
-		    (!rq.write && res > 0 && smb_full_io(1, buf, (size_t)res, 1) < 0))
+		if (smb_write2(1, &res, sizeof(res), buf,
+			       !rq.write && res > 0 ? (size_t)res : 0) < 0)
 			break;
 	}
 	smbc_getFunctionClose(c)(c, f);

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -270,6 +271,32 @@ static int spawn_child(const struct smb_session *s, char *const argv[],
 	return 0;
 }
 
+int smb_write2(int fd, const void *a, size_t alen, const void *b, size_t blen)
+{
+	struct iovec v[2] = {{(void *)a, alen}, {(void *)b, blen}};
+	struct iovec *p = v;
+	int n = blen ? 2 : 1;
+
+	while (n) {
+		ssize_t k = writev(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return k < 0 ? -errno : -EPIPE;
+		/* a short write: step past what went */
+		while (n && (size_t)k >= p->iov_len) {
+			k -= (ssize_t)p->iov_len;
+			p++;
+			n--;
+		}
+		if (n) {
+			p->iov_base = (char *)p->iov_base + k;
+			p->iov_len -= (size_t)k;
+		}
+	}
+	return 0;
+}
+
 int smb_full_io(int fd, void *buf, size_t len, int out)
 {
 	char *p = buf;
@@ -385,8 +412,8 @@ static int64_t smb_transfer(void *wctx, struct tgt_io *io)
 	int64_t res;
 	int rc;
 
-	if ((rc = smb_full_io(w->sock, &rq, sizeof(rq), 1)) < 0 ||
-	    (io->write && (rc = smb_full_io(w->sock, io->buf, io->len, 1)) < 0) ||
+	if ((rc = smb_write2(w->sock, &rq, sizeof(rq), io->buf,
+			     io->write ? io->len : 0)) < 0 ||
 	    (rc = smb_full_io(w->sock, &res, sizeof(res), 0)) < 0)
 		return -ECONNRESET; /* the worker died: its connection did */
 	if (!io->write && res > 0 &&

@@ -23,7 +23,6 @@
 #define MAX_SIDES 16
 #define MAX_RUNS_PER_SIDE 1000
 
-#define arg api_query_str
 
 /* The value of field of run r, as text ("" when none). */
 static void run_value(json_t *r, const char *field, char *buf, size_t len)
@@ -117,7 +116,7 @@ static int sides_from_groups(struct api_req *req, const char *field,
 {
 	static const char *const fields[] = {"fs_type", "cluster_size", "label",
 					     "server", "target"};
-	const char *values = arg(req, "values");
+	const char *values = api_query_str(req, "values");
 	struct run_filter f;
 	json_t *runs, *r;
 	size_t i, k;
@@ -238,7 +237,7 @@ static void send_compare_csv(struct api_resp *resp, json_t *c)
 
 void h_compare(struct api_req *req, struct api_resp *resp)
 {
-	const char *runs = arg(req, "runs"), *group = arg(req, "group_by");
+	const char *runs = api_query_str(req, "runs"), *group = api_query_str(req, "group_by");
 	struct sides sd = {0};
 	char err[128] = "";
 	json_t *out;
@@ -257,7 +256,7 @@ void h_compare(struct api_req *req, struct api_resp *resp)
 			"values", "profile", "label", "fs_type", "target", "server",
 			"cluster_size", "from", "to", "state", "sort"};
 		for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++)
-			if (arg(req, filters[i])) {
+			if (api_query_str(req, filters[i])) {
 				api_fail(resp, 400, filters[i],
 					 "%s: filters and values go with group_by; "
 					 "runs= names its runs itself",

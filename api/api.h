@@ -27,11 +27,26 @@ struct api_ctx {
 	struct archive *a;   /* the HTTP thread's archive connection */
 	struct jobq *q;
 	const char *scratch; /* DATA/scratch, the default target */
+	/* access (server.c): the bearer token ("" when none), and whether the
+	 * API needs it — always on a non-loopback listener, on loopback only
+	 * with --require-token */
+	char token[128];
+	int require_token;
+};
+
+/* A query argument handed over without libmicrohttpd: a tool or a test
+ * fills req->args and leaves req->conn NULL. value is NULL for a name that
+ * stood alone ("?a&b=1"), as libmicrohttpd reports it. */
+struct api_query_arg {
+	const char *name;
+	const char *value;
 };
 
 struct api_req {
 	struct api_ctx *ctx;
-	struct MHD_Connection *conn;
+	struct MHD_Connection *conn; /* NULL: the query is args[0..n_args) */
+	const struct api_query_arg *args;
+	size_t n_args;
 	const char *method;
 	const char *path;
 	const char *body;    /* NUL-terminated; NULL when there is none */
@@ -67,6 +82,8 @@ struct api_server;
  * "0.0.0.0:8080"). Returns 0 or a negative errno (-EINVAL for a bad address,
  * -EADDRINUSE ...). */
 int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out);
+/* Is "ADDR:PORT" a loopback address (127.0.0.0/8, ::1)? 1, 0, or -EINVAL. */
+int api_listen_is_loopback(const char *listen);
 void api_stop(struct api_server *s);
 
 /* --- routes.c --- */
@@ -101,11 +118,23 @@ void api_send_csv(struct api_resp *resp, const char *const *cols, size_t n,
 /* Is ?format=csv asked (1), json or none (0), or something else (-1, the
  * problem sent)? */
 int api_want_csv(struct api_req *req, struct api_resp *resp);
-/* Reads query parameter name as an integer in [min, max] (def when absent).
- * Returns 0, or -EINVAL with a 400 problem already in resp. */
-/* A query-string parameter's value, or NULL when absent. */
+/* A query-string parameter's value, or NULL when absent (names match
+ * without regard to case, as libmicrohttpd matches them; the first of a
+ * name given twice). From the connection, or req->args without one. */
 const char *api_query_str(struct api_req *req, const char *name);
 
+/*
+ * Checks the whole query against known (a NULL-terminated list of the
+ * parameters the route takes): an unknown name, a name given twice or a
+ * value longer than API_QUERY_VALUE_MAX bytes is a 400 naming the
+ * parameter. Returns 0, or -EINVAL with the problem already in resp.
+ */
+#define API_QUERY_VALUE_MAX 4096
+int api_query_known(struct api_req *req, struct api_resp *resp,
+		    const char *const *known);
+
+/* Reads query parameter name as an integer in [min, max] (def when absent).
+ * Returns 0, or -EINVAL with a 400 problem already in resp. */
 int api_query_int(struct api_req *req, struct api_resp *resp,
 		  const char *name, long long def, long long min,
 		  long long max, long long *out);

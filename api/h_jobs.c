@@ -5,18 +5,36 @@
 #include "api.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "archive.h"
 #include "jobq.h"
+#include "smb.h"
 
-/* Adds "progress" to a job object: the worker's live state, or null. */
+/*
+ * Adds "test_file" to a job object — where the worker creates (created) its
+ * first test file, or the raw device it writes to — and "progress": the
+ * worker's live state, or null.
+ */
 static void add_progress(struct api_ctx *ctx, json_t *job)
 {
 	struct jobq_progress p;
 	json_int_t id = json_integer_value(json_object_get(job, "id"));
 	const char *state = json_string_value(json_object_get(job, "state"));
+	const char *target = json_string_value(json_object_get(job, "target"));
+	const char *created = json_string_value(json_object_get(job, "created_at"));
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (target && created && !smb_is_url(target) && stat(target, &st) == 0 &&
+	    S_ISBLK(st.st_mode))
+		json_object_set_new(job, "test_file", json_string(target));
+	else if (target && created &&
+		 jobq_test_file(target, id, created, 0, path, sizeof(path)) == 0)
+		json_object_set_new(job, "test_file", json_string(path));
 
 	if (!state || strcmp(state, "running") != 0 ||
 	    jobq_progress(ctx->q, id, &p) != 0) {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "archive.h"
+#include "confine.h"
 #include "creds.h"
 #include "plan.h"
 #include "probe.h"
@@ -28,7 +29,6 @@
 #define MIN_SIZE (8ULL << 20)
 #define MAX_SIZE (64ULL << 40)
 #define SIZE_ALIGN (1ULL << 20)
-#define FREE_RESERVE (256ULL << 20)
 #define MAX_LABELS 32
 #define MAX_LABEL_CHARS 64
 #define MAX_NOTES 4096   /* characters */
@@ -111,18 +111,28 @@ static int smb_problem(struct api_problem *p, const char *field,
 	return -EINVAL;
 }
 
-/* A directory to create test files in: an absolute local path, or — for a
- * job with an SMB session — an smb:// URL, checked on the server (it
- * exists, is a directory, takes a new file). *out: the path to store. */
+/*
+ * A directory to create test files in: an absolute local path inside the
+ * allowed roots (confine.h), or — for a job with an SMB session — an smb://
+ * URL under an allowed share, checked on the server (it exists, is a
+ * directory, takes a new file). With device_ok, a raw block device allowed
+ * by --allow-device is taken too (*device_bytes: its size; 0 for a
+ * directory). *out: the path to store.
+ */
 static int parse_target(json_t *v, const char *scratch,
-			const struct smb_session *sess, char **out,
+			const struct smb_session *sess, int device_ok,
+			uint64_t *device_bytes, char **out,
 			struct api_problem *p)
 {
-	char real[PATH_MAX], err[160];
+	char real[PATH_MAX], err[160], why[sizeof(p->detail) - 16];
 	const char *t = scratch;
 	struct stat st;
 	struct statvfs vfs;
+	uint64_t dev_bytes;
+	int rc;
 
+	if (device_bytes)
+		*device_bytes = 0;
 	if (v) {
 		if (!json_is_string(v))
 			return bad(p, "target", "must be a string (a directory path)");
@@ -141,10 +151,13 @@ static int parse_target(json_t *v, const char *scratch,
 		struct smb_url u;
 		struct smb_info in;
 		size_t n;
-		int rc;
 		if (smb_url_parse(t, &u, err, sizeof(err)) < 0) {
 			/* not echoed: it may hold a password */
 			api_problem_set(p, 400, "target", "target: %s", err);
+			return -EINVAL;
+		}
+		if (confine_smb(t, why, sizeof(why)) < 0) {
+			api_problem_set(p, 403, "target", "target: %s", why);
 			return -EINVAL;
 		}
 		if ((rc = smb_op(sess, "check", t, NULL, 0, &in)) < 0)
@@ -158,16 +171,39 @@ static int parse_target(json_t *v, const char *scratch,
 			(*out)[--n] = '\0';
 		return 0;
 	}
-	if (!realpath(t, real) || stat(real, &st) != 0) {
+	rc = confine_device(t, real, &dev_bytes, why, sizeof(why));
+	if (rc != -ENOTBLK) {
+		if (rc == 0 && !device_ok) {
+			snprintf(why, sizeof(why),
+				 "%s: is a raw block device; this preset "
+				 "creates files and needs a directory",
+				 t);
+			rc = -EINVAL;
+		}
+		if (rc < 0) {
+			api_problem_set(p, rc == -EACCES ? 403 : 400, "target",
+					"target: %s", why);
+			return -EINVAL;
+		}
+		*device_bytes = dev_bytes;
+		*out = strdup(real);
+		return *out ? 0 : -ENOMEM;
+	}
+	if ((rc = confine_dir(t, scratch, real, why, sizeof(why))) < 0) {
+		api_problem_set(p, rc == -EACCES ? 403 : 400, "target",
+				"target: %s", why);
+		return -EINVAL;
+	}
+	if (stat(real, &st) != 0) {
 		api_problem_set(p, 400, "target", "target: %s: %s", t,
-				errno == ENOENT ? "does not exist"
-						: strerror(errno));
+				strerror(errno));
 		return -EINVAL;
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		api_problem_set(p, 400, "target",
 				"target: %s is not a directory (storbench "
-				"creates its own test file inside a directory)",
+				"creates its own test file inside a directory "
+				"and never writes to an existing file)",
 				t);
 		return -EINVAL;
 	}
@@ -187,17 +223,39 @@ static int parse_target(json_t *v, const char *scratch,
 	return *out ? 0 : -ENOMEM;
 }
 
-/* Free bytes where path lives: statvfs, or the SMB share's. */
-static int free_bytes_of(const struct job_spec *s, const char *path,
-			 int64_t *free_bytes)
+/*
+ * Does need bytes fit on the filesystem (or SMB share) of path, keeping the
+ * reserve (--reserve, confine.h) free there? 1 yes or unknown (the check
+ * cannot be made), 0 no: then why says how much there is, e.g.
+ * "/mnt/x has 1.20 GiB free, of which storbench keeps 0.20 GiB (10 %) free".
+ */
+static int fits(const struct job_spec *s, const char *path, uint64_t need,
+		char *why, size_t len)
 {
 	struct smb_info in;
+	int64_t free_bytes = 0, total = 0;
+	uint64_t keep;
+	char pct[32];
 
-	if (!s->smb_session)
-		return probe_free_bytes(path, free_bytes);
-	if (smb_op(s->smb_session, "df", path, NULL, 0, &in) < 0 || in.err < 0)
-		return -EIO;
-	*free_bytes = in.free_bytes;
+	if (!s->smb_session) {
+		if (probe_space(path, &free_bytes, &total) < 0)
+			return 1;
+	} else {
+		if (smb_op(s->smb_session, "df", path, NULL, 0, &in) < 0 ||
+		    in.err < 0)
+			return 1;
+		free_bytes = in.free_bytes;
+		total = in.total_bytes;
+	}
+	keep = confine_reserve_bytes((uint64_t)(total > 0 ? total : 0));
+	if (need + keep <= (uint64_t)free_bytes)
+		return 1;
+	confine_reserve_text(pct, sizeof(pct));
+	snprintf(why, len,
+		 "%s has %.2f GiB free, of which storbench keeps %.2f GiB "
+		 "(reserve %s, the daemon's --reserve) free",
+		 path, (double)free_bytes / (1 << 30), (double)keep / (1 << 30),
+		 pct);
 	return 0;
 }
 
@@ -631,12 +689,13 @@ static int opt_dirs(json_t *opts, const char *key, const struct job_spec *s,
 	json_array_foreach(v, i, d)
 	{
 		char *real = NULL;
-		int rc = parse_target(d, s->target, s->smb_session, &real, p);
+		int rc = parse_target(d, s->target, s->smb_session, 0, NULL,
+				      &real, p);
 		if (rc < 0) {
 			char detail[sizeof(p->detail)];
 			snprintf(detail, sizeof(detail), "%s", p->detail);
 			snprintf(field, sizeof(field), "options.%s[%zu]", key, i);
-			api_problem_set(p, 400, field, "%s: %s", field,
+			api_problem_set(p, p->status, field, "%s: %s", field,
 					strncmp(detail, "target: ", 8) == 0
 						? detail + 8
 						: detail);
@@ -728,22 +787,17 @@ static int mailbox_room(const struct job_spec *s, json_t *dbp, json_t *logp,
 		fs[f].db += k < dbs ? dbsize : 0;
 	}
 	for (size_t f = 0; f < nfs; f++) {
-		int64_t free_bytes = 0;
-		char need[32];
+		char need[32], why[300];
 		/* name the larger of the two on this filesystem */
 		const char *field = 2 * fs[f].db >= fs[f].need
 					    ? "options.database_size"
 					    : "options.log_size";
-		if (free_bytes_of(s, fs[f].path, &free_bytes) != 0 ||
-		    fs[f].need + FREE_RESERVE <= (uint64_t)free_bytes)
+		if (fits(s, fs[f].path, fs[f].need, why, sizeof(why)))
 			continue;
 		units_format_size(fs[f].need, need, sizeof(need));
 		api_problem_set(p, 400, field,
-				"%s: the database and log files need %s plus a "
-				"256 MiB reserve on the filesystem of %s, which has "
-				"%.2f GiB free",
-				field, need, fs[f].path,
-				(double)free_bytes / (1 << 30));
+				"%s: the database and log files need %s; %s",
+				field, need, why);
 		return -EINVAL;
 	}
 	return 0;
@@ -887,7 +941,7 @@ static int file_create_options(json_t *opts, struct job_spec *s,
 {
 	static const char *const known[] = {"sizes", NULL};
 	json_t *v = json_object_get(opts, "sizes"), *list = json_array(), *e;
-	int64_t free_bytes = 0;
+	char why[300];
 	size_t i;
 	int rc, given = v != NULL || s->size_given;
 	int from_size = v == NULL && s->size_given;
@@ -910,7 +964,6 @@ static int file_create_options(json_t *opts, struct job_spec *s,
 		json_decref(list);
 		return bad(p, "options.sizes", "must be a list of 1 to 16 sizes");
 	}
-	free_bytes_of(s, s->target, &free_bytes);
 	json_array_foreach(v, i, e)
 	{
 		uint64_t b;
@@ -925,21 +978,18 @@ static int file_create_options(json_t *opts, struct job_spec *s,
 			json_decref(list);
 			return -EINVAL;
 		}
-		if (free_bytes > 0 && 2 * b + FREE_RESERVE > (uint64_t)free_bytes) {
-			char field[64], have[32];
+		if (!fits(s, s->target, 2 * b, why, sizeof(why))) {
+			char field[64];
 			if (!given)
 				continue; /* a default that does not fit: dropped */
 			if (from_size)
 				snprintf(field, sizeof(field), "size");
 			else
 				snprintf(field, sizeof(field), "options.sizes[%zu]", i);
-			snprintf(have, sizeof(have), "%.2f GiB",
-				 (double)free_bytes / (1 << 30));
 			api_problem_set(p, 400, field,
-					"%s: does not fit: the file and its copy need "
-					"twice its size plus a 256 MiB reserve; %s has "
-					"%s free",
-					field, s->target, have);
+					"%s: does not fit: the file and its copy "
+					"need twice its size; %s",
+					field, why);
 			json_decref(v);
 			json_decref(list);
 			return -EINVAL;
@@ -952,7 +1002,7 @@ static int file_create_options(json_t *opts, struct job_spec *s,
 		return bad(p, "options.sizes",
 			   "none of the default sizes (1, 4, 16 GiB) fits twice "
 			   "(the file and its copy) in the target's free space "
-			   "with a 256 MiB reserve; give options.sizes or size");
+			   "minus the reserve; give options.sizes or size");
 	}
 	*norm = json_pack("{s:o}", "sizes", list);
 	return *norm ? 0 : -ENOMEM;
@@ -1102,7 +1152,8 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 	const struct profile *prof;
 	const char *key, *name = "cdm-default";
 	long long n;
-	int64_t free_bytes = 0;
+	uint64_t device_bytes = 0;
+	char why[300];
 	int rc = -EINVAL;
 
 	memset(s, 0, sizeof(*s));
@@ -1159,7 +1210,10 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 	}
 	if ((rc = parse_smb(root, s, p)) < 0 ||
 	    (rc = parse_target(json_object_get(root, "target"), scratch,
-			       s->smb_session, &s->target, p)) < 0)
+			       s->smb_session,
+			       prof->kind != PROFILE_MAILBOX &&
+				       prof->kind != PROFILE_FILE_CREATE,
+			       &device_bytes, &s->target, p)) < 0)
 		goto out;
 	if ((rc = parse_size(json_object_get(root, "size"), prof->size,
 			     &s->size, p)) < 0)
@@ -1210,18 +1264,25 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 			       p)) < 0 ||
 	    (rc = parse_plan(root, prof, s, p)) < 0)
 		goto out;
-	/* mailbox-db checks its own files' room; file-create its sizes */
-	if (prof->kind != PROFILE_MAILBOX && prof->kind != PROFILE_FILE_CREATE &&
-	    free_bytes_of(s, s->target, &free_bytes) == 0 &&
-	    s->size + FREE_RESERVE > (uint64_t)free_bytes) {
+	/* a raw device: the test region is its first size bytes */
+	if (device_bytes && s->size > device_bytes) {
 		char need[32], have[32];
 		units_format_size(s->size, need, sizeof(need));
-		snprintf(have, sizeof(have), "%.1f GiB",
-			 (double)free_bytes / (1 << 30));
+		units_format_size(device_bytes, have, sizeof(have));
 		api_problem_set(p, 400, "size",
-				"size: %s does not fit in %s free on %s (with a "
-				"256 MiB reserve)",
-				need, have, s->target);
+				"size: %s is larger than the device %s (%s)",
+				need, s->target, have);
+		rc = -EINVAL;
+		goto out;
+	}
+	/* mailbox-db checks its own files' room; file-create its sizes */
+	if (!device_bytes && prof->kind != PROFILE_MAILBOX &&
+	    prof->kind != PROFILE_FILE_CREATE &&
+	    !fits(s, s->target, s->size, why, sizeof(why))) {
+		char need[32];
+		units_format_size(s->size, need, sizeof(need));
+		api_problem_set(p, 400, "size", "size: %s does not fit: %s",
+				need, why);
 		rc = -EINVAL;
 		goto out;
 	}

@@ -53,6 +53,8 @@ struct job_spec {
 			       {"credential", "min_protocol",
 			       "max_protocol", "require_signing",
 			       "require_encryption"}; NULL for a local one */
+	char created_at[32]; /* when queued (UTC, ISO 8601); filled by
+				archive_job_claim_next */
 	int size_given;     /* the request named size (not stored) */
 	struct smb_session *smb_session; /* the credential resolved, for the
 					    request's checks (not stored) */
@@ -107,10 +109,24 @@ int archive_result_insert_note(struct archive *a, int64_t run_id,
 			       const struct result *r, const struct hist *h,
 			       const char *error, int64_t allocated_bytes);
 
-/* Stores the per-second counts of one iteration (one transaction). */
+/* Stores the per-second counts of one iteration (one transaction), over
+ * the seconds archive_sample_put stored while it ran: afterwards the
+ * iteration has exactly smp's seconds. */
 int archive_samples_insert(struct archive *a, int64_t run_id,
 			   const struct workload *t, int iteration,
 			   const struct engine_samples *smp);
+/* Stores (or replaces) one finished second, 1 s long, of an iteration still
+ * running, so a crash keeps it (one statement, one transaction). */
+int archive_sample_put(struct archive *a, int64_t run_id,
+		       const struct workload *t, int iteration,
+		       unsigned second, const struct engine_sample *s);
+/* An iteration's result and its samples (smp may be NULL), as
+ * archive_result_insert and archive_samples_insert, in one transaction:
+ * both or neither. */
+int archive_iteration_insert(struct archive *a, int64_t run_id,
+			     const struct workload *t, int iteration,
+			     const struct result *r, const struct hist *h,
+			     const struct engine_samples *smp);
 /* *out = the run's samples in the order they were measured, with rates
  * derived from the counts; -ENOENT when the run does not exist. */
 int archive_samples_json(struct archive *a, int64_t run_id, json_t **out);

@@ -11,12 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "archive.h"
+#include "confine.h"
 #include "creds.h"
 #include "engine.h"
 #include "jobrun.h"
@@ -78,6 +80,8 @@ int jobq_progress(struct jobq *q, int64_t id, struct jobq_progress *p)
 {
 	int rc = -ENOENT;
 
+	if (!q)
+		return rc;
 	pthread_mutex_lock(&q->mu);
 	if (q->current == id && id > 0) {
 		*p = q->prog;
@@ -217,11 +221,39 @@ static int check_little(struct jobq *q, int64_t run_id,
 	return 1;
 }
 
+/* Where the seconds of the iteration running go as they finish. */
+struct sample_sink {
+	struct jobq *q;
+	int64_t run_id;
+	const struct workload *w;
+	int iteration;
+	int failed; /* logged once per iteration */
+};
+
+/* engine_opts.sample_done: each finished second is stored at once, so a
+ * kill keeps every second measured before it (the end of the iteration
+ * stores all of them again, in one transaction with its result). */
+static void on_sample(void *arg, unsigned second, const struct engine_sample *s)
+{
+	struct sample_sink *k = arg;
+
+	if (archive_sample_put(k->q->a, k->run_id, k->w, k->iteration, second,
+			       s) < 0 &&
+	    !k->failed++)
+		log_warn("run %lld: storing a second of samples failed; the "
+			 "iteration's samples are stored when it ends",
+			 (long long)k->run_id);
+}
+
 /* Runs every test of the plan; returns 0, -ECANCELED or the engine's error. */
 static int run_tests(struct jobq *q, const struct plan *p,
 		     const struct job_spec *s, int64_t run_id,
 		     struct engine_opts *o)
 {
+	struct sample_sink sink = {.q = q, .run_id = run_id};
+
+	o->sample_done = on_sample;
+	o->sample_arg = &sink;
 	for (size_t i = 0; i < p->n; i++) {
 		const struct workload *w = &p->w[i];
 		int warned = 0;
@@ -237,22 +269,22 @@ static int run_tests(struct jobq *q, const struct plan *p,
 			if (atomic_load(&q->cancel))
 				return -ECANCELED;
 			set_phase(q, "measuring", w, it);
+			sink.w = w;
+			sink.iteration = it;
+			sink.failed = 0;
 			rc = engine_run(o, w, &r);
-			/* a failed iteration is no result, but the seconds it
-			 * measured before the failure are kept */
-			if (rc < 0 && rc != -ECANCELED && o->samples &&
-			    r.window_ns > 0)
+			/* a failed or stopped iteration is no result, but the
+			 * seconds it measured before are kept */
+			if (rc < 0 && o->samples && r.window_ns > 0)
 				archive_samples_insert(q->a, run_id, w, it,
 						       o->samples);
 			if (rc < 0)
 				return rc;
 			if (!warned)
 				warned = check_little(q, run_id, w, &r);
-			rc = archive_result_insert(q->a, run_id, w, it, &r,
-						   o->hist);
-			if (rc == 0)
-				rc = archive_samples_insert(q->a, run_id, w, it,
-							    o->samples);
+			/* the result and its seconds: both or neither */
+			rc = archive_iteration_insert(q->a, run_id, w, it, &r,
+						      o->hist, o->samples);
 			if (rc < 0) {
 				snprintf(o->error, o->error_len,
 					 "storing a result in the archive failed");
@@ -368,7 +400,8 @@ static char *dump_spec(const struct job_spec *s, const struct plan *p,
 struct engine_opts job_engine_opts(struct job_run *jr, const char *path)
 {
 	struct engine_opts o = {
-		.ops = jr->ops, .path = path, .direct = jr->s->direct,
+		.ops = jr->ops, .path = path, .device = jr->device,
+		.direct = jr->s->direct,
 		.cancel = jr->cancel, .progress = on_progress,
 		.progress_arg = jr->q, .error = jr->error,
 		.error_len = sizeof(jr->error),
@@ -376,23 +409,53 @@ struct engine_opts job_engine_opts(struct job_run *jr, const char *path)
 	return o;
 }
 
+int jobq_test_file(const char *dir, int64_t id, const char *created_at,
+		   size_t n, char *buf, size_t len)
+{
+	uint32_t tag = 2166136261u; /* FNV-1a of "ID created_at" */
+	char key[64];
+	int w;
+
+	snprintf(key, sizeof(key), "%lld %s", (long long)id, created_at);
+	for (const char *c = key; *c; c++)
+		tag = (tag ^ (unsigned char)*c) * 16777619u;
+	if (n == 0)
+		w = snprintf(buf, len, "%s/storbench-%lld-%08x.tmp", dir,
+			     (long long)id, tag);
+	else
+		w = snprintf(buf, len, "%s/storbench-%lld-%08x-%zu.tmp", dir,
+			     (long long)id, tag, n);
+	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
+}
+
+/* Is dir still inside the allowed roots (it was when the job was queued,
+ * but a directory can be swapped for a symlink since)? 0, or -EACCES with
+ * jr->error set. */
+static int still_confined(struct job_run *jr, const char *dir)
+{
+	char real[PATH_MAX], why[sizeof(jr->error) - 16];
+	int rc = smb_is_url(dir) ? confine_smb(dir, why, sizeof(why))
+				 : confine_dir(dir, NULL, real, why, sizeof(why));
+
+	if (rc < 0)
+		snprintf(jr->error, sizeof(jr->error), "refused: %s", why);
+	return rc < 0 ? -EACCES : 0;
+}
+
 int job_file_name(struct job_run *jr, const char *dir, const char **path)
 {
 	char *p;
-	int n, rc;
+	int rc;
 
 	if (jr->n_files == JOB_MAX_FILES) {
 		snprintf(jr->error, sizeof(jr->error), "too many test files");
 		return -EMFILE;
 	}
+	if ((rc = still_confined(jr, dir)) < 0)
+		return rc;
 	p = jr->files[jr->n_files];
-	if (jr->n_files == 0)
-		n = snprintf(p, PATH_MAX, "%s/storbench-%lld-%08x.tmp", dir,
-			     (long long)jr->id, jr->salt);
-	else
-		n = snprintf(p, PATH_MAX, "%s/storbench-%lld-%08x-%zu.tmp", dir,
-			     (long long)jr->id, jr->salt, jr->n_files);
-	if (n >= PATH_MAX) {
+	if (jobq_test_file(dir, jr->id, jr->s->created_at, jr->n_files, p,
+			   PATH_MAX) < 0) {
 		snprintf(jr->error, sizeof(jr->error), "path too long in %.100s",
 			 dir);
 		return -ENAMETOOLONG;
@@ -410,9 +473,24 @@ int job_file_make(struct job_run *jr, const char *dir, uint64_t size,
 		  enum wl_data data, int *direct, const char **path)
 {
 	struct engine_opts o;
-	int rc = job_file_name(jr, dir, path);
+	int rc;
 
-	if (rc < 0)
+	if (jr->device) {
+		/* a raw device the admin allowed: written in place, never
+		 * created or removed; free again now, or refused */
+		char real[PATH_MAX], why[sizeof(jr->error) - 16];
+		uint64_t bytes = 0;
+		if ((rc = confine_device(dir, real, &bytes, why, sizeof(why))) < 0) {
+			snprintf(jr->error, sizeof(jr->error), "refused: %s", why);
+			return rc == -ENOTBLK ? -ENODEV : rc;
+		}
+		*path = jr->s->target;
+		o = job_engine_opts(jr, *path);
+		log_info("job %lld: writing the first %llu bytes of device %s",
+			 (long long)jr->id, (unsigned long long)size, *path);
+		return engine_prepare_file(&o, size, data, direct);
+	}
+	if ((rc = job_file_name(jr, dir, path)) < 0)
 		return rc;
 	o = job_engine_opts(jr, *path);
 	log_info("job %lld: writing test file %s (%llu bytes)",
@@ -424,6 +502,12 @@ int job_file_make(struct job_run *jr, const char *dir, uint64_t size,
 		archive_testfile_remove(jr->a, *path);
 		jr->files[jr->n_files - 1][0] = '\0';
 	}
+	if (rc == -EEXIST)
+		snprintf(jr->error, sizeof(jr->error),
+			 "refused: %.110s exists and is not this job's; "
+			 "storbench writes only files it creates (O_EXCL) "
+			 "and left it untouched",
+			 *path);
 	return rc;
 }
 
@@ -571,6 +655,7 @@ static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 	struct job_run *jr = calloc(1, sizeof(*jr)); /* ~300 KiB of paths */
 	struct plan p = {0};
 	struct smb_session sess;
+	struct stat st;
 	const struct profile *prof = profile_find(s->profile);
 	char error[256] = "";
 	int stopping, rc;
@@ -591,8 +676,6 @@ static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 					: q->ops;
 	q->steps_done = 0;
 	q->steps_total = 1;
-	if (getrandom(&jr->salt, sizeof(jr->salt), 0) != (ssize_t)sizeof(jr->salt))
-		jr->salt = (uint32_t)time(NULL);
 	if (!jr->ops) {
 		rc = -EINVAL;
 		snprintf(jr->error, sizeof(jr->error), "unknown engine %s",
@@ -621,6 +704,22 @@ static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 		explicit_bzero(&sess, sizeof(sess));
 		if (rc == 0)
 			remove_smb_leftovers(jr);
+	} else if (stat(s->target, &st) == 0 && S_ISBLK(st.st_mode)) {
+		/* a raw device: its disk, not the /dev it sits in */
+		jr->device = 1;
+		if ((rc = probe_path("/", &jr->pr)) == 0) {
+			snprintf(jr->pr.fs_type, sizeof(jr->pr.fs_type), "raw");
+			snprintf(jr->pr.mount_point, sizeof(jr->pr.mount_point),
+				 "%s", s->target);
+			snprintf(jr->pr.device, sizeof(jr->pr.device), "%s",
+				 s->target);
+			jr->pr.mount_options[0] = jr->pr.disk[0] = '\0';
+			jr->pr.device_model[0] = jr->pr.write_cache[0] = '\0';
+			jr->pr.rotational = -1;
+			jr->pr.mount_type[0] = '\0';
+			jr->pr.free_bytes = 0;
+			jr->pr.total_bytes = 0;
+		}
 	} else {
 		rc = probe_path(s->target, &jr->pr);
 	}
@@ -647,6 +746,14 @@ out:
 			 jr->run_id ? "; samples measured before it are kept "
 				      "on the run"
 				    : "");
+	}
+	if (jr && rc == -ENOSPC) {
+		char was[sizeof(jr->error)];
+		snprintf(was, sizeof(was), "%s", jr->error);
+		snprintf(jr->error, sizeof(jr->error),
+			 "%.80s ran out of space during the job (%.100s); "
+			 "its test files are removed",
+			 s->target, was[0] ? was : "ENOSPC");
 	}
 	if (jr) {
 		job_files_remove(jr);
@@ -842,6 +949,8 @@ fail:
 
 void jobq_kick(struct jobq *q)
 {
+	if (!q)
+		return;
 	pthread_mutex_lock(&q->mu);
 	q->kicked = 1;
 	pthread_cond_signal(&q->cv);
@@ -852,6 +961,10 @@ int jobq_cancel(struct jobq *q, struct archive *a, int64_t id)
 {
 	int rc;
 
+	if (!q) { /* no worker: nothing runs, a queued job just ends */
+		rc = archive_job_cancel_queued(a, id);
+		return rc == 1 ? 0 : rc == 0 ? -EALREADY : rc;
+	}
 	pthread_mutex_lock(&q->mu);
 	rc = archive_job_cancel_queued(a, id);
 	if (rc == 1) {

@@ -18,6 +18,7 @@
 #ifndef STORBENCH_JOBQ_H
 #define STORBENCH_JOBQ_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct jobq;
@@ -49,6 +50,13 @@ int jobq_start(const char *db_path, struct jobq **out);
  * the worker to clean up and exit, closes everything. NULL is fine. */
 void jobq_stop(struct jobq *q);
 
+/*
+ * The calls below also take q NULL: no worker (the API fuzzer and tests
+ * drive the HTTP side without one). Jobs are then queued and never run:
+ * jobq_kick does nothing, jobq_progress finds no running job, and
+ * jobq_cancel cancels a queued job and answers -EALREADY for any other.
+ */
+
 /* Tells the worker a job was queued. */
 void jobq_kick(struct jobq *q);
 
@@ -58,6 +66,16 @@ void jobq_kick(struct jobq *q);
  * within ~100 ms), -EALREADY when the job has already ended.
  */
 int jobq_cancel(struct jobq *q, struct archive *a, int64_t id);
+
+/*
+ * The path of job id's test file number n (0: the first) in dir, as the
+ * worker creates it: DIR/storbench-ID-TAG.tmp (then -TAG-N.tmp), TAG from
+ * the job's id and created_at (archive), so the name is known from the moment
+ * the job is queued — GET /api/v1/jobs/{id} shows it as test_file — and
+ * differs between archives. Returns 0 or -ENAMETOOLONG.
+ */
+int jobq_test_file(const char *dir, int64_t id, const char *created_at,
+		   size_t n, char *buf, size_t len);
 
 /* Copies the progress of job id into *p. Returns 0, or -ENOENT when job id
  * is not the one running. */

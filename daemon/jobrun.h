@@ -34,7 +34,7 @@ struct job_run {
 	const struct job_spec *s;
 	const struct tgt_ops *ops;
 	const atomic_int *cancel;
-	uint32_t salt;
+	int device;                  /* the target is a raw block device */
 	char error[256];
 	char files[JOB_MAX_FILES][PATH_MAX];
 	size_t n_files;

@@ -1,15 +1,23 @@
 /*
  * main — the storbench command line.
  *
- *   storbench serve [--listen ADDR:PORT] [--data DIR] [--demo]
+ *   storbench serve [--listen ADDR:PORT] [--data DIR] [--demo] [--allow PATH]…
+ *                   [--allow-device DEV]… [--reserve PCT%|SIZE]
+ *                   [--token-file FILE] [--require-token]
  *   storbench --version | --help
  *
  * `serve` opens (or creates) DIR/storbench.db, creates DIR/scratch (the
- * default target), starts the queue worker and the HTTP server, and waits for
+ * default target), sets where jobs may write (confine.h), reads or creates
+ * the API token (DIR/api-token, 0600), starts the queue worker and the HTTP
+ * server, and waits for
  * SIGINT, SIGTERM or SIGHUP; then it stops the running test (its job becomes
  * interrupted, its test file is removed) and exits 0. Signals are blocked in
  * every thread and taken with sigwait() here, so no handler runs in the middle
  * of an I/O loop.
+ *
+ * Secrets: the daemon runs with umask 077 (its data directory 0700, its
+ * files 0600) and without core dumps (RLIMIT_CORE 0), since its memory holds
+ * the API token and SMB passwords; neither is ever logged.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,11 +28,14 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "api.h"
 #include "archive.h"
+#include "confine.h"
 #include "creds.h"
 #include "import.h"
 #include "jobq.h"
@@ -36,6 +47,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: storbench serve [--listen ADDR:PORT] [--data DIR] [--demo]\n"
+		"                       [--allow PATH]... [--allow-device DEV]... "
+		"[--reserve PCT%%|SIZE]\n"
+		"                       [--token-file FILE] [--require-token]\n"
 		"       storbench import [--data DIR] [--format cdm|fio|diskspd] "
 		"[--labels A,B] FILE...\n"
 		"       storbench --version\n"
@@ -45,6 +59,17 @@ static void usage(FILE *f)
 		"  --data DIR          archive and scratch folder (default ./var)\n"
 		"  --demo              on an empty archive, queue one cdm-default "
 		"run on DIR/scratch\n"
+		"  --allow PATH        a directory (or smb://server/share[/dir]) "
+		"jobs may write in;\n"
+		"                      repeatable; DIR/scratch is always allowed\n"
+		"  --allow-device DEV  a raw block device jobs may overwrite "
+		"(refused while mounted)\n"
+		"  --reserve R         free space every job leaves on its "
+		"filesystem: 10%% (default) or a size\n"
+		"  --token-file FILE   the API token (default DIR/api-token, "
+		"created 0600 on first start)\n"
+		"  --require-token     the token also on a loopback listener "
+		"(always needed on others)\n"
 		"  import              store CrystalDiskMark text, fio JSON or "
 		"DiskSpd XML/text results in DIR's archive\n"
 		"                      (a daemon on DIR may be running)\n");
@@ -52,9 +77,99 @@ static void usage(FILE *f)
 
 static int make_dir(const char *path)
 {
-	if (mkdir(path, 0755) == 0 || errno == EEXIST)
+	if (mkdir(path, 0700) == 0 || errno == EEXIST)
 		return 0;
 	return -errno;
+}
+
+/*
+ * Reads the API token from path, or — when path is our default and no file
+ * is there — creates it: 32 random bytes as 64 hex digits, O_EXCL|O_NOFOLLOW,
+ * mode 0600. A token shorter than 16 characters, or a file others may read,
+ * is refused. Returns 0 or a negative errno (logged).
+ */
+static int load_token(const char *path, int create, char *tok, size_t len)
+{
+	unsigned char raw[32];
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), rc = 0;
+
+	if (fd < 0 && errno == ENOENT && create) {
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			  0600);
+		if (fd < 0 || getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw)) {
+			rc = -errno;
+			goto out;
+		}
+		for (size_t i = 0; i < sizeof(raw); i++)
+			snprintf(tok + 2 * i, len - 2 * i, "%02x", raw[i]);
+		explicit_bzero(raw, sizeof(raw));
+		if (write(fd, tok, strlen(tok)) != (ssize_t)strlen(tok) ||
+		    write(fd, "\n", 1) != 1 || fsync(fd) != 0) {
+			rc = -EIO;
+			unlink(path);
+		} else {
+			log_info("created the API token in %s (mode 0600)", path);
+		}
+		goto out;
+	}
+	if (fd < 0) {
+		rc = -errno;
+		log_error("API token %s: %s", path, strerror(-rc));
+		goto out;
+	}
+	if (fstat(fd, &st) != 0 || (st.st_mode & 077)) {
+		rc = -EPERM;
+		log_error("API token %s: others may read it (mode %03o); "
+			  "chmod 600 it",
+			  path, (unsigned)(st.st_mode & 0777));
+		goto out;
+	}
+	n = read(fd, tok, len - 1);
+	tok[n > 0 ? n : 0] = '\0';
+	tok[strcspn(tok, "\r\n")] = '\0';
+	if (strlen(tok) < 16 || strspn(tok, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef"
+					    "ghijklmnopqrstuvwxyz0123456789"
+					    "-._~+/=") != strlen(tok)) {
+		rc = -EINVAL;
+		log_error("API token %s: one line of 16 to %zu characters "
+			  "from A-Z a-z 0-9 - . _ ~ + / =",
+			  path, len - 1);
+	}
+out:
+	if (rc < 0)
+		explicit_bzero(tok, len);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* Our own files in the data directory, made 0600 if an older storbench (or
+ * a copy) left them readable by others. */
+static void tighten(const char *dir)
+{
+	static const char *const own[] = {
+		"storbench.db", "storbench.db-wal", "storbench.db-shm",
+		"credentials.db", "credentials.db-wal", "credentials.db-shm",
+		"storbench.pid",
+	};
+	char path[PATH_MAX];
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		if (snprintf(path, sizeof(path), "%s/%s", dir, own[i]) >=
+		    (int)sizeof(path))
+			return;
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (st.st_mode & 077) && chmod(path, 0600) == 0)
+			log_warn("%s was readable by others; now 0600", path);
+	}
+	if (stat(dir, &st) == 0 && (st.st_mode & 077))
+		log_warn("data directory %s is open to others (mode %03o); "
+			 "storbench keeps the archive and credentials there: "
+			 "chmod 700 it",
+			 dir, (unsigned)(st.st_mode & 0777));
 }
 
 /*
@@ -134,18 +249,28 @@ static int serve(int argc, char **argv)
 		{"listen", required_argument, NULL, 'l'},
 		{"data", required_argument, NULL, 'd'},
 		{"demo", no_argument, NULL, 'D'},
+		{"allow", required_argument, NULL, 'a'},
+		{"allow-device", required_argument, NULL, 'A'},
+		{"reserve", required_argument, NULL, 'r'},
+		{"token-file", required_argument, NULL, 't'},
+		{"require-token", no_argument, NULL, 'T'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *listen = "127.0.0.1:8080", *data = "./var";
+	const char *token_file = NULL, *allow[CONFINE_MAX_ROOTS],
+		   *devs[CONFINE_MAX_ROOTS], *reserve = NULL;
 	char db[PATH_MAX], scratch[PATH_MAX], real[PATH_MAX], creds[PATH_MAX + 32];
+	char tokpath[PATH_MAX + 16], why[PATH_MAX + 200], roots[1024];
 	struct api_ctx ctx = {0};
 	struct api_server *srv = NULL;
 	struct jobq *q = NULL;
+	struct rlimit nocore = {0, 0};
 	sigset_t set;
-	int c, sig = 0, demo = 0, rc = 1, err, lock = -1;
+	size_t n_allow = 0, n_devs = 0;
+	int c, sig = 0, demo = 0, rc = 1, err, lock = -1, loopback;
 
-	while ((c = getopt_long(argc, argv, "l:d:Dh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "l:d:Da:A:r:t:Th", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			listen = optarg;
@@ -155,6 +280,27 @@ static int serve(int argc, char **argv)
 			break;
 		case 'D':
 			demo = 1;
+			break;
+		case 'a':
+		case 'A':
+			if ((c == 'a' ? n_allow : n_devs) == CONFINE_MAX_ROOTS) {
+				log_error("at most %d of --%s", CONFINE_MAX_ROOTS,
+					  c == 'a' ? "allow" : "allow-device");
+				return 2;
+			}
+			if (c == 'a')
+				allow[n_allow++] = optarg;
+			else
+				devs[n_devs++] = optarg;
+			break;
+		case 'r':
+			reserve = optarg;
+			break;
+		case 't':
+			token_file = optarg;
+			break;
+		case 'T':
+			ctx.require_token = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -168,6 +314,16 @@ static int serve(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if ((loopback = api_listen_is_loopback(listen)) < 0) {
+		log_error("cannot listen on %s: not ADDR:PORT with a numeric "
+			  "address and a port from 1 to 65535",
+			  listen);
+		return 2;
+	}
+	if (!loopback)
+		ctx.require_token = 1;
+	umask(077);
+	setrlimit(RLIMIT_CORE, &nocore);
 	if ((err = make_dir(data)) < 0 || !realpath(data, real)) {
 		log_error("data directory %s: %s", data,
 			  strerror(err ? -err : errno));
@@ -183,6 +339,30 @@ static int serve(int argc, char **argv)
 		log_error("scratch directory %s: %s", scratch, strerror(-err));
 		return 1;
 	}
+	tighten(real);
+	/* where jobs may write: scratch, then each --allow */
+	if (confine_allow(scratch, why, sizeof(why)) < 0) {
+		log_error("%s", why);
+		return 1;
+	}
+	for (size_t i = 0; i < n_allow; i++)
+		if (confine_allow(allow[i], why, sizeof(why)) < 0) {
+			log_error("%s", why);
+			return 2;
+		}
+	for (size_t i = 0; i < n_devs; i++)
+		if (confine_allow_device(devs[i], why, sizeof(why)) < 0) {
+			log_error("%s", why);
+			return 2;
+		}
+	if (reserve && confine_set_reserve(reserve, why, sizeof(why)) < 0) {
+		log_error("%s", why);
+		return 2;
+	}
+	snprintf(tokpath, sizeof(tokpath), "%s/api-token", real);
+	if (load_token(token_file ? token_file : tokpath, !token_file,
+		       ctx.token, sizeof(ctx.token)) < 0)
+		return 1;
 
 	if ((lock = lock_data_dir(real)) < 0)
 		return 1;
@@ -219,6 +399,20 @@ static int serve(int argc, char **argv)
 	}
 	log_info("storbench %s serving http://%s/ (data %s)", STORBENCH_VERSION,
 		 listen, real);
+	confine_roots_text(NULL, roots, sizeof(roots));
+	confine_reserve_text(why, sizeof(why));
+	log_info("jobs may write under: %s; each leaves %s of its filesystem "
+		 "free",
+		 roots, why);
+	if (ctx.require_token)
+		log_info("the API needs \"Authorization: Bearer TOKEN\"; the "
+			 "token is in %s",
+			 token_file ? token_file : tokpath);
+	else
+		log_info("the API is open on loopback without a token "
+			 "(--require-token closes it); the token in %s works "
+			 "too",
+			 token_file ? token_file : tokpath);
 	if (demo)
 		queue_demo(&ctx);
 
@@ -282,6 +476,7 @@ static int import_cmd(int argc, char **argv)
 	struct import_run *r = calloc(1, sizeof(*r));
 	int c, failed = 0, err;
 
+	umask(077); /* a new archive is the user's alone, as serve makes it */
 	while ((c = getopt_long(argc, argv, "d:f:l:", opts, NULL)) != -1) {
 		if (c == 'd')
 			data = optarg;

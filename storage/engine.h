@@ -48,9 +48,20 @@ struct engine_progress {
 
 typedef void (*engine_progress_fn)(void *arg, const struct engine_progress *p);
 
+struct engine_sample;
+
+/* One finished second of the measured window (see engine_opts.sample_done):
+ * second is its index, s its counts over every thread, 1 s long. */
+typedef void (*engine_sample_fn)(void *arg, unsigned second,
+				 const struct engine_sample *s);
+
 struct engine_opts {
 	const struct tgt_ops *ops;
 	const char *path;             /* the test file */
+	int device;                   /* path is a raw block device the
+					 admin allowed: engine_prepare_file
+					 writes it in place, never creates
+					 or removes it */
 	int direct;                   /* ask for O_DIRECT */
 	const atomic_int *cancel;     /* non-zero: stop as soon as possible */
 	engine_progress_fn progress;  /* may be NULL */
@@ -64,6 +75,17 @@ struct engine_opts {
 					   counts (see below) */
 	struct hist *hist_dir[2];     /* NULL, or receive the latencies of
 					 the reads [0] and writes [1] */
+	engine_sample_fn sample_done; /* NULL, or called (with samples set)
+					 on the calling thread with every
+					 second of the window as soon as
+					 each thread has counted past it,
+					 within ~50 ms, so a caller can store
+					 it before the run ends; the last
+					 second or two (the ragged end, and
+					 the one it may be folded into) come
+					 only in samples, at the end, and
+					 replace what was reported */
+	void *sample_arg;
 };
 
 /*

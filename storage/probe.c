@@ -439,15 +439,16 @@ out:
 }
 
 /* See probe.h. *free_bytes is untouched on error. */
-int probe_free_bytes(const char *path, int64_t *free_bytes)
+int probe_space(const char *path, int64_t *free_bytes, int64_t *total_bytes)
 {
 	struct statvfs vfs;
 
-	if (!path || !free_bytes)
+	if (!path || !free_bytes || !total_bytes)
 		return -EINVAL;
 	if (statvfs(path, &vfs) != 0)
 		return -errno;
 	*free_bytes = (int64_t)vfs.f_bavail * (int64_t)vfs.f_frsize;
+	*total_bytes = (int64_t)vfs.f_blocks * (int64_t)vfs.f_frsize;
 	return 0;
 }
 

@@ -65,9 +65,11 @@ struct smb_session;
 int probe_smb(const char *url, const struct smb_session *s, struct probe *p);
 
 /*
- * Free bytes available to unprivileged users on the filesystem holding path,
- * into *free_bytes. Returns 0 or a negative errno.
+ * The filesystem holding path: bytes available to unprivileged users into
+ * *free_bytes (f_bavail × f_frsize) and its size into *total_bytes
+ * (f_blocks × f_frsize). Returns 0 or a negative errno (both left as they
+ * were).
  */
-int probe_free_bytes(const char *path, int64_t *free_bytes);
+int probe_space(const char *path, int64_t *free_bytes, int64_t *total_bytes);
 
 #endif

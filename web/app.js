@@ -79,6 +79,76 @@ class ApiError extends Error {
   }
 }
 
+// ---------------------------------------------------------------- access
+// A daemon listening beyond loopback (or started with --require-token)
+// answers 401 without "Authorization: Bearer TOKEN". The dashboard then asks
+// for the token once and keeps it in this tab's sessionStorage only (gone
+// when the tab closes; never in a URL, never in localStorage).
+
+const TOKEN_KEY = 'storbench.token';
+let tokenAsk = null;
+
+/** Shows the token dialog; resolves true when a token was entered. */
+function askToken(detail) {
+  if (!tokenAsk) {
+    tokenAsk = new Promise((resolve) => {
+      const dlg = $('#token-dialog');
+      $('#token-detail').textContent = detail || 'This daemon needs its API token.';
+      $('#token-input').value = '';
+      const done = (ok) => {
+        dlg.close();
+        tokenAsk = null;
+        resolve(ok);
+      };
+      $('#token-form').onsubmit = (ev) => {
+        ev.preventDefault();
+        const t = $('#token-input').value.trim();
+        if (t) sessionStorage.setItem(TOKEN_KEY, t);
+        done(!!t);
+      };
+      $('#token-cancel').onclick = () => done(false);
+      dlg.showModal();
+      $('#token-input').focus();
+    });
+  }
+  return tokenAsk;
+}
+
+/** fetch() with the stored token; on 401 asks for the token and retries. */
+async function apiFetch(url, init = {}) {
+  for (;;) {
+    const headers = { ...(init.headers || {}) };
+    const t = sessionStorage.getItem(TOKEN_KEY);
+    if (t) headers.Authorization = `Bearer ${t}`;
+    const r = await fetch(url, { ...init, headers });
+    if (r.status !== 401) return r;
+    let detail = '';
+    try { detail = (await r.clone().json()).detail; } catch { /* not JSON */ }
+    sessionStorage.removeItem(TOKEN_KEY);
+    if (!(await askToken(detail))) return r;
+  }
+}
+
+/** Downloads an /api/ link (CSV, an imported original) through apiFetch, so
+ * the token goes in a header, not in the URL. */
+async function download(href) {
+  const r = await apiFetch(href);
+  if (!r.ok) {
+    let msg = `HTTP ${r.status}`;
+    try { msg = (await r.json()).detail || msg; } catch { /* not JSON */ }
+    showGlobalError(`Download failed: ${msg}`);
+    return;
+  }
+  const cd = r.headers.get('Content-Disposition') || '';
+  const m = /filename="([^"]+)"/.exec(cd);
+  const url = URL.createObjectURL(await r.blob());
+  const a = h('a', { href: url, download: m ? m[1] : 'storbench-download' });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
 async function api(method, path, body) {
   const init = { method, headers: { Accept: 'application/json' } };
   if (body !== undefined) {
@@ -87,7 +157,7 @@ async function api(method, path, body) {
   }
   let r;
   try {
-    r = await fetch(API + path, init);
+    r = await apiFetch(API + path, init);
   } catch (e) {
     throw new ApiError(0, null, `cannot reach the daemon (${e.message})`);
   }
@@ -616,7 +686,7 @@ async function importResults() {
     if (labels) q.set('labels', labels);
     let li;
     try {
-      const r = await fetch(`${API}/import?${q}`, { method: 'POST', body: await it.body.arrayBuffer() });
+      const r = await apiFetch(`${API}/import?${q}`, { method: 'POST', body: await it.body.arrayBuffer() });
       const j = await r.json();
       li = r.ok ? h('li', { class: 'ok' }, `${it.name}: `, j.duplicate ? 'already imported as ' : 'imported as ',
         h('a', { href: `#/runs/${j.id}` }, `run #${j.id}`), ` (${j.import.tool} ${j.import.version}, ${j.tests.length} tests)`)
@@ -1446,6 +1516,13 @@ function init() {
   });
   $('#runs-more').addEventListener('click', () => loadRuns({ more: true }));
   window.addEventListener('hashchange', route);
+  // links into the API (CSV, originals) download through apiFetch
+  document.addEventListener('click', (ev) => {
+    const a = ev.target.closest?.('a[href^="/api/"]');
+    if (!a || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+    ev.preventDefault();
+    download(a.getAttribute('href'));
+  });
   fillProfileSelect();
   pollJobs();
   pollHealth();

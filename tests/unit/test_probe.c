@@ -88,7 +88,7 @@ static void test_sizes_match_statvfs(void)
 {
 	struct statvfs vfs;
 	struct probe p;
-	int64_t free_bytes = -1, slack;
+	int64_t free_bytes = -1, total_bytes = -1, slack;
 
 	ASSERT_EQ(statvfs("/tmp", &vfs), 0);
 	ASSERT_EQ(probe_path("/tmp", &p), 0);
@@ -98,8 +98,9 @@ static void test_sizes_match_statvfs(void)
 	ASSERT_TRUE(p.free_bytes >= 0 && p.free_bytes <= p.total_bytes);
 	ASSERT_TRUE(llabs(p.free_bytes - (int64_t)vfs.f_bavail *
 					     (int64_t)vfs.f_frsize) <= slack);
-	ASSERT_EQ(probe_free_bytes("/tmp", &free_bytes), 0);
+	ASSERT_EQ(probe_space("/tmp", &free_bytes, &total_bytes), 0);
 	ASSERT_TRUE(llabs(free_bytes - p.free_bytes) <= slack);
+	ASSERT_EQ(total_bytes, p.total_bytes);
 }
 
 static void test_machine(void)
@@ -151,13 +152,13 @@ static void test_block_matches_lsblk(void)
 static void test_missing_path(void)
 {
 	struct probe p;
-	int64_t free_bytes = 42;
+	int64_t free_bytes = 42, total_bytes = 42;
 
 	ASSERT_EQ(probe_path("/nonexistent/storbench/x", &p), -ENOENT);
 	ASSERT_EQ(p.rotational, -1);
 	ASSERT_STR_EQ(p.fs_type, "");
 	ASSERT_EQ(probe_path("/proc/self/status/x", &p), -ENOTDIR);
-	ASSERT_EQ(probe_free_bytes("/nonexistent/storbench/x", &free_bytes),
+	ASSERT_EQ(probe_space("/nonexistent/storbench/x", &free_bytes, &total_bytes),
 		  -ENOENT);
 	ASSERT_EQ(free_bytes, 42);
 }

@@ -1,0 +1,413 @@
+/*
+ * confine — the allowed roots, devices and reserve (confine.h has the
+ * design). Block devices: "in use" is the kernel's own answer — an
+ * exclusive open (O_EXCL on a block device) fails with EBUSY while a
+ * filesystem, LVM, md or another O_EXCL holder has it — asked of the device
+ * and of each of its partitions, with /proc/self/mountinfo naming the mount
+ * point for the sentence.
+ */
+#include "confine.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "smb.h"
+#include "units.h"
+
+struct root {
+	char given[PATH_MAX]; /* as --allow named it (smb://… for a share) */
+	char real[PATH_MAX];  /* resolved at start; "" for a share */
+	struct smb_url smb;   /* a share's parts */
+	int is_smb;
+};
+
+static struct root roots[CONFINE_MAX_ROOTS];
+static size_t n_roots;
+static dev_t devices[CONFINE_MAX_ROOTS];
+static size_t n_devices;
+static double reserve_pct = CONFINE_RESERVE_PCT;
+static uint64_t reserve_fixed; /* bytes, when set as a size */
+
+void confine_reset(void)
+{
+	n_roots = n_devices = 0;
+	reserve_pct = CONFINE_RESERVE_PCT;
+	reserve_fixed = 0;
+}
+
+/* Does path name a ".." component? */
+static int has_dotdot(const char *path)
+{
+	const char *p = path;
+
+	while ((p = strstr(p, "..")) != NULL) {
+		if ((p == path || p[-1] == '/') && (p[2] == '\0' || p[2] == '/'))
+			return 1;
+		p += 2;
+	}
+	return 0;
+}
+
+/* Is path equal to root or below it (on a '/' boundary)? */
+static int under(const char *path, const char *root)
+{
+	size_t n = strlen(root);
+
+	if (strcmp(root, "/") == 0)
+		return path[0] == '/';
+	return strncmp(path, root, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+int confine_allow(const char *path, char *why, size_t len)
+{
+	struct root *r;
+	struct stat st;
+	char err[160];
+
+	if (n_roots == CONFINE_MAX_ROOTS) {
+		snprintf(why, len, "at most %d allowed roots", CONFINE_MAX_ROOTS);
+		return -E2BIG;
+	}
+	r = &roots[n_roots];
+	memset(r, 0, sizeof(*r));
+	if (strlen(path) >= sizeof(r->given)) {
+		snprintf(why, len, "--allow %.60s…: path too long", path);
+		return -ENAMETOOLONG;
+	}
+	snprintf(r->given, sizeof(r->given), "%s", path);
+	if (smb_is_url(path)) {
+		if (smb_url_parse(path, &r->smb, err, sizeof(err)) < 0) {
+			snprintf(why, len, "--allow %s: %s", path, err);
+			return -EINVAL;
+		}
+		r->is_smb = 1;
+		n_roots++;
+		return 0;
+	}
+	if (path[0] != '/' || has_dotdot(path)) {
+		snprintf(why, len, "--allow %s: an absolute path without \"..\"",
+			 path);
+		return -EINVAL;
+	}
+	if (lstat(path, &st) != 0) {
+		snprintf(why, len, "--allow %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		char to[PATH_MAX];
+		snprintf(why, len,
+			 "--allow %s: is a symlink (to %s); allow the directory "
+			 "it points to by its own path",
+			 path, realpath(path, to) ? to : "nowhere");
+		return -ELOOP;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(why, len, "--allow %s: not a directory%s", path,
+			 S_ISBLK(st.st_mode) ? " (a raw device needs "
+					       "--allow-device)"
+					     : "");
+		return -ENOTDIR;
+	}
+	if (!realpath(path, r->real)) {
+		snprintf(why, len, "--allow %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (strcmp(r->real, "/") == 0) {
+		snprintf(why, len,
+			 "--allow %s: the whole filesystem tree cannot be a "
+			 "root; name the directories benchmarks may use",
+			 path);
+		return -EINVAL;
+	}
+	n_roots++;
+	return 0;
+}
+
+int confine_allow_device(const char *path, char *why, size_t len)
+{
+	struct stat st;
+
+	if (n_devices == CONFINE_MAX_ROOTS) {
+		snprintf(why, len, "at most %d allowed devices",
+			 CONFINE_MAX_ROOTS);
+		return -E2BIG;
+	}
+	if (stat(path, &st) != 0) {
+		snprintf(why, len, "--allow-device %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (!S_ISBLK(st.st_mode)) {
+		snprintf(why, len, "--allow-device %s: not a block device", path);
+		return -ENOTBLK;
+	}
+	devices[n_devices++] = st.st_rdev;
+	return 0;
+}
+
+int confine_set_reserve(const char *text, char *why, size_t len)
+{
+	size_t n = strlen(text);
+	uint64_t b;
+
+	if (n > 1 && text[n - 1] == '%') {
+		char *end;
+		double v;
+		errno = 0;
+		v = strtod(text, &end);
+		if (errno == 0 && end == text + n - 1 && v >= 0 && v <= 90) {
+			reserve_pct = v;
+			reserve_fixed = 0;
+			return 0;
+		}
+	} else if (units_parse_size(text, &b) == 0) {
+		reserve_pct = 0;
+		reserve_fixed = b;
+		return 0;
+	}
+	snprintf(why, len,
+		 "--reserve %s: a percentage of the filesystem from 0%% to 90%% "
+		 "(\"10%%\") or a size (\"20GiB\")",
+		 text);
+	return -EINVAL;
+}
+
+uint64_t confine_reserve_bytes(uint64_t total_bytes)
+{
+	if (reserve_fixed)
+		return reserve_fixed;
+	return (uint64_t)((double)total_bytes * reserve_pct / 100.0);
+}
+
+void confine_reserve_text(char *buf, size_t len)
+{
+	if (reserve_fixed)
+		units_format_size(reserve_fixed, buf, len);
+	else
+		snprintf(buf, len, "%g %%", reserve_pct);
+}
+
+void confine_roots_text(const char *scratch, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (scratch)
+		used = (size_t)snprintf(buf, len, "%s", scratch);
+	for (size_t i = 0; i < n_roots && used < len; i++)
+		if (!scratch || strcmp(roots[i].given, scratch) != 0)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 used ? ", " : "", roots[i].given);
+}
+
+int confine_dir(const char *path, const char *scratch, char real[PATH_MAX],
+		char *why, size_t len)
+{
+	char list[512], now[PATH_MAX];
+	int lexical = 0;
+
+	if (path[0] != '/') {
+		snprintf(why, len, "%s: must be an absolute path", path);
+		return -EINVAL;
+	}
+	if (has_dotdot(path)) {
+		snprintf(why, len,
+			 "%s: names \"..\"; give the directory's own path "
+			 "(\"..\" could lead out of the allowed roots)",
+			 path);
+		return -EACCES;
+	}
+	if (!realpath(path, real)) {
+		int e = errno;
+		snprintf(why, len, "%s: %s", path,
+			 e == ENOENT ? "does not exist" : strerror(e));
+		return -e;
+	}
+	if (scratch && under(real, scratch))
+		return 0;
+	for (size_t i = 0; i < n_roots; i++) {
+		const struct root *r = &roots[i];
+		if (r->is_smb)
+			continue;
+		if (under(path, r->given) || under(path, r->real))
+			lexical = 1;
+		if (!under(real, r->real))
+			continue;
+		/* the root itself must still be what it was at start */
+		if (!realpath(r->given, now) || strcmp(now, r->real) != 0) {
+			snprintf(why, len,
+				 "%s: the allowed root %s now resolves to %s, "
+				 "not %s as when the daemon started (replaced "
+				 "by a symlink?); refused",
+				 path, r->given, now[0] ? now : "nothing",
+				 r->real);
+			return -EACCES;
+		}
+		return 0;
+	}
+	confine_roots_text(scratch, list, sizeof(list));
+	if (lexical || strcmp(path, real) != 0)
+		snprintf(why, len,
+			 "%s: resolves to %s, outside the allowed roots (%s): "
+			 "a symlink leads out of them",
+			 path, real, list);
+	else
+		snprintf(why, len,
+			 "%s: outside the allowed roots (%s); the daemon's "
+			 "--allow %s would allow it",
+			 path, list, path);
+	return -EACCES;
+}
+
+int confine_smb(const char *url, char *why, size_t len)
+{
+	struct smb_url u;
+	char err[160], list[512];
+
+	if (smb_url_parse(url, &u, err, sizeof(err)) < 0) {
+		snprintf(why, len, "%s", err);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < n_roots; i++) {
+		const struct smb_url *r = &roots[i].smb;
+		size_t n = strlen(r->path);
+		if (!roots[i].is_smb || strcasecmp(r->server, u.server) != 0 ||
+		    (r->port ? r->port : 445) != (u.port ? u.port : 445) ||
+		    strcasecmp(r->share, u.share) != 0)
+			continue;
+		if (n == 0 || (strncmp(u.path, r->path, n) == 0 &&
+			       (u.path[n] == '\0' || u.path[n] == '/')))
+			return 0;
+	}
+	confine_roots_text(NULL, list, sizeof(list));
+	snprintf(why, len,
+		 "%s: not under an allowed share (%s); the daemon's --allow "
+		 "smb://server/share allows one",
+		 url, list[0] ? list : "none is allowed");
+	return -EACCES;
+}
+
+/* The mount point of a filesystem on device d, from mountinfo, or "". */
+static void mounted_at(dev_t d, char *at, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
+	unsigned ma, mi;
+
+	at[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char mp[2048];
+		if (sscanf(line, "%*u %*u %u:%u %*s %2047s", &ma, &mi, mp) == 3 &&
+		    makedev(ma, mi) == d) {
+			snprintf(at, len, "%.400s", mp);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+/* Is block device d, at node, busy (mounted, held, or open O_EXCL)? 0
+ * free, -EBUSY with the sentence, or another -errno. */
+static int device_busy(const char *name, const char *node, dev_t d,
+		       char *why, size_t len)
+{
+	char at[512];
+	struct stat st;
+	int fd, e;
+
+	/* a node of another device under that name: not ours to judge */
+	if (stat(node, &st) != 0 || !S_ISBLK(st.st_mode) || st.st_rdev != d)
+		return 0;
+	fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	e = errno;
+	if (e != EBUSY)
+		return -e;
+	mounted_at(d, at, sizeof(at));
+	if (at[0])
+		snprintf(why, len, "%s: %s is mounted at %s; storbench writes "
+				   "only to a device nothing uses",
+			 name, node, at);
+	else
+		snprintf(why, len, "%s: %s is in use (held by a filesystem, "
+				   "LVM, md or another program)",
+			 name, node);
+	return -EBUSY;
+}
+
+int confine_device(const char *path, char real[PATH_MAX], uint64_t *bytes,
+		   char *why, size_t len)
+{
+	struct stat st;
+	char sys[96];
+	DIR *dir;
+	struct dirent *de;
+	size_t i;
+	int fd, rc;
+
+	if (!realpath(path, real) || stat(real, &st) != 0 ||
+	    !S_ISBLK(st.st_mode))
+		return -ENOTBLK;
+	for (i = 0; i < n_devices && devices[i] != st.st_rdev; i++)
+		;
+	if (i == n_devices) {
+		snprintf(why, len,
+			 "%s: is a raw block device; storbench writes to one "
+			 "(destroying what is on it) only when the daemon is "
+			 "started with --allow-device %s",
+			 path, real);
+		return -EACCES;
+	}
+	if ((rc = device_busy(path, real, st.st_rdev, why, len)) < 0)
+		return rc;
+	/* its partitions: /sys/dev/block/M:m/<name>N/dev */
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(st.st_rdev),
+		 minor(st.st_rdev));
+	if ((dir = opendir(sys)) != NULL) {
+		while ((de = readdir(dir)) != NULL) {
+			char p[PATH_MAX];
+			unsigned ma, mi;
+			FILE *f;
+			int ok;
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(p, sizeof(p), "%s/%s/partition", sys, de->d_name);
+			if (access(p, F_OK) != 0)
+				continue;
+			snprintf(p, sizeof(p), "%s/%s/dev", sys, de->d_name);
+			if (!(f = fopen(p, "re")))
+				continue;
+			ok = fscanf(f, "%u:%u", &ma, &mi) == 2;
+			fclose(f);
+			snprintf(p, sizeof(p), "/dev/%s", de->d_name);
+			if (ok && (rc = device_busy(path, p, makedev(ma, mi),
+						    why, len)) < 0)
+				break;
+		}
+		closedir(dir);
+		if (rc < 0)
+			return rc;
+	}
+	fd = open(real, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, BLKGETSIZE64, bytes) != 0) {
+		rc = -errno;
+		snprintf(why, len, "%s: %s", path, strerror(errno));
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}

@@ -1,0 +1,77 @@
+/*
+ * confine — where a job may write, decided in one place.
+ *
+ * The daemon writes only under its allowed roots: DATA/scratch always, plus
+ * each `--allow PATH` (a local directory) or `--allow smb://server/share[/dir]`.
+ * A raw block device is a target only when allowed one by one
+ * (`--allow-device /dev/X`) and not mounted or held. Every job leaves a
+ * reserve of free space on its filesystem (`--reserve`, default 10 % of its
+ * size).
+ *
+ * Design: the policy is process-wide. main() sets it before any thread
+ * starts; afterwards it is only read, so every thread may call the checks.
+ * Local roots are stored resolved (realpath) and re-resolved at every check:
+ * a root swapped for a symlink after start refuses every job under it.
+ * A path is checked after realpath(), so "..", and symlinks leading out of a
+ * root, end outside it and are refused; a path naming ".." is refused
+ * before that, by its text.
+ *
+ * Every check returns 0, or a negative errno with a sentence in why (for the
+ * API's problem detail and the job's error): -EACCES outside the roots,
+ * -ENOENT / -ENOTDIR for what is not there, -EBUSY for a device in use.
+ */
+#ifndef STORBENCH_CONFINE_H
+#define STORBENCH_CONFINE_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CONFINE_MAX_ROOTS 32
+#define CONFINE_RESERVE_PCT 10.0 /* default reserve, % of the filesystem */
+
+/* Adds an allowed root: an existing local directory (not a symlink, not "/")
+ * or an smb://server[:port]/share[/dir] URL. */
+int confine_allow(const char *path, char *why, size_t len);
+
+/* Adds a raw block device (a path to one, symlinks resolved) jobs may use. */
+int confine_allow_device(const char *path, char *why, size_t len);
+
+/* Sets the reserve: "10%" (of the filesystem's size, 0–90 %) or a size
+ * ("20GiB", units.h). */
+int confine_set_reserve(const char *text, char *why, size_t len);
+
+/* Forgets every root, device and the reserve (tests). */
+void confine_reset(void);
+
+/* The allowed roots as "a, b, c" (scratch first when given). */
+void confine_roots_text(const char *scratch, char *buf, size_t len);
+
+/*
+ * Is the local directory path inside scratch or an allowed root? On 0, real
+ * holds its resolved path. The sentences name path (and what it resolves
+ * to when that differs).
+ */
+int confine_dir(const char *path, const char *scratch, char real[PATH_MAX],
+		char *why, size_t len);
+
+/* Is the smb:// URL under an allowed smb:// root? (server, port and share
+ * compared without case, then the directory's names one by one.) */
+int confine_smb(const char *url, char *why, size_t len);
+
+/*
+ * Is path a block device allowed with --allow-device, and free (no mounted
+ * filesystem, no holder, on it or on its partitions)? On 0, real is its
+ * resolved path and *bytes its size. -ENOTBLK when path is not a block
+ * device (no sentence then).
+ */
+int confine_device(const char *path, char real[PATH_MAX], uint64_t *bytes,
+		   char *why, size_t len);
+
+/* The bytes to keep free on a filesystem of total_bytes. */
+uint64_t confine_reserve_bytes(uint64_t total_bytes);
+
+/* The reserve as the user set it ("10 %", "20 GiB") for sentences. */
+void confine_reserve_text(char *buf, size_t len);
+
+#endif

@@ -52,7 +52,7 @@ const data = fs.mkdtempSync(path.join(os.tmpdir(), 'storbench-bench-'));
 
 // --- storbench: one cdm-default job through the daemon's API ---
 async function runStorbench() {
-  const d = await startDaemon({ bin: o.bin, dataDir: data, quiet: true });
+  const d = await startDaemon({ bin: o.bin, dataDir: data, allow: [dir], quiet: true });
   try {
     const r = await api(d.url, 'POST', '/api/v1/jobs', {
       target: dir, profile: 'cdm-default', size: o.size, iterations, duration_s: duration, labels: ['bench'],

@@ -24,7 +24,7 @@ const { values: o } = parseArgs({
 fs.mkdirSync(o.dir, { recursive: true });
 const dir = fs.realpathSync(o.dir);
 const work = fs.mkdtempSync(path.join(dir, 'presets-'));
-const d = await startDaemon({ bin: o.bin, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'sb-presets-')), quiet: true });
+const d = await startDaemon({ bin: o.bin, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'sb-presets-')), allow: [dir], quiet: true });
 const mounts = [];
 
 async function run(body, timeoutMs = 3600000) {

@@ -232,7 +232,7 @@ int confine_dir(const char *path, const char *scratch, char real[PATH_MAX],
 			 e == ENOENT ? "does not exist" : strerror(e));
 		return -e;
 	}
-	if (scratch && under(real, scratch))
+	if (scratch && realpath(scratch, now) && under(real, now))
 		return 0;
 	for (size_t i = 0; i < n_roots; i++) {
 		const struct root *r = &roots[i];

@@ -28,7 +28,7 @@ const requests = [];
 const pageErrors = [];
 
 before(async () => {
-  d = await startDaemon({ bin, dataDir: path.join(root, 'data'), quiet: true });
+  d = await startDaemon({ bin, dataDir: path.join(root, 'data'), allow: [root], quiet: true });
   // three iterations each: enough for Welch's t-test
   const { runs, skipped } = await runDemo({
     url: d.url, dir: root, profile: 'cdm-realworld', size: '64MiB', iterations: 3, duration: 0.5,

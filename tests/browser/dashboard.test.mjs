@@ -97,7 +97,10 @@ async function main() {
   });
 
   const d = await step('start the daemon', async () => {
-    state.daemon = await startDaemon({ bin, dataDir, quiet: !process.env.STORBENCH_VERBOSE });
+    state.daemon = await startDaemon({
+      bin, dataDir, quiet: !process.env.STORBENCH_VERBOSE,
+      allow: [work, 'smb://127.0.0.1:1/bench'],
+    });
     return state.daemon;
   });
   const url = d.url;

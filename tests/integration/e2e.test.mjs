@@ -26,7 +26,7 @@ fs.mkdirSync(target);
 const aFile = path.join(root, 'a-file.txt');
 fs.writeFileSync(aFile, 'not a directory');
 
-let d = await startDaemon({ bin, dataDir, quiet: true });
+let d = await startDaemon({ bin, dataDir, allow: [root], quiet: true });
 after(async () => {
   await d.stop().catch(() => {});
   fs.rmSync(root, { recursive: true, force: true });
@@ -302,7 +302,7 @@ test('SIGTERM stops a running test, removes its file; after a restart the job is
   assert.ok(Date.now() - t0 < 5000, `stopped in ${Date.now() - t0} ms`);
   assert.deepEqual(leftovers(), [], 'test file removed on SIGTERM');
 
-  d = await startDaemon({ bin, dataDir, quiet: true });
+  d = await startDaemon({ bin, dataDir, allow: [root], quiet: true });
   const job = (await api(d.url, 'GET', `/api/v1/jobs/${j.id}`)).json;
   assert.equal(job.state, 'interrupted');
   const run = (await api(d.url, 'GET', `/api/v1/runs/${runId}`));
@@ -321,7 +321,7 @@ test('SIGHUP (a closed terminal) stops as cleanly as SIGTERM', async () => {
   d.proc.kill('SIGHUP');
   assert.deepEqual(await exited, { code: 0, signal: null });
   assert.deepEqual(leftovers(), [], 'test file removed on SIGHUP');
-  d = await startDaemon({ bin, dataDir, quiet: true });
+  d = await startDaemon({ bin, dataDir, allow: [root], quiet: true });
   assert.equal((await api(d.url, 'GET', `/api/v1/jobs/${j.id}`)).json.state, 'interrupted');
 });
 
@@ -332,7 +332,7 @@ test('a crash (SIGKILL) mid-run: on restart the job is interrupted and its test 
   d.proc.kill('SIGKILL');
   await d.stop().catch(() => {});
   assert.equal(leftovers().length, 1, 'a crash leaves the file');
-  d = await startDaemon({ bin, dataDir, quiet: true });
+  d = await startDaemon({ bin, dataDir, allow: [root], quiet: true });
   assert.equal((await api(d.url, 'GET', `/api/v1/jobs/${j.id}`)).json.state, 'interrupted');
   assert.deepEqual(leftovers(), [], 'the restarted daemon removed the file the archive remembered');
 });

@@ -22,7 +22,7 @@ const target = path.join(root, 'target');
 fs.mkdirSync(target);
 const mounts = {};
 for (const type of ['ext4', 'xfs', 'btrfs']) mounts[type] = loopFs(root, type, '4G');
-const d = await startDaemon({ bin, dataDir: path.join(root, 'data'), quiet: true });
+const d = await startDaemon({ bin, dataDir: path.join(root, 'data'), allow: [root], quiet: true });
 after(async () => {
   await d.stop().catch(() => {});
   for (const m of Object.values(mounts)) m.cleanup?.();

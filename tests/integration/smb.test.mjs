@@ -24,7 +24,10 @@ const why = smbdUnavailable();
 if (why) console.log(`skip SMB integration tests: ${why}`);
 const root = fs.mkdtempSync(path.join(path.resolve(out), 'smb-'));
 const smb = why ? null : await startSmbd({ root, shares: { bench: '' } });
-const d = await startDaemon({ bin, dataDir: path.join(root, 'data'), quiet: true });
+const d = await startDaemon({
+  bin, dataDir: path.join(root, 'data'), quiet: true,
+  allow: smb ? [smb.share('bench'), smb.share('nosuchshare')] : [],
+});
 after(async () => {
   await d.stop().catch(() => {});
   await smb?.stop().catch(() => {});

@@ -27,6 +27,8 @@ export function freePort() {
  * @param {string} o.bin          path to the storbench binary
  * @param {string} o.dataDir      data directory (must exist or be creatable by the daemon)
  * @param {number} [o.port]       port; a free one is picked when omitted
+ * @param {string[]} [o.allow]    directories or smb:// shares jobs may use (one --allow each;
+ *                                DATA/scratch is always allowed)
  * @param {string[]} [o.args]     extra arguments appended after the standard ones
  * @param {object} [o.env]        extra environment variables
  * @param {number} [o.startTimeoutMs=15000]
@@ -34,12 +36,13 @@ export function freePort() {
  * @returns {Promise<{url: string, port: number, proc: import('node:child_process').ChildProcess,
  *                    output: () => string, stop: (timeoutMs?: number) => Promise<{code: number|null, signal: string|null}>}>}
  */
-export async function startDaemon({ bin, dataDir, port, args = [], env = {}, startTimeoutMs = 15000, quiet = false } = {}) {
+export async function startDaemon({ bin, dataDir, port, allow = [], args = [], env = {}, startTimeoutMs = 15000, quiet = false } = {}) {
   if (!bin) throw new Error('startDaemon: bin is required');
   if (!dataDir) throw new Error('startDaemon: dataDir is required');
   if (!port) port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const argv = ['serve', '--listen', `127.0.0.1:${port}`, '--data', dataDir, ...args];
+  const argv = ['serve', '--listen', `127.0.0.1:${port}`, '--data', dataDir,
+    ...allow.flatMap((a) => ['--allow', a]), ...args];
 
   const proc = spawn(bin, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';

@@ -9,6 +9,7 @@
  */
 #include "api.h"
 #include "archive.h"
+#include "confine.h"
 #include "test.h"
 
 #include <errno.h>
@@ -23,6 +24,7 @@ static char dir[PATH_MAX];
 static char scratch_real[PATH_MAX + 32], other[PATH_MAX + 32];
 static char file[PATH_MAX + 32], link_path[PATH_MAX + 32];
 static char scratch_arg[PATH_MAX + 64];
+static char why[PATH_MAX + 256];
 
 /* Appends to buf (size n), snprintf-style; exits if it would not fit. */
 static void add(char *buf, size_t n, const char *fmt, ...)
@@ -565,6 +567,13 @@ static void setup(void)
 		exit(1);
 	}
 	close(fd);
+	/* the daemon's --allow: the test's folder, and /proc (to reach the
+	 * "filesystem without storage" refusal behind the root check) */
+	if (confine_allow(dir, why, sizeof(why)) < 0 ||
+	    confine_allow("/proc", why, sizeof(why)) < 0) {
+		fprintf(stderr, "test_jobspec: %s\n", why);
+		exit(1);
+	}
 }
 
 static void test_setup(void)
@@ -603,6 +612,56 @@ static void test_smb_fields(void)
 		   "credential", "no credential named");
 }
 
+/* Parses body, expects a refusal with status, field and needle. */
+static void expect_refused(const char *body, unsigned status, const char *field,
+			   const char *needle)
+{
+	struct job_spec s;
+	struct api_problem p = {0};
+	int rc = jobspec_parse(body, strlen(body), scratch_arg, &s, &p);
+
+	if (rc != -EINVAL || p.status != status || strcmp(p.field, field) ||
+	    !strstr(p.detail, needle))
+		fprintf(stderr, "  body %.200s -> rc %d %u %s: %s\n", body, rc,
+			p.status, p.field, p.detail);
+	ASSERT_EQ(rc, -EINVAL);
+	ASSERT_EQ(p.status, status);
+	ASSERT_STR_EQ(p.field, field);
+	ASSERT_TRUE(strstr(p.detail, needle) != NULL);
+	ASSERT_TRUE(spec_empty(&s));
+}
+
+/* Targets and paths outside the allowed roots (confine.h), and the reserve:
+ * each refused with its own sentence. */
+static void test_confinement(void)
+{
+	char body[PATH_MAX * 3], esc[PATH_MAX + 64];
+
+	expect_refused("{\"target\": \"/etc\"}", 403, "target",
+		       "outside the allowed roots");
+	snprintf(body, sizeof(body), "{\"target\": \"%s/../..\"}", other);
+	expect_refused(body, 403, "target", "\"..\"");
+	snprintf(esc, sizeof(esc), "%s/escape", other);
+	ASSERT_EQ(symlink("/etc", esc), 0);
+	snprintf(body, sizeof(body), "{\"target\": \"%s\"}", esc);
+	expect_refused(body, 403, "target", "a symlink leads out");
+	ASSERT_EQ(unlink(esc), 0);
+	expect_refused("{\"target\": \"/dev/null\"}", 403, "target",
+		       "outside the allowed roots");
+	snprintf(body, sizeof(body),
+		 "{\"profile\": \"mailbox-db\", \"target\": \"%s\", "
+		 "\"options\": {\"database_paths\": [\"%s\", \"/etc\"]}}",
+		 other, other);
+	expect_refused(body, 403, "options.database_paths[1]",
+		       "outside the allowed roots");
+	/* a reserve of 90 %: no filesystem here has that much free */
+	ASSERT_EQ(confine_set_reserve("90%", why, sizeof(why)), 0);
+	snprintf(body, sizeof(body), "{\"target\": \"%s\", \"size\": \"8MiB\"}",
+		 other);
+	expect_refused(body, 400, "size", "reserve 90 %");
+	ASSERT_EQ(confine_set_reserve("10%", why, sizeof(why)), 0);
+}
+
 TEST_MAIN(test_smb_fields, test_setup, test_defaults, test_full_body, test_limits_allowed,
 	  test_custom, test_sweeps, test_custom_refusals,
-	  test_refusals, test_cleanup)
+	  test_refusals, test_confinement, test_cleanup)

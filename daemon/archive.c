@@ -200,10 +200,120 @@ void job_spec_clear(struct job_spec *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/*
+ * Columns and tables that an earlier build added to migration 2 after it
+ * had shipped as version 2 (results.cpu_user_s and cpu_sys_s, the samples
+ * table): an archive made by the first version-2 build lacks them at any
+ * later version. Adds what is missing; part of the caller's transaction.
+ * *n receives how many objects were added.
+ */
+static int repair_v2(struct archive *a, int *n)
+{
+	sqlite3_stmt *st;
+	int cpu = 1, samples = 1, rc;
+
+	*n = 0;
+	if ((rc = prep(a, "SELECT (SELECT count(*) FROM pragma_table_info("
+			  "'results') WHERE name='cpu_user_s'),"
+			  " (SELECT count(*) FROM sqlite_schema WHERE"
+			  " type='table' AND name='samples')",
+		       &st)) < 0)
+		return rc;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		cpu = sqlite3_column_int(st, 0);
+		samples = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (!cpu) {
+		if ((rc = exec(a, "ALTER TABLE results ADD COLUMN cpu_user_s REAL;"
+				  "ALTER TABLE results ADD COLUMN cpu_sys_s REAL;")) < 0)
+			return rc;
+		*n += 2;
+	}
+	if (!samples) {
+		if ((rc = exec(a, "CREATE TABLE samples("
+				  " run_id INTEGER NOT NULL REFERENCES runs(id)"
+				  "  ON DELETE CASCADE,"
+				  " test TEXT NOT NULL, rw TEXT NOT NULL,"
+				  " iteration INTEGER NOT NULL,"
+				  " second INTEGER NOT NULL, length_s REAL NOT NULL,"
+				  " read_ios INTEGER NOT NULL,"
+				  " read_bytes INTEGER NOT NULL,"
+				  " read_lat_sum_ns INTEGER NOT NULL,"
+				  " write_ios INTEGER NOT NULL,"
+				  " write_bytes INTEGER NOT NULL,"
+				  " write_lat_sum_ns INTEGER NOT NULL,"
+				  " PRIMARY KEY (run_id, test, rw, iteration,"
+				  "  second));")) < 0)
+			return rc;
+		*n += 1;
+	}
+	return 0;
+}
+
+static int user_version(struct archive *a, int *version)
+{
+	sqlite3_stmt *st;
+	int rc, src;
+
+	*version = 0;
+	if ((rc = prep(a, "PRAGMA user_version", &st)) < 0)
+		return rc;
+	src = sqlite3_step(st);
+	if (src == SQLITE_ROW)
+		*version = sqlite3_column_int(st, 0);
+	else
+		rc = sql_err(a, src, "user_version");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * Brings the schema from its version to N_MIGRATIONS in one transaction:
+ * every step and the new user_version commit together, or (a step fails)
+ * nothing does and the file stays at its old version.
+ */
+static int migrate(struct archive *a, const char *path)
+{
+	char pragma[64];
+	int version, repaired = 0, rc;
+
+	if ((rc = exec(a, "BEGIN IMMEDIATE")) < 0)
+		return rc;
+	/* again inside the transaction: another process may have migrated */
+	if ((rc = user_version(a, &version)) < 0)
+		goto out;
+	if (version > N_MIGRATIONS) {
+		rc = -EPROTO;
+		goto out;
+	}
+	for (int v = version; v < N_MIGRATIONS; v++) {
+		if ((rc = exec(a, migrations[v])) < 0) {
+			log_error("archive %s: migration to version %d failed; "
+				  "left at version %d",
+				  path, v + 1, version);
+			goto out;
+		}
+	}
+	if (version >= 2 && (rc = repair_v2(a, &repaired)) < 0)
+		goto out;
+	if (repaired)
+		log_warn("archive %s: added %d object(s) an early version 2 "
+			 "lacked", path, repaired);
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d;",
+		 N_MIGRATIONS);
+	if (version < N_MIGRATIONS && (rc = exec(a, pragma)) < 0)
+		goto out;
+	if (version < N_MIGRATIONS && version > 0)
+		log_info("archive %s: schema version %d -> %d", path, version,
+			 N_MIGRATIONS);
+out:
+	return tx_end(a, rc);
+}
+
 int archive_open(const char *path, struct archive **out)
 {
 	struct archive *a = calloc(1, sizeof(*a));
-	sqlite3_stmt *st = NULL;
 	int version = 0, rc = 0, src;
 
 	*out = NULL;
@@ -220,34 +330,21 @@ int archive_open(const char *path, struct archive **out)
 	sqlite3_busy_timeout(a->db, 5000);
 	/* the version first: a newer archive is refused before anything
 	 * (journal_mode=WAL rewrites the file header) touches it */
-	if ((rc = prep(a, "PRAGMA user_version", &st)) < 0)
+	if ((rc = user_version(a, &version)) < 0)
 		goto out;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		version = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
 	if (version > N_MIGRATIONS) {
 		log_error("archive %s has schema version %d; this storbench "
 			  "knows up to %d", path, version, N_MIGRATIONS);
 		rc = -EPROTO;
 		goto out;
 	}
-	if ((rc = exec(a, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"
-			  "PRAGMA synchronous=NORMAL;")) < 0)
+	/* settings of this connection; WAL (which is the file's) only once
+	 * the schema is current, so a failed migration leaves the file as
+	 * it was */
+	if ((rc = exec(a, "PRAGMA foreign_keys=ON;")) < 0 ||
+	    (rc = migrate(a, path)) < 0 ||
+	    (rc = exec(a, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")) < 0)
 		goto out;
-	for (int v = version; v < N_MIGRATIONS; v++) {
-		char pragma[64];
-		snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d;",
-			 v + 1);
-		if ((rc = exec(a, "BEGIN IMMEDIATE")) < 0)
-			goto out;
-		if ((rc = exec(a, migrations[v])) < 0 ||
-		    (rc = exec(a, pragma)) < 0) {
-			exec(a, "ROLLBACK");
-			goto out;
-		}
-		if ((rc = exec(a, "COMMIT")) < 0)
-			goto out;
-	}
 out:
 	if (rc < 0) {
 		archive_close(a);
@@ -321,7 +418,7 @@ int archive_job_claim_next(struct archive *a, int64_t *id,
 			  " ORDER BY id LIMIT 1)"
 			  " RETURNING id, profile, target, size, iterations,"
 			  " duration_s, interval_s, labels, notes, plan,"
-			  " engine, direct, options, smb",
+			  " engine, direct, options, smb, created_at",
 		       &st)) < 0)
 		return rc;
 	now_text(now);
@@ -346,6 +443,8 @@ int archive_job_claim_next(struct archive *a, int64_t *id,
 			s->options_json = col_dup(st, 12);
 		if (sqlite3_column_type(st, 13) != SQLITE_NULL)
 			s->smb_json = col_dup(st, 13);
+		snprintf(s->created_at, sizeof(s->created_at), "%s",
+			 (const char *)sqlite3_column_text(st, 14) ?: "");
 		rc = (s->profile && s->target && s->labels_json && s->notes)
 			     ? 0
 			     : -ENOMEM;
@@ -594,43 +693,109 @@ int archive_result_insert_note(struct archive *a, int64_t run_id,
 	return step_done(a, st, "insert result");
 }
 
-int archive_samples_insert(struct archive *a, int64_t run_id,
-			   const struct workload *t, int iteration,
-			   const struct engine_samples *smp)
+/* A second of samples, written over one reported before (the end of an
+ * iteration replaces what was streamed while it ran). */
+#define SAMPLE_UPSERT                                                          \
+	"INSERT INTO samples(run_id, test, rw, iteration, second, length_s,"   \
+	" read_ios, read_bytes, read_lat_sum_ns, write_ios, write_bytes,"      \
+	" write_lat_sum_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"                  \
+	" ON CONFLICT (run_id, test, rw, iteration, second) DO UPDATE SET"     \
+	" length_s=excluded.length_s, read_ios=excluded.read_ios,"             \
+	" read_bytes=excluded.read_bytes,"                                     \
+	" read_lat_sum_ns=excluded.read_lat_sum_ns,"                           \
+	" write_ios=excluded.write_ios, write_bytes=excluded.write_bytes,"     \
+	" write_lat_sum_ns=excluded.write_lat_sum_ns"
+
+static void bind_sample(sqlite3_stmt *st, int64_t run_id,
+			const struct workload *t, int iteration,
+			unsigned second, double length_s,
+			const struct engine_sample *s)
+{
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, t->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, wl_rw(t), -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 4, iteration);
+	sqlite3_bind_int(st, 5, (int)second);
+	sqlite3_bind_double(st, 6, length_s);
+	for (int d = 0; d < 2; d++) {
+		sqlite3_bind_int64(st, 7 + 3 * d, (sqlite3_int64)s->ios[d]);
+		sqlite3_bind_int64(st, 8 + 3 * d, (sqlite3_int64)s->bytes[d]);
+		sqlite3_bind_int64(st, 9 + 3 * d, (sqlite3_int64)s->lat_sum_ns[d]);
+	}
+}
+
+/* Every second of smp, over what was streamed, and none after its last
+ * (inside the caller's transaction). */
+static int samples_put(struct archive *a, int64_t run_id,
+		       const struct workload *t, int iteration,
+		       const struct engine_samples *smp)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if ((rc = exec(a, "BEGIN IMMEDIATE")) < 0)
+	if ((rc = prep(a, SAMPLE_UPSERT, &st)) < 0)
 		return rc;
-	if ((rc = prep(a, "INSERT INTO samples(run_id, test, rw, iteration,"
-			  " second, length_s, read_ios, read_bytes,"
-			  " read_lat_sum_ns, write_ios, write_bytes,"
-			  " write_lat_sum_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-		       &st)) < 0)
-		return tx_end(a, rc);
 	for (unsigned i = 0; i < smp->n && rc == 0; i++) {
-		const struct engine_sample *s = &smp->s[i];
 		int src;
 		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, run_id);
-		sqlite3_bind_text(st, 2, t->name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, wl_rw(t), -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 4, iteration);
-		sqlite3_bind_int(st, 5, (int)i);
-		sqlite3_bind_double(st, 6, i + 1 == smp->n ? smp->last_s : 1.0);
-		for (int d = 0; d < 2; d++) {
-			sqlite3_bind_int64(st, 7 + 3 * d, (sqlite3_int64)s->ios[d]);
-			sqlite3_bind_int64(st, 8 + 3 * d,
-					   (sqlite3_int64)s->bytes[d]);
-			sqlite3_bind_int64(st, 9 + 3 * d,
-					   (sqlite3_int64)s->lat_sum_ns[d]);
-		}
+		bind_sample(st, run_id, t, iteration, i,
+			    i + 1 == smp->n ? smp->last_s : 1.0, &smp->s[i]);
 		src = sqlite3_step(st);
 		if (src != SQLITE_DONE)
 			rc = sql_err(a, src, "insert sample");
 	}
 	sqlite3_finalize(st);
+	if (rc < 0)
+		return rc;
+	/* a second streamed that the end folded into the one before */
+	if ((rc = prep(a, "DELETE FROM samples WHERE run_id=? AND test=? AND"
+			  " rw=? AND iteration=? AND second>=?",
+		       &st)) < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, t->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, wl_rw(t), -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 4, iteration);
+	sqlite3_bind_int(st, 5, (int)smp->n);
+	return step_done(a, st, "trim samples");
+}
+
+int archive_samples_insert(struct archive *a, int64_t run_id,
+			   const struct workload *t, int iteration,
+			   const struct engine_samples *smp)
+{
+	int rc;
+
+	if ((rc = exec(a, "BEGIN IMMEDIATE")) < 0)
+		return rc;
+	return tx_end(a, samples_put(a, run_id, t, iteration, smp));
+}
+
+int archive_sample_put(struct archive *a, int64_t run_id,
+		       const struct workload *t, int iteration,
+		       unsigned second, const struct engine_sample *s)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = prep(a, SAMPLE_UPSERT, &st)) < 0)
+		return rc;
+	bind_sample(st, run_id, t, iteration, second, 1.0, s);
+	return step_done(a, st, "insert sample");
+}
+
+int archive_iteration_insert(struct archive *a, int64_t run_id,
+			     const struct workload *t, int iteration,
+			     const struct result *r, const struct hist *h,
+			     const struct engine_samples *smp)
+{
+	int rc;
+
+	if ((rc = exec(a, "BEGIN IMMEDIATE")) < 0)
+		return rc;
+	rc = archive_result_insert(a, run_id, t, iteration, r, h);
+	if (rc == 0 && smp)
+		rc = samples_put(a, run_id, t, iteration, smp);
 	return tx_end(a, rc);
 }
 
@@ -1094,27 +1259,27 @@ int archive_sort_ok(const char *sort)
 
 int archive_run_delete(struct archive *a, int64_t id)
 {
-	json_t *rows;
+	json_t *rows = NULL;
 	const char *state;
 	int rc;
 
-	if ((rc = query_rows(a, "SELECT state FROM runs WHERE id=?", id, 0, 1,
-			     &rows)) < 0)
-		return rc;
-	state = json_string_value(json_object_get(json_array_get(rows, 0), "state"));
-	rc = !state ? -ENOENT : strcmp(state, "running") == 0 ? -EBUSY : 0;
-	json_decref(rows);
-	if (rc < 0)
-		return rc;
+	/* the state is read inside the transaction that deletes */
 	if ((rc = exec(a, "BEGIN IMMEDIATE")) < 0)
 		return rc;
+	if ((rc = query_rows(a, "SELECT state FROM runs WHERE id=?", id, 0, 1,
+			     &rows)) < 0)
+		goto out;
+	state = json_string_value(json_object_get(json_array_get(rows, 0), "state"));
+	rc = !state ? -ENOENT : strcmp(state, "running") == 0 ? -EBUSY : 0;
+	if (rc < 0)
+		goto out;
 	/* results and samples go with the run (ON DELETE CASCADE) */
-	if ((rc = exec_id(a, "UPDATE jobs SET run_id=NULL WHERE run_id=?", id)) < 0 ||
-	    (rc = exec_id(a, "DELETE FROM runs WHERE id=?", id)) < 0) {
-		exec(a, "ROLLBACK");
-		return rc;
-	}
-	return exec(a, "COMMIT");
+	if ((rc = exec_id(a, "UPDATE jobs SET run_id=NULL WHERE run_id=?", id)) < 0)
+		goto out;
+	rc = exec_id(a, "DELETE FROM runs WHERE id=?", id);
+out:
+	json_decref(rows);
+	return tx_end(a, rc);
 }
 
 /* The WHERE clause of f, its parameters in order into v[0..*n). */
@@ -1299,18 +1464,21 @@ int archive_import(struct archive *a, const struct archive_import_in *in,
 	int rc;
 
 	*run_id = 0;
-	/* the same file twice is the same run */
-	if ((rc = prep(a, "SELECT run_id FROM imports WHERE sha256=?", &st)) < 0)
+	now_text(now);
+	if ((rc = exec(a, "BEGIN IMMEDIATE")) < 0)
 		return rc;
+	/* the same file twice is the same run (asked inside the transaction:
+	 * two imports of one file at once make one run) */
+	if ((rc = prep(a, "SELECT run_id FROM imports WHERE sha256=?", &st)) < 0)
+		goto out;
 	sqlite3_bind_text(st, 1, in->sha256, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		*run_id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	if (*run_id)
+	if (*run_id) {
+		exec(a, "ROLLBACK");
 		return -EEXIST;
-	now_text(now);
-	if ((rc = exec(a, "BEGIN IMMEDIATE")) < 0)
-		return rc;
+	}
 	if ((rc = prep(a, "INSERT INTO runs(job_id, state, profile, target,"
 			  " spec, labels, notes, engine_version, engine_target,"
 			  " direct, probe, warnings, hostname, fs_type,"
@@ -1379,7 +1547,9 @@ int archive_import(struct archive *a, const struct archive_import_in *in,
 	sqlite3_bind_text(st, 9, now, -1, SQLITE_STATIC);
 	rc = step_done(a, st, "insert import");
 out:
-	return tx_end(a, rc);
+	if ((rc = tx_end(a, rc)) < 0)
+		*run_id = 0; /* rolled back */
+	return rc;
 }
 
 int archive_import_original(struct archive *a, int64_t run_id, void **data,

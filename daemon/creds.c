@@ -103,6 +103,14 @@ int creds_put(const char *name, const char *user, const char *password,
 		return -EIO;
 	/* secure_delete: a replaced password is overwritten on disk */
 	sqlite3_exec(db, "PRAGMA secure_delete=ON", NULL, NULL, NULL);
+	/* the INSERT and the UPDATE it may fall back to are one transaction:
+	 * a DELETE in between cannot make a replace store nothing */
+	if ((src = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) !=
+	    SQLITE_OK) {
+		log_error("credential store: %s", sqlite3_errmsg(db));
+		sqlite3_close(db);
+		return src == SQLITE_BUSY ? -EBUSY : -EIO;
+	}
 	if (!(st = prep4(db,
 			 "INSERT INTO credentials VALUES (?1, ?2, ?3, ?4,"
 			 " strftime('%Y-%m-%dT%H:%M:%SZ','now'),"
@@ -135,6 +143,12 @@ out:
 	if (rc == -EIO)
 		log_error("credential store: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
+	if (sqlite3_exec(db, rc == 0 ? "COMMIT" : "ROLLBACK", NULL, NULL,
+			 NULL) != SQLITE_OK && rc == 0) {
+		log_error("credential store: %s", sqlite3_errmsg(db));
+		rc = -EIO;
+		*created = 0;
+	}
 	sqlite3_close(db);
 	return rc;
 }

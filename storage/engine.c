@@ -13,6 +13,7 @@
 #include "engine.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -165,6 +166,10 @@ struct eth {
 				  either or all are asked for */
 	struct engine_sample *smp; /* this thread's per-second counts */
 	unsigned smp_cap;
+	/* seconds [0, smp_sealed) of smp are final (released after they are
+	 * written; UINT_MAX once the thread counts no more): what the calling
+	 * thread may read while the run goes on (stream_samples) */
+	_Atomic unsigned smp_sealed;
 	int rc;
 	int direct;
 	int opened, closed;    /* this thread has counted into sh->opened/closed */
@@ -449,6 +454,13 @@ static void eth_loop(struct eth *e)
 		/* one reap, one clock read: one second's entry for the batch */
 		smp = counting && e->smp ? &e->smp[sample_index(e, now - t0)]
 					 : NULL;
+		/* every second before this one is complete in this thread */
+		if (smp && (unsigned)(smp - e->smp) >
+				   atomic_load_explicit(&e->smp_sealed,
+							memory_order_relaxed))
+			atomic_store_explicit(&e->smp_sealed,
+					      (unsigned)(smp - e->smp),
+					      memory_order_release);
 		for (int i = 0; i < n; i++) {
 			struct tgt_io *io = e->done[i];
 			if (io->res != (int64_t)io->len) {
@@ -578,8 +590,13 @@ static void *eth_main(void *arg)
 	pthread_mutex_unlock(&e->sh->mu);
 	if (e->rc == 0 && !atomic_load(&e->sh->stop))
 		eth_loop(e);
+	/* nothing more is counted: every second is final */
+	atomic_store_explicit(&e->smp_sealed, UINT_MAX, memory_order_release);
 	window_closed(e); /* a thread that never measured holds up nobody */
-	if (e->rc == 0 && e->m->fsync_at_end && e->t.ops) {
+	/* a cancelled fill is removed, not flushed: flushing what a buffered
+	 * fill left dirty can take seconds, and a stop must not */
+	if (e->rc == 0 && e->m->fsync_at_end && e->t.ops &&
+	    !(e->o->cancel && *e->o->cancel)) {
 		rc = tgt_fsync(&e->t);
 		if (rc < 0)
 			eth_fail(e, rc, "fsync of the test file");
@@ -665,6 +682,44 @@ static void samples_end(struct engine_samples *out, uint64_t window_ns)
 		}
 		out->n--;
 		out->last_s += 1.0;
+	}
+}
+
+/*
+ * Reports the seconds of member mb (threads th[0..n)) that every one of its
+ * threads has sealed since the last call (*done: how many are reported).
+ * Seconds of a thread that stopped counting are all final; when every
+ * thread has stopped, nothing more is reported here: the end of the run
+ * (folded) comes in the samples.
+ */
+static void stream_samples(const struct engine_opts *o, const struct eth *th,
+			   unsigned n, unsigned *done)
+{
+	unsigned upto = UINT_MAX;
+
+	if (!o->sample_done || !o->samples || n == 0)
+		return;
+	for (unsigned k = 0; k < n; k++) {
+		unsigned s = atomic_load_explicit(&th[k].smp_sealed,
+						  memory_order_acquire);
+		if (s < upto)
+			upto = s;
+	}
+	if (upto == UINT_MAX)
+		return;
+	for (; *done < upto; (*done)++) {
+		struct engine_sample sum;
+		memset(&sum, 0, sizeof(sum));
+		for (unsigned k = 0; k < n; k++) {
+			if (!th[k].smp || *done >= th[k].smp_cap)
+				continue;
+			for (int d = 0; d < 2; d++) {
+				sum.ios[d] += th[k].smp[*done].ios[d];
+				sum.bytes[d] += th[k].smp[*done].bytes[d];
+				sum.lat_sum_ns[d] += th[k].smp[*done].lat_sum_ns[d];
+			}
+		}
+		o->sample_done(o->sample_arg, *done, &sum);
 	}
 }
 
@@ -761,6 +816,7 @@ static int run_members(struct member *mbs, size_t n, const struct run_mode *m)
 	struct run_shared sh = {0};
 	struct eth *th;
 	unsigned total = 0, started = 0, i, k;
+	unsigned streamed[ENGINE_MAX_TASKS] = {0}; /* seconds reported */
 	uint64_t t0 = engine_now_ns(), lb = 0, li = 0, ln = t0;
 	int rc = 0;
 
@@ -800,6 +856,15 @@ static int run_members(struct member *mbs, size_t n, const struct run_mode *m)
 		struct timespec ts = {0, ENGINE_POLL_NS};
 		double frac;
 		nanosleep(&ts, NULL);
+		for (size_t j = 0, k0 = 0; j < n && j < ENGINE_MAX_TASKS; j++) {
+			unsigned nt = mbs[j].w->threads;
+			if (k0 < started)
+				stream_samples(mbs[j].o, &th[k0],
+					       started - k0 < nt ? started - (unsigned)k0
+								 : nt,
+					       &streamed[j]);
+			k0 += nt;
+		}
 		if (engine_now_ns() - ln < ENGINE_REPORT_NS)
 			continue;
 		if (m->bytes_limit) {
@@ -956,7 +1021,7 @@ int engine_prepare_file(const struct engine_opts *o, uint64_t size,
 		.duration_s = 1,
 	};
 	struct run_mode m = {
-		.create = 1, .bytes_limit = size, .refresh = 1,
+		.create = !o->device, .bytes_limit = size, .refresh = 1,
 		.fsync_at_end = 1,
 	};
 
@@ -976,7 +1041,7 @@ int engine_prepare_file(const struct engine_opts *o, uint64_t size,
 				 "test file %s already exists; refusing to touch it",
 				 o->path);
 	}
-	if (rc != 0 && rc != -EEXIST)
+	if (rc != 0 && rc != -EEXIST && !o->device)
 		tgt_unlink(o->ops, o->path);
 	return rc;
 }

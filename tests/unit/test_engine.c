@@ -456,6 +456,116 @@ static void test_cancel(void)
 	ASSERT_TRUE(r.seconds < 3.0);
 }
 
+/* What stream_seen records of the seconds reported during a run. */
+struct streamed {
+	struct engine_sample s[8];
+	unsigned n;          /* seconds reported, in order */
+	int out_of_order;
+	int other_thread;    /* reported on a thread other than the caller's */
+	uint64_t at_ns[8];   /* when each was reported */
+	pthread_t caller;
+};
+
+static void stream_seen(void *arg, unsigned second,
+			const struct engine_sample *s)
+{
+	struct streamed *st = arg;
+
+	if (second != st->n || st->n >= 8) {
+		st->out_of_order = 1;
+		return;
+	}
+	if (!pthread_equal(pthread_self(), st->caller))
+		st->other_thread = 1;
+	st->s[second] = *s;
+	st->at_ns[second] = engine_now_ns();
+	st->n++;
+}
+
+/*
+ * Each second of the window is reported while the run goes on (so the
+ * daemon can store it before a kill), on the calling thread, in order, with
+ * the same counts the run ends with; the ragged last second is not (it
+ * comes with the end). 2.5 s on the null back-end: seconds 0 and 1
+ * reported, the first well before the end.
+ */
+static void test_samples_streamed(void)
+{
+	struct engine_sample s[4];
+	struct engine_samples smp = {.s = s, .cap = 4};
+	struct streamed st = {.caller = pthread_self()};
+	struct engine_opts o = {.ops = &tgt_null_ops, .path = "/nonexistent",
+				.error = err, .error_len = sizeof(err),
+				.samples = &smp, .sample_done = stream_seen,
+				.sample_arg = &st};
+	struct workload w = wl(WL_RANDOM, 70, 4096, 8, 2, 2.5);
+	struct result r;
+	uint64_t t_end;
+
+	ASSERT_EQ(engine_run(&o, &w, &r), 0);
+	t_end = engine_now_ns();
+	ASSERT_TRUE(!st.out_of_order && !st.other_thread);
+	ASSERT_EQ(smp.n, 3);
+	ASSERT_EQ(st.n, 2);
+	ASSERT_TRUE(t_end - st.at_ns[0] > 1000000000ULL); /* not at the end */
+	for (unsigned i = 0; i < st.n; i++)
+		for (int d = 0; d < 2; d++) {
+			ASSERT_TRUE(s[i].ios[d] > 0);
+			ASSERT_U64_EQ(st.s[i].ios[d], s[i].ios[d]);
+			ASSERT_U64_EQ(st.s[i].bytes[d], s[i].bytes[d]);
+			ASSERT_U64_EQ(st.s[i].lat_sum_ns[d], s[i].lat_sum_ns[d]);
+		}
+}
+
+/* A back-end that counts fdatasync calls and cancels after a few writes. */
+static atomic_int fill_cancel, fsyncs, queued;
+static struct tgt_ops counting_ops;
+
+static int counting_queue(void *ctx, struct tgt_io *io)
+{
+	if (atomic_fetch_add(&queued, 1) + 1 == 8)
+		atomic_store(&fill_cancel, 1);
+	return tgt_psync_ops.queue(ctx, io);
+}
+
+static int counting_fsync(void *ctx)
+{
+	atomic_fetch_add(&fsyncs, 1);
+	return tgt_psync_ops.fsync(ctx);
+}
+
+/*
+ * A fill that is cancelled is removed without being flushed first: an
+ * fdatasync of what a buffered fill left dirty (gigabytes) took a stopping
+ * daemon seconds. A fill that completes is flushed once.
+ */
+static void test_prepare_cancelled_not_flushed(void)
+{
+	char path[PATH_MAX + 32];
+	struct engine_opts o = opts(path, &fill_cancel);
+	int direct;
+
+	counting_ops = tgt_psync_ops;
+	counting_ops.name = "counting";
+	counting_ops.queue = counting_queue;
+	counting_ops.fsync = counting_fsync;
+	o.ops = &counting_ops;
+	o.direct = 0;
+	snprintf(path, sizeof(path), "%s/fill-cancelled", dir);
+	ASSERT_EQ(engine_prepare_file(&o, 64 * MIB, WL_DATA_RANDOM, &direct),
+		  -ECANCELED);
+	ASSERT_TRUE(atomic_load(&queued) >= 8);
+	ASSERT_EQ(atomic_load(&fsyncs), 0);
+	ASSERT_TRUE(access(path, F_OK) != 0 && errno == ENOENT);
+
+	atomic_store(&queued, -1000000); /* no cancel this time */
+	atomic_store(&fill_cancel, 0);
+	snprintf(path, sizeof(path), "%s/fill-done", dir);
+	ASSERT_EQ(engine_prepare_file(&o, 8 * MIB, WL_DATA_RANDOM, &direct), 0);
+	ASSERT_EQ(atomic_load(&fsyncs), 1);
+	ASSERT_EQ(tgt_unlink(&counting_ops, path), 0);
+}
+
 /* Last: removes the data file and the directory. */
 static void test_cleanup(void)
 {
@@ -491,4 +601,5 @@ TEST_MAIN(test_setup, test_prepare_creates_file, test_prepare_refuses_existing,
 	  test_prepare_cancelled, test_run_seq_read, test_run_rand_write,
 	  test_run_multithread, test_run_invalid, test_data_patterns,
 	  test_size_based, test_dio_alignment, test_group, test_cancel,
+	  test_samples_streamed, test_prepare_cancelled_not_flushed,
 	  test_cleanup)

@@ -1,0 +1,583 @@
+/*
+ * test_migrate.c — upgrading an archive from every schema an earlier
+ * storbench wrote.
+ *
+ * Each fixture in tests/fixtures/archive (make-fixtures.py says how they
+ * were made) is the schema of one earlier build, exactly as its migrations
+ * created it, with rows that build would have written: a finished job and
+ * its run with results (and, from the builds that had them, latency
+ * columns, CPU time, samples, histograms, sweeps, an SMB job, an imported
+ * run), a failed job, a queued one, and one left running by a kill with its
+ * test file. The test makes a real SQLite file of it (in WAL mode, as the
+ * daemon keeps it), opens it with archive_open() and checks: the schema is
+ * current and the same as a new archive's, integrity and foreign keys hold,
+ * every row reads back through the archive's own JSON with its values, and
+ * the archive takes new jobs, runs, results and samples afterwards. A
+ * migration that fails half-way must leave the file as it was.
+ *
+ * Version 2 has three fixtures: its migration gained columns and a table
+ * after it had shipped, so archives of the first version-2 builds lack
+ * them at every later version (archive_open adds them).
+ */
+#include "archive.h"
+#include "test.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#ifndef FIXTURES_DIR
+#error "FIXTURES_DIR names tests/fixtures/archive"
+#endif
+
+/* what a fixture's build had */
+enum {
+	F_LAT = 1 << 0,     /* results.lat_*_us (v2) */
+	F_CPU = 1 << 1,     /* results.cpu_*_s (second v2 build) */
+	F_SAMPLES = 1 << 2, /* the samples table (third v2 build) */
+	F_PLAN = 1 << 3,    /* jobs.plan/engine/direct, results.lat_hist (v3) */
+	F_OPTIONS = 1 << 4, /* jobs.options, results sweep/error/allocated (v4) */
+	F_SMB = 1 << 5,     /* jobs.smb (v5) */
+	F_IMPORTS = 1 << 6, /* results.imported, the imports table (v6) */
+};
+
+static char dir[PATH_MAX - 64];
+static char db[PATH_MAX];
+static char fresh_db[PATH_MAX];
+
+/* The whole file at path, malloc'd and NUL-terminated; *n its length. */
+static char *slurp(const char *path, long *n)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long len;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 &&
+	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)len + 1))) {
+		if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
+			free(buf);
+			buf = NULL;
+		} else {
+			buf[len] = '\0';
+			*n = len;
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Makes db from fixture name (plus extra SQL, may be NULL), in WAL mode as
+ * the daemon had it. Returns 0 or -1. */
+static int build(const char *name, const char *extra)
+{
+	char path[PATH_MAX];
+	sqlite3 *h = NULL;
+	char *sql, *msg = NULL;
+	long n;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s.sql", FIXTURES_DIR, name);
+	snprintf(db, sizeof(db), "%s/%s.sqlite", dir, name);
+	unlink(db);
+	if (!(sql = slurp(path, &n))) {
+		fprintf(stderr, "  cannot read %s\n", path);
+		return -1;
+	}
+	ok = sqlite3_open(db, &h) == SQLITE_OK &&
+	     sqlite3_exec(h, "PRAGMA journal_mode=WAL", NULL, NULL, &msg) == SQLITE_OK &&
+	     sqlite3_exec(h, sql, NULL, NULL, &msg) == SQLITE_OK &&
+	     (!extra || sqlite3_exec(h, extra, NULL, NULL, &msg) == SQLITE_OK);
+	if (!ok)
+		fprintf(stderr, "  %s: %s\n", name, msg ? msg : sqlite3_errmsg(h));
+	sqlite3_free(msg);
+	sqlite3_close(h);
+	free(sql);
+	return ok ? 0 : -1;
+}
+
+/* The rows of sql on file path as one text: columns '|', rows ';'. */
+static void query_text(const char *path, const char *sql, char *out, size_t len)
+{
+	sqlite3 *h = NULL;
+	sqlite3_stmt *st = NULL;
+	size_t k = 0;
+
+	out[0] = '\0';
+	/* read-write: a read-only connection leaves the -wal file behind */
+	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK) {
+		snprintf(out, len, "error: %s", sqlite3_errmsg(h));
+		sqlite3_close(h);
+		return;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW && k < len) {
+		for (int i = 0; i < sqlite3_column_count(st) && k < len; i++) {
+			const unsigned char *v = sqlite3_column_text(st, i);
+			k += (size_t)snprintf(out + k, len - k, "%s%s", i ? "|" : "",
+					      v ? (const char *)v : "NULL");
+		}
+		if (k < len)
+			k += (size_t)snprintf(out + k, len - k, ";");
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+}
+
+/* Every table's columns (name, type, NOT NULL, default, key) and every
+ * index, by name: what a schema is, whatever order ALTER TABLE added the
+ * columns in. */
+#define SCHEMA_SQL                                                             \
+	"SELECT m.type, m.name, p.name, p.type, p.\"notnull\", p.dflt_value,"  \
+	" p.pk FROM sqlite_schema m, pragma_table_info(m.name) p"              \
+	" WHERE m.type='table' UNION ALL SELECT type, name, tbl_name, NULL,"   \
+	" NULL, NULL, NULL FROM sqlite_schema WHERE type='index'"              \
+	" ORDER BY 1, 2, 3"
+
+/* 1 when actual has everything expect has: objects by key, arrays of the
+ * same length element by element, numbers to 1e-9 relative. */
+static int sub(json_t *actual, json_t *expect)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	if (json_is_number(expect))
+		return json_is_number(actual) &&
+		       fabs(json_number_value(actual) -
+			    json_number_value(expect)) <=
+			   1e-9 * fabs(json_number_value(expect));
+	if (!json_is_object(expect) && !json_is_array(expect))
+		return json_equal(actual, expect);
+	if (!actual || json_typeof(actual) != json_typeof(expect) ||
+	    json_array_size(actual) != json_array_size(expect))
+		return 0;
+	json_object_foreach(expect, k, v)
+	{
+		if (!sub(json_object_get(actual, k), v))
+			return 0;
+	}
+	json_array_foreach(expect, i, v)
+	{
+		if (!sub(json_array_get(actual, i), v))
+			return 0;
+	}
+	return 1;
+}
+
+/* expect is JSON with ' for " (see sub()). */
+static int match(json_t *actual, const char *expect_text)
+{
+	char *text = strdup(expect_text), *p, *got;
+	json_t *expect;
+	int ok;
+
+	if (!text)
+		return 0;
+	for (p = text; *p; p++)
+		if (*p == '\'')
+			*p = '"';
+	expect = json_loads(text, 0, NULL);
+	if (!expect)
+		fprintf(stderr, "  bad expectation %s\n", text);
+	ok = expect && sub(actual, expect);
+	if (!ok) {
+		got = actual ? json_dumps(actual, JSON_COMPACT) : NULL;
+		fprintf(stderr, "  want %s\n  got  %s\n", text, got ? got : "-");
+		free(got);
+	}
+	json_decref(expect);
+	free(text);
+	return ok;
+}
+
+static int job_is(struct archive *a, int64_t id, const char *expect)
+{
+	json_t *j = NULL;
+	int ok = archive_job_json(a, id, &j) == 0 && match(j, expect);
+
+	json_decref(j);
+	return ok;
+}
+
+static int run_is(struct archive *a, int64_t id, const char *expect)
+{
+	json_t *j = NULL;
+	int ok = archive_run_json(a, id, &j) == 0 && match(j, expect);
+
+	json_decref(j);
+	return ok;
+}
+
+static void collect(void *arg, const char *path)
+{
+	char *seen = arg;
+	size_t len = strlen(seen);
+
+	snprintf(seen + len, 512 - len, "%s;", path);
+}
+
+/* user_version, integrity, foreign keys and the schema of db against a new
+ * archive's. */
+static int schema_current(void)
+{
+	static char got[16384], want[16384];
+	char v[64];
+
+	query_text(db, "PRAGMA user_version", v, sizeof(v));
+	if (strtol(v, NULL, 10) != ARCHIVE_SCHEMA_VERSION) {
+		fprintf(stderr, "  user_version %s\n", v);
+		return 0;
+	}
+	query_text(db, "PRAGMA integrity_check", v, sizeof(v));
+	if (strcmp(v, "ok;") != 0) {
+		fprintf(stderr, "  integrity_check %s\n", v);
+		return 0;
+	}
+	query_text(db, "PRAGMA foreign_key_check", got, sizeof(got));
+	if (got[0]) {
+		fprintf(stderr, "  foreign_key_check %s\n", got);
+		return 0;
+	}
+	query_text(db, SCHEMA_SQL, got, sizeof(got));
+	query_text(fresh_db, SCHEMA_SQL, want, sizeof(want));
+	if (strcmp(got, want) != 0) {
+		fprintf(stderr, "  schema\n  got  %s\n  want %s\n", got, want);
+		return 0;
+	}
+	return 1;
+}
+
+/* Rows every fixture has, as today's archive serves them. Figures are
+ * worked out from the fixture's counts: SEQ1M Q8T1 read, 2000 and 2100 I/Os
+ * of 1 MiB in 2 s at 4 ms; RND4K Q1T1 write, 1000 of 4 KiB in 0.1 s at
+ * 100 µs. */
+static void check_rows(struct archive *a, unsigned f)
+{
+	char want[2048], seen[512] = "";
+	json_t *o = NULL;
+	int64_t total = 0;
+	const char *lat_seq = (f & F_LAT) ? "{'p50':3500,'p99':4500,'max':4500,"
+					    "'stdev':500,'min':3500}"
+					  : "null";
+
+	ASSERT_TRUE(job_is(a, 1,
+			   "{'id':1,'state':'done','profile':'cdm-default',"
+			   "'target':'/srv/bench','size':1073741824,"
+			   "'iterations':2,'duration_s':5,'interval_s':0,"
+			   "'labels':['ext4','before'],"
+			   "'notes':'nvme0 on firmware 3B2QGXA7, it\\u0027s the baseline',"
+			   "'created_at':'2026-11-02T09:00:00Z',"
+			   "'started_at':'2026-11-02T09:00:01Z',"
+			   "'finished_at':'2026-11-02T09:04:10Z','run_id':1,"
+			   "'error':null,'direct':true}"));
+	ASSERT_TRUE(job_is(a, 1, (f & F_PLAN)
+				     ? "{'engine':'io_uring','tests':[{'name':"
+				       "'SEQ1M Q8T1','block_size':1048576},"
+				       "{'name':'RND4K Q1T1','read_pct':0}]}"
+				     : "{'engine':null,'tests':null,'options':null}"));
+	ASSERT_TRUE(job_is(a, 2, "{'state':'failed','run_id':null,'error':"
+				 "'target /srv/gone: No such file or directory'}"));
+	ASSERT_TRUE(job_is(a, 3, "{'state':'queued','size':67108864,"
+				 "'labels':['after'],'started_at':null}"));
+	ASSERT_TRUE(job_is(a, 3, (f & F_PLAN) ? "{'direct':false}"
+					      : "{'direct':true}"));
+	ASSERT_TRUE(job_is(a, 4, "{'state':'running','run_id':2}"));
+
+	snprintf(want, sizeof(want),
+		 "{'id':1,'job_id':1,'state':'done','profile':'cdm-default',"
+		 "'target':'/srv/bench','labels':['ext4','before'],"
+		 "'started_at':'2026-11-02T09:00:05Z',"
+		 "'finished_at':'2026-11-02T09:04:10Z',"
+		 "'spec':{'profile':'cdm-default','size':1073741824},"
+		 "'engine':{'version':'0.1.0','target':'io_uring','direct':true},"
+		 "'warnings':['a warning kept'],"
+		 "'probe':{'hostname':'bench1','fs_type':'ext4',"
+		 " 'device_model':'Samsung SSD 980 PRO 1TB','rotational':false},"
+		 "'import':null,"
+		 "'tests':[{'test':'SEQ1M Q8T1','rw':'read','pattern':'sequential',"
+		 " 'block_size':1048576,'queue_depth':8,'threads':1,"
+		 " 'iterations':[{'iteration':1,'ios':2000,'bytes':2097152000,"
+		 "  'mb_s':1048.576,'iops':1000,'lat_mean_us':4000,'seconds':2,"
+		 "  'latency_us':%s,'cpu_user_s':%s},"
+		 "  {'iteration':2,'ios':2100,'mb_s':1101.0048,'iops':1050}],"
+		 " 'best':{'iteration':2,'mib_s':1050},"
+		 " 'latency_us':%s},"
+		 " {'test':'RND4K Q1T1','rw':'write','pattern':'random',"
+		 " 'block_size':4096,'queue_depth':1,"
+		 " 'iterations':[{'iteration':1,'ios':1000,'mb_s':40.96,"
+		 "  'iops':10000,'lat_mean_us':100,'seconds':0.1,'cpu_sys_s':%s}],"
+		 " 'best':{'iteration':1}}]}",
+		 lat_seq, (f & F_CPU) ? "0.02" : "null",
+		 /* merged from the stored histograms (v3 on) */
+		 (f & F_PLAN) ? "{'ios':4100,'mean':4000,'p50':3500,'max':4500}"
+			      : "null",
+		 (f & F_CPU) ? "0.05" : "null");
+	ASSERT_TRUE(run_is(a, 1, want));
+	ASSERT_TRUE(run_is(a, 2, "{'state':'running','job_id':4,'finished_at':null,"
+				 "'tests':[{'test':'SEQ1M Q8T1','iterations':"
+				 "[{'iteration':1,'ios':2000}]}]}"));
+
+	ASSERT_EQ(archive_runs_json(a, NULL, 50, 0, &o, &total), 0);
+	ASSERT_EQ(total, 2 + !!(f & F_OPTIONS) + !!(f & F_IMPORTS));
+	ASSERT_TRUE(match(json_array_get(o, (size_t)total - 1),
+			  "{'id':1,'hostname':'bench1','fs_type':'ext4',"
+			  "'cluster_size':4096,'server':'bench1',"
+			  "'headline':[{'test':'SEQ1M Q8T1','rw':'read',"
+			  "'mb_s':1101.0048,'iops':1050},{'test':'RND4K Q1T1',"
+			  "'rw':'write','mb_s':40.96,'iops':10000}]}"));
+	json_decref(o);
+
+	ASSERT_EQ(archive_samples_json(a, 1, &o), 0);
+	if (f & F_SAMPLES)
+		ASSERT_TRUE(match(o, "[{'test':'SEQ1M Q8T1','rw':'read',"
+				     "'iteration':1,'t_s':0,'length_s':1,"
+				     "'read':{'iops':1000,'mb_s':1048.576,"
+				     "'lat_mean_us':4000},'write':{'iops':0,"
+				     "'lat_mean_us':null}},"
+				     "{'iteration':1,'t_s':1},{'iteration':2,'t_s':0},"
+				     "{'iteration':2,'t_s':1,'read':{'iops':1100}}]"));
+	else
+		ASSERT_TRUE(match(o, "[]"));
+	json_decref(o);
+	ASSERT_EQ(archive_samples_json(a, 2, &o), 0);
+	ASSERT_EQ(json_array_size(o), (f & F_SAMPLES) ? 3 : 0);
+	json_decref(o);
+
+	ASSERT_EQ(archive_testfile_each(a, collect, seen), 0);
+	ASSERT_STR_EQ(seen, "/srv/bench/storbench-4-1a2b3c4d.tmp;");
+
+	if (f & F_OPTIONS) {
+		ASSERT_TRUE(job_is(a, 5, "{'profile':'seq-sweep','run_id':3,"
+					 "'options':{'block_sizes':[4096,1048576],"
+					 "'queue_depth':8}}"));
+		ASSERT_TRUE(run_is(a, 3,
+				   "{'profile':'seq-sweep','tests':["
+				   "{'test':'SEQ4K Q8T1','sweep':{'group':'seq',"
+				   " 'field':'block_size','value':4096},"
+				   " 'best':{'iops':50000,'mb_s':204.8}},"
+				   "{'test':'SEQ1M Q8T1','sweep':{'value':1048576},"
+				   " 'iterations':[{'allocated_bytes':1073741824}]}]}"));
+	}
+	if (f & F_SMB)
+		ASSERT_TRUE(job_is(a, 6, "{'target':'smb://filer1/bench/dir',"
+					 "'smb':{'credential':'filer1',"
+					 "'max_protocol':'SMB3_02',"
+					 "'require_signing':true}}"));
+	if (f & F_IMPORTS) {
+		void *orig = NULL;
+		size_t len = 0;
+		char name[64];
+
+		ASSERT_TRUE(run_is(a, 4, "{'profile':'imported','import':{"
+					 "'tool':'CrystalDiskMark','version':'8.0.4',"
+					 "'filename':'ssd.txt','size':5},"
+					 "'tests':[{'test':'SEQ1M Q8T1','best':{"
+					 "'mb_s':7012.5,'iops':6687.6,"
+					 "'lat_mean_us':1194.51,'ios':null}}]}"));
+		ASSERT_EQ(archive_import_original(a, 4, &orig, &len, name,
+						  sizeof(name)),
+			  0);
+		ASSERT_TRUE(len == 5 && memcmp(orig, "hello", 5) == 0);
+		ASSERT_STR_EQ(name, "ssd.txt");
+		free(orig);
+	}
+}
+
+/* After the upgrade the archive carries on: the start-up interrupts the
+ * job a kill left running, the queued job runs with new results and
+ * samples, and a new job with every field is stored. */
+static void check_carries_on(struct archive *a, unsigned f)
+{
+	struct job_spec got, s = {
+		.profile = "custom", .target = "/srv/bench", .size = 16 << 20,
+		.iterations = 1, .duration_s = 1, .interval_s = 0,
+		.labels_json = "[\"new\"]", .notes = "after the upgrade",
+		.plan_json = "[{\"name\":\"RND4K Q4T1\"}]", .engine = "psync",
+		.direct = 0, .options_json = "{\"x\":1}",
+		.smb_json = "{\"credential\":\"c\"}"};
+	const struct workload w = {.name = "SEQ1M Q8T1", .pattern = WL_SEQUENTIAL,
+				   .read_pct = 100, .block_size = 1 << 20,
+				   .queue_depth = 8, .threads = 1};
+	struct engine_sample smp_s[2] = {
+		{.ios = {300, 0}, .bytes = {300 << 20, 0},
+		 .lat_sum_ns = {300 * 2000000ULL, 0}},
+		{.ios = {100, 0}, .bytes = {100 << 20, 0},
+		 .lat_sum_ns = {100 * 2000000ULL, 0}}};
+	struct engine_samples smp = {.s = smp_s, .cap = 2, .n = 2, .last_s = 0.5};
+	struct result r = {.ios = 400, .bytes = 400ULL << 20,
+			   .lat_sum_ns = 400 * 2000000ULL,
+			   .window_ns = 1500000000ULL};
+	static struct hist hist; /* 32 KiB: not the stack */
+	struct hist *h = &hist;
+	int64_t id = 0, run = 0, jid = 0;
+	json_t *o = NULL;
+	char want[256];
+	int n = -1;
+
+	hist_init(h);
+	for (int i = 0; i < 400; i++)
+		hist_add(h, 2000000);
+	result_finish(&r);
+
+	ASSERT_EQ(archive_interrupt_running(a, &n), 0);
+	ASSERT_EQ(n, 1);
+	ASSERT_TRUE(job_is(a, 4, "{'state':'interrupted','run_id':2,"
+				 "'error':'the daemon stopped while this job ran'}"));
+	ASSERT_TRUE(run_is(a, 2, "{'state':'interrupted','tests':[{'iterations':"
+				 "[{'iteration':1,'ios':2000}]}]}"));
+
+	ASSERT_EQ(archive_job_claim_next(a, &id, &got), 0);
+	ASSERT_EQ(id, 3);
+	ASSERT_STR_EQ(got.profile, "cdm-default");
+	ASSERT_TRUE(got.size == 67108864 && got.iterations == 1);
+	ASSERT_TRUE((got.plan_json != NULL) == !!(f & F_PLAN));
+	ASSERT_EQ(archive_run_create(a, 3, &got, "{\"profile\":\"cdm-default\"}",
+				     "{\"hostname\":\"bench1\"}", "io_uring", 1,
+				     "[]", &run),
+		  0);
+	job_spec_clear(&got);
+	ASSERT_TRUE(run > 0);
+	/* a second streamed while it ran, then the iteration whole */
+	ASSERT_EQ(archive_sample_put(a, run, &w, 1, 0, &smp_s[0]), 0);
+	ASSERT_EQ(archive_iteration_insert(a, run, &w, 1, &r, h, &smp), 0);
+	ASSERT_EQ(archive_job_finish(a, 3, run, "done", NULL), 0);
+	snprintf(want, sizeof(want), "{'state':'done','run_id':%lld}",
+		 (long long)run);
+	ASSERT_TRUE(job_is(a, 3, want));
+	ASSERT_TRUE(run_is(a, run, "{'state':'done','tests':[{'test':'SEQ1M Q8T1',"
+				   "'best':{'ios':400,'iops':266.6666666666667},"
+				   "'latency_us':{'ios':400,'p50':2000}}]}"));
+	ASSERT_EQ(archive_samples_json(a, run, &o), 0);
+	ASSERT_TRUE(match(o, "[{'t_s':0,'length_s':1,'read':{'iops':300}},"
+			     "{'t_s':1,'length_s':0.5,'read':{'iops':200}}]"));
+	json_decref(o);
+
+	ASSERT_EQ(archive_job_insert(a, &s, &jid), 0);
+	ASSERT_TRUE(job_is(a, jid, "{'state':'queued','profile':'custom',"
+				   "'labels':['new'],'notes':'after the upgrade',"
+				   "'tests':[{'name':'RND4K Q4T1'}],"
+				   "'engine':'psync','direct':false,"
+				   "'options':{'x':1},'smb':{'credential':'c'}}"));
+}
+
+static void check_upgrade(const char *name, unsigned f)
+{
+	struct archive *a = NULL;
+
+	ASSERT_EQ(build(name, NULL), 0);
+	ASSERT_EQ(archive_open(db, &a), 0);
+	ASSERT_TRUE(schema_current());
+	check_rows(a, f);
+	if (test_failed_) {
+		archive_close(a);
+		return;
+	}
+	check_carries_on(a, f);
+	archive_close(a);
+	if (test_failed_)
+		return;
+	/* a second open finds nothing to do and changes nothing */
+	ASSERT_EQ(archive_open(db, &a), 0);
+	ASSERT_TRUE(schema_current());
+	ASSERT_TRUE(job_is(a, 1, "{'state':'done','run_id':1}"));
+	archive_close(a);
+}
+
+static void test_v1(void) { check_upgrade("v1", 0); }
+static void test_v2_lat(void) { check_upgrade("v2-lat", F_LAT); }
+static void test_v2_cpu(void) { check_upgrade("v2-cpu", F_LAT | F_CPU); }
+static void test_v2(void) { check_upgrade("v2", F_LAT | F_CPU | F_SAMPLES); }
+static void test_v3(void)
+{
+	check_upgrade("v3", F_LAT | F_CPU | F_SAMPLES | F_PLAN);
+}
+static void test_v4(void)
+{
+	check_upgrade("v4", F_LAT | F_CPU | F_SAMPLES | F_PLAN | F_OPTIONS);
+}
+static void test_v5(void)
+{
+	check_upgrade("v5", F_LAT | F_CPU | F_SAMPLES | F_PLAN | F_OPTIONS | F_SMB);
+}
+static void test_v6(void)
+{
+	check_upgrade("v6", F_LAT | F_CPU | F_SAMPLES | F_PLAN | F_OPTIONS |
+				    F_SMB | F_IMPORTS);
+}
+
+/* The fixtures cover every version before this one. */
+static void test_every_version(void)
+{
+	ASSERT_EQ(ARCHIVE_SCHEMA_VERSION, 6);
+}
+
+/*
+ * A version-1 archive that already holds a table named `imports`: the
+ * upgrade gets through migrations 2 to 5 and the first statement of 6, then
+ * fails. Nothing of it may stay: the file is byte for byte what it was,
+ * still version 1, and still opens with the old build's schema.
+ */
+static void test_failed_migration_rolls_back(void)
+{
+	struct archive *a = (struct archive *)&a;
+	char *before, *after, v[4096];
+	long nb = 0, na = 0;
+
+	ASSERT_EQ(build("v1", "CREATE TABLE imports(x);"), 0);
+	before = slurp(db, &nb);
+	ASSERT_TRUE(before != NULL && nb > 100);
+	ASSERT_TRUE(archive_open(db, &a) < 0);
+	ASSERT_TRUE(a == NULL);
+	after = slurp(db, &na);
+	ASSERT_TRUE(after != NULL);
+	ASSERT_EQ(na, nb);
+	ASSERT_TRUE(memcmp(before, after, (size_t)nb) == 0);
+	free(before);
+	free(after);
+	query_text(db, "PRAGMA user_version", v, sizeof(v));
+	ASSERT_STR_EQ(v, "1;");
+	query_text(db, "SELECT count(*) FROM pragma_table_info('results')"
+		       " WHERE name IN ('lat_p50_us','cpu_user_s','imported')",
+		   v, sizeof(v));
+	ASSERT_STR_EQ(v, "0;");
+	query_text(db, "SELECT count(*) FROM sqlite_schema WHERE name='samples'",
+		   v, sizeof(v));
+	ASSERT_STR_EQ(v, "0;");
+	query_text(db, "PRAGMA integrity_check", v, sizeof(v));
+	ASSERT_STR_EQ(v, "ok;");
+	query_text(db, "SELECT id, state FROM jobs ORDER BY id", v, sizeof(v));
+	ASSERT_STR_EQ(v, "1|done;2|failed;3|queued;4|running;");
+}
+
+static void test_setup(void)
+{
+	char cwd[PATH_MAX - 128];
+	struct archive *a = NULL;
+
+	ASSERT_TRUE(getcwd(cwd, sizeof(cwd)) != NULL);
+	snprintf(dir, sizeof(dir), "%s/migrate_test.XXXXXX", cwd);
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	/* a new archive: the schema every upgrade must arrive at */
+	snprintf(fresh_db, sizeof(fresh_db), "%s/fresh.sqlite", dir);
+	ASSERT_EQ(archive_open(fresh_db, &a), 0);
+	archive_close(a);
+}
+
+static void test_cleanup(void)
+{
+	static const char *const names[] = {"fresh", "v1", "v2-lat", "v2-cpu",
+					    "v2", "v3", "v4", "v5", "v6"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(db, sizeof(db), "%s/%s.sqlite", dir, names[i]);
+		ASSERT_EQ(unlink(db), 0);
+	}
+	ASSERT_EQ(rmdir(dir), 0);
+}
+
+TEST_MAIN(test_setup, test_every_version, test_v1, test_v2_lat, test_v2_cpu,
+	  test_v2, test_v3, test_v4, test_v5, test_v6,
+	  test_failed_migration_rolls_back, test_cleanup)

@@ -1,0 +1,384 @@
+// Access and confinement, against the real daemon:
+// - access: loopback open by default; --require-token; a listener beyond
+//   loopback (0.0.0.0, inside a network namespace this test makes, so
+//   nothing is exposed) answers 401 without the token; a wrong token and a
+//   token in the query string are refused; DNS-rebinding Host and
+//   cross-origin writes are refused; security headers; no CORS; modes of the
+//   data directory, archive and token file; the token never in logs or
+//   answers.
+// - confinement: targets outside the roots, "..", a symlink out of a root, a
+//   root that is a symlink, a device path, a pre-existing file at the test
+//   file's name — each refused with its own message, files untouched
+//   (SHA-256 before and after); a raw loop device allowed with
+//   --allow-device runs, and is refused while mounted; a filesystem that
+//   fills up during a job fails it cleanly and leaves no file behind.
+// Root-only parts (loop devices, network namespaces) say why they skip.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startDaemon, api, waitJob, freePort } from '../lib/daemon.mjs';
+import { loopFs } from '../lib/loopfs.mjs';
+
+const bin = process.env.STORBENCH_BIN;
+const out = process.env.STORBENCH_OUT;
+assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench binary');
+assert.ok(out, 'STORBENCH_OUT must name an output folder');
+
+const root = fs.mkdtempSync(path.join(path.resolve(out), 'security-'));
+const allowed = path.join(root, 'allowed');
+const outside = path.join(root, 'outside');
+fs.mkdirSync(allowed);
+fs.mkdirSync(outside);
+const isRoot = process.getuid?.() === 0;
+const daemons = [];
+const cleanups = [];
+after(async () => {
+  for (const d of daemons) await d.stop().catch(() => {});
+  for (const c of cleanups.reverse()) { try { c(); } catch { /* best effort */ } }
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+async function daemon(name, opts = {}) {
+  const d = await startDaemon({ bin, dataDir: path.join(root, name), quiet: true, ...opts });
+  daemons.push(d);
+  return d;
+}
+
+/** A request with full control of the headers (Host included), over node:http. */
+function raw(url, method, p, headers = {}, body) {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, method, path: p, headers }, (res) => {
+      let text = '';
+      res.on('data', (c) => { text += c; });
+      res.on('end', () => {
+        let json = null;
+        try { json = JSON.parse(text); } catch { /* not JSON */ }
+        resolve({ status: res.statusCode, headers: res.headers, text, json });
+      });
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+const sha = (f) => crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex');
+/** SHA-256 of every file under dir, by relative path. */
+function tree(dir) {
+  const m = {};
+  for (const e of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const f = path.join(e.parentPath ?? e.path, e.name);
+    if (e.isFile()) m[path.relative(dir, f)] = sha(f);
+  }
+  return m;
+}
+
+const SMALL = { profile: 'custom', size: '16MiB', iterations: 1, duration_s: 0.5,
+  tests: [{ name: 'RND4K Q4T1', block_size: '4KiB', queue_depth: 4, read_pct: 50 }] };
+
+// ------------------------------------------------------------------ access
+
+const loop = await daemon('loopback', { allow: [allowed] });
+const dataDir = path.join(root, 'loopback');
+const token = fs.readFileSync(path.join(dataDir, 'api-token'), 'utf8').trim();
+
+test('the data directory is 0700; the archive, credentials and token files 0600', () => {
+  const mode = (f) => fs.statSync(path.join(dataDir, f)).mode & 0o777;
+  assert.equal(mode('.'), 0o700);
+  for (const f of ['storbench.db', 'credentials.db', 'api-token']) assert.equal(mode(f), 0o600, f);
+  assert.match(token, /^[0-9a-f]{64}$/);
+  assert.match(loop.output(), /API token in .*api-token|the token in .*api-token/);
+  assert.ok(!loop.output().includes(token), 'the token itself is never logged');
+});
+
+test('loopback is open by default; the token works too; a wrong one is refused', async () => {
+  assert.equal((await api(loop.url, 'GET', '/api/v1/runs')).status, 200);
+  assert.equal((await api(loop.url, 'GET', '/api/v1/runs', undefined, { headers: { Authorization: `Bearer ${token}` } })).status, 200);
+  const bad = await api(loop.url, 'GET', '/api/v1/runs', undefined, { headers: { Authorization: 'Bearer nope-nope-nope-nope' } });
+  assert.equal(bad.status, 401);
+  assert.equal(bad.json.field, 'Authorization');
+  assert.match(bad.headers.get('content-type'), /application\/problem\+json/);
+});
+
+test('a token in the query string is refused, even the right one', async () => {
+  for (const q of [`access_token=${token}`, `token=${token}`]) {
+    const r = await api(loop.url, 'GET', `/api/v1/runs?${q}`);
+    assert.equal(r.status, 400);
+    assert.equal(r.json.field, 'access_token');
+    assert.match(r.json.detail, /Authorization: Bearer/);
+    assert.ok(!r.text.includes(token));
+  }
+});
+
+test('without a token: a non-loopback Host (DNS rebinding) and cross-origin writes are refused', async () => {
+  const port = new URL(loop.url).port;
+  let r = await raw(loop.url, 'GET', '/api/v1/runs', { Host: `evil.example:${port}` });
+  assert.equal(r.status, 403);
+  assert.equal(r.json.field, 'Host');
+  for (const h of [`localhost:${port}`, `127.0.0.1:${port}`, `127.8.9.10:${port}`]) {
+    assert.equal((await raw(loop.url, 'GET', '/api/v1/runs', { Host: h })).status, 200, h);
+  }
+  const body = JSON.stringify({ ...SMALL });
+  r = await raw(loop.url, 'POST', '/api/v1/jobs', { Host: `127.0.0.1:${port}`, Origin: 'http://evil.example', 'Content-Type': 'text/plain' }, body);
+  assert.equal(r.status, 403);
+  assert.equal(r.json.field, 'Origin');
+  r = await raw(loop.url, 'DELETE', '/api/v1/runs/1', { Host: `127.0.0.1:${port}`, 'Sec-Fetch-Site': 'cross-site' });
+  assert.equal(r.status, 403);
+  // the cross-origin request queued nothing
+  assert.equal((await api(loop.url, 'GET', '/api/v1/jobs')).json.jobs.length, 0);
+  // a browser request from the dashboard's own origin goes through
+  r = await raw(loop.url, 'POST', '/api/v1/jobs', { Host: `127.0.0.1:${port}`, Origin: `http://127.0.0.1:${port}`,
+    'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'application/json' }, body);
+  assert.equal(r.status, 202, r.text);
+  assert.equal((await waitJob(loop.url, r.json.id)).state, 'done');
+});
+
+test('security headers on every answer; no CORS, not even for a preflight', async () => {
+  for (const p of ['/', '/static/app.js', '/api/v1/runs', '/api/v1/nothing']) {
+    const r = await raw(loop.url, 'GET', p, { Origin: 'http://evil.example' });
+    assert.equal(r.headers['x-content-type-options'], 'nosniff', p);
+    assert.equal(r.headers['x-frame-options'], 'DENY', p);
+    assert.match(r.headers['content-security-policy'], /frame-ancestors 'none'/, p);
+    assert.equal(r.headers['referrer-policy'], 'no-referrer', p);
+    assert.equal(r.headers['access-control-allow-origin'], undefined, p);
+  }
+  const pre = await raw(loop.url, 'OPTIONS', '/api/v1/jobs', { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST' });
+  assert.notEqual(pre.status, 204);
+  assert.equal(pre.headers['access-control-allow-origin'], undefined);
+  assert.equal(pre.headers['access-control-allow-methods'], undefined);
+});
+
+test('--require-token: 401 without it (WWW-Authenticate), 200 with it; the dashboard and /healthz stay open', async () => {
+  const d = await daemon('required', { args: ['--require-token'] });
+  const tok = fs.readFileSync(path.join(root, 'required', 'api-token'), 'utf8').trim();
+  for (const [m, p] of [['GET', '/api/v1/runs'], ['GET', '/api/v1/jobs'], ['POST', '/api/v1/jobs'],
+    ['GET', '/api/v1/credentials'], ['GET', '/api/v1/profiles'], ['DELETE', '/api/v1/runs/1'], ['GET', '/api/v1/nothing']]) {
+    const r = await api(d.url, m, p, m === 'POST' ? {} : undefined);
+    assert.equal(r.status, 401, `${m} ${p}`);
+    assert.match(r.headers.get('www-authenticate'), /^Bearer/);
+  }
+  const r = await api(d.url, 'GET', `/api/v1/runs?access_token=${tok}`);
+  assert.equal(r.status, 401);
+  assert.equal(r.json.field, 'access_token');
+  assert.equal((await api(d.url, 'GET', '/api/v1/runs', undefined, { headers: { Authorization: `Bearer ${tok}x` } })).status, 401);
+  assert.equal((await api(d.url, 'GET', '/api/v1/runs', undefined, { headers: { Authorization: `Bearer ${tok}` } })).status, 200);
+  assert.equal((await api(d.url, 'GET', '/')).status, 200);
+  assert.equal((await api(d.url, 'GET', '/healthz')).status, 200);
+  // the POSTed job was never queued
+  const jobs = await api(d.url, 'GET', '/api/v1/jobs', undefined, { headers: { Authorization: `Bearer ${tok}` } });
+  assert.equal(jobs.json.jobs.length, 0);
+});
+
+test('--token-file: a configured token is used, one others may read is refused', async () => {
+  const tf = path.join(root, 'token.txt');
+  fs.writeFileSync(tf, 'configured-token-0123456789\n', { mode: 0o600 });
+  const d = await daemon('tokfile', { args: ['--require-token', '--token-file', tf] });
+  assert.equal((await api(d.url, 'GET', '/api/v1/runs', undefined, { headers: { Authorization: 'Bearer configured-token-0123456789' } })).status, 200);
+  assert.ok(!fs.existsSync(path.join(root, 'tokfile', 'api-token')), 'no token file made when one is configured');
+  fs.chmodSync(tf, 0o644);
+  const p = spawn(bin, ['serve', '--listen', `127.0.0.1:${await freePort()}`, '--data', path.join(root, 'tokfile2'), '--token-file', tf]);
+  let err = '';
+  p.stderr.on('data', (c) => { err += c; });
+  p.stdout.on('data', (c) => { err += c; });
+  const code = await new Promise((resolve) => p.on('exit', resolve));
+  assert.equal(code, 1);
+  assert.match(err, /others may read it/);
+});
+
+test('a listener beyond loopback (0.0.0.0, in a private network namespace) needs the token', async (t) => {
+  if (!isRoot) { t.skip('needs root for a network namespace (unshare --net)'); return; }
+  const data = path.join(root, 'wide');
+  const p = spawn('unshare', ['--net', '--', 'sh', '-c',
+    'ip link set lo up && exec "$0" serve --listen 0.0.0.0:8080 --data "$1"', bin, data],
+  { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  p.stdout.on('data', (c) => { log += c; });
+  p.stderr.on('data', (c) => { log += c; });
+  cleanups.push(() => p.kill('SIGKILL'));
+  const curl = (...a) => {
+    try {
+      return execFileSync('nsenter', ['-t', String(p.pid), '-n', 'curl', '-s', '-o', '/dev/null', '-w', '%{http_code}', ...a],
+        { encoding: 'utf8' });
+    } catch (e) { return String(e.stdout ?? ''); }
+  };
+  // the shell execs the daemon: its pid is the namespace's
+  let up = false;
+  for (let i = 0; i < 100 && !up; i++) {
+    await sleep(100);
+    up = curl('http://127.0.0.1:8080/healthz') === '200';
+  }
+  if (!up && /unshare|Operation not permitted|ip:/.test(log)) { t.skip(`no network namespace here: ${log.trim()}`); return; }
+  assert.ok(up, `daemon in the namespace did not come up: ${log}`);
+  const tok = fs.readFileSync(path.join(data, 'api-token'), 'utf8').trim();
+  assert.match(log, /needs "Authorization: Bearer TOKEN"; the token is in .*api-token/);
+  assert.equal(curl('http://127.0.0.1:8080/api/v1/runs'), '401');
+  assert.equal(curl('-H', 'Authorization: Bearer wrong-token-wrong', 'http://127.0.0.1:8080/api/v1/runs'), '401');
+  assert.equal(curl(`http://127.0.0.1:8080/api/v1/runs?access_token=${tok}`), '401');
+  assert.equal(curl('-H', `Authorization: Bearer ${tok}`, 'http://127.0.0.1:8080/api/v1/runs'), '200');
+  assert.equal(curl('http://127.0.0.1:8080/'), '200');
+  assert.equal(curl('-X', 'POST', '-d', '{}', 'http://127.0.0.1:8080/api/v1/jobs'), '401');
+  p.kill('SIGTERM');
+  await new Promise((resolve) => p.on('exit', resolve));
+  assert.ok(!log.includes(tok), 'the token is never logged');
+});
+
+// ------------------------------------------------------------------ confinement
+
+test('targets outside the roots, "..", symlinks out, a device: each refused with its own message, files untouched', async () => {
+  fs.writeFileSync(path.join(outside, 'precious.db'), crypto.randomBytes(1 << 20));
+  fs.symlinkSync(outside, path.join(allowed, 'escape'));
+  fs.mkdirSync(path.join(allowed, 'sub'));
+  const before = tree(outside);
+  const cases = [
+    [outside, /outside the allowed roots/],
+    [`${allowed}/sub/../../outside`, /names ".."/],
+    [path.join(allowed, 'escape'), /resolves to .*outside.*a symlink leads out/],
+    ['/etc', /outside the allowed roots/],
+    ['/dev/loop0', /raw block device.*--allow-device|outside the allowed roots/],
+    [path.join(outside, 'precious.db'), /outside the allowed roots/],
+  ];
+  const msgs = new Set();
+  for (const [target, re] of cases) {
+    const r = await api(loop.url, 'POST', '/api/v1/jobs', { ...SMALL, target });
+    assert.equal(r.status, 403, `${target}: ${r.text}`);
+    assert.equal(r.json.field, 'target');
+    assert.match(r.json.detail, re, target);
+    msgs.add(r.json.detail.replace(/^target: \S+/, ''));
+  }
+  assert.ok(msgs.size >= 4, 'the refusals say different things');
+  // mailbox-db's own paths are confined too
+  const mb = await api(loop.url, 'POST', '/api/v1/jobs', { profile: 'mailbox-db', target: allowed,
+    options: { database_paths: [allowed], log_paths: [path.join(allowed, 'escape')] } });
+  assert.equal(mb.status, 403, mb.text);
+  assert.equal(mb.json.field, 'options.log_paths[0]');
+  assert.deepEqual(tree(outside), before, 'nothing outside the roots changed');
+  const jobs = (await api(loop.url, 'GET', '/api/v1/jobs')).json.jobs;
+  assert.ok(jobs.every((j) => j.target !== outside), 'nothing was queued outside');
+});
+
+test('a root that is a symlink to elsewhere is refused at start', async () => {
+  const link = path.join(root, 'rootlink');
+  fs.symlinkSync(outside, link);
+  for (const [args, re] of [[['--allow', link], /is a symlink/], [['--allow', '/'], /whole filesystem/],
+    [['--allow', 'relative/dir'], /absolute path/], [['--reserve', '95%'], /--reserve 95%/],
+    [['--allow-device', path.join(outside, 'precious.db')], /not a block device/]]) {
+    const p = spawn(bin, ['serve', '--listen', `127.0.0.1:${await freePort()}`, '--data', path.join(root, 'refused'), ...args]);
+    let err = '';
+    p.stderr.on('data', (c) => { err += c; });
+    p.stdout.on('data', (c) => { err += c; });
+    const code = await new Promise((resolve) => p.on('exit', resolve));
+    assert.equal(code, 2, `${args}: ${err}`);
+    assert.match(err, re);
+  }
+});
+
+test('a pre-existing file at the test file\'s name: the job fails, the file is untouched', async () => {
+  // a long job first, so the second waits in the queue while we plant the file
+  const first = await api(loop.url, 'POST', '/api/v1/jobs', { ...SMALL, target: allowed, duration_s: 3 });
+  assert.equal(first.status, 202, first.text);
+  const r = await api(loop.url, 'POST', '/api/v1/jobs', { ...SMALL, target: allowed });
+  assert.equal(r.status, 202, r.text);
+  const tf = r.json.test_file;
+  assert.equal(path.dirname(tf), fs.realpathSync(allowed));
+  assert.match(path.basename(tf), new RegExp(`^storbench-${r.json.id}-[0-9a-f]{8}\\.tmp$`));
+  fs.writeFileSync(tf, crypto.randomBytes(3 << 20));
+  const sum = sha(tf);
+  assert.equal((await waitJob(loop.url, first.json.id)).state, 'done');
+  const job = await waitJob(loop.url, r.json.id);
+  assert.equal(job.state, 'failed');
+  assert.match(job.error, /exists and is not this job's.*left it untouched/);
+  assert.equal(sha(tf), sum, 'the planted file is byte for byte what it was');
+  fs.rmSync(tf);
+});
+
+test('a raw loop device: refused unless allowed; allowed and free it runs; mounted it is refused', async (t) => {
+  const dir = path.join(root, 'rawdev');
+  fs.mkdirSync(dir);
+  const img = path.join(dir, 'raw.img');
+  let dev;
+  try {
+    if (!isRoot) throw new Error('needs root (losetup)');
+    execFileSync('truncate', ['-s', '64M', img]);
+    dev = execFileSync('losetup', ['--find', '--show', img], { encoding: 'utf8' }).trim();
+  } catch (e) { t.skip(`no loop device: ${e.message}`); return; }
+  cleanups.push(() => execFileSync('losetup', ['-d', dev]));
+  // the bytes past the job's 16 MiB must survive
+  const tail = crypto.randomBytes(1 << 20);
+  const fd = fs.openSync(dev, 'r+');
+  fs.writeSync(fd, tail, 0, tail.length, 32 << 20);
+  fs.closeSync(fd);
+  let r = await api(loop.url, 'POST', '/api/v1/jobs', { ...SMALL, target: dev });
+  assert.equal(r.status, 403);
+  assert.match(r.json.detail, /raw block device.*--allow-device/);
+  const d = await daemon('withdev', { args: ['--allow-device', dev] });
+  r = await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, target: dev, size: '128MiB' });
+  assert.equal(r.status, 400);
+  assert.match(r.json.detail, /larger than the device/);
+  r = await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, target: dev, profile: 'file-create' });
+  assert.equal(r.status, 400);
+  assert.match(r.json.detail, /needs a directory/);
+  r = await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, target: dev });
+  assert.equal(r.status, 202, r.text);
+  assert.equal(r.json.test_file, dev);
+  const job = await waitJob(d.url, r.json.id);
+  assert.equal(job.state, 'done', job.error);
+  const run = (await api(d.url, 'GET', `/api/v1/runs/${job.run_id}`)).json;
+  assert.equal(run.probe.fs_type, 'raw');
+  assert.ok(run.tests[0].best.iops > 0, JSON.stringify(run.tests[0]));
+  const back = Buffer.alloc(tail.length);
+  const fd2 = fs.openSync(dev, 'r');
+  fs.readSync(fd2, back, 0, back.length, 32 << 20);
+  fs.closeSync(fd2);
+  assert.ok(back.equals(tail), 'the device past the test region is untouched');
+  assert.ok(fs.existsSync(dev), 'the device node is not removed');
+  // mounted: refused, naming the mount point
+  const mnt = path.join(dir, 'mnt');
+  fs.mkdirSync(mnt);
+  execFileSync('mkfs.ext4', ['-q', '-F', dev]);
+  execFileSync('mount', [dev, mnt]);
+  cleanups.push(() => { try { execFileSync('umount', [mnt]); } catch { /* not mounted */ } });
+  r = await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, target: dev });
+  assert.equal(r.status, 400);
+  assert.match(r.json.detail, new RegExp(`mounted at ${mnt}`));
+  execFileSync('umount', [mnt]);
+});
+
+test('the disk fills up during a job (ENOSPC): the job fails cleanly and its files are gone', async (t) => {
+  const dir = path.join(root, 'full');
+  fs.mkdirSync(dir);
+  const m = loopFs(dir, 'ext4', '96M');
+  if (m.skip) { t.skip(m.skip); return; }
+  cleanups.push(m.cleanup);
+  const d = await daemon('fills', { allow: [m.mnt, allowed], args: ['--reserve', '0%'] });
+  // a long job holds the queue while the small filesystem is filled behind
+  // the second job's back (it fitted when it was queued)
+  const first = await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, target: allowed, duration_s: 3 });
+  assert.equal(first.status, 202, first.text);
+  const r = await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, target: m.mnt, size: '48MiB' });
+  assert.equal(r.status, 202, r.text);
+  const free = fs.statfsSync(m.mnt);
+  execFileSync('fallocate', ['-l', String(Number(free.bavail * free.bsize) - (8 << 20)), path.join(m.mnt, 'filler')]);
+  const job = await waitJob(d.url, r.json.id);
+  assert.equal(job.state, 'failed');
+  assert.match(job.error, /ran out of space during the job.*test files are removed/);
+  assert.deepEqual(fs.readdirSync(m.mnt).filter((f) => f.startsWith('storbench-')), []);
+  assert.ok(fs.existsSync(path.join(m.mnt, 'filler')), 'files not ours stay');
+  // and the queue carries on
+  const next = await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, target: allowed });
+  assert.equal((await waitJob(d.url, next.json.id)).state, 'done');
+});
+
+test('the token and credentials never appear in answers or logs', async () => {
+  await api(loop.url, 'POST', '/api/v1/credentials', { name: 'filer', user: 'u', password: 'pw-very-secret-42' });
+  for (const p of ['/api/v1/jobs', '/api/v1/runs', '/api/v1/credentials', '/api/v1/credentials/filer', '/api/v1/runs?format=csv']) {
+    const r = await api(loop.url, 'GET', p);
+    assert.ok(!r.text.includes(token) && !r.text.includes('pw-very-secret-42'), p);
+  }
+  assert.ok(!loop.output().includes(token) && !loop.output().includes('pw-very-secret-42'));
+});

@@ -1494,6 +1494,7 @@ function init() {
     }
   });
   $('#runs-filter').addEventListener('input', renderRuns);
+  $('#runs-filters').addEventListener('submit', (ev) => ev.preventDefault());
   let filterTimer = 0;
   $('#runs-filters').addEventListener('input', () => {
     clearTimeout(filterTimer);

@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
 import { CHROMIUM, CHROMIUM_ARGS, isLoopback } from '../lib/browser.mjs';
 
@@ -451,6 +452,57 @@ async function main() {
       await page.locator(cardSel).screenshot({ path: path.join(out, `${name}.png`) });
     }, { critical: false });
   }
+
+  // ---------------------------------------------------------------- a daemon that needs its token
+  await step('--require-token: the dashboard asks for the token, keeps it in the tab, downloads with it', async () => {
+    const d2 = await startDaemon({ bin, dataDir: path.join(work, 'data-token'), args: ['--require-token'], quiet: true });
+    try {
+      const tok = fs.readFileSync(path.join(work, 'data-token', 'api-token'), 'utf8').trim();
+      const auth = { headers: { Authorization: `Bearer ${tok}` } };
+      const q = await api(d2.url, 'POST', '/api/v1/jobs', { profile: 'custom', size: '8MiB', iterations: 1, duration_s: 0.5,
+        labels: ['token-run'], tests: [{ name: 'RND4K Q1T1', block_size: '4KiB' }] }, auth);
+      assert.equal(q.status, 202, q.text);
+      const wait = Date.now() + 60000;
+      let job;
+      do {
+        await sleep(250);
+        job = (await api(d2.url, 'GET', `/api/v1/jobs/${q.json.id}`, undefined, auth)).json;
+      } while (job.state !== 'done' && job.state !== 'failed' && Date.now() < wait);
+      assert.equal(job.state, 'done', job.error);
+      const p2 = await page.context().newPage();
+      p2.setDefaultTimeout(20000);
+      p2.on('request', (req) => state.requests.push(req.url()));
+      p2.on('pageerror', (e) => state.pageErrors.push(`pageerror: ${e.message}`));
+      await p2.goto(`${d2.url}/#/runs`);
+      const dlg = p2.locator('#token-dialog');
+      await dlg.waitFor({ state: 'visible' });
+      assert.match(await p2.locator('#token-detail').innerText(), /needs the API token/);
+      await p2.fill('#token-input', 'not-the-token-0000');
+      await p2.click('#token-ok');
+      await dlg.waitFor({ state: 'visible' });
+      assert.match(await p2.locator('#token-detail').innerText(), /does not match/);
+      await p2.fill('#token-input', tok);
+      await p2.click('#token-ok');
+      await dlg.waitFor({ state: 'hidden' });
+      const row = p2.locator(`#runs-body tr[data-run-id="${job.run_id}"]`);
+      await row.waitFor();
+      assert.match(await row.innerText(), /token-run/);
+      assert.equal(await p2.evaluate(() => sessionStorage.getItem('storbench.token')), tok);
+      assert.equal(await p2.evaluate(() => localStorage.length), 0, 'nothing in localStorage');
+      assert.ok(!p2.url().includes(tok), 'the token is not in the URL');
+      await p2.goto(`${d2.url}/#/runs/${job.run_id}`);
+      const csv = p2.locator('#run-csv');
+      await csv.waitFor();
+      const [dl] = await Promise.all([p2.waitForEvent('download'), csv.click()]);
+      assert.match(dl.suggestedFilename(), /\.csv$/);
+      const text = fs.readFileSync(await dl.path(), 'utf8');
+      assert.match(text, /RND4K Q1T1/);
+      assert.ok(!state.requests.some((u) => u.includes(tok)), 'no request carried the token in its URL');
+      await p2.close();
+    } finally {
+      await d2.stop().catch(() => {});
+    }
+  });
 
   // ---------------------------------------------------------------- global checks
   await step('no request left the loopback interface', async () => {

@@ -245,15 +245,12 @@ static void on_sample(void *arg, unsigned second, const struct engine_sample *s)
 			 (long long)k->run_id);
 }
 
-/* Runs every test of the plan; returns 0, -ECANCELED or the engine's error. */
-static int run_tests(struct jobq *q, const struct plan *p,
-		     const struct job_spec *s, int64_t run_id,
-		     struct engine_opts *o)
+/* Runs every test of the plan, each second stored through sink; returns 0,
+ * -ECANCELED or the engine's error. */
+static int run_tests_into(struct jobq *q, const struct plan *p,
+			  const struct job_spec *s, int64_t run_id,
+			  struct engine_opts *o, struct sample_sink *k)
 {
-	struct sample_sink sink = {.q = q, .run_id = run_id};
-
-	o->sample_done = on_sample;
-	o->sample_arg = &sink;
 	for (size_t i = 0; i < p->n; i++) {
 		const struct workload *w = &p->w[i];
 		int warned = 0;
@@ -269,9 +266,9 @@ static int run_tests(struct jobq *q, const struct plan *p,
 			if (atomic_load(&q->cancel))
 				return -ECANCELED;
 			set_phase(q, "measuring", w, it);
-			sink.w = w;
-			sink.iteration = it;
-			sink.failed = 0;
+			k->w = w;
+			k->iteration = it;
+			k->failed = 0;
 			rc = engine_run(o, w, &r);
 			/* a failed or stopped iteration is no result, but the
 			 * seconds it measured before are kept */
@@ -297,6 +294,23 @@ static int run_tests(struct jobq *q, const struct plan *p,
 		pthread_mutex_unlock(&q->mu);
 	}
 	return 0;
+}
+
+/* run_tests_into with this job's sink; the engine options keep no pointer
+ * to it afterwards. */
+static int run_tests(struct jobq *q, const struct plan *p,
+		     const struct job_spec *s, int64_t run_id,
+		     struct engine_opts *o)
+{
+	struct sample_sink sink = {.q = q, .run_id = run_id};
+	int rc;
+
+	o->sample_done = on_sample;
+	o->sample_arg = &sink;
+	rc = run_tests_into(q, p, s, run_id, o, &sink);
+	o->sample_done = NULL;
+	o->sample_arg = NULL;
+	return rc;
 }
 
 /*

@@ -4,6 +4,7 @@
 #include "jobq.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -899,6 +900,27 @@ static void remove_smb_leftovers(struct job_run *jr)
 	free(p.v);
 }
 
+/* Could path be one of our test files: a storbench-*.tmp name in a
+ * directory inside the allowed roots? (The archive's list is trusted only
+ * that far: a copied or edited archive must not make us remove anything
+ * else.) */
+static int ours(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char dir[PATH_MAX], real[PATH_MAX], why[256];
+	size_t n;
+
+	if (!base || base == path || (size_t)(base - path) >= sizeof(dir))
+		return 0;
+	n = strlen(base + 1);
+	if (strncmp(base + 1, "storbench-", 10) != 0 || n < 14 ||
+	    strcmp(base + 1 + n - 4, ".tmp") != 0)
+		return 0;
+	memcpy(dir, path, (size_t)(base - path));
+	dir[base - path] = '\0';
+	return confine_dir(dir, NULL, real, why, sizeof(why)) == 0;
+}
+
 /* Removes the test files a crash left behind (the archive lists them; the
  * engine created each with O_EXCL, so each is ours). */
 static void remove_leftovers(struct jobq *q)
@@ -912,6 +934,15 @@ static void remove_leftovers(struct jobq *q)
 			 * share removes it */
 			log_warn("test file %s, on an SMB share, was left by a "
 				 "crash; the next job on that share removes it",
+				 p.v[i]);
+			free(p.v[i]);
+			continue;
+		}
+		if (!ours(p.v[i])) {
+			/* kept on the list: a start that allows its folder
+			 * again removes it */
+			log_warn("not removing %s, listed as a test file: not a "
+				 "storbench-*.tmp name inside the allowed roots",
 				 p.v[i]);
 			free(p.v[i]);
 			continue;

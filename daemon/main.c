@@ -268,7 +268,7 @@ static int serve(int argc, char **argv)
 	struct rlimit nocore = {0, 0};
 	sigset_t set;
 	size_t n_allow = 0, n_devs = 0;
-	int c, sig = 0, demo = 0, rc = 1, err, lock = -1, loopback;
+	int c, sig = 0, demo = 0, rc = 1, err, lock = -1;
 
 	while ((c = getopt_long(argc, argv, "l:d:Da:A:r:t:Th", opts, NULL)) != -1) {
 		switch (c) {
@@ -314,13 +314,8 @@ static int serve(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if ((loopback = api_listen_is_loopback(listen)) < 0) {
-		log_error("cannot listen on %s: not ADDR:PORT with a numeric "
-			  "address and a port from 1 to 65535",
-			  listen);
-		return 2;
-	}
-	if (!loopback)
+	/* (a bad ADDR:PORT is refused by api_start, after the lock) */
+	if (api_listen_is_loopback(listen) == 0)
 		ctx.require_token = 1;
 	umask(077);
 	setrlimit(RLIMIT_CORE, &nocore);

@@ -30,7 +30,7 @@ const opts = { skip: why ?? false };
 const cdm = (name) => path.join(fixtures, 'crystaldiskmark', name);
 
 const root = fs.mkdtempSync(path.join(path.resolve(out), 'import-'));
-const d = await startDaemon({ bin, dataDir: path.join(root, 'data'), quiet: true });
+const d = await startDaemon({ bin, dataDir: path.join(root, 'data'), allow: [root], quiet: true });
 after(async () => {
   await d.stop().catch(() => {});
   fs.rmSync(root, { recursive: true, force: true });

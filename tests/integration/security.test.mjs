@@ -374,6 +374,27 @@ test('the disk fills up during a job (ENOSPC): the job fails cleanly and its fil
   assert.equal((await waitJob(d.url, next.json.id)).state, 'done');
 });
 
+test('an edited archive cannot make the daemon remove a file that is not its own', async (t) => {
+  try { execFileSync('sqlite3', ['--version'], { stdio: 'ignore' }); } catch { t.skip('sqlite3 CLI not installed'); return; }
+  const data = path.join(root, 'edited');
+  const d = await daemon('edited', { allow: [allowed] });
+  await d.stop();
+  const victims = [path.join(outside, 'storbench-1-00000000.tmp'), path.join(allowed, 'notes.txt')];
+  for (const v of victims) fs.writeFileSync(v, 'not storbench\'s');
+  const mine = path.join(allowed, 'storbench-9-0badf00d.tmp');
+  fs.writeFileSync(mine, 'left by a crash');
+  for (const v of [...victims, mine]) {
+    execFileSync('sqlite3', [path.join(data, 'storbench.db'),
+      `INSERT INTO test_files(path, job_id, created_at) VALUES ('${v}', NULL, '2026-01-01T00:00:00Z')`]);
+  }
+  const d2 = await daemon('edited', { allow: [allowed] });
+  for (const v of victims) assert.ok(fs.existsSync(v), `${v} is still there`);
+  assert.ok(!fs.existsSync(mine), 'a storbench-*.tmp inside the roots is removed');
+  assert.match(d2.output(), /not removing .*storbench-1-00000000\.tmp/);
+  assert.match(d2.output(), /not removing .*notes\.txt/);
+  await d2.stop();
+});
+
 test('the token and credentials never appear in answers or logs', async () => {
   await api(loop.url, 'POST', '/api/v1/credentials', { name: 'filer', user: 'u', password: 'pw-very-secret-42' });
   for (const p of ['/api/v1/jobs', '/api/v1/runs', '/api/v1/credentials', '/api/v1/credentials/filer', '/api/v1/runs?format=csv']) {

@@ -125,8 +125,8 @@ const char *api_query_str(struct api_req *req, const char *name);
 
 /*
  * Checks the whole query against known (a NULL-terminated list of the
- * parameters the route takes): an unknown name, a name given twice or a
- * value longer than API_QUERY_VALUE_MAX bytes is a 400 naming the
+ * parameters the route takes): an unknown name, a name given twice, a value
+ * longer than API_QUERY_VALUE_MAX bytes or not UTF-8 is a 400 naming the
  * parameter. Returns 0, or -EINVAL with the problem already in resp.
  */
 #define API_QUERY_VALUE_MAX 4096

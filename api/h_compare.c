@@ -23,35 +23,47 @@
 #define MAX_SIDES 16
 #define MAX_RUNS_PER_SIDE 1000
 
+/* The query parameters compare takes. */
+static const char *const args[] = {
+	"runs", "group_by", "values", "format", "profile", "label", "fs_type",
+	"target", "server", "cluster_size", "from", "to", "state", "sort", NULL};
 
-/* The value of field of run r, as text ("" when none). */
-static void run_value(json_t *r, const char *field, char *buf, size_t len)
+
+/* The value of field of run r as text (NULL when it has none): its string,
+ * or a number written into buf. */
+static const char *run_value(json_t *r, const char *field, char *buf,
+			     size_t len)
 {
 	json_t *v = json_object_get(r, field);
 
 	if (json_is_string(v))
-		snprintf(buf, len, "%s", json_string_value(v));
-	else if (json_is_integer(v))
+		return json_string_length(v) ? json_string_value(v) : NULL;
+	if (json_is_integer(v))
 		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
 	else if (json_is_real(v))
 		snprintf(buf, len, "%.0f", json_real_value(v));
 	else
-		buf[0] = '\0';
+		return NULL;
+	return buf;
 }
 
 struct sides {
 	struct compare_side s[MAX_SIDES];
 	int64_t *ids[MAX_SIDES];
+	char *labels[MAX_SIDES];
 	size_t n;
 };
 
 static void sides_free(struct sides *sd)
 {
-	for (size_t i = 0; i < sd->n; i++)
+	for (size_t i = 0; i < sd->n; i++) {
 		free(sd->ids[i]);
+		free(sd->labels[i]);
+	}
 }
 
-/* Side named label, made when missing (NULL when there are too many). */
+/* Side named label, made when missing (NULL when there are too many, or
+ * no memory). */
 static struct compare_side *side_for(struct sides *sd, const char *label,
 				     int make)
 {
@@ -61,9 +73,13 @@ static struct compare_side *side_for(struct sides *sd, const char *label,
 	if (!make || sd->n == MAX_SIDES)
 		return NULL;
 	sd->ids[sd->n] = calloc(MAX_RUNS_PER_SIDE, sizeof(int64_t));
-	if (!sd->ids[sd->n])
+	sd->labels[sd->n] = strdup(label);
+	if (!sd->ids[sd->n] || !sd->labels[sd->n]) {
+		free(sd->ids[sd->n]);
+		free(sd->labels[sd->n]);
 		return NULL;
-	snprintf(sd->s[sd->n].label, sizeof(sd->s[sd->n].label), "%s", label);
+	}
+	sd->s[sd->n].label = sd->labels[sd->n];
 	sd->s[sd->n].runs = sd->ids[sd->n];
 	return &sd->s[sd->n++];
 }
@@ -88,7 +104,9 @@ static int sides_from_runs(const char *list, struct sides *sd,
 		struct compare_side *s;
 		errno = 0;
 		id = strtoll(p, &end, 10);
-		if (end == p || id <= 0 || errno || (*end && *end != ',') ||
+		/* digits only: strtoll would take " 5" and "+5" too */
+		if (*p < '1' || *p > '9' || id <= 0 || errno ||
+		    (*end && *end != ',') ||
 		    (*end == ',' && end[1] == '\0')) {
 			api_fail(resp, 400, "runs",
 				 "runs: a comma list of run ids, the baseline first "
@@ -130,21 +148,28 @@ static int sides_from_groups(struct api_req *req, const char *field,
 			 "target");
 		return -EINVAL;
 	}
-	if (values) { /* the sides, in this order */
-		char buf[2048], *save = NULL, *tok;
-		snprintf(buf, sizeof(buf), "%s", values);
-		for (tok = strtok_r(buf, ",", &save); tok;
-		     tok = strtok_r(NULL, ",", &save)) {
-			if (side_for(sd, tok, 0)) {
-				api_fail(resp, 400, "values",
-					 "values: \"%.64s\" is listed twice", tok);
-				return -EINVAL;
-			}
-			if (!side_for(sd, tok, 1)) {
-				api_fail(resp, 400, "values", "values: at most %d",
-					 MAX_SIDES);
-				return -EINVAL;
-			}
+	/* the sides, in this order: every piece of the comma list counts */
+	for (const char *p = values; p;) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		char tok[API_QUERY_VALUE_MAX + 1];
+		if (n == 0) {
+			api_fail(resp, 400, "values",
+				 "values: a comma list of values, none empty");
+			return -EINVAL;
+		}
+		memcpy(tok, p, n);
+		tok[n] = '\0';
+		p = comma ? comma + 1 : NULL;
+		if (side_for(sd, tok, 0)) {
+			api_fail(resp, 400, "values",
+				 "values: \"%.64s\" is listed twice", tok);
+			return -EINVAL;
+		}
+		if (!side_for(sd, tok, 1)) {
+			api_fail(resp, 400, "values", "values: at most %d",
+				 MAX_SIDES);
+			return -EINVAL;
 		}
 	}
 	if ((rc = api_run_filter(req, resp, &f)) < 0)
@@ -169,12 +194,12 @@ static int sides_from_groups(struct api_req *req, const char *field,
 					overflow = 1;
 			}
 		} else {
-			char v[1200];
+			char num[32];
+			const char *v = run_value(r, field, num, sizeof(num));
 			struct compare_side *s;
-			run_value(r, field, v, sizeof(v));
-			if (v[0] && (s = side_for(sd, v, !values)))
+			if (v && (s = side_for(sd, v, !values)))
 				side_add(sd, s, id);
-			else if (v[0] && !values)
+			else if (v && !values)
 				overflow = 1;
 		}
 	}
@@ -241,9 +266,10 @@ void h_compare(struct api_req *req, struct api_resp *resp)
 	struct sides sd = {0};
 	char err[128] = "";
 	json_t *out;
-	int rc, csv = api_want_csv(req, resp);
+	int rc, csv;
 
-	if (csv < 0)
+	if (api_query_known(req, resp, args) < 0 ||
+	    (csv = api_want_csv(req, resp)) < 0)
 		return;
 	if (!!runs == !!group) {
 		api_fail(resp, 400, runs ? "group_by" : "runs",

@@ -12,6 +12,8 @@
 #include "creds.h"
 #include "plan.h"
 
+static const char *const none[] = {NULL}; /* no route here takes a query */
+
 /* A string field of at most max bytes without control characters; "" when
  * absent and not required. Returns its value or NULL (the problem set). */
 static const char *str_field(json_t *root, const char *key, size_t max,
@@ -52,6 +54,8 @@ static void put(struct api_req *req, struct api_resp *resp, const char *name,
 	const char *key, *user, *pw, *domain;
 	int created, rc;
 
+	if (api_query_known(req, resp, none) < 0)
+		goto out;
 	root = req->body ? json_loadb(req->body, req->body_len,
 				      JSON_REJECT_DUPLICATES, &jerr)
 			 : NULL;
@@ -151,7 +155,8 @@ void h_creds_list(struct api_req *req, struct api_resp *resp)
 {
 	json_t *list;
 
-	(void)req;
+	if (api_query_known(req, resp, none) < 0)
+		return;
 	if (creds_json(NULL, &list) < 0) {
 		api_fail(resp, 500, NULL, "the credential store failed");
 		return;
@@ -161,11 +166,12 @@ void h_creds_list(struct api_req *req, struct api_resp *resp)
 
 void h_creds_get(struct api_req *req, struct api_resp *resp)
 {
-	const char *name = path_name(req, resp);
+	const char *name;
 	json_t *o;
 	int rc;
 
-	if (!name)
+	if (api_query_known(req, resp, none) < 0 ||
+	    !(name = path_name(req, resp)))
 		return;
 	if ((rc = creds_json(name, &o)) < 0) {
 		api_fail(resp, rc == -ENOENT ? 404 : 500, NULL,
@@ -179,10 +185,11 @@ void h_creds_get(struct api_req *req, struct api_resp *resp)
 
 void h_creds_delete(struct api_req *req, struct api_resp *resp)
 {
-	const char *name = path_name(req, resp);
+	const char *name;
 	int rc;
 
-	if (!name)
+	if (api_query_known(req, resp, none) < 0 ||
+	    !(name = path_name(req, resp)))
 		return;
 	if ((rc = creds_delete(name)) < 0) {
 		api_fail(resp, rc == -ENOENT ? 404 : 500, NULL,

@@ -18,6 +18,10 @@
 #include "archive.h"
 #include "import.h"
 
+static const char *const none[] = {NULL};
+static const char *const import_args[] = {"format", "filename", "labels",
+					  NULL};
+
 void h_import(struct api_req *req, struct api_resp *resp)
 {
 	const char *format = api_query_str(req, "format");
@@ -28,6 +32,8 @@ void h_import(struct api_req *req, struct api_resp *resp)
 	int64_t id = 0;
 	int rc;
 
+	if (api_query_known(req, resp, import_args) < 0)
+		return;
 	if (!req->body || req->body_len == 0) {
 		api_fail(resp, 400, "body", "body: send the result file as the "
 					    "request body (curl --data-binary @FILE)");
@@ -84,9 +90,12 @@ void h_runs_original(struct api_req *req, struct api_resp *resp)
 	void *data;
 	size_t len;
 	char name[256];
-	int rc = archive_import_original(req->ctx->a, req->id, &data, &len, name,
-					 sizeof(name));
+	int rc;
 
+	if (api_query_known(req, resp, none) < 0)
+		return;
+	rc = archive_import_original(req->ctx->a, req->id, &data, &len, name,
+				     sizeof(name));
 	if (rc < 0) {
 		api_fail(resp, rc == -ENOENT ? 404 : 500, NULL,
 			 rc == -ENOENT ? "run %lld was not imported: it has no "

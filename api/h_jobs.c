@@ -14,6 +14,10 @@
 #include "jobq.h"
 #include "smb.h"
 
+/* The query parameters of the routes that take none, and of the list. */
+static const char *const none[] = {NULL};
+static const char *const list_args[] = {"limit", "offset", NULL};
+
 /*
  * Adds "test_file" to a job object — where the worker creates (created) its
  * first test file, or the raw device it writes to — and "progress": the
@@ -75,6 +79,8 @@ void h_jobs_create(struct api_req *req, struct api_resp *resp)
 	int64_t id = 0;
 	int rc;
 
+	if (api_query_known(req, resp, none) < 0)
+		return;
 	if ((rc = jobspec_parse(req->body, req->body_len, req->ctx->scratch, &s,
 				&p)) < 0) {
 		api_send_problem(resp, &p);
@@ -100,8 +106,9 @@ void h_jobs_list(struct api_req *req, struct api_resp *resp)
 	size_t i;
 	int rc;
 
-	if (api_query_int(req, resp, "limit", 100, 1, 1000, &limit) < 0 ||
-	    api_query_int(req, resp, "offset", 0, 0, 1LL << 40, &offset) < 0)
+	if (api_query_known(req, resp, list_args) < 0 ||
+	    api_query_int(req, resp, "limit", 100, 1, 1000, &limit) < 0 ||
+	    api_query_int(req, resp, "offset", 0, 0, INT_MAX, &offset) < 0)
 		return;
 	if ((rc = archive_jobs_json(req->ctx->a, (int)limit, (int)offset,
 				    &jobs)) < 0) {
@@ -115,6 +122,8 @@ void h_jobs_list(struct api_req *req, struct api_resp *resp)
 
 void h_jobs_get(struct api_req *req, struct api_resp *resp)
 {
+	if (api_query_known(req, resp, none) < 0)
+		return;
 	send_job(req, resp, 200, req->id);
 }
 
@@ -122,9 +131,11 @@ void h_jobs_cancel(struct api_req *req, struct api_resp *resp)
 {
 	json_t *job;
 	const char *state;
-	int rc = archive_job_json(req->ctx->a, req->id, &job);
+	int rc;
 
-	if (rc < 0) {
+	if (api_query_known(req, resp, none) < 0)
+		return;
+	if ((rc = archive_job_json(req->ctx->a, req->id, &job)) < 0) {
 		api_fail(resp, api_status_from_errno(rc), NULL,
 			 rc == -ENOENT ? "no job %lld" : "archive error reading job %lld",
 			 (long long)req->id);

@@ -74,10 +74,13 @@ void h_profiles(struct api_req *req, struct api_resp *resp)
 {
 	static const char *const kinds[] = {"tests", "custom", "seq-sweep",
 					    "mailbox-db", "file-create"};
-	json_t *list = json_array();
+	static const char *const none[] = {NULL};
+	json_t *list;
 	const struct profile *p;
 
-	(void)req;
+	if (api_query_known(req, resp, none) < 0)
+		return;
+	list = json_array();
 	for (size_t i = 0; (p = profile_at(i)) != NULL; i++) {
 		json_t *tests = json_array(), *e;
 		for (size_t j = 0; j < p->n_tests; j++) {

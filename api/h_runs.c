@@ -5,10 +5,18 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "archive.h"
+
+/* The query parameters each route takes. */
+static const char *const none[] = {NULL};
+static const char *const list_args[] = {
+	"limit", "offset", "profile", "fs_type", "target", "label", "state",
+	"server", "cluster_size", "from", "to", "sort", NULL};
+static const char *const get_args[] = {"format", NULL};
 
 /* Is v a prefix of an ISO 8601 UTC time as runs store it,
  * "2026-11-30T07:00:00Z": a year, month, day, hour, minute or second? */
@@ -61,11 +69,15 @@ int api_run_filter(struct api_req *req, struct api_resp *resp,
 				 i ? "to" : "from");
 			return -EINVAL;
 		}
+	/* compared as the text the archive holds: no leading zeros */
 	if (f->cluster_size &&
-	    (!*f->cluster_size ||
-	     strspn(f->cluster_size, "0123456789") != strlen(f->cluster_size))) {
+	    (f->cluster_size[0] < '1' || f->cluster_size[0] > '9' ||
+	     strspn(f->cluster_size, "0123456789") != strlen(f->cluster_size) ||
+	     strlen(f->cluster_size) > 10 ||
+	     strtoull(f->cluster_size, NULL, 10) > (1ULL << 30))) {
 		api_fail(resp, 400, "cluster_size",
-			 "cluster_size: bytes, a whole number (65536)");
+			 "cluster_size: bytes, a whole number from 1 to "
+			 "1073741824 without leading zeros (65536)");
 		return -EINVAL;
 	}
 	for (i = 0; f->state && i < 5 && strcmp(f->state, states[i]); i++)
@@ -92,10 +104,11 @@ void h_runs_list(struct api_req *req, struct api_resp *resp)
 	int rc;
 	struct run_filter f;
 
-	if (api_run_filter(req, resp, &f) < 0)
+	if (api_query_known(req, resp, list_args) < 0 ||
+	    api_run_filter(req, resp, &f) < 0)
 		return;
 	if (api_query_int(req, resp, "limit", 100, 1, 1000, &limit) < 0 ||
-	    api_query_int(req, resp, "offset", 0, 0, 1LL << 40, &offset) < 0)
+	    api_query_int(req, resp, "offset", 0, 0, INT_MAX, &offset) < 0)
 		return;
 	if ((rc = archive_runs_json(req->ctx->a, &f, (int)limit, (int)offset,
 				    &runs, &total)) < 0) {
@@ -119,9 +132,11 @@ static void run_failed(struct api_resp *resp, int rc, int64_t id)
 void h_runs_samples(struct api_req *req, struct api_resp *resp)
 {
 	json_t *samples;
-	int rc = archive_samples_json(req->ctx->a, req->id, &samples);
+	int rc;
 
-	if (rc < 0) {
+	if (api_query_known(req, resp, none) < 0)
+		return;
+	if ((rc = archive_samples_json(req->ctx->a, req->id, &samples)) < 0) {
 		run_failed(resp, rc, req->id);
 		return;
 	}
@@ -278,10 +293,14 @@ void h_runs_get(struct api_req *req, struct api_resp *resp)
 	json_t *run;
 	const char *fmt = api_query_str(req, "format");
 	int cdm = fmt && strcmp(fmt, "cdm") == 0;
-	int csv = cdm ? 0 : api_want_csv(req, resp), rc;
+	int csv = fmt && strcmp(fmt, "csv") == 0, rc;
 
-	if (csv < 0)
+	if (api_query_known(req, resp, get_args) < 0)
 		return;
+	if (fmt && !cdm && !csv && strcmp(fmt, "json") != 0) {
+		api_fail(resp, 400, "format", "format: json, csv or cdm");
+		return;
+	}
 	if ((rc = archive_run_json(req->ctx->a, req->id, &run)) < 0) {
 		run_failed(resp, rc, req->id);
 		return;
@@ -306,6 +325,8 @@ void h_runs_patch(struct api_req *req, struct api_resp *resp)
 	char *lj = NULL;
 	int rc;
 
+	if (api_query_known(req, resp, none) < 0)
+		return;
 	root = req->body ? json_loadb(req->body, req->body_len,
 				      JSON_REJECT_DUPLICATES, &jerr)
 			 : NULL;
@@ -351,9 +372,11 @@ void h_runs_patch(struct api_req *req, struct api_resp *resp)
 /* DELETE /api/v1/runs/{id}: the run, its results and samples. */
 void h_runs_delete(struct api_req *req, struct api_resp *resp)
 {
-	int rc = archive_run_delete(req->ctx->a, req->id);
+	int rc;
 
-	if (rc == -EBUSY)
+	if (api_query_known(req, resp, none) < 0)
+		return;
+	if ((rc = archive_run_delete(req->ctx->a, req->id)) == -EBUSY)
 		api_fail(resp, 409, NULL, "run %lld is still running; cancel its job "
 					  "first", (long long)req->id);
 	else if (rc < 0)

@@ -334,11 +334,13 @@ static int parse_smb(json_t *root, struct job_spec *s, struct api_problem *p)
 		if (strcmp(key, "min_protocol") && strcmp(key, "max_protocol") &&
 		    strcmp(key, "require_signing") &&
 		    strcmp(key, "require_encryption")) {
-			api_problem_set(p, 400, "smb",
-					"smb: unknown field \"%.64s\" (known: "
+			char field[64];
+			snprintf(field, sizeof(field), "smb.%s", key);
+			api_problem_set(p, 400, field,
+					"%s: unknown field \"%.64s\" (known: "
 					"min_protocol, max_protocol, "
 					"require_signing, require_encryption)",
-					key);
+					field, key);
 			return -EINVAL;
 		}
 		if (strncmp(key, "require_", 8) == 0 && !json_is_boolean(v)) {
@@ -540,10 +542,12 @@ static int seq_sweep_tests(json_t *opts, json_t **tests, json_t **norm,
 	json_object_foreach(opts, key, v)
 	if (strcmp(key, "block_sizes") && strcmp(key, "queue_depth") &&
 	    strcmp(key, "threads")) {
-		api_problem_set(p, 400, "options",
-				"options: unknown field \"%.40s\" for seq-sweep "
+		char field[64];
+		snprintf(field, sizeof(field), "options.%s", key);
+		api_problem_set(p, 400, field,
+				"%s: unknown field \"%.40s\" for seq-sweep "
 				"(known: block_sizes, queue_depth, threads)",
-				key);
+				field, key);
 		return -EINVAL;
 	}
 	if (qd && (!json_is_integer(qd) || json_integer_value(qd) < 1 ||
@@ -596,7 +600,8 @@ static int seq_sweep_tests(json_t *opts, json_t **tests, json_t **norm,
 	return *tests && *norm ? 0 : -ENOMEM;
 }
 
-/* Refuses keys of opts not in known (a NULL-terminated list). */
+/* Refuses keys of opts not in known (a NULL-terminated list): a 400 whose
+ * field is "field.key". */
 static int known_options(json_t *opts, const char *field,
 			 const char *profile, const char *const *known,
 			 struct api_problem *p)
@@ -607,7 +612,7 @@ static int known_options(json_t *opts, const char *field,
 	json_object_foreach(opts, key, v)
 	{
 		size_t k;
-		char list[200] = "";
+		char list[200] = "", at[64];
 		for (k = 0; known[k] && strcmp(key, known[k]); k++)
 			;
 		if (known[k])
@@ -615,9 +620,10 @@ static int known_options(json_t *opts, const char *field,
 		for (k = 0; known[k]; k++)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list),
 				 "%s%s", k ? ", " : "", known[k]);
-		api_problem_set(p, 400, field,
+		snprintf(at, sizeof(at), "%s.%s", field, key);
+		api_problem_set(p, 400, at,
 				"%s: unknown field \"%.40s\" for %s (known: %s)",
-				field, key, profile, list);
+				at, key, profile, list);
 		return -EINVAL;
 	}
 	return 0;

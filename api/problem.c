@@ -3,6 +3,9 @@
  * api_status_from_errno() is the one place an errno becomes a status.
  * api_send_problem() is the one place a problem becomes JSON; it makes the
  * text valid UTF-8 first, so an echoed path can never turn a 404 into a 500.
+ * The query accessors read libmicrohttpd's parsed arguments, or req->args
+ * when a request comes without a connection (the API fuzzer, unit tests);
+ * api_query_known() refuses what a route does not take.
  */
 #include "api.h"
 
@@ -12,8 +15,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <microhttpd.h>
+
+#include "plan.h"
 
 unsigned api_status_from_errno(int rc)
 {
@@ -41,6 +47,10 @@ static const char *title_for(unsigned status)
 	switch (status) {
 	case 400:
 		return "Invalid request";
+	case 401:
+		return "Unauthorized";
+	case 403:
+		return "Forbidden";
 	case 404:
 		return "Not found";
 	case 405:
@@ -96,62 +106,16 @@ void api_send_json(struct api_resp *resp, unsigned status, json_t *v)
 	resp->len = strlen(s);
 }
 
-/* Length of the valid UTF-8 sequence at s (RFC 3629), or 0 if invalid. */
-static size_t utf8_seq(const unsigned char *s)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xBF;
-	size_t n;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		n = 2;
-	else if (c >= 0xE0 && c <= 0xEF)
-		n = 3;
-	else if (c >= 0xF0 && c <= 0xF4)
-		n = 4;
-	else
-		return 0;
-	if (c == 0xE0)
-		lo = 0xA0;
-	else if (c == 0xED)
-		hi = 0x9F; /* no surrogates */
-	else if (c == 0xF0)
-		lo = 0x90;
-	else if (c == 0xF4)
-		hi = 0x8F;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xBF)
-			return 0;
-	return n;
-}
-
-/* Replaces every byte of s that is not valid UTF-8 with '?': a detail may
- * echo a path or a value the client sent, and JSON carries only UTF-8. */
-static void utf8_clean(char *s)
-{
-	unsigned char *p = (unsigned char *)s;
-
-	while (*p) {
-		size_t n = utf8_seq(p);
-		if (n == 0) {
-			*p++ = '?';
-			continue;
-		}
-		p += n;
-	}
-}
-
 void api_send_problem(struct api_resp *resp, const struct api_problem *p)
 {
 	struct api_problem c = *p;
 	json_t *o;
 
-	utf8_clean(c.title);
-	utf8_clean(c.field);
-	utf8_clean(c.detail);
+	/* a detail may echo a path or a value the client sent, and JSON
+	 * carries only UTF-8 */
+	utf8_sanitize(c.title);
+	utf8_sanitize(c.field);
+	utf8_sanitize(c.detail);
 	o = json_pack("{s:s, s:s, s:i, s:s}", "type", "about:blank", "title",
 		      c.title, "status", (int)c.status, "detail", c.detail);
 	if (o && c.field[0])
@@ -175,15 +139,91 @@ void api_fail(struct api_resp *resp, unsigned status, const char *field,
 
 const char *api_query_str(struct api_req *req, const char *name)
 {
-	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
+	if (req->conn)
+		return MHD_lookup_connection_value(req->conn,
+						   MHD_GET_ARGUMENT_KIND, name);
+	for (size_t i = 0; i < req->n_args; i++)
+		if (req->args[i].name && strcasecmp(req->args[i].name, name) == 0)
+			return req->args[i].value;
+	return NULL;
+}
+
+#define QUERY_MAX_KNOWN 32
+
+/* api_query_known's walk over the arguments: the first one at fault. */
+struct query_check {
+	const char *const *known;
+	unsigned count[QUERY_MAX_KNOWN];
+	char name[64]; /* the parameter at fault, when why is set */
+	const char *why;
+};
+
+/* Looks at one argument; 0 when it is at fault (stop), 1 to go on. */
+static int query_check_one(struct query_check *c, const char *name,
+			   const char *value)
+{
+	size_t k;
+
+	if (!name)
+		name = "";
+	/* "?&a=1", "?a=1&": an empty piece is nothing */
+	if (!name[0] && (!value || !value[0]))
+		return 1;
+	for (k = 0; k < QUERY_MAX_KNOWN && c->known[k] &&
+		    strcasecmp(name, c->known[k]) != 0;
+	     k++)
+		;
+	if (k == QUERY_MAX_KNOWN || !c->known[k])
+		c->why = "unknown query parameter";
+	else if (++c->count[k] > 1)
+		c->why = "given twice";
+	else if (value && strlen(value) > API_QUERY_VALUE_MAX)
+		c->why = "longer than 4096 bytes";
+	else if (value && !utf8_valid(value))
+		c->why = "not UTF-8 text";
+	else
+		return 1;
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	return 0;
+}
+
+static enum MHD_Result query_check_mhd(void *cls, enum MHD_ValueKind kind,
+				       const char *name, const char *value)
+{
+	(void)kind;
+	return query_check_one(cls, name, value) ? MHD_YES : MHD_NO;
+}
+
+int api_query_known(struct api_req *req, struct api_resp *resp,
+		    const char *const *known)
+{
+	struct query_check c = {.known = known};
+	char list[256] = "";
+	size_t k, n = 0;
+
+	if (req->conn)
+		MHD_get_connection_values(req->conn, MHD_GET_ARGUMENT_KIND,
+					  query_check_mhd, &c);
+	else
+		for (size_t i = 0; i < req->n_args; i++)
+			if (!query_check_one(&c, req->args[i].name,
+					     req->args[i].value))
+				break;
+	if (!c.why)
+		return 0;
+	for (k = 0; k < QUERY_MAX_KNOWN && known[k] && n < sizeof(list); k++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+				      k ? ", " : "", known[k]);
+	api_fail(resp, 400, c.name, "%s: %s (this resource takes %s)", c.name,
+		 c.why, known[0] ? list : "none");
+	return -EINVAL;
 }
 
 int api_query_int(struct api_req *req, struct api_resp *resp,
 		  const char *name, long long def, long long min,
 		  long long max, long long *out)
 {
-	const char *v = MHD_lookup_connection_value(
-		req->conn, MHD_GET_ARGUMENT_KIND, name);
+	const char *v = api_query_str(req, name);
 	char *end = NULL;
 	long long n;
 

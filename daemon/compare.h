@@ -18,7 +18,8 @@
 struct archive;
 
 struct compare_side {
-	char label[128];     /* what the side is called: "run 12", "xfs" */
+	const char *label;   /* what the side is called: "run 12", "xfs";
+				UTF-8, owned by the caller */
 	const int64_t *runs; /* run ids pooled into this side */
 	size_t n;
 };

@@ -14,6 +14,7 @@
 #include <nettle/sha2.h>
 
 #include "archive.h"
+#include "plan.h"
 
 /* Does buf hold word, as UTF-8 or as UTF-16LE text? */
 static int holds(const char *buf, size_t len, const char *word)
@@ -46,24 +47,105 @@ const char *import_detect(const char *buf, size_t len)
 	return NULL;
 }
 
+/*
+ * The text a parser kept from the file (a comment, an OS line, a path, a
+ * job name) becomes JSON in the archive, and JSON holds only UTF-8: a byte
+ * that is not (a Latin-1 comment, a name cut in the middle of a character)
+ * becomes '?', rather than failing the import or storing a run no answer
+ * could carry.
+ */
+static void text_fit(struct import_run *r)
+{
+	char *const fields[] = {r->tool, r->version, r->date, r->os, r->comment,
+				r->host, r->profile, r->drive, r->fs_type,
+				r->write_cache};
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		utf8_sanitize(fields[i]);
+	for (size_t i = 0; i < r->n; i++) {
+		utf8_sanitize(r->t[i].name);
+		utf8_sanitize(r->t[i].rw);
+		utf8_sanitize(r->t[i].pattern);
+	}
+}
+
+/* Is the name and direction of test i taken by a test before it? */
+static int name_taken(const struct import_run *r, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (strcmp(r->t[j].name, r->t[i].name) == 0 &&
+		    strcmp(r->t[j].rw, r->t[i].rw) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * A run holds one test per name and direction (a comparison matches tests
+ * by them): a repeat gets " #2", " #3" … — fio without group_reporting
+ * prints a job entry per process of numjobs, all of one name, and a name
+ * cut to its field's size can meet another.
+ */
+static void names_unique(struct import_run *r)
+{
+	for (size_t i = 1; i < r->n; i++) {
+		char base[sizeof(r->t[i].name)];
+		snprintf(base, sizeof(base), "%s", r->t[i].name);
+		for (int k = 2; name_taken(r, i); k++) {
+			snprintf(r->t[i].name, sizeof(r->t[i].name), "%.80s #%d",
+				 base, k);
+			utf8_sanitize(r->t[i].name); /* the cut may split a character */
+		}
+	}
+}
+
 int import_parse(const char *format, const char *buf, size_t len,
 		 struct import_run *r, char *err, size_t err_len)
 {
-	int line = 0;
+	int line = 0, rc;
 
 	if (strcmp(format, "fio") == 0)
-		return import_fio(buf, len, r, err, err_len, &line);
-	if (strcmp(format, "cdm") == 0)
-		return import_cdm(buf, len, r, err, err_len, &line);
-	if (strcmp(format, "diskspd") == 0)
-		return holds(buf, len, "<Results>")
-			       ? import_diskspd(buf, len, r, err, err_len, &line)
-			       : import_diskspd_text(buf, len, r, err, err_len, &line);
+		rc = import_fio(buf, len, r, err, err_len, &line);
+	else if (strcmp(format, "cdm") == 0)
+		rc = import_cdm(buf, len, r, err, err_len, &line);
+	else if (strcmp(format, "diskspd") == 0)
+		rc = holds(buf, len, "<Results>")
+			     ? import_diskspd(buf, len, r, err, err_len, &line)
+			     : import_diskspd_text(buf, len, r, err, err_len, &line);
+	else
+		rc = -EOPNOTSUPP;
+	if (rc == 0) {
+		text_fit(r);
+		names_unique(r);
+	}
+	if (rc != -EOPNOTSUPP)
+		return rc;
 	snprintf(err, err_len, "%s results cannot be imported by this version "
 			       "yet (CrystalDiskMark text, fio JSON and DiskSpd "
 			       "XML can)",
 		 strcmp(format, "diskspd") == 0 ? "DiskSpd text" : format);
 	return -EOPNOTSUPP;
+}
+
+/*
+ * The next label of the comma list at *p into out (size IMPORT_LABEL_MAX +
+ * 1); *p moves past it and its comma (NULL after the last). Returns its
+ * length, or -1 when it is longer than IMPORT_LABEL_MAX bytes (out is then
+ * ""). Every piece counts, empty ones too ("a,,b" has three).
+ */
+#define IMPORT_LABEL_MAX 64
+#define IMPORT_MAX_LABELS 24
+static int next_label(const char **p, char out[IMPORT_LABEL_MAX + 1])
+{
+	const char *comma = strchr(*p, ',');
+	size_t n = comma ? (size_t)(comma - *p) : strlen(*p);
+	int rc = n > IMPORT_LABEL_MAX ? -1 : (int)n;
+
+	if (rc < 0)
+		n = 0;
+	memcpy(out, *p, n);
+	out[n] = '\0';
+	*p = comma ? comma + 1 : NULL;
+	return rc;
 }
 
 int import_check_args(const char *labels, const char *filename, char *err,
@@ -76,44 +158,39 @@ int import_check_args(const char *labels, const char *filename, char *err,
 					   "'\\' or '\"'");
 			return -EINVAL;
 		}
-		for (size_t i = 0; i < n; i++)
-			if ((unsigned char)filename[i] < 0x20 || filename[i] == 0x7f) {
-				snprintf(err, len, "filename: no control characters");
-				return -EINVAL;
-			}
-	}
-	if (labels) {
-		char copy[2048], *save = NULL, *tok, *seen[32];
-		int k = 0;
-		if (strlen(labels) >= sizeof(copy)) {
-			snprintf(err, len, "labels: at most %zu bytes", sizeof(copy) - 1);
+		if (utf8_has_control(filename) || !utf8_valid(filename)) {
+			snprintf(err, len, "filename: UTF-8 text without control "
+					   "characters");
 			return -EINVAL;
 		}
-		snprintf(copy, sizeof(copy), "%s", labels);
-		for (tok = strtok_r(copy, ",", &save); tok;
-		     tok = strtok_r(NULL, ",", &save)) {
-			size_t n = strlen(tok);
-			if (k == 24) {
-				snprintf(err, len, "labels: at most 24 (the file's own "
-						   "labels come on top)");
+	}
+	if (labels) {
+		char seen[IMPORT_MAX_LABELS][IMPORT_LABEL_MAX + 1];
+		const char *p = labels;
+		int k = 0, n;
+		while (p) {
+			if (k == IMPORT_MAX_LABELS) {
+				snprintf(err, len, "labels: at most %d (the file's own "
+						   "labels come on top)", IMPORT_MAX_LABELS);
 				return -EINVAL;
 			}
-			if (n == 0 || n > 64 || tok[0] == ' ' || tok[n - 1] == ' ') {
+			n = next_label(&p, seen[k]);
+			if (n <= 0 || seen[k][0] == ' ' || seen[k][n - 1] == ' ') {
 				snprintf(err, len, "labels: each 1 to 64 bytes, no leading "
 						   "or trailing space");
 				return -EINVAL;
 			}
-			for (size_t i = 0; i < n; i++)
-				if ((unsigned char)tok[i] < 0x20 || tok[i] == 0x7f) {
-					snprintf(err, len, "labels: no control characters");
-					return -EINVAL;
-				}
+			if (utf8_has_control(seen[k]) || !utf8_valid(seen[k])) {
+				snprintf(err, len, "labels: UTF-8 text without control "
+						   "characters");
+				return -EINVAL;
+			}
 			for (int j = 0; j < k; j++)
-				if (strcmp(seen[j], tok) == 0) {
-					snprintf(err, len, "labels: \"%.64s\" twice", tok);
+				if (strcmp(seen[j], seen[k]) == 0) {
+					snprintf(err, len, "labels: \"%.64s\" twice", seen[k]);
 					return -EINVAL;
 				}
-			seen[k++] = tok;
+			k++;
 		}
 	}
 	return 0;
@@ -153,13 +230,18 @@ static char *labels_for(const struct import_run *r, const char *extra)
 		snprintf(buf, sizeof(buf), "cache-%s", r->write_cache);
 		json_array_append_new(l, json_string(buf));
 	}
-	if (extra) {
-		char copy[1024], *save = NULL, *tok;
-		snprintf(copy, sizeof(copy), "%s", extra);
-		for (tok = strtok_r(copy, ",", &save); tok;
-		     tok = strtok_r(NULL, ",", &save))
-			if (*tok && json_array_size(l) < 32)
-				json_array_append_new(l, json_string(tok));
+	/* the caller's labels (checked: import_check_args), each once */
+	for (const char *p = extra; p;) {
+		char tok[IMPORT_LABEL_MAX + 1];
+		size_t i, n = json_array_size(l);
+		if (next_label(&p, tok) <= 0)
+			continue;
+		for (i = 0; i < n && strcmp(json_string_value(json_array_get(l, i)),
+					    tok) != 0;
+		     i++)
+			;
+		if (i == n)
+			json_array_append_new(l, json_string(tok));
 	}
 	out = json_dumps(l, JSON_COMPACT);
 	json_decref(l);

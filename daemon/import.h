@@ -71,9 +71,10 @@ int import_diskspd_text(const char *buf, size_t len, struct import_run *r,
 			char *err, size_t err_len, int *line);
 
 /* Checks an import's extra labels (a comma list: at most 24, each 1 to 64
- * bytes, no control characters, no edge spaces, each once) and file name
- * (at most 255 bytes, no '/', '\\', '"' or control characters); NULL
- * passes. Returns 0, or -EINVAL with err naming the field. */
+ * bytes of UTF-8 — "a,,b" has an empty one —, no control characters, no
+ * edge spaces, each once) and file name (at most 255 bytes of UTF-8, no
+ * '/', '\\', '"' or control characters); NULL passes. Returns 0, or
+ * -EINVAL with err naming the field. */
 int import_check_args(const char *labels, const char *filename, char *err,
 		      size_t len);
 

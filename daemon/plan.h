@@ -77,6 +77,14 @@ void plan_free(struct plan *p);
  * which terminals obey too)? */
 int utf8_has_control(const char *s);
 
+/* Is s valid UTF-8 (RFC 3629: no overlong forms, no surrogates)? */
+int utf8_valid(const char *s);
+
+/* Replaces every byte of s that does not belong to a valid UTF-8 sequence
+ * with '?', in place: text from a file or a request, made fit for JSON
+ * (which holds only UTF-8) without refusing it. */
+void utf8_sanitize(char *s);
+
 /* A byte count in JSON: a non-negative integer, or a string with a unit
  * ("4KiB", "1GiB", see units.h). 0, -ERANGE (too large) or -EINVAL. */
 int json_to_bytes(json_t *v, uint64_t *out);

@@ -10,6 +10,7 @@
 #include "api.h"
 #include "archive.h"
 #include "confine.h"
+#include "creds.h"
 #include "test.h"
 
 #include <errno.h>
@@ -343,7 +344,7 @@ static void test_sweeps(void)
 	expect_bad("{\"profile\": \"seq-sweep\", \"options\": {\"block_sizes\": [1000]}}",
 		   "options.block_sizes[0]", "multiple of 512");
 	expect_bad("{\"profile\": \"seq-sweep\", \"options\": {\"qd\": 1}}",
-		   "options", "unknown field \"qd\"");
+		   "options.qd", "unknown field \"qd\"");
 	expect_bad("{\"profile\": \"cdm-peak\", \"options\": {}}",
 		   "options", "takes none");
 	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"threads\": [0]}}",
@@ -356,7 +357,7 @@ static void test_sweeps(void)
 		   "options.thresholds.db_read_mean_ms", "> 0");
 	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"thresholds\":"
 		   " {\"latency\": 1}}}",
-		   "options.thresholds", "unknown field \"latency\"");
+		   "options.thresholds.latency", "unknown field \"latency\"");
 	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"database_paths\":"
 		   " [\"/nonexistent-storbench\"]}}",
 		   "options.database_paths[0]", "does not exist");
@@ -612,6 +613,38 @@ static void test_smb_fields(void)
 		   "credential", "no credential named");
 }
 
+/*
+ * Every unknown field is a 400 whose field names it where it is, at any
+ * depth: the body, a test, a preset's options, the thresholds, the smb
+ * object (checked once the credential is found: a store with one here).
+ */
+static void test_unknown_fields(void)
+{
+	char path[PATH_MAX + 64];
+	int created;
+
+	snprintf(path, sizeof(path), "%s/credentials.db", dir);
+	ASSERT_EQ(creds_init(path), 0);
+	ASSERT_EQ(creds_put("stored", "u", "p", "", 0, &created), 0);
+	expect_bad("{\"colour\": \"red\"}", "colour", "unknown field");
+	expect_bad("{\"Target\": \"/\"}", "Target", "unknown field");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"qd\": 1}]}",
+		   "tests[0].qd", "unknown field");
+	expect_bad("{\"profile\": \"seq-sweep\", \"options\": {\"sizes\": []}}",
+		   "options.sizes", "unknown field");
+	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"paths\": []}}",
+		   "options.paths", "unknown field");
+	expect_bad("{\"profile\": \"file-create\", \"options\": {\"size\": 1}}",
+		   "options.size", "unknown field");
+	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"thresholds\":"
+		   " {\"db_read_mean\": 1}}}",
+		   "options.thresholds.db_read_mean", "unknown field");
+	expect_bad("{\"target\": \"smb://127.0.0.1:1/s\", \"credential\": "
+		   "\"stored\", \"smb\": {\"signing\": true}}",
+		   "smb.signing", "unknown field");
+	ASSERT_EQ(unlink(path), 0);
+}
+
 /* Parses body, expects a refusal with status, field and needle. */
 static void expect_refused(const char *body, unsigned status, const char *field,
 			   const char *needle)
@@ -664,4 +697,4 @@ static void test_confinement(void)
 
 TEST_MAIN(test_smb_fields, test_setup, test_defaults, test_full_body, test_limits_allowed,
 	  test_custom, test_sweeps, test_custom_refusals,
-	  test_refusals, test_confinement, test_cleanup)
+	  test_refusals, test_confinement, test_unknown_fields, test_cleanup)

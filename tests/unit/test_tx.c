@@ -19,8 +19,10 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 static char dir[PATH_MAX - 64];
@@ -203,6 +205,85 @@ static void test_creds_writes(void)
 	unlink(path);
 }
 
+struct import_call {
+	struct archive *a;
+	const struct archive_import_in *in;
+	int64_t run_id;
+	int rc;
+};
+
+static void *import_thread(void *arg)
+{
+	struct import_call *c = arg;
+
+	c->rc = archive_import(c->a, c->in, &c->run_id);
+	return NULL;
+}
+
+/*
+ * Two imports of one file at once make one run: the second asks whether
+ * the file is there inside its own transaction, so it answers -EEXIST with
+ * the first one's run (asked before BEGIN, it saw nothing, then failed on
+ * the UNIQUE sha256 with -EIO). The first import is another connection
+ * holding its transaction open while the archive's import starts.
+ */
+static void test_import_race(void)
+{
+	struct archive_import_result ir = {.name = "SEQ1M Q8T1", .rw = "read",
+					   .pattern = "sequential",
+					   .block_size = 1 << 20,
+					   .queue_depth = 8, .threads = 1,
+					   .mb_s = 100, .iops = -1,
+					   .lat_mean_us = -1};
+	struct archive_import_in in = {
+		.tool = "CrystalDiskMark", .version = "8.0.4", .format = "cdm",
+		.profile = "imported", .target = "D:", .notes = "",
+		.spec_json = "{}", .labels_json = "[]", .probe_json = "{}",
+		.started_at = "", .sha256 = "race", .filename = "x.txt",
+		.original = "x", .len = 1, .results = &ir, .n = 1};
+	struct import_call c = {.in = &in, .rc = 1};
+	struct timespec wait = {0, 300000000};
+	sqlite3 *other = NULL;
+	sqlite3_stmt *st = NULL;
+	int64_t first = 0;
+	pthread_t tid;
+
+	sqlite3_reset_auto_extension(); /* no trace: two threads below */
+	snprintf(path, sizeof(path), "%s/race.sqlite", dir);
+	ASSERT_EQ(archive_open(path, &c.a), 0);
+	ASSERT_EQ(sqlite3_open(path, &other), SQLITE_OK);
+	sqlite3_busy_timeout(other, 5000);
+	ASSERT_EQ(sqlite3_exec(other,
+			       "BEGIN IMMEDIATE;"
+			       "INSERT INTO runs(state, profile, target, spec,"
+			       " engine_version, engine_target, direct, probe,"
+			       " started_at) VALUES ('done', 'imported', 'D:',"
+			       " '{}', '8.0.4', 'CrystalDiskMark', 1, '{}',"
+			       " '2026-11-30T00:00:00Z');"
+			       "INSERT INTO imports(run_id, tool, version, format,"
+			       " sha256, size, original, imported_at) VALUES"
+			       " (last_insert_rowid(), 'CrystalDiskMark', '8.0.4',"
+			       " 'cdm', 'race', 1, X'78', '2026-11-30T00:00:00Z');",
+			       NULL, NULL, NULL),
+		  SQLITE_OK);
+	first = sqlite3_last_insert_rowid(other);
+	ASSERT_EQ(pthread_create(&tid, NULL, import_thread, &c), 0);
+	nanosleep(&wait, NULL); /* the import waits for the lock */
+	ASSERT_EQ(sqlite3_exec(other, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+	pthread_join(tid, NULL);
+	ASSERT_EQ(c.rc, -EEXIST);
+	ASSERT_EQ(c.run_id, first);
+	ASSERT_EQ(sqlite3_prepare_v2(other, "SELECT count(*) FROM runs", -1, &st,
+				     NULL),
+		  SQLITE_OK);
+	ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+	ASSERT_EQ(sqlite3_column_int(st, 0), 1);
+	sqlite3_finalize(st);
+	sqlite3_close(other);
+	archive_close(c.a);
+	unlink(path);
+}
+
 static void test_setup(void)
 {
 	char cwd[PATH_MAX - 128];
@@ -219,4 +300,5 @@ static void test_cleanup(void)
 	ASSERT_EQ(rmdir(dir), 0);
 }
 
-TEST_MAIN(test_setup, test_archive_writes, test_creds_writes, test_cleanup)
+TEST_MAIN(test_setup, test_archive_writes, test_creds_writes, test_import_race,
+	  test_cleanup)

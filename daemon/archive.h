@@ -3,10 +3,14 @@
  * results, one database file per server (DATA/storbench.db).
  *
  * Design: WAL mode, foreign keys on, busy timeout 5 s, schema version in
- * PRAGMA user_version with forward migrations applied in archive_open().
- * One `struct archive` is one connection and belongs to one thread at a time:
- * the HTTP thread has one, the queue worker has its own. Every write is one
- * transaction, so a crash leaves either the old or the new state, never a
+ * PRAGMA user_version with forward migrations applied in archive_open(), all
+ * of them and the new version in one transaction (a failed step leaves the
+ * file as it was, at its old version; tests/fixtures/archive holds an
+ * archive of every earlier version). One `struct archive` is one connection
+ * and belongs to one thread at a time: the HTTP thread has one, the queue
+ * worker has its own. Every write is one transaction — a function that
+ * writes more than one row or statement wraps them in BEGIN IMMEDIATE …
+ * COMMIT — so a crash leaves either the old or the new state, never a
  * partial run row or half a result.
  *
  * Reads that feed the API come back as Jansson objects (json_t, owned by the

@@ -6,8 +6,10 @@
  * inserts a job with its own connection and calls jobq_kick(); cancelling goes
  * through jobq_cancel(). One mutex guards the worker's "current job" and its
  * progress, and one condition variable wakes it. The benchmark threads never
- * touch SQLite: each finished iteration comes back to the worker, which stores
- * it at once, so a crash keeps every iteration measured before it.
+ * touch SQLite: each finished second of the running iteration, and then the
+ * finished iteration with its result, comes back to the worker, which stores
+ * it at once, so a crash keeps every iteration and every second measured
+ * before it.
  *
  * A job: probe the target → create the run → create and fill the test file
  * (recorded in the archive first, so a crash can clean it up) → for every test

@@ -507,7 +507,8 @@ static void test_samples_streamed(void)
 	ASSERT_TRUE(!st.out_of_order && !st.other_thread);
 	ASSERT_EQ(smp.n, 3);
 	ASSERT_EQ(st.n, 2);
-	ASSERT_TRUE(t_end - st.at_ns[0] > 1000000000ULL); /* not at the end */
+	/* reported about 1.05 s in, the run ends at 2.5 s: not at the end */
+	ASSERT_TRUE(t_end - st.at_ns[0] > 500000000ULL);
 	for (unsigned i = 0; i < st.n; i++)
 		for (int d = 0; d < 2; d++) {
 			ASSERT_TRUE(s[i].ios[d] > 0);

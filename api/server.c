@@ -92,8 +92,18 @@ static enum MHD_Result send_resp(struct MHD_Connection *c,
 	if (r->allow[0])
 		MHD_add_response_header(mr, MHD_HTTP_HEADER_ALLOW, r->allow);
 	if (r->filename[0]) {
-		char cd[160];
-		snprintf(cd, sizeof(cd), "attachment; filename=\"%s\"", r->filename);
+		/* a header is ASCII: anything else (an imported file's UTF-8
+		 * or stray bytes), quotes and backslashes become '_' */
+		char cd[160], name[sizeof(r->filename)];
+		size_t i;
+		for (i = 0; r->filename[i] && i < sizeof(name) - 1; i++) {
+			unsigned char ch = (unsigned char)r->filename[i];
+			name[i] = ch < 0x20 || ch > 0x7e || ch == '"' || ch == '\\'
+					  ? '_'
+					  : (char)ch;
+		}
+		name[i] = '\0';
+		snprintf(cd, sizeof(cd), "attachment; filename=\"%s\"", name);
 		MHD_add_response_header(mr, "Content-Disposition", cd);
 	}
 	ret = MHD_queue_response(c, r->status, mr);

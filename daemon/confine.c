@@ -196,17 +196,21 @@ void confine_reserve_text(char *buf, size_t len)
 		snprintf(buf, len, "%g %%", reserve_pct);
 }
 
-void confine_roots_text(const char *scratch, char *buf, size_t len)
+void confine_roots_text(const char *scratch, int kind, char *buf, size_t len)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
-	if (scratch)
+	if (scratch && kind != CONFINE_SMB)
 		used = (size_t)snprintf(buf, len, "%s", scratch);
-	for (size_t i = 0; i < n_roots && used < len; i++)
-		if (!scratch || strcmp(roots[i].given, scratch) != 0)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+	for (size_t i = 0; i < n_roots && used < len; i++) {
+		if ((kind == CONFINE_LOCAL && roots[i].is_smb) ||
+		    (kind == CONFINE_SMB && !roots[i].is_smb) ||
+		    (scratch && strcmp(roots[i].given, scratch) == 0))
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
 					 used ? ", " : "", roots[i].given);
+	}
 }
 
 int confine_dir(const char *path, const char *scratch, char real[PATH_MAX],
@@ -254,7 +258,7 @@ int confine_dir(const char *path, const char *scratch, char real[PATH_MAX],
 		}
 		return 0;
 	}
-	confine_roots_text(scratch, list, sizeof(list));
+	confine_roots_text(scratch, CONFINE_LOCAL, list, sizeof(list));
 	if (lexical || strcmp(path, real) != 0)
 		snprintf(why, len,
 			 "%s: resolves to %s, outside the allowed roots (%s): "
@@ -288,7 +292,7 @@ int confine_smb(const char *url, char *why, size_t len)
 			       (u.path[n] == '\0' || u.path[n] == '/')))
 			return 0;
 	}
-	confine_roots_text(NULL, list, sizeof(list));
+	confine_roots_text(NULL, CONFINE_SMB, list, sizeof(list));
 	snprintf(why, len,
 		 "%s: not under an allowed share (%s); the daemon's --allow "
 		 "smb://server/share allows one",

@@ -44,8 +44,10 @@ int confine_set_reserve(const char *text, char *why, size_t len);
 /* Forgets every root, device and the reserve (tests). */
 void confine_reset(void);
 
-/* The allowed roots as "a, b, c" (scratch first when given). */
-void confine_roots_text(const char *scratch, char *buf, size_t len);
+/* The allowed roots of a kind as "a, b, c" (scratch first when given and
+ * kind is not CONFINE_SMB). */
+enum { CONFINE_ALL, CONFINE_LOCAL, CONFINE_SMB };
+void confine_roots_text(const char *scratch, int kind, char *buf, size_t len);
 
 /*
  * Is the local directory path inside scratch or an allowed root? On 0, real

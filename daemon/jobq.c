@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -443,45 +444,134 @@ int jobq_test_file(const char *dir, int64_t id, const char *created_at,
 	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
 }
 
-/* Is dir still inside the allowed roots (it was when the job was queued,
- * but a directory can be swapped for a symlink since)? 0, or -EACCES with
- * jr->error set. */
-static int still_confined(struct job_run *jr, const char *dir)
+/*
+ * A handle on local directory dir for this job's files, opened once per job
+ * (O_PATH) and checked where it really is (the kernel's name for the open
+ * directory) against the allowed roots. The files are then named through
+ * it — "/proc/self/fd/N/storbench-….tmp" — so every create, open and
+ * unlink lands in that very directory, whatever is renamed or swapped for a
+ * symlink on the way to it in the meantime. *fd_out and real (the
+ * directory's path now). 0, or -EACCES / -errno with jr->error set.
+ */
+static int job_dir(struct job_run *jr, const char *dir, int *fd_out,
+		   char real[PATH_MAX])
 {
-	char real[PATH_MAX], why[sizeof(jr->error) - 16];
-	int rc = smb_is_url(dir) ? confine_smb(dir, why, sizeof(why))
-				 : confine_dir(dir, NULL, real, why, sizeof(why));
+	char why[sizeof(jr->error) - 16], link[64], ok[PATH_MAX];
+	ssize_t n;
+	int fd;
 
-	if (rc < 0)
+	for (size_t i = 0; i < jr->n_dirs; i++)
+		if (strcmp(jr->dirs[i].path, dir) == 0) {
+			*fd_out = jr->dirs[i].fd;
+			snprintf(real, PATH_MAX, "%s", jr->dirs[i].real);
+			return 0;
+		}
+	if (jr->n_dirs == JOB_MAX_DIRS) {
+		snprintf(jr->error, sizeof(jr->error), "too many directories");
+		return -EMFILE;
+	}
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(jr->error, sizeof(jr->error), "%.100s: %s", dir,
+			 strerror(e));
+		return -e;
+	}
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, real, PATH_MAX - 1);
+	real[n > 0 ? n : 0] = '\0';
+	if (n <= 0 || n >= PATH_MAX - 1 || real[0] != '/' ||
+	    confine_dir(real, NULL, ok, why, sizeof(why)) < 0 ||
+	    strcmp(ok, real) != 0) {
+		if (n <= 0 || real[0] != '/')
+			snprintf(why, sizeof(why), "%.100s: cannot tell where "
+						   "it is", dir);
 		snprintf(jr->error, sizeof(jr->error), "refused: %s", why);
-	return rc < 0 ? -EACCES : 0;
+		close(fd);
+		return -EACCES;
+	}
+	snprintf(jr->dirs[jr->n_dirs].path, PATH_MAX, "%s", dir);
+	snprintf(jr->dirs[jr->n_dirs].real, PATH_MAX, "%s", real);
+	jr->dirs[jr->n_dirs].fd = fd;
+	jr->n_dirs++;
+	*fd_out = fd;
+	return 0;
 }
 
 int job_file_name(struct job_run *jr, const char *dir, const char **path)
 {
-	char *p;
-	int rc;
+	char realdir[PATH_MAX], why[sizeof(jr->error) - 16];
+	char *p, *real;
+	int rc, fd = -1;
 
 	if (jr->n_files == JOB_MAX_FILES) {
 		snprintf(jr->error, sizeof(jr->error), "too many test files");
 		return -EMFILE;
 	}
-	if ((rc = still_confined(jr, dir)) < 0)
-		return rc;
 	p = jr->files[jr->n_files];
-	if (jobq_test_file(dir, jr->id, jr->s->created_at, jr->n_files, p,
-			   PATH_MAX) < 0) {
+	real = jr->real[jr->n_files];
+	if (smb_is_url(dir)) {
+		if (confine_smb(dir, why, sizeof(why)) < 0) {
+			snprintf(jr->error, sizeof(jr->error), "refused: %s", why);
+			return -EACCES;
+		}
+		snprintf(realdir, sizeof(realdir), "%s", dir);
+	} else if ((rc = job_dir(jr, dir, &fd, realdir)) < 0) {
+		return rc;
+	}
+	if (jobq_test_file(realdir, jr->id, jr->s->created_at, jr->n_files,
+			   real, PATH_MAX) < 0) {
 		snprintf(jr->error, sizeof(jr->error), "path too long in %.100s",
 			 dir);
 		return -ENAMETOOLONG;
 	}
-	if ((rc = archive_testfile_add(jr->a, p, jr->id)) < 0) {
+	if (fd < 0)
+		memcpy(p, real, strlen(real) + 1); /* both PATH_MAX */
+	else
+		snprintf(p, PATH_MAX, "/proc/self/fd/%d%s", fd,
+			 strrchr(real, '/'));
+	if ((rc = archive_testfile_add(jr->a, real, jr->id)) < 0) {
 		snprintf(jr->error, sizeof(jr->error), "archive unavailable");
 		return rc;
 	}
 	jr->n_files++;
 	*path = p;
 	return 0;
+}
+
+/* Where file path (one of jr->files) really is, for the archive and for
+ * sentences; path itself when it is not one of them. */
+static const char *real_of(const struct job_run *jr, const char *path)
+{
+	for (size_t i = 0; i < jr->n_files; i++)
+		if (strcmp(jr->files[i], path) == 0)
+			return jr->real[i];
+	return path;
+}
+
+/*
+ * Does need more bytes fit in the local directory dir now, leaving the
+ * reserve free? Checked again when each file is made, since the job was
+ * queued long ago perhaps. 0, or -ENOSPC with jr->error ("refused: …").
+ */
+int job_room(struct job_run *jr, const char *dir, uint64_t need)
+{
+	int64_t free_bytes = 0, total = 0;
+	uint64_t keep;
+	char pct[32];
+
+	if (smb_is_url(dir) || probe_space(dir, &free_bytes, &total) < 0)
+		return 0; /* cannot tell: the file's writes will */
+	keep = confine_reserve_bytes((uint64_t)total);
+	if (need + keep <= (uint64_t)free_bytes)
+		return 0;
+	confine_reserve_text(pct, sizeof(pct));
+	snprintf(jr->error, sizeof(jr->error),
+		 "refused at start: %.80s has %.2f GiB free and the job needs "
+		 "%.2f GiB more, keeping the reserve (%s) free",
+		 dir, (double)free_bytes / (1 << 30), (double)need / (1 << 30),
+		 pct);
+	return -ENOSPC;
 }
 
 int job_file_make(struct job_run *jr, const char *dir, uint64_t size,
@@ -492,12 +582,30 @@ int job_file_make(struct job_run *jr, const char *dir, uint64_t size,
 
 	if (jr->device) {
 		/* a raw device the admin allowed: written in place, never
-		 * created or removed; free again now, or refused */
+		 * created or removed; free now, and held (O_EXCL) for the
+		 * whole job so that nothing mounts or claims it meanwhile */
 		char real[PATH_MAX], why[sizeof(jr->error) - 16];
 		uint64_t bytes = 0;
 		if ((rc = confine_device(dir, real, &bytes, why, sizeof(why))) < 0) {
 			snprintf(jr->error, sizeof(jr->error), "refused: %s", why);
 			return rc == -ENOTBLK ? -ENODEV : rc;
+		}
+		if (size > bytes) {
+			snprintf(jr->error, sizeof(jr->error),
+				 "refused: %.100s holds %llu bytes now, fewer "
+				 "than the job's %llu",
+				 dir, (unsigned long long)bytes,
+				 (unsigned long long)size);
+			return -EINVAL;
+		}
+		if (jr->device_fd < 0 &&
+		    (jr->device_fd = open(real, O_RDONLY | O_EXCL | O_CLOEXEC)) < 0) {
+			rc = -errno;
+			snprintf(jr->error, sizeof(jr->error),
+				 "refused: %.100s: %s (claimed by something "
+				 "else just now)",
+				 dir, strerror(-rc));
+			return rc;
 		}
 		*path = jr->s->target;
 		o = job_engine_opts(jr, *path);
@@ -505,33 +613,45 @@ int job_file_make(struct job_run *jr, const char *dir, uint64_t size,
 			 (long long)jr->id, (unsigned long long)size, *path);
 		return engine_prepare_file(&o, size, data, direct);
 	}
+	if ((rc = job_room(jr, dir, size)) < 0)
+		return rc;
 	if ((rc = job_file_name(jr, dir, path)) < 0)
 		return rc;
 	o = job_engine_opts(jr, *path);
 	log_info("job %lld: writing test file %s (%llu bytes)",
-		 (long long)jr->id, *path, (unsigned long long)size);
+		 (long long)jr->id, real_of(jr, *path), (unsigned long long)size);
 	rc = engine_prepare_file(&o, size, data, direct);
-	if (rc < 0) {
-		/* the engine removed what it created; an existing file
-		 * (-EEXIST) is not ours and must stay */
-		archive_testfile_remove(jr->a, *path);
-		jr->files[jr->n_files - 1][0] = '\0';
-	}
 	if (rc == -EEXIST)
 		snprintf(jr->error, sizeof(jr->error),
 			 "refused: %.110s exists and is not this job's; "
 			 "storbench writes only files it creates (O_EXCL) "
 			 "and left it untouched",
-			 *path);
+			 real_of(jr, *path));
+	if (rc < 0) {
+		/* the engine removed what it created; an existing file
+		 * (-EEXIST) is not ours and must stay */
+		archive_testfile_remove(jr->a, real_of(jr, *path));
+		jr->files[jr->n_files - 1][0] = '\0';
+	}
 	return rc;
+}
+
+void job_file_forget(struct job_run *jr, const char *path)
+{
+	archive_testfile_remove(jr->a, real_of(jr, path));
+	for (size_t i = 0; i < jr->n_files; i++)
+		if (strcmp(jr->files[i], path) == 0)
+			jr->files[i][0] = '\0';
 }
 
 void job_file_remove(struct job_run *jr, const char *path)
 {
-	char p[PATH_MAX]; /* path may be one of jr->files, cleared below */
+	/* path may be one of jr->files, cleared below */
+	char p[PATH_MAX], real[PATH_MAX];
 	int urc;
 
 	snprintf(p, sizeof(p), "%s", path);
+	snprintf(real, sizeof(real), "%s", real_of(jr, path));
 	urc = tgt_unlink(jr->ops, p);
 	if (urc < 0 && urc != -ENOENT && smb_is_url(p)) {
 		/* the server is gone or refuses: the archive keeps the name,
@@ -546,13 +666,12 @@ void job_file_remove(struct job_run *jr, const char *path)
 	}
 	if (urc == -ENOENT && jr->ops != &tgt_null_ops)
 		log_warn("job %lld: test file %s was not there to remove "
-			 "(was the target moved or unmounted during the "
-			 "job? the file may remain where it went)",
-			 (long long)jr->id, p);
+			 "(was it removed by someone else during the job?)",
+			 (long long)jr->id, real);
 	else if (urc < 0 && urc != -ENOENT)
 		log_warn("job %lld: could not remove %s: %s",
-			 (long long)jr->id, p, strerror(-urc));
-	archive_testfile_remove(jr->a, p);
+			 (long long)jr->id, real, strerror(-urc));
+	archive_testfile_remove(jr->a, real);
 	for (size_t i = 0; i < jr->n_files; i++)
 		if (strcmp(jr->files[i], p) == 0)
 			jr->files[i][0] = '\0';
@@ -567,6 +686,12 @@ void job_files_remove(struct job_run *jr)
 			job_file_remove(jr, jr->files[i]);
 			jr->files[i][0] = '\0';
 		}
+	for (size_t i = 0; i < jr->n_dirs; i++)
+		close(jr->dirs[i].fd);
+	jr->n_dirs = 0;
+	if (jr->device_fd >= 0)
+		close(jr->device_fd);
+	jr->device_fd = -1;
 }
 
 void job_phase(struct job_run *jr, const char *phase, const char *test,
@@ -667,7 +792,7 @@ static int lost_connection(int rc)
 
 static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 {
-	struct job_run *jr = calloc(1, sizeof(*jr)); /* ~300 KiB of paths */
+	struct job_run *jr = calloc(1, sizeof(*jr)); /* ~1 MiB of paths */
 	struct plan p = {0};
 	struct smb_session sess;
 	struct stat st;
@@ -683,6 +808,7 @@ static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 	jr->q = q;
 	jr->a = q->a;
 	jr->id = id;
+	jr->device_fd = -1;
 	jr->s = s;
 	jr->cancel = &q->cancel;
 	jr->plan = &p;
@@ -762,13 +888,13 @@ out:
 				      "on the run"
 				    : "");
 	}
-	if (jr && rc == -ENOSPC) {
+	if (jr && rc == -ENOSPC && strncmp(jr->error, "refused", 7) != 0) {
 		char was[sizeof(jr->error)];
 		snprintf(was, sizeof(was), "%s", jr->error);
 		snprintf(jr->error, sizeof(jr->error),
-			 "%.80s ran out of space during the job (%.100s); "
-			 "its test files are removed",
-			 s->target, was[0] ? was : "ENOSPC");
+			 "%.80s ran out of space during the job (%.100s)%s",
+			 s->target, was[0] ? was : "ENOSPC",
+			 jr->device ? "" : "; its test files are removed");
 	}
 	if (jr) {
 		job_files_remove(jr);

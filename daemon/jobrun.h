@@ -23,6 +23,7 @@
 #include "probe.h"
 
 #define JOB_MAX_FILES 80
+#define JOB_MAX_DIRS 40
 
 struct jobq;
 
@@ -35,9 +36,19 @@ struct job_run {
 	const struct tgt_ops *ops;
 	const atomic_int *cancel;
 	int device;                  /* the target is a raw block device */
+	int device_fd;               /* held O_EXCL while the job runs, or -1 */
 	char error[256];
-	char files[JOB_MAX_FILES][PATH_MAX];
+	char files[JOB_MAX_FILES][PATH_MAX]; /* as the job opens them: local
+						files through their directory's
+						handle, /proc/self/fd/N/NAME */
+	char real[JOB_MAX_FILES][PATH_MAX];  /* where each is: archive, logs */
 	size_t n_files;
+	struct {
+		char path[PATH_MAX];         /* as the job names it */
+		char real[PATH_MAX];         /* where it was when opened */
+		int fd;                      /* O_PATH, held for the job */
+	} dirs[JOB_MAX_DIRS];
+	size_t n_dirs;
 	struct probe pr;             /* of the job's target */
 	const struct plan *plan;     /* its tests (empty for mailbox-db and
 					file-create) */
@@ -54,6 +65,10 @@ int job_run_create(struct job_run *jr, int direct, uint64_t buffered_size);
 /* Engine options for this job on path (progress, cancel, error wired). */
 struct engine_opts job_engine_opts(struct job_run *jr, const char *path);
 
+/* Do need more bytes fit in dir now, with the reserve? 0, or -ENOSPC with
+ * jr->error set ("refused at start: …"). */
+int job_room(struct job_run *jr, const char *dir, uint64_t need);
+
 /*
  * A new file path for this job in dir, recorded in the archive
  * (*path receives it; the file is not created). Returns 0 or a negative
@@ -66,6 +81,10 @@ int job_file_make(struct job_run *jr, const char *dir, uint64_t size,
 		  enum wl_data data, int *direct, const char **path);
 
 /* Removes (and forgets) one of the job's files; a missing one is fine. */
+/* Drops path (one of jr->files, not created by the job: it existed)
+ * from the job and the archive without touching it. */
+void job_file_forget(struct job_run *jr, const char *path);
+
 void job_file_remove(struct job_run *jr, const char *path);
 
 /* Removes every file the job still has. */

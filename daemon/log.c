@@ -1,5 +1,7 @@
 /*
- * log — see log.h.
+ * log — see log.h. One event is one line: control characters in a message
+ * (a directory name may hold a newline) are written as \xNN, so nothing a
+ * user names can forge a second log line.
  */
 #include "log.h"
 
@@ -25,5 +27,14 @@ void log_msg(const char *level, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "%s storbench %s: %s\n", now, level, line);
+	flockfile(stderr);
+	fprintf(stderr, "%s storbench %s: ", now, level);
+	for (const unsigned char *c = (const unsigned char *)line; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f)
+			fprintf(stderr, "\\x%02x", *c);
+		else
+			putc_unlocked(*c, stderr);
+	}
+	putc_unlocked('\n', stderr);
+	funlockfile(stderr);
 }

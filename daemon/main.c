@@ -93,7 +93,8 @@ static int load_token(const char *path, int create, char *tok, size_t len)
 	unsigned char raw[32];
 	struct stat st;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), rc = 0;
+	char buf[512];
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), rc = 0;
 
 	if (fd < 0 && errno == ENOENT && create) {
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
@@ -119,16 +120,28 @@ static int load_token(const char *path, int create, char *tok, size_t len)
 		log_error("API token %s: %s", path, strerror(-rc));
 		goto out;
 	}
-	if (fstat(fd, &st) != 0 || (st.st_mode & 077)) {
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		rc = -EINVAL;
+		log_error("API token %s: not a regular file", path);
+		goto out;
+	}
+	if (st.st_mode & 077) {
 		rc = -EPERM;
 		log_error("API token %s: others may read it (mode %03o); "
 			  "chmod 600 it",
 			  path, (unsigned)(st.st_mode & 0777));
 		goto out;
 	}
-	n = read(fd, tok, len - 1);
-	tok[n > 0 ? n : 0] = '\0';
-	tok[strcspn(tok, "\r\n")] = '\0';
+	n = read(fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\r\n")] = '\0';
+	if (strlen(buf) >= len) {
+		rc = -EINVAL;
+		log_error("API token %s: longer than %zu characters", path,
+			  len - 1);
+		goto out;
+	}
+	memcpy(tok, buf, strlen(buf) + 1);
 	if (strlen(tok) < 16 || strspn(tok, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef"
 					    "ghijklmnopqrstuvwxyz0123456789"
 					    "-._~+/=") != strlen(tok)) {
@@ -138,6 +151,7 @@ static int load_token(const char *path, int create, char *tok, size_t len)
 			  path, len - 1);
 	}
 out:
+	explicit_bzero(buf, sizeof(buf));
 	if (rc < 0)
 		explicit_bzero(tok, len);
 	if (fd >= 0)
@@ -146,8 +160,8 @@ out:
 }
 
 /* Our own files in the data directory, made 0600 if an older storbench (or
- * a copy) left them readable by others. */
-static void tighten(const char *dir)
+ * a copy) left them readable by others, and the scratch folder 0700. */
+static void tighten(const char *dir, const char *scratch)
 {
 	static const char *const own[] = {
 		"storbench.db", "storbench.db-wal", "storbench.db-shm",
@@ -170,6 +184,10 @@ static void tighten(const char *dir)
 			 "storbench keeps the archive and credentials there: "
 			 "chmod 700 it",
 			 dir, (unsigned)(st.st_mode & 0777));
+	if (lstat(scratch, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    (st.st_mode & 077) && chmod(scratch, 0700) == 0)
+		log_warn("%s was open to others (mode %03o); now 0700", scratch,
+			 (unsigned)(st.st_mode & 0777));
 }
 
 /*
@@ -334,22 +352,40 @@ static int serve(int argc, char **argv)
 		log_error("scratch directory %s: %s", scratch, strerror(-err));
 		return 1;
 	}
-	tighten(real);
+	tighten(real, scratch);
 	/* where jobs may write: scratch, then each --allow */
 	if (confine_allow(scratch, why, sizeof(why)) < 0) {
 		log_error("%s", why);
 		return 1;
 	}
-	for (size_t i = 0; i < n_allow; i++)
+	for (size_t i = 0; i < n_allow; i++) {
+		struct stat st;
 		if (confine_allow(allow[i], why, sizeof(why)) < 0) {
 			log_error("%s", why);
 			return 2;
 		}
-	for (size_t i = 0; i < n_devs; i++)
+		if (stat(allow[i], &st) == 0 && (st.st_mode & S_IWOTH))
+			log_warn("--allow %s: every local user may write there "
+				 "(mode %04o); whoever can queue jobs can aim "
+				 "them at any folder made in it",
+				 allow[i], (unsigned)(st.st_mode & 07777));
+	}
+	for (size_t i = 0; i < n_devs; i++) {
+		char dreal[PATH_MAX];
+		uint64_t bytes = 0;
 		if (confine_allow_device(devs[i], why, sizeof(why)) < 0) {
 			log_error("%s", why);
 			return 2;
 		}
+		if (confine_device(devs[i], dreal, &bytes, why, sizeof(why)) < 0)
+			log_warn("--allow-device %s: %s; jobs on it are refused "
+				 "while that lasts",
+				 devs[i], why);
+		else
+			log_info("jobs may overwrite the first bytes of raw "
+				 "device %s (%.1f GiB)",
+				 dreal, (double)bytes / (1 << 30));
+	}
 	if (reserve && confine_set_reserve(reserve, why, sizeof(why)) < 0) {
 		log_error("%s", why);
 		return 2;
@@ -394,7 +430,7 @@ static int serve(int argc, char **argv)
 	}
 	log_info("storbench %s serving http://%s/ (data %s)", STORBENCH_VERSION,
 		 listen, real);
-	confine_roots_text(NULL, roots, sizeof(roots));
+	confine_roots_text(NULL, CONFINE_ALL, roots, sizeof(roots));
 	confine_reserve_text(why, sizeof(why));
 	log_info("jobs may write under: %s; each leaves %s of its filesystem "
 		 "free",

@@ -509,6 +509,9 @@ int run_file_create(struct job_run *jr, json_t *opt)
 		uint64_t size = (uint64_t)json_integer_value(json_array_get(sizes, i));
 		char name[32];
 		units_format_size(size, name, sizeof(name));
+		/* the file and its copy, with the reserve, as when queued */
+		if ((rc = job_room(jr, jr->s->target, 2 * size)) < 0)
+			return rc;
 		for (int it = 1; it <= jr->s->iterations && rc == 0; it++) {
 			const char *src = NULL, *p;
 			size_t keep = jr->n_files;
@@ -528,6 +531,12 @@ int run_file_create(struct job_run *jr, json_t *opt)
 					break;
 				err = mk ? mk->make(src, p, size, &secs)
 					 : fc_zeros(jr, p, size, &secs);
+				if (err == -EEXIST) {
+					/* not ours: left as it is, only
+					 * forgotten */
+					job_file_forget(jr, p);
+					goto failed;
+				}
 				if (err < 0 && (!mk || !unsupported(err))) {
 					job_file_remove(jr, p);
 					goto failed;
@@ -547,8 +556,16 @@ int run_file_create(struct job_run *jr, json_t *opt)
 failed:
 			if (src)
 				job_file_remove(jr, src);
-			snprintf(jr->error, sizeof(jr->error),
-				 "file-create %s: %s", name, strerror(-err));
+			if (err == -EEXIST)
+				snprintf(jr->error, sizeof(jr->error),
+					 "refused: a file exists at %.110s and is "
+					 "not this job's; storbench writes only "
+					 "files it creates (O_EXCL) and left it "
+					 "untouched",
+					 jr->real[jr->n_files - 1]);
+			else
+				snprintf(jr->error, sizeof(jr->error),
+					 "file-create %s: %s", name, strerror(-err));
 			return err;
 		}
 	}

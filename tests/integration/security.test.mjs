@@ -181,6 +181,19 @@ test('--token-file: a configured token is used, one others may read is refused',
   const d = await daemon('tokfile', { args: ['--require-token', '--token-file', tf] });
   assert.equal((await api(d.url, 'GET', '/api/v1/runs', undefined, { headers: { Authorization: 'Bearer configured-token-0123456789' } })).status, 200);
   assert.ok(!fs.existsSync(path.join(root, 'tokfile', 'api-token')), 'no token file made when one is configured');
+  for (const [what, make, re] of [
+    ['a FIFO', (f) => execFileSync('mkfifo', ['-m', '600', f]), /not a regular file/],
+    ['a 5000-character token', (f) => fs.writeFileSync(f, 'a'.repeat(5000), { mode: 0o600 }), /longer than 127 characters/],
+  ]) {
+    const f = path.join(root, `token-${what.length}`);
+    make(f);
+    const p = spawn(bin, ['serve', '--listen', `127.0.0.1:${await freePort()}`, '--data', path.join(root, 'tokbad'), '--token-file', f]);
+    let err = '';
+    p.stderr.on('data', (c) => { err += c; });
+    const code = await new Promise((resolve) => p.on('exit', resolve));
+    assert.equal(code, 1, what);
+    assert.match(err, re, what);
+  }
   fs.chmodSync(tf, 0o644);
   const p = spawn(bin, ['serve', '--listen', `127.0.0.1:${await freePort()}`, '--data', path.join(root, 'tokfile2'), '--token-file', tf]);
   let err = '';
@@ -262,6 +275,56 @@ test('targets outside the roots, "..", symlinks out, a device: each refused with
   assert.ok(jobs.every((j) => j.target !== outside), 'nothing was queued outside');
 });
 
+test('a directory swapped for a symlink out of the root while jobs start: no file ever lands outside', async (t) => {
+  // renameat2(RENAME_EXCHANGE) swaps a real directory and a symlink to
+  // "outside" thousands of times a second while 20 queued jobs start: each
+  // must be refused or write inside the root (before the daemon named its
+  // files through a handle on the checked directory, 1 to 4 in 25 landed
+  // outside)
+  try { execFileSync('python3', ['-c', 'import ctypes; ctypes.CDLL(None).renameat2'], { stdio: 'ignore' }); } catch {
+    t.skip('python3 with renameat2 (glibc 2.28+) is needed for the swapper'); return;
+  }
+  const dirA = path.join(allowed, 'race.dir');
+  const dirB = path.join(allowed, 'race.link');
+  const victim = path.join(root, 'victim');
+  fs.mkdirSync(dirA);
+  fs.mkdirSync(victim);
+  fs.symlinkSync(victim, dirB);
+  const hold = await api(loop.url, 'POST', '/api/v1/jobs', { ...SMALL, target: allowed, duration_s: 1 });
+  assert.equal(hold.status, 202, hold.text);
+  const ids = [];
+  for (let i = 0; i < 30; i++) {
+    const r = await api(loop.url, 'POST', '/api/v1/jobs', { ...SMALL, size: '8MiB', target: dirA });
+    assert.equal(r.status, 202, r.text);
+    ids.push(r.json.id);
+  }
+  const swapper = spawn('python3', ['-c', `
+import ctypes, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+a, b = sys.argv[1].encode(), sys.argv[2].encode()
+end = time.time() + 120
+while time.time() < end:
+    libc.renameat2(-100, a, -100, b, 2)
+`, dirA, dirB], { stdio: 'ignore' });
+  cleanups.push(() => swapper.kill('SIGKILL'));
+  const states = {};
+  const landed = new Set();
+  for (const id of ids) {
+    const job = await waitJob(loop.url, id, 60000, 20);
+    states[job.state] = (states[job.state] ?? 0) + 1;
+    if (job.state === 'failed') assert.match(job.error, /refused|No such file/, job.error);
+    for (const f of fs.readdirSync(victim)) landed.add(f);
+  }
+  swapper.kill('SIGKILL');
+  await new Promise((resolve) => (swapper.exitCode !== null ? resolve() : swapper.on('exit', resolve)));
+  console.log(`  # 30 jobs under the swap: ${JSON.stringify(states)}`);
+  assert.deepEqual([...landed, ...fs.readdirSync(victim)], [], 'nothing was created outside the root');
+  for (const d of [dirA, dirB]) {
+    const real = fs.realpathSync(d);
+    if (real.startsWith(allowed)) assert.deepEqual(fs.readdirSync(real).filter((f) => f.startsWith('storbench-')), []);
+  }
+});
+
 test('a root that is a symlink to elsewhere is refused at start', async () => {
   const link = path.join(root, 'rootlink');
   fs.symlinkSync(outside, link);
@@ -295,6 +358,27 @@ test('a pre-existing file at the test file\'s name: the job fails, the file is u
   assert.match(job.error, /exists and is not this job's.*left it untouched/);
   assert.equal(sha(tf), sum, 'the planted file is byte for byte what it was');
   fs.rmSync(tf);
+  // file-create makes its files by other calls (fallocate, copies): same rule
+  const first2 = await api(loop.url, 'POST', '/api/v1/jobs', { ...SMALL, target: allowed, duration_s: 2 });
+  const fc = await api(loop.url, 'POST', '/api/v1/jobs', { profile: 'file-create', target: allowed, iterations: 1, options: { sizes: ['8MiB'] } });
+  assert.equal(fc.status, 202, fc.text);
+  fs.writeFileSync(fc.json.test_file, 'mine, not storbench\'s');
+  await waitJob(loop.url, first2.json.id);
+  const fj = await waitJob(loop.url, fc.json.id);
+  assert.equal(fj.state, 'failed');
+  assert.match(fj.error, /exists at .* and is not this job's.*left it untouched/);
+  assert.equal(fs.readFileSync(fc.json.test_file, 'utf8'), 'mine, not storbench\'s');
+  fs.rmSync(fc.json.test_file);
+});
+
+test('a directory name cannot forge a log line', async () => {
+  const evil = path.join(allowed, 'x\n2026-01-01T00:00:00Z storbench error: FORGED');
+  fs.mkdirSync(evil);
+  const r = await api(loop.url, 'POST', '/api/v1/jobs', { ...SMALL, size: '8MiB', target: evil });
+  assert.equal(r.status, 202, r.text);
+  assert.equal((await waitJob(loop.url, r.json.id)).state, 'done');
+  assert.ok(!/^2026-01-01T00:00:00Z storbench error: FORGED/m.test(loop.output()), 'no forged line');
+  assert.match(loop.output(), /x\\x0a2026-01-01T00:00:00Z storbench error: FORGED/);
 });
 
 test('a raw loop device: refused unless allowed; allowed and free it runs; mounted it is refused', async (t) => {
@@ -323,9 +407,17 @@ test('a raw loop device: refused unless allowed; allowed and free it runs; mount
   r = await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, target: dev, profile: 'file-create' });
   assert.equal(r.status, 400);
   assert.match(r.json.detail, /needs a directory/);
-  r = await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, target: dev });
+  r = await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, target: dev, duration_s: 2 });
   assert.equal(r.status, 202, r.text);
   assert.equal(r.json.test_file, dev);
+  // while it runs the device is held: nothing else may claim it (mount,
+  // mdadm, LVM and O_EXCL all claim exclusively)
+  for (let i = 0; i < 200; i++) {
+    const j = (await api(d.url, 'GET', `/api/v1/jobs/${r.json.id}`)).json;
+    if (j.progress?.phase === 'measuring' || !['queued', 'running'].includes(j.state)) break;
+    await sleep(50);
+  }
+  assert.throws(() => fs.openSync(dev, fs.constants.O_RDONLY | fs.constants.O_EXCL), { code: 'EBUSY' });
   const job = await waitJob(d.url, r.json.id);
   assert.equal(job.state, 'done', job.error);
   const run = (await api(d.url, 'GET', `/api/v1/runs/${job.run_id}`)).json;
@@ -337,6 +429,7 @@ test('a raw loop device: refused unless allowed; allowed and free it runs; mount
   fs.closeSync(fd2);
   assert.ok(back.equals(tail), 'the device past the test region is untouched');
   assert.ok(fs.existsSync(dev), 'the device node is not removed');
+  fs.closeSync(fs.openSync(dev, fs.constants.O_RDONLY | fs.constants.O_EXCL)); // released
   // mounted: refused, naming the mount point
   const mnt = path.join(dir, 'mnt');
   fs.mkdirSync(mnt);
@@ -349,29 +442,64 @@ test('a raw loop device: refused unless allowed; allowed and free it runs; mount
   execFileSync('umount', [mnt]);
 });
 
-test('the disk fills up during a job (ENOSPC): the job fails cleanly and its files are gone', async (t) => {
+test('room is checked again when a queued job starts: one that no longer fits is refused', async (t) => {
   const dir = path.join(root, 'full');
   fs.mkdirSync(dir);
   const m = loopFs(dir, 'ext4', '96M');
   if (m.skip) { t.skip(m.skip); return; }
   cleanups.push(m.cleanup);
-  const d = await daemon('fills', { allow: [m.mnt, allowed], args: ['--reserve', '0%'] });
+  const d = await daemon('fills', { allow: [m.mnt, allowed] });
   // a long job holds the queue while the small filesystem is filled behind
   // the second job's back (it fitted when it was queued)
   const first = await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, target: allowed, duration_s: 3 });
   assert.equal(first.status, 202, first.text);
-  const r = await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, target: m.mnt, size: '48MiB' });
+  const r = await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, target: m.mnt, size: '40MiB' });
   assert.equal(r.status, 202, r.text);
+  const fc = await api(d.url, 'POST', '/api/v1/jobs', { profile: 'file-create', target: m.mnt, iterations: 1, options: { sizes: ['16MiB'] } });
+  assert.equal(fc.status, 202, fc.text);
   const free = fs.statfsSync(m.mnt);
-  execFileSync('fallocate', ['-l', String(Number(free.bavail * free.bsize) - (8 << 20)), path.join(m.mnt, 'filler')]);
-  const job = await waitJob(d.url, r.json.id);
-  assert.equal(job.state, 'failed');
-  assert.match(job.error, /ran out of space during the job.*test files are removed/);
+  execFileSync('fallocate', ['-l', String(Number(free.bavail * free.bsize) - (30 << 20)), path.join(m.mnt, 'filler')]);
+  for (const id of [r.json.id, fc.json.id]) {
+    const job = await waitJob(d.url, id);
+    assert.equal(job.state, 'failed');
+    assert.match(job.error, /refused at start: .* GiB free and the job needs .* keeping the reserve \(10 %\) free/);
+  }
   assert.deepEqual(fs.readdirSync(m.mnt).filter((f) => f.startsWith('storbench-')), []);
   assert.ok(fs.existsSync(path.join(m.mnt, 'filler')), 'files not ours stay');
   // and the queue carries on
   const next = await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, target: allowed });
   assert.equal((await waitJob(d.url, next.json.id)).state, 'done');
+});
+
+test('the disk fills up while a job measures (ENOSPC on btrfs overwrites): the job fails cleanly, its file is gone', async (t) => {
+  const dir = path.join(root, 'cow');
+  fs.mkdirSync(dir);
+  const m = loopFs(dir, 'btrfs', '256M');
+  if (m.skip) { t.skip(m.skip); return; }
+  cleanups.push(m.cleanup);
+  const d = await daemon('cow', { allow: [m.mnt], args: ['--reserve', '0%'] });
+  // random 4 KiB overwrites: btrfs writes each to a new place (copy on
+  // write), so a full filesystem refuses them in the middle of the test
+  const r = await api(d.url, 'POST', '/api/v1/jobs', { profile: 'custom', target: m.mnt, size: '64MiB', iterations: 1,
+    duration_s: 5, tests: [{ name: 'RND4K Q8T1 write', read_pct: 0, block_size: '4KiB', queue_depth: 8 }] });
+  assert.equal(r.status, 202, r.text);
+  for (let i = 0; i < 200; i++) {
+    const j = (await api(d.url, 'GET', `/api/v1/jobs/${r.json.id}`)).json;
+    if (j.progress?.phase === 'measuring' || !['queued', 'running'].includes(j.state)) break;
+    await sleep(50);
+  }
+  // btrfs's free-space figure is an estimate: take what fallocate grants
+  const free = fs.statfsSync(m.mnt);
+  let want = Number(free.bavail * free.bsize) - (1 << 20);
+  for (let i = 0; want > 0; i++, want -= 4 << 20) {
+    try { execFileSync('fallocate', ['-l', String(want), path.join(m.mnt, 'filler')], { stdio: 'ignore' }); break; } catch { /* smaller */ }
+  }
+  const job = await waitJob(d.url, r.json.id);
+  assert.equal(job.state, 'failed');
+  assert.match(job.error, /ran out of space during the job \(write of .*No space left on device\); its test files are removed/);
+  assert.deepEqual(fs.readdirSync(m.mnt).filter((f) => f.startsWith('storbench-')), []);
+  assert.ok(fs.existsSync(path.join(m.mnt, 'filler')), 'files not ours stay');
+  assert.equal((await api(d.url, 'GET', '/healthz')).status, 200);
 });
 
 test('an edited archive cannot make the daemon remove a file that is not its own', async (t) => {

@@ -1,8 +1,10 @@
 /*
  * smb_client — the child process's side of smb.h: the only code that calls
  * libsmbclient. One process is one session: its credentials and knobs come
- * from the environment the daemon spawned it with (STORBENCH_SMB_*), its
- * answers go to fd 1, a socket to the daemon.
+ * from the environment the daemon spawned it with (STORBENCH_SMB_*) and its
+ * password from the first bytes on fd 0 (a socket to the daemon; never in
+ * the environment, which /proc/PID/environ shows for the process's life);
+ * its answers go to fd 1, the same socket.
  *
  * Knobs: minimum/maximum protocol through smbc_setOptionProtocols,
  * encryption through smbc_setOptionSmbEncryptionLevel(REQUIRE). Signing has
@@ -56,8 +58,9 @@ static void session_from_env(void)
 {
 	const char *v;
 
+	uint32_t len = 0;
+
 	env_copy("STORBENCH_SMB_USER", sess.user, sizeof(sess.user));
-	env_copy("STORBENCH_SMB_PASSWORD", sess.password, sizeof(sess.password));
 	env_copy("STORBENCH_SMB_DOMAIN", sess.domain, sizeof(sess.domain));
 	env_copy("STORBENCH_SMB_MIN_PROTOCOL", sess.min_protocol,
 		 sizeof(sess.min_protocol));
@@ -66,7 +69,13 @@ static void session_from_env(void)
 	sess.require_signing = (v = getenv("STORBENCH_SMB_SIGNING")) && *v == '1';
 	sess.require_encryption =
 		(v = getenv("STORBENCH_SMB_ENCRYPTION")) && *v == '1';
-	unsetenv("STORBENCH_SMB_PASSWORD");
+	/* the password: the first bytes on the socket (tgt_smb.c) */
+	if (smb_full_io(0, &len, sizeof(len), 0) == 0 &&
+	    len < sizeof(sess.password) &&
+	    smb_full_io(0, sess.password, len, 0) == 0)
+		sess.password[len] = '\0';
+	else
+		sess.password[0] = '\0';
 }
 
 static void auth_fn(SMBCCTX *c, const char *srv, const char *shr, char *wg,

@@ -190,10 +190,12 @@ void smb_set_helper(const char *path)
 	snprintf(helper_path, sizeof(helper_path), "%s", path);
 }
 
-#define N_SMB_ENV 7
+#define N_SMB_ENV 6
 
-/* The environment a child is spawned with: ours, plus the session (the
- * password never on a command line). The caller frees it with free_env. */
+/* The environment a child is spawned with: ours, plus the session without
+ * its password (that goes over the socket: an environment stays readable in
+ * /proc/PID/environ for the child's life). The caller frees it with
+ * free_env. */
 static char **child_env(const struct smb_session *s)
 {
 	size_t n = 0, k = 0;
@@ -207,15 +209,14 @@ static char **child_env(const struct smb_session *s)
 		if (strncmp(environ[i], "STORBENCH_SMB_", 14) != 0)
 			env[k++] = environ[i];
 	if (asprintf(&env[k], "STORBENCH_SMB_USER=%s", s->user) < 0 ||
-	    asprintf(&env[k + 1], "STORBENCH_SMB_PASSWORD=%s", s->password) < 0 ||
-	    asprintf(&env[k + 2], "STORBENCH_SMB_DOMAIN=%s", s->domain) < 0 ||
-	    asprintf(&env[k + 3], "STORBENCH_SMB_MIN_PROTOCOL=%s",
+	    asprintf(&env[k + 1], "STORBENCH_SMB_DOMAIN=%s", s->domain) < 0 ||
+	    asprintf(&env[k + 2], "STORBENCH_SMB_MIN_PROTOCOL=%s",
 		     s->min_protocol) < 0 ||
-	    asprintf(&env[k + 4], "STORBENCH_SMB_MAX_PROTOCOL=%s",
+	    asprintf(&env[k + 3], "STORBENCH_SMB_MAX_PROTOCOL=%s",
 		     s->max_protocol) < 0 ||
-	    asprintf(&env[k + 5], "STORBENCH_SMB_SIGNING=%d",
+	    asprintf(&env[k + 4], "STORBENCH_SMB_SIGNING=%d",
 		     s->require_signing) < 0 ||
-	    asprintf(&env[k + 6], "STORBENCH_SMB_ENCRYPTION=%d",
+	    asprintf(&env[k + 5], "STORBENCH_SMB_ENCRYPTION=%d",
 		     s->require_encryption) < 0) {
 		for (size_t i = k; i < k + N_SMB_ENV; i++)
 			free(env[i]);
@@ -233,10 +234,8 @@ static void free_env(char **env)
 		return;
 	while (env[n])
 		n++;
-	for (size_t i = n >= N_SMB_ENV ? n - N_SMB_ENV : 0; i < n; i++) {
-		memset(env[i], 0, strlen(env[i])); /* the password */
+	for (size_t i = n >= N_SMB_ENV ? n - N_SMB_ENV : 0; i < n; i++)
 		free(env[i]);
-	}
 	free(env);
 }
 
@@ -266,6 +265,17 @@ static int spawn_child(const struct smb_session *s, char *const argv[],
 	if (rc != 0) {
 		close(sv[0]);
 		return -rc;
+	}
+	/* the password first: its length (4 bytes), then its bytes; the
+	 * socket buffer holds them until the child reads */
+	{
+		uint32_t len = (uint32_t)strnlen(s->password, sizeof(s->password));
+		if ((rc = smb_write2(sv[0], &len, sizeof(len), s->password, len)) < 0) {
+			close(sv[0]);
+			kill(*pid, SIGKILL);
+			waitpid(*pid, NULL, 0);
+			return rc;
+		}
 	}
 	*sock = sv[0];
 	return 0;

@@ -87,16 +87,28 @@ test('cdm-default on a share: every test measured, the dialect recorded as the s
   assert.equal(r.json.engine, 'smb');
   assert.deepEqual(r.json.smb, { credential: 'filer', min_protocol: null, max_protocol: null,
     require_signing: false, require_encryption: false });
-  // what the server sees while the job runs
+  // what the server sees while the job runs; and the workers' environment
+  // and command lines (readable in /proc for their whole life) hold no password
   const seen = new Set();
-  let job;
+  let job, workers = 0;
   for (;;) {
     job = (await api(d.url, 'GET', `/api/v1/jobs/${r.json.id}`)).json;
     if (!['queued', 'running'].includes(job.state)) break;
     if (job.state === 'running') for (const s of serverSessions()) seen.add(s.dialect);
+    for (const pid of fs.readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+      let cmd = '', env = '';
+      try {
+        cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+        if (!cmd.includes('smb-worker') && !cmd.includes('smb-op')) continue;
+        env = fs.readFileSync(`/proc/${pid}/environ`, 'latin1');
+      } catch { continue; }
+      workers++;
+      assert.ok(!cmd.includes(SMB_PASSWORD) && !env.includes(SMB_PASSWORD), `pid ${pid} shows the password`);
+    }
     await sleep(300);
   }
   assert.equal(job.state, 'done', job.error);
+  assert.ok(workers > 0, 'SMB worker processes were seen and checked');
   const run = (await api(d.url, 'GET', `/api/v1/runs/${job.run_id}`)).json;
   assert.equal(run.tests.length, 8);
   for (const t of run.tests) {

@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #define API_BODY_LIMIT (64 * 1024) /* bytes; larger bodies get 413 */
@@ -64,6 +65,10 @@ struct api_resp {
 	char location[128];          /* Location header when non-empty */
 	char allow[64];              /* Allow header (405) when non-empty */
 	char filename[96];           /* Content-Disposition: attachment */
+	int stream;                  /* set by h_events: the server answers
+					with the event stream instead */
+	const char *route;           /* the matched route's pattern, for the
+					HTTP metrics (set by api_dispatch) */
 };
 
 /* A problem (RFC 9457) being built: status, title, field, detail. */
@@ -85,6 +90,9 @@ int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out);
 /* Is "ADDR:PORT" a loopback address (127.0.0.0/8, ::1)? 1, 0, or -EINVAL. */
 int api_listen_is_loopback(const char *listen);
 void api_stop(struct api_server *s);
+/* The HTTP metrics (requests by route, method and code; the latency
+ * histogram) in Prometheus text exposition, into f. */
+void api_http_metrics(FILE *f);
 
 /* --- routes.c --- */
 void api_dispatch(struct api_req *req, struct api_resp *resp);
@@ -175,6 +183,8 @@ void h_compare(struct api_req *req, struct api_resp *resp);
 void h_import(struct api_req *req, struct api_resp *resp);
 void h_runs_original(struct api_req *req, struct api_resp *resp);
 void h_profiles(struct api_req *req, struct api_resp *resp);
+void h_events(struct api_req *req, struct api_resp *resp);
+void h_metrics(struct api_req *req, struct api_resp *resp);
 void h_creds_create(struct api_req *req, struct api_resp *resp);
 void h_creds_list(struct api_req *req, struct api_resp *resp);
 void h_creds_get(struct api_req *req, struct api_resp *resp);

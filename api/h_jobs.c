@@ -45,14 +45,8 @@ static void add_progress(struct api_ctx *ctx, json_t *job)
 		json_object_set_new(job, "progress", json_null());
 		return;
 	}
-	json_object_set_new(
-		job, "progress",
-		json_pack("{s:s, s:s?, s:s?, s:i, s:i, s:i, s:i, s:f, s:f, s:f}",
-			  "phase", p.phase, "test", p.test[0] ? p.test : NULL,
-			  "rw", p.rw[0] ? p.rw : NULL, "iteration", p.iteration,
-			  "iterations", p.iterations, "tests_done", p.tests_done,
-			  "tests_total", p.tests_total, "fraction", p.fraction,
-			  "live_mb_s", p.live_mb_s, "live_iops", p.live_iops));
+	json_object_set_new(job, "progress", jobq_progress_json(&p));
+	json_object_del(json_object_get(job, "progress"), "job_id");
 }
 
 /* Sends job id (with progress) or the archive's error. */
@@ -93,6 +87,7 @@ void h_jobs_create(struct api_req *req, struct api_resp *resp)
 			 "the archive could not queue the job");
 		return;
 	}
+	jobq_publish_job(id, "queued", 0, NULL);
 	jobq_kick(req->ctx->q);
 	snprintf(resp->location, sizeof(resp->location), "/api/v1/jobs/%lld",
 		 (long long)id);

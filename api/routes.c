@@ -32,6 +32,8 @@ static const struct route routes[] = {
 	{"POST", "/api/v1/import", h_import},
 	{"GET", "/api/v1/runs/{id}/original", h_runs_original},
 	{"GET", "/api/v1/profiles", h_profiles},
+	{"GET", "/api/v1/events", h_events},
+	{"GET", "/metrics", h_metrics},
 	{"POST", "/api/v1/credentials", h_creds_create},
 	{"GET", "/api/v1/credentials", h_creds_list},
 	{"GET", "/api/v1/credentials/*", h_creds_get},
@@ -105,6 +107,7 @@ void api_dispatch(struct api_req *req, struct api_resp *resp)
 		req->id = id;
 		req->rest = rest;
 		resp->allow[0] = '\0';
+		resp->route = routes[i].pattern;
 		routes[i].fn(req, resp);
 		return;
 	}

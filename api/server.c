@@ -11,7 +11,7 @@
  * the client sees the problem rather than a reset connection.
  *
  * Access (access_check, before any of a body is read): the dashboard's files
- * and /healthz are open; everything under /api/ needs "Authorization: Bearer
+ * and /healthz are open; /metrics and everything under /api/ need "Authorization: Bearer
  * TOKEN" when ctx->require_token (a listener on anything but loopback, or
  * --require-token). A token in the query string is refused, never used:
  * URLs end up in logs, proxies and browser history. Without a token
@@ -32,17 +32,29 @@
 #include <string.h>
 #include <strings.h>
 #include <arpa/inet.h>
+#include <pthread.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include <microhttpd.h>
 
+#include "events.h"
 #include "log.h"
 
 #define API_DRAIN_LIMIT (64UL << 20) /* bytes read and dropped at most */
 
+struct sse;
+
 struct api_server {
 	struct MHD_Daemon *d;
 	struct api_ctx *ctx;
+	/* event streams (GET /api/v1/events) */
+	pthread_mutex_t sse_mu;
+	struct sse *streams;     /* under sse_mu */
+	int stopping;            /* under sse_mu */
+	pthread_t ticker;
+	pthread_cond_t tick_cv;  /* with sse_mu: wakes the ticker to stop */
+	int ticker_started;
 };
 
 /* Per-request state while the body arrives. */
@@ -50,7 +62,260 @@ struct conn_state {
 	char *buf;
 	size_t len;
 	int too_big;
+	uint64_t t0_ns;          /* the request's first callback */
 };
+
+/*
+ * One event stream. Its reader sends what the bus (events.h) holds after
+ * `last`; with nothing new it suspends the connection (the libmicrohttpd
+ * way to say "no data yet" without a busy loop) and the bus's waker, or
+ * the ticker once a second, resumes it.
+ */
+struct sse {
+	struct api_server *srv;
+	struct MHD_Connection *c;
+	uint64_t last;           /* sequence number of the last event sent */
+	uint64_t wrote_ns;       /* when something was last sent */
+	int hello;               /* the opening lines went */
+	int suspended;           /* under srv->sse_mu */
+	struct sse *next, *prev; /* under srv->sse_mu */
+};
+
+#define SSE_KEEPALIVE_NS (15ULL * 1000000000ULL)
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* --- HTTP metrics: requests by route, method and status; latency --- */
+
+#define HTTP_ROUTES_MAX 256
+static const double lat_le[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+				0.05, 0.1, 0.25, 0.5, 1, 2.5, 5};
+#define N_LE (sizeof(lat_le) / sizeof(lat_le[0]))
+static struct {
+	pthread_mutex_t mu;
+	struct {
+		const char *route; /* a route pattern (static), or a word */
+		char method[8];
+		unsigned status;
+		uint64_t n;
+	} by[HTTP_ROUTES_MAX];
+	size_t n_by;
+	uint64_t le[N_LE + 1]; /* cumulative at print time; +Inf last */
+	uint64_t count;
+	double sum_s;
+} http = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+/* Counts one answer: route (a pattern; NULL: none matched), method, status
+ * and the seconds from its first byte to its answer. */
+static void http_count(const char *route, const char *method, unsigned status,
+		       double secs)
+{
+	static const char *const known[] = {"GET", "HEAD", "POST", "PUT",
+					    "PATCH", "DELETE", "OPTIONS"};
+	const char *m = "other";
+	size_t i, b;
+
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (strcmp(method, known[i]) == 0)
+			m = known[i];
+	if (!route)
+		route = "unmatched";
+	pthread_mutex_lock(&http.mu);
+	for (i = 0; i < http.n_by; i++)
+		if (http.by[i].status == status && strcmp(http.by[i].method, m) == 0 &&
+		    strcmp(http.by[i].route, route) == 0)
+			break;
+	if (i == http.n_by && http.n_by < HTTP_ROUTES_MAX) {
+		http.by[i].route = route;
+		snprintf(http.by[i].method, sizeof(http.by[i].method), "%s", m);
+		http.by[i].status = status;
+		http.by[i].n = 0;
+		http.n_by++;
+	}
+	if (i < http.n_by)
+		http.by[i].n++;
+	for (b = 0; b < N_LE && secs > lat_le[b]; b++)
+		;
+	http.le[b]++;
+	http.count++;
+	http.sum_s += secs;
+	pthread_mutex_unlock(&http.mu);
+}
+
+void api_http_metrics(FILE *f)
+{
+	uint64_t cum = 0;
+
+	pthread_mutex_lock(&http.mu);
+	fprintf(f, "# HELP storbench_http_requests_total HTTP requests answered, "
+		   "by route pattern, method and status code.\n"
+		   "# TYPE storbench_http_requests_total counter\n");
+	for (size_t i = 0; i < http.n_by; i++)
+		fprintf(f,
+			"storbench_http_requests_total{route=\"%s\",method=\"%s\","
+			"code=\"%u\"} %llu\n",
+			http.by[i].route, http.by[i].method, http.by[i].status,
+			(unsigned long long)http.by[i].n);
+	fprintf(f, "# HELP storbench_http_request_duration_seconds Time from a "
+		   "request's first byte to its answer being queued.\n"
+		   "# TYPE storbench_http_request_duration_seconds histogram\n");
+	for (size_t b = 0; b < N_LE; b++) {
+		cum += http.le[b];
+		fprintf(f,
+			"storbench_http_request_duration_seconds_bucket{le=\"%g\"} "
+			"%llu\n",
+			lat_le[b], (unsigned long long)cum);
+	}
+	fprintf(f,
+		"storbench_http_request_duration_seconds_bucket{le=\"+Inf\"} %llu\n"
+		"storbench_http_request_duration_seconds_sum %.9f\n"
+		"storbench_http_request_duration_seconds_count %llu\n",
+		(unsigned long long)http.count, http.sum_s,
+		(unsigned long long)http.count);
+	pthread_mutex_unlock(&http.mu);
+}
+
+/* --- event streams --- */
+
+/* Resumes every suspended stream: new events, a tick, or the stop. */
+static void sse_wake(void *arg)
+{
+	struct api_server *s = arg;
+
+	pthread_mutex_lock(&s->sse_mu);
+	for (struct sse *e = s->streams; e; e = e->next)
+		if (e->suspended) {
+			e->suspended = 0;
+			MHD_resume_connection(e->c);
+		}
+	pthread_mutex_unlock(&s->sse_mu);
+}
+
+/* Once a second: streams due a keep-alive send it. */
+static void *sse_ticker(void *arg)
+{
+	struct api_server *s = arg;
+
+	pthread_mutex_lock(&s->sse_mu);
+	while (!s->stopping) {
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += 1;
+		pthread_cond_timedwait(&s->tick_cv, &s->sse_mu, &until);
+		for (struct sse *e = s->streams; e; e = e->next)
+			if (e->suspended) {
+				e->suspended = 0;
+				MHD_resume_connection(e->c);
+			}
+	}
+	pthread_mutex_unlock(&s->sse_mu);
+	return NULL;
+}
+
+static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	struct sse *e = cls;
+	struct api_server *s = e->srv;
+	uint64_t now = mono_ns();
+	size_t n = 0;
+
+	(void)pos;
+	pthread_mutex_lock(&s->sse_mu);
+	if (s->stopping) {
+		pthread_mutex_unlock(&s->sse_mu);
+		return MHD_CONTENT_READER_END_OF_STREAM;
+	}
+	if (!e->hello) {
+		int w = snprintf(buf, max, ": storbench %s event stream\nretry: 2000\n\n",
+				 STORBENCH_VERSION);
+		n = w > 0 && (size_t)w < max ? (size_t)w : 0;
+		e->hello = 1;
+	}
+	n += events_read(e->last, buf + n, max - n, &e->last);
+	if (n == 0 && now - e->wrote_ns >= SSE_KEEPALIVE_NS) {
+		int w = snprintf(buf, max, ": keep-alive\n\n");
+		n = w > 0 && (size_t)w < max ? (size_t)w : 0;
+	}
+	if (n == 0) {
+		/* nothing to say: park the connection until the next event
+		 * or tick resumes it (no lost wake-up: both take sse_mu) */
+		e->suspended = 1;
+		MHD_suspend_connection(e->c);
+	} else {
+		e->wrote_ns = now;
+	}
+	pthread_mutex_unlock(&s->sse_mu);
+	return (ssize_t)n;
+}
+
+static void sse_free(void *cls)
+{
+	struct sse *e = cls;
+	struct api_server *s = e->srv;
+
+	pthread_mutex_lock(&s->sse_mu);
+	if (e->prev)
+		e->prev->next = e->next;
+	else
+		s->streams = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	pthread_mutex_unlock(&s->sse_mu);
+	free(e);
+}
+
+/* Answers GET /api/v1/events: text/event-stream from the events after
+ * Last-Event-ID (when given and still held), else from now on. */
+static enum MHD_Result sse_start(struct api_server *s, struct MHD_Connection *c)
+{
+	struct sse *e = calloc(1, sizeof(*e));
+	const char *lei = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						      "Last-Event-ID");
+	struct MHD_Response *mr;
+	enum MHD_Result ret;
+	uint64_t now_seq = events_last();
+
+	if (!e)
+		return MHD_NO;
+	e->srv = s;
+	e->c = c;
+	e->last = now_seq;
+	e->wrote_ns = mono_ns();
+	if (lei && *lei) {
+		char *end;
+		unsigned long long v;
+		errno = 0;
+		v = strtoull(lei, &end, 10);
+		if (!errno && !*end && v <= now_seq)
+			e->last = v;
+	}
+	mr = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read,
+					       e, sse_free);
+	if (!mr) {
+		free(e);
+		return MHD_NO;
+	}
+	pthread_mutex_lock(&s->sse_mu);
+	e->next = s->streams;
+	if (s->streams)
+		s->streams->prev = e;
+	s->streams = e;
+	pthread_mutex_unlock(&s->sse_mu);
+	MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE,
+				"text/event-stream; charset=utf-8");
+	MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	MHD_add_response_header(mr, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(mr, "X-Accel-Buffering", "no");
+	ret = MHD_queue_response(c, MHD_HTTP_OK, mr);
+	MHD_destroy_response(mr);
+	return ret;
+}
 
 static enum MHD_Result send_resp(struct MHD_Connection *c,
 				 struct api_resp *r)
@@ -176,7 +441,7 @@ static int access_check(struct api_ctx *ctx, struct MHD_Connection *c,
 	char own[300];
 	unsigned st = ctx->require_token ? 401 : 400;
 
-	if (strncmp(url, "/api/", 5) != 0)
+	if (strncmp(url, "/api/", 5) != 0 && strcmp(url, "/metrics") != 0)
 		return 0;
 	if (MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
 					"access_token") ||
@@ -260,9 +525,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 		if (!cs)
 			return MHD_NO;
 		*con_cls = cs;
+		cs->t0_ns = mono_ns();
 		if (access_check(s->ctx, c, url, method, &resp) < 0) {
 			cs->too_big = 1; /* drop whatever body follows */
 			ret = send_resp(c, &resp);
+			http_count(NULL, method, resp.status,
+				   (double)(mono_ns() - cs->t0_ns) / 1e9);
 			free(resp.body);
 			return ret;
 		}
@@ -300,7 +568,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	req.body = cs->buf;
 	req.body_len = cs->len;
 	api_dispatch(&req, &resp);
+	if (resp.stream) {
+		http_count(resp.route, method, 200,
+			   (double)(mono_ns() - cs->t0_ns) / 1e9);
+		return sse_start(s, c);
+	}
 	ret = send_resp(c, &resp);
+	http_count(resp.route, method, resp.status,
+		   (double)(mono_ns() - cs->t0_ns) / 1e9);
 	free(resp.body);
 	return ret;
 }
@@ -423,12 +698,15 @@ int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out)
 {
 	struct api_server *s = calloc(1, sizeof(*s));
 	struct addrinfo *ai = NULL;
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
+			 MHD_ALLOW_SUSPEND_RESUME;
 	int rc;
 
 	*out = NULL;
 	if (!s)
 		return -ENOMEM;
+	pthread_mutex_init(&s->sse_mu, NULL);
+	pthread_cond_init(&s->tick_cv, NULL);
 	if ((rc = parse_listen(listen, &ai)) < 0)
 		goto fail;
 	if (ai->ai_family == AF_INET6)
@@ -449,9 +727,14 @@ int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out)
 		rc = errno ? -errno : -EADDRINUSE;
 		goto fail;
 	}
+	if (pthread_create(&s->ticker, NULL, sse_ticker, s) == 0)
+		s->ticker_started = 1;
+	events_set_waker(sse_wake, s);
 	*out = s;
 	return 0;
 fail:
+	pthread_mutex_destroy(&s->sse_mu);
+	pthread_cond_destroy(&s->tick_cv);
 	free(s);
 	return rc;
 }
@@ -460,6 +743,17 @@ void api_stop(struct api_server *s)
 {
 	if (!s)
 		return;
+	events_set_waker(NULL, NULL);
+	/* event streams end: their readers see stopping once resumed */
+	pthread_mutex_lock(&s->sse_mu);
+	s->stopping = 1;
+	pthread_cond_signal(&s->tick_cv);
+	pthread_mutex_unlock(&s->sse_mu);
+	if (s->ticker_started)
+		pthread_join(s->ticker, NULL);
+	sse_wake(s);
 	MHD_stop_daemon(s->d);
+	pthread_mutex_destroy(&s->sse_mu);
+	pthread_cond_destroy(&s->tick_cv);
 	free(s);
 }

@@ -398,6 +398,9 @@ int archive_job_insert(struct archive *a, const struct job_spec *s,
 	return rc;
 }
 
+const char *const archive_job_states[ARCHIVE_N_STATES] = {
+	"queued", "running", "done", "failed", "cancelled", "interrupted"};
+
 static char *col_dup(sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
@@ -408,6 +411,12 @@ static char *col_dup(sqlite3_stmt *st, int i)
 int archive_job_claim_next(struct archive *a, int64_t *id,
 			   struct job_spec *s)
 {
+	return archive_job_claim(a, 0, id, s);
+}
+
+int archive_job_claim(struct archive *a, int64_t only, int64_t *id,
+		      struct job_spec *s)
+{
 	sqlite3_stmt *st = NULL;
 	char now[32];
 	int rc, src;
@@ -415,7 +424,7 @@ int archive_job_claim_next(struct archive *a, int64_t *id,
 	memset(s, 0, sizeof(*s));
 	if ((rc = prep(a, "UPDATE jobs SET state='running', started_at=?"
 			  " WHERE id=(SELECT id FROM jobs WHERE state='queued'"
-			  " ORDER BY id LIMIT 1)"
+			  " AND (?2 = 0 OR id = ?2) ORDER BY id LIMIT 1)"
 			  " RETURNING id, profile, target, size, iterations,"
 			  " duration_s, interval_s, labels, notes, plan,"
 			  " engine, direct, options, smb, created_at",
@@ -423,6 +432,7 @@ int archive_job_claim_next(struct archive *a, int64_t *id,
 		return rc;
 	now_text(now);
 	sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, only);
 	src = sqlite3_step(st);
 	if (src == SQLITE_ROW) {
 		*id = sqlite3_column_int64(st, 0);
@@ -533,6 +543,25 @@ int archive_interrupt_running(struct archive *a, int *n)
 		 " WHERE state='running';",
 		 now);
 	return tx_end(a, exec(a, sql));
+}
+
+int archive_job_state_counts(struct archive *a, int counts[ARCHIVE_N_STATES])
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(counts, 0, sizeof(int) * ARCHIVE_N_STATES);
+	if ((rc = prep(a, "SELECT state, count(*) FROM jobs GROUP BY state",
+		       &st)) < 0)
+		return rc;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *state = (const char *)sqlite3_column_text(st, 0);
+		for (int i = 0; i < ARCHIVE_N_STATES; i++)
+			if (state && strcmp(state, archive_job_states[i]) == 0)
+				counts[i] = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+	return 0;
 }
 
 int archive_queue_counts(struct archive *a, int *queued, int *running)

@@ -79,6 +79,9 @@ int archive_job_insert(struct archive *a, const struct job_spec *s,
  * -ENOENT when nothing is queued. */
 int archive_job_claim_next(struct archive *a, int64_t *id,
 			   struct job_spec *s);
+/* The same, but only job only when it is queued (0: the oldest). */
+int archive_job_claim(struct archive *a, int64_t only, int64_t *id,
+		      struct job_spec *s);
 /* queued -> cancelled. Returns 1 if it was queued, 0 if not. */
 int archive_job_cancel_queued(struct archive *a, int64_t id);
 /* Ends a running job and its run with state and error (NULL if none). */
@@ -88,6 +91,11 @@ int archive_job_finish(struct archive *a, int64_t job_id, int64_t run_id,
  * *n receives how many jobs. */
 int archive_interrupt_running(struct archive *a, int *n);
 int archive_queue_counts(struct archive *a, int *queued, int *running);
+
+/* The jobs in each state, in the order of archive_job_states. */
+#define ARCHIVE_N_STATES 6
+extern const char *const archive_job_states[ARCHIVE_N_STATES];
+int archive_job_state_counts(struct archive *a, int counts[ARCHIVE_N_STATES]);
 
 /* --- runs --- */
 

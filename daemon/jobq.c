@@ -22,6 +22,7 @@
 #include "archive.h"
 #include "confine.h"
 #include "creds.h"
+#include "events.h"
 #include "engine.h"
 #include "jobrun.h"
 #include "log.h"
@@ -41,11 +42,93 @@ struct jobq {
 	int64_t current;         /* running job id or 0; under mu */
 	atomic_int cancel;       /* read by the engine threads */
 	struct jobq_progress prog; /* under mu */
+	int64_t only;            /* run this job only, then stop (0: all) */
+	uint64_t started_ns;     /* the running job's start; under mu */
+	uint64_t published_ns;   /* last progress event; under mu */
 	/* worker-only: where the job stands, for the overall fraction */
 	int steps_done, steps_total;
 };
 
 /* --- progress --- */
+
+/* Fills p's elapsed and remaining times; the caller holds q->mu. */
+static void progress_times(const struct jobq *q, struct jobq_progress *p)
+{
+	p->elapsed_s = q->started_ns
+			       ? (double)(engine_now_ns() - q->started_ns) / 1e9
+			       : 0;
+	/* a straight-line guess once a little of the job is done */
+	p->remaining_s = p->fraction >= 0.02 && p->fraction < 1
+				 ? p->elapsed_s * (1 - p->fraction) / p->fraction
+				 : -1;
+}
+
+int jobq_done(struct jobq *q)
+{
+	int done;
+
+	pthread_mutex_lock(&q->mu);
+	done = q->only && q->stopping && q->current == 0;
+	pthread_mutex_unlock(&q->mu);
+	return done;
+}
+
+json_t *jobq_progress_json(const struct jobq_progress *p)
+{
+	return json_pack("{s:I, s:s, s:s?, s:s?, s:i, s:i, s:i, s:i, s:f, s:f, "
+			 "s:o, s:f, s:f}",
+			 "job_id", (json_int_t)p->job_id, "phase", p->phase,
+			 "test", p->test[0] ? p->test : NULL, "rw",
+			 p->rw[0] ? p->rw : NULL, "iteration", p->iteration,
+			 "iterations", p->iterations, "tests_done", p->tests_done,
+			 "tests_total", p->tests_total, "fraction", p->fraction,
+			 "elapsed_s", p->elapsed_s, "remaining_s",
+			 p->remaining_s >= 0 ? json_real(p->remaining_s)
+					     : json_null(),
+			 "live_mb_s", p->live_mb_s, "live_iops", p->live_iops);
+}
+
+/* Publishes the running job's progress (event "progress"): at every change
+ * of phase (force), else at most every 500 ms — the engine reports every
+ * 250 ms, so a measuring job gives two a second. */
+static void publish_progress(struct jobq *q, int force)
+{
+	struct jobq_progress p;
+	uint64_t now = engine_now_ns();
+
+	pthread_mutex_lock(&q->mu);
+	if (!q->current || (!force && now - q->published_ns < 500000000ULL)) {
+		pthread_mutex_unlock(&q->mu);
+		return;
+	}
+	q->published_ns = now;
+	p = q->prog;
+	progress_times(q, &p);
+	pthread_mutex_unlock(&q->mu);
+	events_publish("progress", jobq_progress_json(&p));
+}
+
+/* Jobs this process ended, by state (archive_job_states' order). */
+static atomic_ullong finished[ARCHIVE_N_STATES];
+
+void jobq_finished_counts(unsigned long long counts[ARCHIVE_N_STATES])
+{
+	for (int i = 0; i < ARCHIVE_N_STATES; i++)
+		counts[i] = atomic_load(&finished[i]);
+}
+
+void jobq_publish_job(int64_t id, const char *state, int64_t run_id,
+		      const char *error)
+{
+	for (int i = 2; i < ARCHIVE_N_STATES; i++) /* the end states */
+		if (strcmp(state, archive_job_states[i]) == 0)
+			atomic_fetch_add(&finished[i], 1);
+	events_publish("job", json_pack("{s:I, s:s, s:o, s:s?}", "id",
+					(json_int_t)id, "state", state, "run_id",
+					run_id ? json_integer(run_id)
+					       : json_null(),
+					"error", error && error[0] ? error : NULL));
+}
 
 static void set_phase(struct jobq *q, const char *phase,
 		      const struct workload *t, int iteration)
@@ -61,6 +144,7 @@ static void set_phase(struct jobq *q, const char *phase,
 	q->prog.fraction = (double)q->steps_done / q->steps_total;
 	q->prog.live_mb_s = q->prog.live_iops = 0;
 	pthread_mutex_unlock(&q->mu);
+	publish_progress(q, 1);
 }
 
 static void on_progress(void *arg, const struct engine_progress *p)
@@ -76,6 +160,7 @@ static void on_progress(void *arg, const struct engine_progress *p)
 	q->prog.live_mb_s = p->live_mb_s;
 	q->prog.live_iops = p->live_iops;
 	pthread_mutex_unlock(&q->mu);
+	publish_progress(q, 0);
 }
 
 int jobq_progress(struct jobq *q, int64_t id, struct jobq_progress *p)
@@ -87,6 +172,7 @@ int jobq_progress(struct jobq *q, int64_t id, struct jobq_progress *p)
 	pthread_mutex_lock(&q->mu);
 	if (q->current == id && id > 0) {
 		*p = q->prog;
+		progress_times(q, p);
 		rc = 0;
 	}
 	pthread_mutex_unlock(&q->mu);
@@ -226,6 +312,7 @@ static int check_little(struct jobq *q, int64_t run_id,
 /* Where the seconds of the iteration running go as they finish. */
 struct sample_sink {
 	struct jobq *q;
+	int64_t job_id;
 	int64_t run_id;
 	const struct workload *w;
 	int iteration;
@@ -245,6 +332,18 @@ static void on_sample(void *arg, unsigned second, const struct engine_sample *s)
 		log_warn("run %lld: storing a second of samples failed; the "
 			 "iteration's samples are stored when it ends",
 			 (long long)k->run_id);
+	/* a finished second is one whole second: its counts are its rates */
+	events_publish("sample",
+		       json_pack("{s:I, s:I, s:s, s:s, s:i, s:i, s:{s:I, s:f}, "
+				 "s:{s:I, s:f}}",
+				 "job_id", (json_int_t)k->job_id, "run_id",
+				 (json_int_t)k->run_id, "test", k->w->name, "rw",
+				 wl_rw_name(k->w->read_pct), "iteration",
+				 k->iteration, "second", (int)second, "read",
+				 "iops", (json_int_t)s->ios[0], "mb_s",
+				 (double)s->bytes[0] / 1e6, "write", "iops",
+				 (json_int_t)s->ios[1], "mb_s",
+				 (double)s->bytes[1] / 1e6));
 }
 
 /* Runs every test of the plan, each second stored through sink; returns 0,
@@ -304,7 +403,8 @@ static int run_tests(struct jobq *q, const struct plan *p,
 		     const struct job_spec *s, int64_t run_id,
 		     struct engine_opts *o)
 {
-	struct sample_sink sink = {.q = q, .run_id = run_id};
+	struct sample_sink sink = {.q = q, .job_id = q->prog.job_id,
+				   .run_id = run_id};
 	int rc;
 
 	o->sample_done = on_sample;
@@ -709,6 +809,7 @@ void job_phase(struct job_run *jr, const char *phase, const char *test,
 	q->prog.fraction = (double)q->steps_done / q->steps_total;
 	q->prog.live_mb_s = q->prog.live_iops = 0;
 	pthread_mutex_unlock(&q->mu);
+	publish_progress(q, 1);
 }
 
 void job_step(struct job_run *jr)
@@ -919,6 +1020,7 @@ out:
 		snprintf(error, sizeof(error), "%s", strerror(-rc));
 	archive_job_finish(q->a, id, jr ? jr->run_id : 0, state,
 			   rc == 0 ? NULL : error);
+	jobq_publish_job(id, state, jr ? jr->run_id : 0, rc == 0 ? NULL : error);
 	log_info("job %lld: %s%s%s", (long long)id, state, rc ? ": " : "",
 		 rc ? error : "");
 	plan_free(&p);
@@ -940,7 +1042,11 @@ static void *worker(void *arg)
 		int rc;
 
 		q->kicked = 0;
-		rc = archive_job_claim_next(q->a, &id, &s);
+		rc = archive_job_claim(q->a, q->only, &id, &s);
+		if (rc < 0 && q->only) {
+			q->stopping = 1; /* its one job is not queued */
+			break;
+		}
 		if (rc < 0) {
 			struct timespec until;
 			clock_gettime(CLOCK_REALTIME, &until);
@@ -953,13 +1059,19 @@ static void *worker(void *arg)
 		atomic_store(&q->cancel, 0);
 		memset(&q->prog, 0, sizeof(q->prog));
 		q->prog.job_id = id;
+		q->started_ns = engine_now_ns();
+		q->published_ns = 0;
 		pthread_mutex_unlock(&q->mu);
 		log_info("job %lld: %s on %s", (long long)id, s.profile,
 			 s.target);
+		jobq_publish_job(id, "running", 0, NULL);
 		run_job(q, id, &s);
 		job_spec_clear(&s);
 		pthread_mutex_lock(&q->mu);
 		q->current = 0;
+		q->started_ns = 0;
+		if (q->only)
+			q->stopping = 1;
 	}
 	pthread_mutex_unlock(&q->mu);
 	return NULL;
@@ -1083,12 +1195,18 @@ static void remove_leftovers(struct jobq *q)
 
 int jobq_start(const char *db_path, struct jobq **out)
 {
+	return jobq_start_one(db_path, 0, out);
+}
+
+int jobq_start_one(const char *db_path, int64_t only, struct jobq **out)
+{
 	struct jobq *q = calloc(1, sizeof(*q));
 	int rc, n = 0;
 
 	*out = NULL;
 	if (!q)
 		return -ENOMEM;
+	q->only = only;
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->cv, NULL);
 	q->ops = tgt_local_default();
@@ -1134,12 +1252,15 @@ int jobq_cancel(struct jobq *q, struct archive *a, int64_t id)
 
 	if (!q) { /* no worker: nothing runs, a queued job just ends */
 		rc = archive_job_cancel_queued(a, id);
+		if (rc == 1)
+			jobq_publish_job(id, "cancelled", 0, "cancelled by request");
 		return rc == 1 ? 0 : rc == 0 ? -EALREADY : rc;
 	}
 	pthread_mutex_lock(&q->mu);
 	rc = archive_job_cancel_queued(a, id);
 	if (rc == 1) {
 		rc = 0;
+		jobq_publish_job(id, "cancelled", 0, "cancelled by request");
 	} else if (rc == 0 && q->current == id) {
 		atomic_store(&q->cancel, 1);
 	} else if (rc == 0) {

@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 struct jobq;
 struct archive;
 
@@ -39,7 +41,22 @@ struct jobq_progress {
 	double fraction;  /* of the whole job, 0 … 1 */
 	double live_mb_s; /* 10^6 B/s over the last ~250 ms */
 	double live_iops;
+	double elapsed_s;   /* since the job started, s */
+	double remaining_s; /* a straight-line estimate, s; -1 unknown */
 };
+
+/* p as the JSON object of a job's "progress" and of the "progress" event
+ * (events.h): the fields above plus job_id; remaining_s null when unknown. */
+json_t *jobq_progress_json(const struct jobq_progress *p);
+
+/* Publishes a "job" event: {id, state, run_id (null before the run),
+ * error (null unless failed, cancelled or interrupted)}. */
+void jobq_publish_job(int64_t id, const char *state, int64_t run_id,
+		      const char *error);
+
+/* How many jobs this process ended (published as ended), by state, in the
+ * order of archive_job_states (archive.h); queued and running stay 0. */
+void jobq_finished_counts(unsigned long long counts[6]);
 
 /*
  * Opens the archive at db_path for the worker, marks jobs left running as
@@ -47,6 +64,11 @@ struct jobq_progress {
  * *out is freed by jobq_stop(). Returns 0 or a negative errno.
  */
 int jobq_start(const char *db_path, struct jobq **out);
+
+/* The same for `storbench run`: the worker runs job only (queued by the
+ * caller) and stops; jobq_done() is then 1. Nothing else queued runs. */
+int jobq_start_one(const char *db_path, int64_t only, struct jobq **out);
+int jobq_done(struct jobq *q);
 
 /* Stops the running test promptly (its job becomes interrupted), waits for
  * the worker to clean up and exit, closes everything. NULL is fine. */

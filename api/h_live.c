@@ -1,0 +1,206 @@
+/*
+ * h_live — what monitoring tools read: GET /api/v1/events (server-sent
+ * events; the stream itself is server.c's, this only accepts the request)
+ * and GET /metrics (Prometheus text exposition, format 0.0.4).
+ *
+ * Metric names follow Prometheus's conventions: a storbench_ prefix, base
+ * units in the name (_bytes_per_second, _seconds), _total on counters, and
+ * labels for what varies (target, profile, test, rw, state). The last run's
+ * figures are gauges per target: the newest done run of each target (at
+ * most METRICS_TARGETS targets, newest first), its headline tests.
+ */
+#include "api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "archive.h"
+#include "jobq.h"
+
+#define METRICS_TARGETS 64
+
+void h_events(struct api_req *req, struct api_resp *resp)
+{
+	static const char *const none[] = {NULL};
+
+	if (api_query_known(req, resp, none) < 0)
+		return;
+	resp->stream = 1;
+}
+
+/* A label value as the exposition format wants it: \ " and newline
+ * escaped. */
+static void label(FILE *f, const char *v)
+{
+	for (; v && *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fprintf(f, "\\%c", *v);
+		else if (*v == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*v, f);
+	}
+}
+
+/* "2026-11-30T14:33:11Z" as Unix seconds, or 0. */
+static double unix_time(const char *iso)
+{
+	struct tm tm = {0};
+
+	if (!iso || !strptime(iso, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return 0;
+	return (double)timegm(&tm);
+}
+
+/* target="…",profile="…" of run. */
+static void run_labels(FILE *f, json_t *run)
+{
+	fputs("target=\"", f);
+	label(f, json_string_value(json_object_get(run, "target")));
+	fputs("\",profile=\"", f);
+	label(f, json_string_value(json_object_get(run, "profile")));
+	fputc('"', f);
+}
+
+/*
+ * The newest done run of each target: its headline figures. The exposition
+ * format wants each metric family in one block, so the runs are picked
+ * first, then each family is written over all of them.
+ */
+static int last_runs(FILE *f, struct archive *a)
+{
+	static const struct {
+		const char *name, *type, *help, *key;
+		double scale;
+	} fam[] = {
+		{"storbench_last_run_timestamp_seconds", "gauge",
+		 "When the newest done run of a target started, Unix time.",
+		 NULL, 0},
+		{"storbench_last_run_id", "gauge",
+		 "The archive id of the newest done run of a target.", NULL, 0},
+		{"storbench_last_run_bytes_per_second", "gauge",
+		 "Throughput of the newest done run per target and test (its "
+		 "best iteration), bytes/s (MB/s x 10^6).",
+		 "mb_s", 1e6},
+		{"storbench_last_run_iops", "gauge",
+		 "I/O operations per second of the newest done run per target "
+		 "and test (its best iteration).",
+		 "iops", 1},
+	};
+	struct run_filter flt = {.state = "done", .sort = "-started_at"};
+	json_t *runs = NULL, *run, *pick[METRICS_TARGETS];
+	size_t n = 0, i, k;
+	int64_t total = 0;
+	int rc = archive_runs_json(a, &flt, 1000, 0, &runs, &total);
+
+	if (rc < 0)
+		return rc;
+	json_array_foreach(runs, i, run)
+	{
+		const char *target = json_string_value(json_object_get(run, "target"));
+		int dup = 0;
+		for (k = 0; k < n && target; k++)
+			dup |= strcmp(json_string_value(json_object_get(pick[k], "target")),
+				      target) == 0;
+		if (target && !dup && n < METRICS_TARGETS)
+			pick[n++] = run;
+	}
+	for (size_t m = 0; m < sizeof(fam) / sizeof(fam[0]); m++) {
+		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", fam[m].name,
+			fam[m].help, fam[m].name, fam[m].type);
+		for (k = 0; k < n; k++) {
+			json_t *h;
+			if (!fam[m].key) {
+				fprintf(f, "%s{", fam[m].name);
+				run_labels(f, pick[k]);
+				if (m == 0)
+					fprintf(f, "} %.0f\n",
+						unix_time(json_string_value(json_object_get(
+							pick[k], "started_at"))));
+				else
+					fprintf(f, "} %lld\n",
+						(long long)json_integer_value(
+							json_object_get(pick[k], "id")));
+				continue;
+			}
+			json_array_foreach(json_object_get(pick[k], "headline"), i, h)
+			{
+				json_t *v = json_object_get(h, fam[m].key);
+				if (!json_is_number(v))
+					continue;
+				fprintf(f, "%s{", fam[m].name);
+				run_labels(f, pick[k]);
+				fputs(",test=\"", f);
+				label(f, json_string_value(json_object_get(h, "test")));
+				fputs("\",rw=\"", f);
+				label(f, json_string_value(json_object_get(h, "rw")));
+				fprintf(f, "\"} %.3f\n", json_number_value(v) * fam[m].scale);
+			}
+		}
+	}
+	json_decref(runs);
+	return 0;
+}
+
+void h_metrics(struct api_req *req, struct api_resp *resp)
+{
+	static const char *const none[] = {NULL};
+	int counts[ARCHIVE_N_STATES];
+	struct run_filter all = {0};
+	json_t *one = NULL;
+	int64_t runs = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (api_query_known(req, resp, none) < 0)
+		return;
+	if (archive_job_state_counts(req->ctx->a, counts) < 0 ||
+	    archive_runs_json(req->ctx->a, &all, 1, 0, &one, &runs) < 0) {
+		api_fail(resp, 503, NULL, "the archive does not answer");
+		return;
+	}
+	json_decref(one);
+	if (!(f = open_memstream(&buf, &len))) {
+		api_fail(resp, 500, NULL, "out of memory");
+		return;
+	}
+	fprintf(f,
+		"# HELP storbench_build_info The running storbench's version.\n"
+		"# TYPE storbench_build_info gauge\n"
+		"storbench_build_info{version=\"%s\"} 1\n"
+		"# HELP storbench_queue_length Jobs waiting in the queue.\n"
+		"# TYPE storbench_queue_length gauge\n"
+		"storbench_queue_length %d\n"
+		"# HELP storbench_jobs Jobs in the archive, by state.\n"
+		"# TYPE storbench_jobs gauge\n",
+		STORBENCH_VERSION, counts[0]);
+	for (int i = 0; i < ARCHIVE_N_STATES; i++)
+		fprintf(f, "storbench_jobs{state=\"%s\"} %d\n",
+			archive_job_states[i], counts[i]);
+	fprintf(f,
+		"# HELP storbench_runs Runs in the archive (measured and "
+		"imported; deleting a run lowers it).\n"
+		"# TYPE storbench_runs gauge\n"
+		"storbench_runs %lld\n"
+		"# HELP storbench_jobs_finished_total Jobs this daemon ended "
+		"since it started, by end state.\n"
+		"# TYPE storbench_jobs_finished_total counter\n",
+		(long long)runs);
+	{
+		unsigned long long ended[ARCHIVE_N_STATES];
+		jobq_finished_counts(ended);
+		for (int i = 2; i < ARCHIVE_N_STATES; i++)
+			fprintf(f, "storbench_jobs_finished_total{state=\"%s\"} %llu\n",
+				archive_job_states[i], ended[i]);
+	}
+	last_runs(f, req->ctx->a);
+	api_http_metrics(f);
+	fclose(f);
+	resp->status = 200;
+	resp->content_type = "text/plain; version=0.0.4; charset=utf-8";
+	resp->body = buf;
+	resp->len = len;
+}

@@ -158,6 +158,17 @@ struct job_spec;
 int jobspec_parse(const char *body, size_t len, const char *scratch,
 		  struct job_spec *s, struct api_problem *p);
 
+/*
+ * A run (archive_run_json's object) as CrystalDiskMark 8's text layout, so
+ * it can be pasted where people paste CrystalDiskMark results (and imported
+ * back): [Read], [Write], [Mix] sections of the best iterations, lines ending
+ * in eol ("\r\n" as CrystalDiskMark saves them, "\n" for a terminal). The
+ * banner says storbench wrote it; tests CrystalDiskMark's grammar cannot name
+ * (a block size not in KiB) are left out. *out (malloc'd, the caller frees)
+ * and *len. 0 or -ENOMEM.
+ */
+int api_run_cdm_text(json_t *run, const char *eol, char **out, size_t *len);
+
 /* --- handlers --- */
 /* A job's or run's "labels" (NULL v: []) into *out as a JSON array text,
  * and "notes"; 0 or -EINVAL with p set (docs/api.md has the rules). */

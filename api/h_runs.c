@@ -205,14 +205,7 @@ static void cdm_block(uint64_t b, char *buf, size_t len)
 		snprintf(buf, len, "%lluB", (unsigned long long)b);
 }
 
-/*
- * A run as CrystalDiskMark 8's text layout, so it can be pasted where
- * people paste CrystalDiskMark results (and imported back): [Read],
- * [Write], [Mix] sections of the best iterations. The banner says storbench
- * wrote it; tests CrystalDiskMark's grammar cannot name (a block size not
- * in KiB) are left out.
- */
-static void send_run_cdm(struct api_resp *resp, json_t *run)
+int api_run_cdm_text(json_t *run, const char *eol, char **out, size_t *out_len)
 {
 	static const char *const sections[][2] = {
 		{"read", "[Read]"}, {"write", "[Write]"}, {"mix", "[Mix]"}};
@@ -223,20 +216,18 @@ static void send_run_cdm(struct api_resp *resp, json_t *run)
 	json_t *t;
 	size_t i;
 	const char *started = json_string_value(json_object_get(run, "started_at"));
+	const char *rule = "------------------------------------------------------------------------------";
 	int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
 
-	if (!f) {
-		json_decref(run);
-		api_fail(resp, 500, NULL, "out of memory");
-		return;
-	}
-	fprintf(f, "------------------------------------------------------------------------------\r\n"
-		   "CrystalDiskMark 8 layout, written by storbench %s\r\n"
-		   "                                  storbench run %lld, exported\r\n"
-		   "------------------------------------------------------------------------------\r\n"
-		   "* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]\r\n"
-		   "* KB = 1000 bytes, KiB = 1024 bytes\r\n",
-		STORBENCH_VERSION, (long long)json_integer_value(json_object_get(run, "id")));
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, "%s%sCrystalDiskMark 8 layout, written by storbench %s%s"
+		   "                                  storbench run %lld, exported%s"
+		   "%s%s* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]%s"
+		   "* KB = 1000 bytes, KiB = 1024 bytes%s",
+		rule, eol, STORBENCH_VERSION, eol,
+		(long long)json_integer_value(json_object_get(run, "id")), eol, rule,
+		eol, eol, eol);
 	for (size_t sct = 0; sct < 3; sct++) {
 		int head = 0;
 		json_array_foreach(json_object_get(run, "tests"), i, t)
@@ -250,7 +241,7 @@ static void send_run_cdm(struct api_resp *resp, json_t *run)
 			    bs % 1024)
 				continue;
 			if (!head++)
-				fprintf(f, "\r\n%s\r\n", sections[sct][1]);
+				fprintf(f, "%s%s%s", eol, sections[sct][1], eol);
 			cdm_block(bs, blk, sizeof(blk));
 			fprintf(f, "  %s %6s (Q=%3lld, T=%2lld): %9.3f MB/s [%9.1f IOPS]",
 				pat && strcmp(pat, "sequential") == 0 ? "SEQ" : "RND", blk,
@@ -261,30 +252,47 @@ static void send_run_cdm(struct api_resp *resp, json_t *run)
 			if (json_is_number(json_object_get(b, "lat_mean_us")))
 				fprintf(f, " <%9.2f us>",
 					json_number_value(json_object_get(b, "lat_mean_us")));
-			fprintf(f, "\r\n");
+			fputs(eol, f);
 		}
 	}
 	if (started)
 		sscanf(started, "%d-%d-%dT%d:%d:%d", &y, &mo, &d, &h, &mi, &se);
-	fprintf(f, "\r\nProfile: %s\r\n   Test: %.0f MiB (x%lld)\r\n"
-		   "   Date: %04d/%02d/%02d %d:%02d:%02d\r\n     OS: %s %s\r\n"
-		   "Comment: %s%s%s\r\n",
-		json_string_value(json_object_get(run, "profile")) ?: "",
+	fprintf(f, "%sProfile: %s%s   Test: %.0f MiB (x%lld)%s"
+		   "   Date: %04d/%02d/%02d %d:%02d:%02d%s     OS: %s %s%s"
+		   "Comment: %s%s%s%s",
+		eol, json_string_value(json_object_get(run, "profile")) ?: "", eol,
 		json_number_value(json_object_get(spec, "size")) / (1 << 20),
-		(long long)json_integer_value(json_object_get(spec, "iterations")), y,
-		mo, d, h, mi, se,
+		(long long)json_integer_value(json_object_get(spec, "iterations")),
+		eol, y, mo, d, h, mi, se, eol,
 		json_string_value(json_object_get(probe, "hostname")) ?: "",
-		json_string_value(json_object_get(probe, "kernel")) ?: "",
+		json_string_value(json_object_get(probe, "kernel")) ?: "", eol,
 		json_string_value(json_object_get(probe, "fs_type")) ?: "",
 		json_string_value(json_object_get(run, "target")) ? " on " : "",
-		json_string_value(json_object_get(run, "target")) ?: "");
-	fclose(f);
-	{
-		char name[64];
-		snprintf(name, sizeof(name), "storbench-run-%lld-cdm.txt",
-			 (long long)json_integer_value(json_object_get(run, "id")));
-		api_send_file(resp, buf, len, "text/plain; charset=utf-8", name);
+		json_string_value(json_object_get(run, "target")) ?: "", eol);
+	if (fclose(f) != 0) {
+		free(buf);
+		return -ENOMEM;
 	}
+	*out = buf;
+	*out_len = len;
+	return 0;
+}
+
+/* A run as CrystalDiskMark text (CRLF, as CrystalDiskMark saves it), an
+ * attachment. */
+static void send_run_cdm(struct api_resp *resp, json_t *run)
+{
+	char *buf = NULL, name[64];
+	size_t len = 0;
+
+	if (api_run_cdm_text(run, "\r\n", &buf, &len) < 0) {
+		json_decref(run);
+		api_fail(resp, 500, NULL, "out of memory");
+		return;
+	}
+	snprintf(name, sizeof(name), "storbench-run-%lld-cdm.txt",
+		 (long long)json_integer_value(json_object_get(run, "id")));
+	api_send_file(resp, buf, len, "text/plain; charset=utf-8", name);
 	json_decref(run);
 }
 

@@ -1,12 +1,13 @@
 /*
  * log — see log.h. One event is one line: control characters in a message
- * (a directory name may hold a newline) are written as \xNN, so nothing a
- * user names can forge a second log line.
+ * (a directory name may hold a newline) are escaped, so nothing a user
+ * names can forge a second log line.
  */
 #include "log.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 void log_utc_now(char buf[32])
@@ -18,23 +19,59 @@ void log_utc_now(char buf[32])
 	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+static enum log_format format = LOG_TEXT;
+static int quiet;
+
+void log_setup(enum log_format f, int q)
+{
+	format = f;
+	quiet = q;
+}
+
+/* text into stderr, control characters as \xNN (JSON: \u00NN, and " \
+ * escaped). */
+static void put_escaped(const char *text, int json)
+{
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f)
+			fprintf(stderr, json ? "\\u%04x" : "\\x%02x", *c);
+		else if (json && (*c == '"' || *c == '\\'))
+			fprintf(stderr, "\\%c", *c);
+		else
+			putc_unlocked(*c, stderr);
+	}
+}
+
 void log_msg(const char *level, const char *fmt, ...)
 {
-	char now[32], line[1024];
+	char now[32], line[1024], what[8];
+	const char *msg = line;
+	long long id = 0;
+	int skip = 0;
 	va_list ap;
 
+	if (quiet && strcmp(level, "info") == 0)
+		return;
 	log_utc_now(now);
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	flockfile(stderr);
-	fprintf(stderr, "%s storbench %s: ", now, level);
-	for (const unsigned char *c = (const unsigned char *)line; *c; c++) {
-		if (*c < 0x20 || *c == 0x7f)
-			fprintf(stderr, "\\x%02x", *c);
-		else
-			putc_unlocked(*c, stderr);
+	if (format == LOG_JSON) {
+		/* "job 3: …" / "run 3: …": the id becomes a field */
+		if (sscanf(line, "%3[a-z] %lld: %n", what, &id, &skip) == 2 &&
+		    skip > 0 && (strcmp(what, "job") == 0 || strcmp(what, "run") == 0))
+			msg = line + skip;
+		fprintf(stderr, "{\"time\":\"%s\",\"level\":\"%s\",", now, level);
+		if (msg != line)
+			fprintf(stderr, "\"%s\":%lld,", what, id);
+		fputs("\"msg\":\"", stderr);
+		put_escaped(msg, 1);
+		fputs("\"}\n", stderr);
+	} else {
+		fprintf(stderr, "%s storbench %s: ", now, level);
+		put_escaped(line, 0);
+		putc_unlocked('\n', stderr);
 	}
-	putc_unlocked('\n', stderr);
 	funlockfile(stderr);
 }

@@ -1,9 +1,22 @@
 /*
- * log — one line per event on stderr: UTC time, level, message. Thread-safe
- * (one fprintf per line). Never given a password or a request body.
+ * log — one line per event on stderr. Thread-safe (one locked write per
+ * line). Never given a password, a token or a request body.
+ *
+ * Text (the default): "2026-11-30T06:50:00Z storbench info: job 3: done".
+ * JSON (--log-format json, for log shippers): one object per line,
+ * {"time": "…Z", "level": "info", "msg": "…"} plus "job" / "run" (integers)
+ * when the event is about one ("job 3: …" and "run 3: …" messages carry
+ * them, and msg is the rest). Control characters in a message are escaped
+ * either way, so no message can forge a second line.
  */
 #ifndef STORBENCH_LOG_H
 #define STORBENCH_LOG_H
+
+enum log_format { LOG_TEXT, LOG_JSON };
+
+/* How lines look from now on; quiet drops "info" lines (storbench run on a
+ * terminal keeps only warnings and errors). Set before threads start. */
+void log_setup(enum log_format format, int quiet);
 
 void log_msg(const char *level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

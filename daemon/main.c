@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
 #include <sys/file.h>
 #include <sys/random.h>
 #include <sys/resource.h>
@@ -43,36 +45,84 @@
 #include "smb.h"
 #include "target.h"
 
+static const char usage_serve[] =
+	"usage: storbench serve [--listen ADDR:PORT] [--data DIR] [--demo]\n"
+	"                       [--allow PATH]... [--allow-device DEV]... "
+	"[--reserve PCT%|SIZE]\n"
+	"                       [--token-file FILE] [--require-token] "
+	"[--log-format text|json]\n"
+	"\n"
+	"The daemon: dashboard, API and job queue.\n"
+	"  --listen ADDR:PORT  where the dashboard and API listen "
+	"(default 127.0.0.1:8080; [::1]:8080 for IPv6)\n"
+	"  --data DIR          archive and scratch folder (default ./var)\n"
+	"  --demo              on an empty archive, queue one cdm-default "
+	"run on DIR/scratch\n"
+	"  --allow PATH        a directory (or smb://server/share[/dir]) jobs "
+	"may write in;\n"
+	"                      repeatable; DIR/scratch is always allowed\n"
+	"  --allow-device DEV  a raw block device jobs may overwrite (refused "
+	"while mounted)\n"
+	"  --reserve R         free space every job leaves on its filesystem: "
+	"10% (default) or a size\n"
+	"  --token-file FILE   the API token (default DIR/api-token, created "
+	"0600 on first start)\n"
+	"  --require-token     the token also on a loopback listener (always "
+	"needed on others)\n"
+	"  --log-format F      text (default) or json: one object per line\n";
+
+static const char usage_run[] =
+	"usage: storbench run [--profile P] [--size S] [--iterations N] "
+	"[--duration SECONDS]\n"
+	"                     [--label L]... [--data DIR | --no-archive] "
+	"[--json] [--verbose] TARGET\n"
+	"\n"
+	"Runs one job here and now, without a daemon, and prints what "
+	"CrystalDiskMark prints\n"
+	"(or the run as JSON). TARGET is a directory (storbench makes its own "
+	"test file there)\n"
+	"or a raw block device (overwritten). The run is stored in DIR's "
+	"archive unless --no-archive.\n"
+	"  --profile P         cdm-default (default), cdm-peak, cdm-realworld, "
+	"cdm3, seq-sweep, ...\n"
+	"                      (storbench serve's GET /api/v1/profiles lists "
+	"them)\n"
+	"  --size S            test file size (\"1GiB\", \"64MiB\"; default the "
+	"profile's)\n"
+	"  --iterations N      iterations of each test (default the profile's)\n"
+	"  --duration SECONDS  seconds per iteration (default the profile's)\n"
+	"  --label L           a label for the archive (repeatable)\n"
+	"  --data DIR          the archive to store the run in (default ./var; "
+	"not one a daemon serves)\n"
+	"  --no-archive        store nothing\n"
+	"  --json              print the run as the API's JSON (GET "
+	"/api/v1/runs/{id})\n"
+	"  --verbose           log lines on stderr as the daemon writes them\n"
+	"Exit status: 0 done, 1 the job failed, 2 bad arguments or a refused "
+	"job, 130 interrupted.\n"
+	"A progress line goes to stderr when it is a terminal.\n";
+
+static const char usage_import[] =
+	"usage: storbench import [--data DIR] [--format cdm|fio|diskspd] "
+	"[--labels A,B] FILE...\n"
+	"\n"
+	"Stores CrystalDiskMark text, fio JSON or DiskSpd XML/text results in "
+	"DIR's archive\n"
+	"(default ./var; a daemon on DIR may be running).\n";
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: storbench serve [--listen ADDR:PORT] [--data DIR] [--demo]\n"
-		"                       [--allow PATH]... [--allow-device DEV]... "
-		"[--reserve PCT%%|SIZE]\n"
-		"                       [--token-file FILE] [--require-token]\n"
-		"       storbench import [--data DIR] [--format cdm|fio|diskspd] "
-		"[--labels A,B] FILE...\n"
-		"       storbench --version\n"
+		"usage: storbench COMMAND [OPTIONS]\n"
 		"\n"
-		"  --listen ADDR:PORT  where the dashboard and API listen "
-		"(default 127.0.0.1:8080; [::1]:8080 for IPv6)\n"
-		"  --data DIR          archive and scratch folder (default ./var)\n"
-		"  --demo              on an empty archive, queue one cdm-default "
-		"run on DIR/scratch\n"
-		"  --allow PATH        a directory (or smb://server/share[/dir]) "
-		"jobs may write in;\n"
-		"                      repeatable; DIR/scratch is always allowed\n"
-		"  --allow-device DEV  a raw block device jobs may overwrite "
-		"(refused while mounted)\n"
-		"  --reserve R         free space every job leaves on its "
-		"filesystem: 10%% (default) or a size\n"
-		"  --token-file FILE   the API token (default DIR/api-token, "
-		"created 0600 on first start)\n"
-		"  --require-token     the token also on a loopback listener "
-		"(always needed on others)\n"
-		"  import              store CrystalDiskMark text, fio JSON or "
-		"DiskSpd XML/text results in DIR's archive\n"
-		"                      (a daemon on DIR may be running)\n");
+		"  serve    the daemon: dashboard, REST API and job queue\n"
+		"  run      one benchmark here and now, printed like "
+		"CrystalDiskMark\n"
+		"  import   results of CrystalDiskMark, fio or DiskSpd into the "
+		"archive\n"
+		"\n"
+		"storbench COMMAND --help   what a command takes\n"
+		"storbench --version\n");
 }
 
 static int make_dir(const char *path)
@@ -272,6 +322,7 @@ static int serve(int argc, char **argv)
 		{"reserve", required_argument, NULL, 'r'},
 		{"token-file", required_argument, NULL, 't'},
 		{"require-token", no_argument, NULL, 'T'},
+		{"log-format", required_argument, NULL, 'L'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -288,8 +339,16 @@ static int serve(int argc, char **argv)
 	size_t n_allow = 0, n_devs = 0;
 	int c, sig = 0, demo = 0, rc = 1, err, lock = -1;
 
-	while ((c = getopt_long(argc, argv, "l:d:Da:A:r:t:Th", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "l:d:Da:A:r:t:TL:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'L':
+			if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0) {
+				fprintf(stderr, "storbench serve: --log-format: text "
+						"or json\n");
+				return 2;
+			}
+			log_setup(strcmp(optarg, "json") == 0 ? LOG_JSON : LOG_TEXT, 0);
+			break;
 		case 'l':
 			listen = optarg;
 			break;
@@ -321,15 +380,15 @@ static int serve(int argc, char **argv)
 			ctx.require_token = 1;
 			break;
 		case 'h':
-			usage(stdout);
+			fputs(usage_serve, stdout);
 			return 0;
 		default:
-			usage(stderr);
+			fputs(usage_serve, stderr);
 			return 2;
 		}
 	}
 	if (optind != argc) {
-		usage(stderr);
+		fputs(usage_serve, stderr);
 		return 2;
 	}
 	/* (a bad ADDR:PORT is refused by api_start, after the lock) */
@@ -499,6 +558,7 @@ static int import_cmd(int argc, char **argv)
 		{"data", required_argument, NULL, 'd'},
 		{"format", required_argument, NULL, 'f'},
 		{"labels", required_argument, NULL, 'l'},
+		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *data = "./var", *format = NULL, *labels = NULL;
@@ -508,7 +568,7 @@ static int import_cmd(int argc, char **argv)
 	int c, failed = 0, err;
 
 	umask(077); /* a new archive is the user's alone, as serve makes it */
-	while ((c = getopt_long(argc, argv, "d:f:l:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:f:l:h", opts, NULL)) != -1) {
 		if (c == 'd')
 			data = optarg;
 		else if (c == 'f')
@@ -516,13 +576,13 @@ static int import_cmd(int argc, char **argv)
 		else if (c == 'l')
 			labels = optarg;
 		else {
-			usage(stderr);
+			fputs(usage_import, c == 'h' ? stdout : stderr);
 			free(r);
-			return 2;
+			return c == 'h' ? 0 : 2;
 		}
 	}
 	if (optind == argc || !r) {
-		usage(stderr);
+		fputs(usage_import, stderr);
 		free(r);
 		return 2;
 	}
@@ -575,6 +635,267 @@ static int import_cmd(int argc, char **argv)
 	return failed;
 }
 
+static int unlink_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* Writes a one-line progress report over the last one (a terminal). */
+static void progress_line(const struct jobq_progress *p)
+{
+	char left[32] = "";
+
+	if (p->remaining_s >= 0)
+		snprintf(left, sizeof(left), ", %.0f s left", p->remaining_s);
+	fprintf(stderr, "\r\033[K%-10s %-14.14s %-5s %5.1f %%  %9.2f MB/s  "
+			"%9.0f IOPS%s",
+		p->phase, p->test, p->rw, 100 * p->fraction, p->live_mb_s,
+		p->live_iops, left);
+}
+
+/* Lays a flag's value into the job body: "size" and "profile" as strings,
+ * iterations an integer, duration a number; 0, or -1 (said why). */
+static int run_flag(json_t *body, int c, const char *v)
+{
+	char *end;
+
+	errno = 0;
+	if (c == 'p' || c == 's')
+		return json_object_set_new(body, c == 'p' ? "profile" : "size",
+					   json_string(v)) ? -1 : 0;
+	if (c == 'i') {
+		long long n = strtoll(v, &end, 10);
+		if (errno || end == v || *end) {
+			fprintf(stderr, "storbench run: --iterations: a whole "
+					"number\n");
+			return -1;
+		}
+		return json_object_set_new(body, "iterations", json_integer(n));
+	}
+	{
+		double d = strtod(v, &end);
+		if (errno || end == v || *end) {
+			fprintf(stderr, "storbench run: --duration: seconds, a "
+					"number\n");
+			return -1;
+		}
+		return json_object_set_new(body, "duration_s", json_real(d));
+	}
+}
+
+/* storbench run [...] TARGET: one job, here and now (usage_run). */
+static int run_cmd(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"profile", required_argument, NULL, 'p'},
+		{"size", required_argument, NULL, 's'},
+		{"iterations", required_argument, NULL, 'i'},
+		{"duration", required_argument, NULL, 'u'},
+		{"label", required_argument, NULL, 'l'},
+		{"data", required_argument, NULL, 'd'},
+		{"no-archive", no_argument, NULL, 'n'},
+		{"json", no_argument, NULL, 'j'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *data = "./var";
+	char tmpl[PATH_MAX], real[PATH_MAX], treal[PATH_MAX], why[PATH_MAX + 200];
+	char db[PATH_MAX + 16], scratch[PATH_MAX + 16];
+	json_t *body = json_object(), *labels = json_array(), *job = NULL, *run = NULL;
+	struct job_spec spec;
+	struct api_problem prob;
+	struct archive *a = NULL;
+	struct jobq *q = NULL;
+	struct rlimit nocore = {0, 0};
+	struct stat st;
+	sigset_t set;
+	char *text = NULL;
+	int64_t id = 0, run_id = 0;
+	int c, no_archive = 0, as_json = 0, verbose = 0, rc = 2, lock = -1;
+	int interrupted = 0, tty = isatty(2);
+	const char *state;
+
+	while ((c = getopt_long(argc, argv, "p:s:i:u:l:d:njvh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+		case 's':
+		case 'i':
+		case 'u':
+			if (run_flag(body, c, optarg) < 0)
+				goto out;
+			break;
+		case 'l':
+			json_array_append_new(labels, json_string(optarg));
+			break;
+		case 'd':
+			data = optarg;
+			break;
+		case 'n':
+			no_archive = 1;
+			break;
+		case 'j':
+			as_json = 1;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case 'h':
+			fputs(usage_run, stdout);
+			rc = 0;
+			goto out;
+		default:
+			fputs(usage_run, stderr);
+			goto out;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs(usage_run, stderr);
+		goto out;
+	}
+	if (smb_is_url(argv[optind])) {
+		fprintf(stderr, "storbench run: an SMB share runs through the "
+				"daemon, where its credential is stored (storbench "
+				"serve --allow %s, then POST /api/v1/jobs)\n",
+			argv[optind]);
+		goto out;
+	}
+	if (!realpath(argv[optind], treal) || stat(treal, &st) != 0) {
+		fprintf(stderr, "storbench run: %s: %s\n", argv[optind],
+			strerror(errno));
+		goto out;
+	}
+	umask(077);
+	setrlimit(RLIMIT_CORE, &nocore);
+	log_setup(LOG_TEXT, !verbose);
+	rc = 1;
+	if (no_archive) {
+		snprintf(tmpl, sizeof(tmpl), "%s/storbench-run-XXXXXX",
+			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+		if (!mkdtemp(tmpl)) {
+			fprintf(stderr, "storbench run: %s: %s\n", tmpl,
+				strerror(errno));
+			no_archive = 0;
+			goto out;
+		}
+		data = tmpl;
+	} else if (make_dir(data) < 0) {
+		fprintf(stderr, "storbench run: --data %s: %s\n", data,
+			strerror(errno));
+		goto out;
+	}
+	if (!realpath(data, real)) {
+		fprintf(stderr, "storbench run: --data %s: %s\n", data,
+			strerror(errno));
+		goto out;
+	}
+	snprintf(db, sizeof(db), "%s/storbench.db", real);
+	snprintf(scratch, sizeof(scratch), "%s/scratch", real);
+	if (make_dir(scratch) < 0 || (lock = lock_data_dir(real)) < 0) {
+		fprintf(stderr, "storbench run: %s is in use (a daemon serves it?): "
+				"queue the job through its API, or give another "
+				"--data, or --no-archive\n",
+			real);
+		goto out;
+	}
+	/* the target named on the command line is the one root allowed */
+	if (confine_allow(scratch, why, sizeof(why)) < 0 ||
+	    (S_ISBLK(st.st_mode) ? confine_allow_device(treal, why, sizeof(why))
+				 : confine_allow(treal, why, sizeof(why))) < 0) {
+		fprintf(stderr, "storbench run: %s\n",
+			strncmp(why, "--allow", 7) == 0 ? strchr(why, ' ') + 1 : why);
+		rc = 2;
+		goto out;
+	}
+	json_object_set_new(body, "target", json_string(treal));
+	if (json_array_size(labels))
+		json_object_set(body, "labels", labels);
+	if (!(text = json_dumps(body, JSON_COMPACT)))
+		goto out;
+	if (jobspec_parse(text, strlen(text), scratch, &spec, &prob) < 0) {
+		fprintf(stderr, "storbench run: %s\n", prob.detail);
+		rc = 2;
+		goto out;
+	}
+	if (archive_open(db, &a) < 0 || archive_job_insert(a, &spec, &id) < 0) {
+		job_spec_clear(&spec);
+		fprintf(stderr, "storbench run: the archive %s cannot be written\n",
+			db);
+		goto out;
+	}
+	job_spec_clear(&spec);
+	/* the worker inherits the blocked signals; they are taken here */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	if (jobq_start_one(db, id, &q) < 0) {
+		fprintf(stderr, "storbench run: cannot start the job\n");
+		goto out;
+	}
+	while (!jobq_done(q)) {
+		struct timespec tick = {0, 250000000};
+		struct jobq_progress p;
+		int sig = sigtimedwait(&set, NULL, &tick);
+		if ((sig == SIGINT || sig == SIGTERM || sig == SIGHUP) &&
+		    !interrupted) {
+			interrupted = 1;
+			jobq_cancel(q, a, id);
+		}
+		if (tty && jobq_progress(q, id, &p) == 0)
+			progress_line(&p);
+	}
+	jobq_stop(q);
+	q = NULL;
+	if (tty)
+		fputs("\r\033[K", stderr);
+	if (archive_job_json(a, id, &job) < 0)
+		goto out;
+	state = json_string_value(json_object_get(job, "state"));
+	run_id = json_integer_value(json_object_get(job, "run_id"));
+	if (!state || strcmp(state, "done") != 0) {
+		const char *err = json_string_value(json_object_get(job, "error"));
+		fprintf(stderr, "storbench run: %s%s%s\n", state ? state : "?",
+			err ? ": " : "", err ? err : "");
+		rc = interrupted ? 130 : 1;
+		goto out;
+	}
+	if (archive_run_json(a, run_id, &run) < 0)
+		goto out;
+	if (as_json) {
+		json_dumpf(run, stdout, JSON_INDENT(2));
+		putchar('\n');
+	} else {
+		char *cdm = NULL;
+		size_t n = 0;
+		if (api_run_cdm_text(run, "\n", &cdm, &n) == 0)
+			fwrite(cdm, 1, n, stdout);
+		free(cdm);
+	}
+	if (!no_archive)
+		fprintf(stderr, "storbench run: stored as run %lld in %s\n",
+			(long long)run_id, db);
+	rc = 0;
+out:
+	jobq_stop(q);
+	archive_close(a);
+	if (lock >= 0)
+		close(lock);
+	if (no_archive)
+		nftw(tmpl, unlink_one, 16, FTW_DEPTH | FTW_PHYS);
+	json_decref(run);
+	json_decref(job);
+	json_decref(body);
+	json_decref(labels);
+	free(text);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	/* a child the SMB back-end spawns (storage/smb.h) */
@@ -585,6 +906,8 @@ int main(int argc, char **argv)
 		return serve(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "import") == 0)
 		return import_cmd(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "run") == 0)
+		return run_cmd(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
 		printf("storbench %s\n", STORBENCH_VERSION);
 		return 0;

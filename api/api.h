@@ -203,5 +203,6 @@ void h_creds_put(struct api_req *req, struct api_resp *resp);
 void h_creds_delete(struct api_req *req, struct api_resp *resp);
 void h_health(struct api_req *req, struct api_resp *resp);
 void h_static(struct api_req *req, struct api_resp *resp);
+void h_openapi(struct api_req *req, struct api_resp *resp);
 
 #endif

@@ -1,6 +1,8 @@
 /*
- * h_misc — the small resources: /healthz, /api/v1/profiles and the embedded
- * dashboard (/ and /static/...).
+ * h_misc — the small resources: /healthz, /api/v1/profiles, the API's
+ * OpenAPI document (/api/v1/openapi.json) and the embedded dashboard (/ and
+ * /static/...). The document and the dashboard are compiled into the binary
+ * (web_assets.h): nothing here reads a file at run time.
  */
 #include "api.h"
 
@@ -107,6 +109,19 @@ void h_profiles(struct api_req *req, struct api_resp *resp)
 		json_array_append_new(list, e);
 	}
 	api_send_json(resp, 200, json_pack("{s:o}", "profiles", list));
+}
+
+/* GET /api/v1/openapi.json: api/openapi.json as it was at build time. */
+void h_openapi(struct api_req *req, struct api_resp *resp)
+{
+	static const char *const none[] = {NULL};
+
+	if (api_query_known(req, resp, none) < 0)
+		return;
+	resp->status = 200;
+	resp->content_type = api_openapi_doc.content_type;
+	resp->static_body = api_openapi_doc.data;
+	resp->len = api_openapi_doc.size;
 }
 
 void h_static(struct api_req *req, struct api_resp *resp)

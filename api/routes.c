@@ -32,6 +32,7 @@ static const struct route routes[] = {
 	{"POST", "/api/v1/import", h_import},
 	{"GET", "/api/v1/runs/{id}/original", h_runs_original},
 	{"GET", "/api/v1/profiles", h_profiles},
+	{"GET", "/api/v1/openapi.json", h_openapi},
 	{"GET", "/api/v1/events", h_events},
 	{"GET", "/metrics", h_metrics},
 	{"POST", "/api/v1/credentials", h_creds_create},

@@ -1,6 +1,8 @@
 /*
  * web_assets — the dashboard's files, embedded at build time by
  * cmake/embed_web.cmake from web/. The table ends with a NULL path.
+ * api_openapi_doc is api/openapi.json, embedded the same way (not in the
+ * table: it is served at /api/v1/openapi.json, not under /static/).
  */
 #ifndef STORBENCH_WEB_ASSETS_H
 #define STORBENCH_WEB_ASSETS_H
@@ -15,5 +17,6 @@ struct web_asset {
 };
 
 extern const struct web_asset web_assets[];
+extern const struct web_asset api_openapi_doc;
 
 #endif

@@ -11,7 +11,8 @@
  * them; the static route answers only from the embedded files (no path
  * ever reaches the filesystem); and the fixes the fuzzers led to (import
  * text that is not UTF-8, tests of one name, label lists with empty pieces,
- * compare values, offsets beyond an int).
+ * compare values, offsets beyond an int). The OpenAPI document is served
+ * from the binary, parses, and names this build's version.
  */
 #include "api.h"
 #include "archive.h"
@@ -434,6 +435,40 @@ static void test_static_traversal(void)
 	ASSERT_EQ(chdir(cwd), 0);
 }
 
+/*
+ * GET /api/v1/openapi.json: api/openapi.json as embedded at build time — an
+ * OpenAPI 3.1 document whose info.version is this build's, served from the
+ * binary whatever the working directory holds, taking no query.
+ * (tests/integration/openapi.test.mjs validates it and checks it against
+ * the route table and the daemon's real answers.)
+ */
+static void test_openapi(void)
+{
+	struct api_req req = {.ctx = &ctx, .method = "GET",
+			      .path = "/api/v1/openapi.json"};
+	struct api_resp resp = {0};
+	json_error_t err;
+	json_t *doc;
+
+	api_dispatch(&req, &resp);
+	ASSERT_EQ(resp.status, 200);
+	ASSERT_TRUE(resp.content_type &&
+		    strncmp(resp.content_type, "application/json", 16) == 0);
+	ASSERT_TRUE(resp.static_body != NULL && resp.len > 0);
+	doc = json_loadb((const char *)resp.static_body, resp.len, 0, &err);
+	if (!doc)
+		fprintf(stderr, "  openapi.json: line %d: %s\n", err.line, err.text);
+	ASSERT_TRUE(doc != NULL);
+	ASSERT_STR_EQ(json_string_value(json_object_get(doc, "openapi")), "3.1.0");
+	ASSERT_STR_EQ(json_string_value(json_object_get(
+			      json_object_get(doc, "info"), "version")),
+		      STORBENCH_VERSION);
+	json_decref(doc);
+	free(resp.body);
+	ASSERT_TRUE(expect("GET", "/api/v1/openapi.json", "x=1", NULL, 400, "x"));
+	ASSERT_TRUE(expect("POST", "/api/v1/openapi.json", NULL, "{}", 405, NULL));
+}
+
 static void test_cleanup(void)
 {
 	archive_close(ctx.a);
@@ -444,4 +479,4 @@ static void test_cleanup(void)
 
 TEST_MAIN(test_setup, test_query_checked, test_query_limits, test_bodies,
 	  test_jobs_without_worker, test_import_not_utf8, test_import_same_names,
-	  test_import_labels, test_static_traversal, test_cleanup)
+	  test_import_labels, test_static_traversal, test_openapi, test_cleanup)

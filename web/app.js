@@ -437,6 +437,61 @@ function pollJobsSoon(ms = 0) {
   jobsTimer = setTimeout(pollJobs, ms);
 }
 
+// ---------------------------------------------------------------- live events
+// GET /api/v1/events (server-sent events) read through fetch, so the bearer
+// token goes in a header as everywhere else. While the stream is up, job
+// cards move with its "progress" events (twice a second) and a "job" event
+// refreshes the list at once; the list is then polled only every 5 s. When
+// the stream drops, the page polls every second again and reconnects after
+// 3 s.
+
+const lastJobs = new Map(); // id -> the job as last listed
+let streamUp = false;
+let streamTimer = 0;
+
+function onEvent(name, data) {
+  if (name === 'job') { pollJobsSoon(0); return; }
+  if (name !== 'progress') return;
+  const job = lastJobs.get(data.job_id);
+  const card = jobCards.get(data.job_id);
+  if (!job || !card) return;
+  const live = { ...job, state: 'running', progress: data };
+  lastJobs.set(job.id, live);
+  updateJobCard(card, live);
+}
+
+async function liveStream() {
+  clearTimeout(streamTimer);
+  try {
+    const r = await apiFetch(`${API}/events`, { headers: { Accept: 'text/event-stream' } });
+    if (!r.ok || !r.body) throw new Error(`HTTP ${r.status}`);
+    streamUp = true;
+    document.body.dataset.live = 'stream';
+    const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buf = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += value;
+      let i;
+      while ((i = buf.indexOf('\n\n')) >= 0) {
+        const block = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        let name = 'message', data = '';
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event: ')) name = line.slice(7);
+          else if (line.startsWith('data: ')) data += line.slice(6);
+        }
+        if (data) { try { onEvent(name, JSON.parse(data)); } catch { /* not JSON */ } }
+      }
+    }
+  } catch { /* dropped: fall back to polling */ }
+  streamUp = false;
+  document.body.dataset.live = 'polling';
+  pollJobsSoon(0);
+  streamTimer = setTimeout(liveStream, 3000);
+}
+
 async function pollJobs() {
   if (jobsInFlight) return;
   jobsInFlight = true;
@@ -444,6 +499,7 @@ async function pollJobs() {
   try {
     const r = await api('GET', '/jobs?limit=50');
     const jobs = r.json?.jobs ?? [];
+    for (const j of jobs) lastJobs.set(j.id, j);
     renderJobs(jobs);
     const active = new Set(jobs.filter((j) => ACTIVE.has(j.state)).map((j) => j.id));
     anyActive = active.size > 0;
@@ -453,13 +509,14 @@ async function pollJobs() {
     if (finished || started) { loadRuns(); pollHealth(); }
     else if (anyActive && Date.now() - runsLoadedAt > 5000) loadRuns(); // headline numbers of running runs
     lastActiveIds = active;
-    $('#jobs-status').textContent = anyActive ? `${active.size} active · updating every second` : '';
+    $('#jobs-status').textContent = anyActive
+      ? `${active.size} active · ${streamUp ? 'live' : 'updating every second'}` : '';
     showGlobalError(null);
   } catch (e) {
     $('#jobs-status').textContent = `update failed: ${e.message}`;
   } finally {
     jobsInFlight = false;
-    pollJobsSoon(anyActive ? 1000 : 5000);
+    pollJobsSoon(anyActive && !streamUp ? 1000 : 5000);
   }
 }
 
@@ -1526,6 +1583,7 @@ function init() {
   });
   fillProfileSelect();
   pollJobs();
+  liveStream();
   pollHealth();
   route();
 }

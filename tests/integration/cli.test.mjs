@@ -1,0 +1,121 @@
+// storbench run: one job in-process, no daemon. On a real directory it
+// prints CrystalDiskMark's 8 lines, whose figures are the stored run's (read
+// back through a daemon on the same archive); --json prints that run;
+// --no-archive stores nothing; bad targets and arguments exit non-zero with
+// the reason; an archive a daemon serves is refused; SIGINT cancels.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startDaemon, api } from '../lib/daemon.mjs';
+
+const bin = process.env.STORBENCH_BIN;
+const out = process.env.STORBENCH_OUT;
+assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench binary');
+assert.ok(out, 'STORBENCH_OUT must name an output folder');
+
+const root = fs.mkdtempSync(path.join(path.resolve(out), 'cli-'));
+const target = path.join(root, 'target');
+fs.mkdirSync(target);
+after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const run = (args, opts = {}) => spawnSync(bin, ['run', ...args], { encoding: 'utf8', timeout: 120000, ...opts });
+const SMALL = ['--size', '32MiB', '--iterations', '1', '--duration', '0.5'];
+
+// "  SEQ   1MiB (Q=  8, T= 1):  1930.192 MB/s [   1840.8 IOPS] <  4311.22 us>"
+const LINE = /^ {2}(SEQ|RND) +(\d+)(MiB|KiB) \(Q= *(\d+), T= *(\d+)\): +([\d.]+) MB\/s \[ *([\d.]+) IOPS\] < *([\d.]+) us>$/;
+
+test('prints the 8 CrystalDiskMark lines; they are the archived run\'s figures', async () => {
+  const data = path.join(root, 'var');
+  const p = run([...SMALL, '--label', 'cli', '--data', data, target]);
+  assert.equal(p.status, 0, p.stderr);
+  assert.ok(!p.stderr.includes('\r'), 'no progress line when stderr is not a terminal');
+  assert.match(p.stderr, /stored as run 1 in /);
+  const lines = p.stdout.split('\n');
+  const read = lines.indexOf('[Read]'), write = lines.indexOf('[Write]');
+  assert.ok(read > 0 && write > read, p.stdout);
+  const rows = lines.map((l, i) => ({ m: LINE.exec(l), rw: i > write ? 'write' : 'read' })).filter((x) => x.m);
+  assert.equal(rows.length, 8, p.stdout);
+  assert.match(p.stdout, /Profile: cdm-default/);
+  assert.equal(fs.readdirSync(target).length, 0, 'the test file is gone');
+  // the same run, read through a daemon on the archive
+  const d = await startDaemon({ bin, dataDir: data, quiet: true });
+  try {
+    const r = (await api(d.url, 'GET', '/api/v1/runs/1')).json;
+    assert.deepEqual(r.labels, ['cli']);
+    assert.equal(r.target, fs.realpathSync(target));
+    for (const { m, rw } of rows) {
+      const name = `${m[1]}${m[2]}${m[3] === 'MiB' ? 'M' : 'K'} Q${m[4]}T${m[5]}`;
+      const t = r.tests.find((x) => x.test === name && x.rw === rw);
+      assert.ok(t, `${name} ${rw} in the run`);
+      assert.equal(Number(m[6]).toFixed(3), t.best.mb_s.toFixed(3), `${name} ${rw} MB/s`);
+      assert.equal(Number(m[7]).toFixed(1), t.best.iops.toFixed(1), `${name} ${rw} IOPS`);
+      assert.equal(Number(m[8]).toFixed(2), t.best.lat_mean_us.toFixed(2), `${name} ${rw} latency`);
+    }
+    // while the daemon serves that archive, run refuses it
+    const busy = run([...SMALL, '--data', data, target]);
+    assert.equal(busy.status, 1);
+    assert.match(busy.stderr, /in use \(a daemon serves it\?\)/);
+  } finally {
+    await d.stop();
+  }
+});
+
+test('--json prints the run as the API does; --no-archive stores nothing', () => {
+  const cwd = fs.mkdtempSync(path.join(root, 'cwd-'));
+  const p = run([...SMALL, '--profile', 'custom', '--json', '--no-archive', target], { cwd });
+  // custom needs tests: refused with the field's message, exit 2
+  assert.equal(p.status, 2);
+  assert.match(p.stderr, /tests: the custom profile needs a tests array/);
+  const q = run(['--size', '16MiB', '--iterations', '2', '--duration', '0.5', '--profile', 'cdm-realworld', '--json', '--no-archive', target], { cwd });
+  assert.equal(q.status, 0, q.stderr);
+  const r = JSON.parse(q.stdout);
+  assert.equal(r.profile, 'cdm-realworld');
+  assert.equal(r.spec.iterations, 2);
+  assert.ok(r.tests.length > 0 && r.tests.every((t) => t.iterations.length === 2 && t.best.iops > 0));
+  assert.deepEqual(fs.readdirSync(cwd), [], 'no ./var made');
+  assert.ok(!q.stderr.includes('stored as run'));
+});
+
+test('bad input: a clear reason on stderr and a non-zero exit', () => {
+  for (const [args, code, re] of [
+    [['/nonexistent/dir'], 2, /\/nonexistent\/dir: No such file or directory/],
+    [['--size', 'abc', target], 2, /size: "abc" is not a size/],
+    [['--iterations', 'x', target], 2, /--iterations: a whole number/],
+    [['--iterations', '0', target], 2, /iterations: must be an integer from 1 to 100/],
+    [['--profile', 'nope', target], 2, /unknown profile "nope"/],
+    [['--size', '64TiB', target], 2, /does not fit/],
+    [['smb://127.0.0.1/share'], 2, /runs through the daemon/],
+    [[], 2, /usage: storbench run/],
+    [['--bogus', target], 2, /usage: storbench run/],
+    [['/'], 2, /whole filesystem/],
+  ]) {
+    const p = run(['--no-archive', ...args]);
+    assert.equal(p.status, code, `${args}: ${p.stderr}`);
+    assert.match(p.stderr, re, args.join(' '));
+    assert.equal(p.stdout, '', 'nothing on stdout');
+  }
+});
+
+test('SIGINT cancels the job: exit 130, the test file removed', async () => {
+  const p = spawn(bin, ['run', '--size', '64MiB', '--iterations', '3', '--duration', '5', '--no-archive', target]);
+  let err = '';
+  p.stderr.on('data', (c) => { err += c; });
+  await new Promise((r) => setTimeout(r, 1500));
+  p.kill('SIGINT');
+  const code = await new Promise((r) => p.on('exit', r));
+  assert.equal(code, 130, err);
+  assert.match(err, /storbench run: cancelled/);
+  assert.deepEqual(fs.readdirSync(target), []);
+});
+
+test('--help and --version', () => {
+  for (const cmd of [['run', '--help'], ['serve', '--help'], ['import', '--help'], ['--help']]) {
+    const p = spawnSync(bin, cmd, { encoding: 'utf8' });
+    assert.equal(p.status, 0, cmd.join(' '));
+    assert.match(p.stdout, /^usage: storbench/);
+  }
+  const v = spawnSync(bin, ['--version'], { encoding: 'utf8' });
+  assert.match(v.stdout, /^storbench \d+\.\d+\.\d+\n$/);
+});

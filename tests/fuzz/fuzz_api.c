@@ -125,6 +125,10 @@ static void check_answer(const struct api_req *req, const struct api_resp *resp)
 {
 	const char *ct = resp->content_type ? resp->content_type : "";
 	int problem = strcmp(ct, "application/problem+json") == 0;
+	/* a body built for the answer, or one compiled into the binary (the
+	 * OpenAPI document) */
+	const char *body = resp->body ? resp->body
+				      : (const char *)resp->static_body;
 	const char *detail;
 	json_error_t err;
 	json_t *j;
@@ -136,9 +140,9 @@ static void check_answer(const struct api_req *req, const struct api_resp *resp)
 		broken("internal error", req, resp);
 	if (!problem && strncmp(ct, "application/json", 16) != 0)
 		return;
-	if (!resp->body)
+	if (!body)
 		broken("JSON answer without a body", req, resp);
-	if (!(j = json_loadb(resp->body, resp->len, 0, &err)))
+	if (!(j = json_loadb(body, resp->len, 0, &err)))
 		broken("the answer is not JSON", req, resp);
 	if (problem &&
 	    (json_integer_value(json_object_get(j, "status")) != resp->status ||

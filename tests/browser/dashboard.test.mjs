@@ -453,6 +453,44 @@ async function main() {
     }, { critical: false });
   }
 
+  // ---------------------------------------------------------------- live events
+  await step('live: job cards move with the event stream; without it the page polls every second', async () => {
+    await page.goto(`${url}/#/`);
+    await page.waitForFunction(() => document.body.dataset.live === 'stream');
+    const job = async () => {
+      const r = await api(url, 'POST', '/api/v1/jobs', { target, profile: 'custom', size: '16MiB', iterations: 1, duration_s: 3,
+        tests: [{ name: 'RND4K Q4T1', block_size: '4KiB', queue_depth: 4 }] });
+      assert.equal(r.status, 202, r.text);
+      return r.json.id;
+    };
+    // watch the card's live figure change over time
+    const watch = async (id, want) => {
+      const card = page.locator(`.job[data-job-id="${id}"]`);
+      await card.locator('.live-num').first().waitFor({ timeout: 20000 });
+      await page.waitForFunction((w) => document.querySelector('#jobs-status').textContent.includes(w), want);
+      const seen = new Set();
+      for (let i = 0; i < 12; i++) {
+        seen.add(await card.locator('.job-progress').innerText().catch(() => ''));
+        await sleep(200);
+      }
+      await waitJob(url, id, 60000);
+      return seen.size;
+    };
+    const streamed = await watch(await job(), 'live');
+    assert.ok(streamed >= 3, `${streamed} different progress texts over 2.4 s on the stream`);
+    // the stream cannot be had: the page falls back to polling (the
+    // aborted requests' console errors are ours, and dropped below)
+    const errorsBefore = state.pageErrors.length;
+    await page.route('**/api/v1/events', (r) => r.abort());
+    await page.reload();
+    await page.waitForFunction(() => document.body.dataset.live === 'polling');
+    const polled = await watch(await job(), 'updating every second');
+    assert.ok(polled >= 2, `${polled} different progress texts over 2.4 s by polling`);
+    await page.unroute('**/api/v1/events');
+    state.pageErrors.splice(errorsBefore, Infinity,
+      ...state.pageErrors.slice(errorsBefore).filter((e) => !/net::ERR_FAILED/.test(e)));
+  });
+
   // ---------------------------------------------------------------- a daemon that needs its token
   await step('--require-token: the dashboard asks for the token, keeps it in the tab, downloads with it', async () => {
     const d2 = await startDaemon({ bin, dataDir: path.join(work, 'data-token'), args: ['--require-token'], quiet: true });

@@ -287,3 +287,29 @@ test('metrics: label values are escaped; the token guards /metrics like the API'
     await t.stop();
   }
 });
+
+test('--log-format json: one JSON object per line, with time, level, msg and the job', async () => {
+  const j = await startDaemon({ bin, dataDir: path.join(root, 'jsonlog'), args: ['--log-format', 'json'], quiet: true });
+  let id;
+  try {
+    const r = await api(j.url, 'POST', '/api/v1/jobs', { profile: 'custom', size: '8MiB', iterations: 1, duration_s: 0.5,
+      tests: [{ name: 'RND4K Q1T1', block_size: '4KiB' }] });
+    id = r.json.id;
+    assert.equal((await waitJob(j.url, id)).state, 'done');
+  } finally {
+    await j.stop();
+  }
+  const lines = j.output().split('\n').filter(Boolean);
+  assert.ok(lines.length >= 5);
+  const objs = lines.map((l) => JSON.parse(l));
+  for (const o of objs) {
+    assert.match(o.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    assert.ok(['info', 'warn', 'error', 'http'].includes(o.level), o.level);
+    assert.equal(typeof o.msg, 'string');
+  }
+  const mine = objs.filter((o) => o.job === id);
+  assert.ok(mine.some((o) => o.msg === 'done'), JSON.stringify(mine));
+  assert.ok(mine.every((o) => !/^job \d+:/.test(o.msg)), 'the job id moved out of msg');
+  const bad = await startDaemon({ bin, dataDir: path.join(root, 'jsonlog'), args: ['--log-format', 'xml'], quiet: true }).catch((e) => e);
+  assert.match(String(bad.message ?? bad), /exited before answering/);
+});

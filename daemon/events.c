@@ -22,7 +22,7 @@ static void *waker_arg;
 
 uint64_t events_publish(const char *name, json_t *data)
 {
-	char *text = json_dumps(data, JSON_COMPACT);
+	char *text = json_dumps(data, JSON_COMPACT | JSON_REAL_PRECISION(9));
 	void (*wake)(void *);
 	void *arg;
 	struct event *e;

@@ -98,6 +98,7 @@ void api_dispatch(struct api_req *req, struct api_resp *resp)
 		if (!match(routes[i].pattern, req->path, &id, &rest))
 			continue;
 		path_known = 1;
+		resp->route = routes[i].pattern; /* a 405 is counted on it */
 		add_allow(resp, routes[i].method);
 		if (strcmp(routes[i].method, "GET") == 0)
 			add_allow(resp, "HEAD");

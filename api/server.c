@@ -91,6 +91,23 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* The headers every answer carries (README "Access"). */
+static void add_guard_headers(struct MHD_Response *mr)
+{
+	MHD_add_response_header(mr, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(mr, "X-Frame-Options", "DENY");
+	MHD_add_response_header(mr, "Content-Security-Policy",
+				"default-src 'self'; script-src 'self'; "
+				"style-src 'self' 'unsafe-inline'; "
+				"img-src 'self' data:; connect-src 'self'; "
+				"object-src 'none'; base-uri 'none'; "
+				"form-action 'self'; frame-ancestors 'none'");
+	MHD_add_response_header(mr, "Referrer-Policy", "no-referrer");
+	MHD_add_response_header(mr, "Cross-Origin-Resource-Policy",
+				"same-origin");
+	MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+}
+
 /* --- HTTP metrics: requests by route, method and status; latency --- */
 
 #define HTTP_ROUTES_MAX 256
@@ -309,8 +326,7 @@ static enum MHD_Result sse_start(struct api_server *s, struct MHD_Connection *c)
 	pthread_mutex_unlock(&s->sse_mu);
 	MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE,
 				"text/event-stream; charset=utf-8");
-	MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-	MHD_add_response_header(mr, "X-Content-Type-Options", "nosniff");
+	add_guard_headers(mr);
 	MHD_add_response_header(mr, "X-Accel-Buffering", "no");
 	ret = MHD_queue_response(c, MHD_HTTP_OK, mr);
 	MHD_destroy_response(mr);
@@ -336,18 +352,7 @@ static enum MHD_Result send_resp(struct MHD_Connection *c,
 	MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE,
 				r->content_type ? r->content_type
 						: "application/json");
-	MHD_add_response_header(mr, "X-Content-Type-Options", "nosniff");
-	MHD_add_response_header(mr, "X-Frame-Options", "DENY");
-	MHD_add_response_header(mr, "Content-Security-Policy",
-				"default-src 'self'; script-src 'self'; "
-				"style-src 'self' 'unsafe-inline'; "
-				"img-src 'self' data:; connect-src 'self'; "
-				"object-src 'none'; base-uri 'none'; "
-				"form-action 'self'; frame-ancestors 'none'");
-	MHD_add_response_header(mr, "Referrer-Policy", "no-referrer");
-	MHD_add_response_header(mr, "Cross-Origin-Resource-Policy",
-				"same-origin");
-	MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	add_guard_headers(mr);
 	if (r->status == 401)
 		MHD_add_response_header(mr, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
 					"Bearer realm=\"storbench\"");
@@ -382,12 +387,17 @@ static size_t body_limit(const char *url)
 	return strcmp(url, "/api/v1/import") == 0 ? API_IMPORT_LIMIT : API_BODY_LIMIT;
 }
 
-static enum MHD_Result too_big(struct MHD_Connection *c, size_t limit)
+static enum MHD_Result too_big(struct MHD_Connection *c, const char *method,
+			       const struct conn_state *cs, size_t limit)
 {
 	struct api_resp r = {0};
+	enum MHD_Result ret;
 
 	api_fail(&r, 413, "body", "request body is larger than %zu bytes", limit);
-	return send_resp(c, &r);
+	ret = send_resp(c, &r);
+	http_count(NULL, method, 413, (double)(mono_ns() - cs->t0_ns) / 1e9);
+	free(r.body);
+	return ret;
 }
 
 /* Compares a and b (b: the token) in time that depends on b's length only. */
@@ -540,7 +550,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 			 * would send a great deal, gets the answer at once */
 			if (expects_continue(c) ||
 			    strtoull(cl, NULL, 10) > API_DRAIN_LIMIT)
-				return too_big(c, body_limit(url));
+				return too_big(c, method, cs, body_limit(url));
 		}
 		return MHD_YES;
 	}
@@ -560,7 +570,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 		return MHD_YES;
 	}
 	if (cs->too_big)
-		return too_big(c, body_limit(url));
+		return too_big(c, method, cs, body_limit(url));
 	req.ctx = s->ctx;
 	req.conn = c;
 	req.method = method;

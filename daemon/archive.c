@@ -8,6 +8,7 @@
  * JSON texts such as labels and probe), dropping that suffix.
  */
 #include "archive.h"
+#include "plan.h"
 #include "smb.h"
 
 #include <errno.h>
@@ -632,14 +633,21 @@ out:
 int archive_run_warn(struct archive *a, int64_t run_id, const char *text)
 {
 	sqlite3_stmt *st;
+	char *t = strdup(text);
 	int rc;
 
+	if (!t)
+		return -ENOMEM;
+	utf8_sanitize(t); /* it names paths; the warnings are JSON */
 	if ((rc = prep(a, "UPDATE runs SET warnings=json_insert(warnings,"
 			  " '$[#]', ?) WHERE id=?",
-		       &st)) < 0)
+		       &st)) < 0) {
+		free(t);
 		return rc;
-	sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
+	}
+	sqlite3_bind_text(st, 1, t, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, run_id);
+	free(t);
 	return step_done(a, st, "add warning");
 }
 

@@ -279,6 +279,7 @@ static void pause_between_tests(struct jobq *q, double seconds)
 	while (!atomic_load(&q->cancel) && engine_now_ns() < end) {
 		struct timespec ts = {0, 100000000};
 		nanosleep(&ts, NULL);
+		publish_progress(q, 0); /* the stream hears of a long pause */
 	}
 }
 
@@ -316,8 +317,29 @@ struct sample_sink {
 	int64_t run_id;
 	const struct workload *w;
 	int iteration;
-	int failed; /* logged once per iteration */
+	int failed;         /* logged once per iteration */
+	unsigned published; /* seconds of this iteration sent as events */
 };
+
+/* Publishes a "sample" event: second's counts over length_s seconds as
+ * rates (1 s but for the last, ragged one of a window). */
+static void publish_sample(const struct sample_sink *k, unsigned second,
+			   const struct engine_sample *s, double length_s)
+{
+	double l = length_s > 0 ? length_s : 1;
+
+	events_publish("sample",
+		       json_pack("{s:I, s:I, s:s, s:s, s:i, s:i, s:f, s:{s:f, s:f}, "
+				 "s:{s:f, s:f}}",
+				 "job_id", (json_int_t)k->job_id, "run_id",
+				 (json_int_t)k->run_id, "test", k->w->name, "rw",
+				 wl_rw_name(k->w->read_pct), "iteration",
+				 k->iteration, "second", (int)second, "length_s", l,
+				 "read", "iops", (double)s->ios[0] / l, "mb_s",
+				 (double)s->bytes[0] / 1e6 / l, "write", "iops",
+				 (double)s->ios[1] / l, "mb_s",
+				 (double)s->bytes[1] / 1e6 / l));
+}
 
 /* engine_opts.sample_done: each finished second is stored at once, so a
  * kill keeps every second measured before it (the end of the iteration
@@ -332,20 +354,9 @@ static void on_sample(void *arg, unsigned second, const struct engine_sample *s)
 		log_warn("run %lld: storing a second of samples failed; the "
 			 "iteration's samples are stored when it ends",
 			 (long long)k->run_id);
-	/* a finished second is one whole second: its counts are its rates */
-	events_publish("sample",
-		       json_pack("{s:I, s:I, s:s, s:s, s:i, s:i, s:{s:I, s:f}, "
-				 "s:{s:I, s:f}}",
-				 "job_id", (json_int_t)k->job_id, "run_id",
-				 (json_int_t)k->run_id, "test", k->w->name, "rw",
-				 wl_rw_name(k->w->read_pct), "iteration",
-				 k->iteration, "second", (int)second, "read",
-				 "iops", (json_int_t)s->ios[0], "mb_s",
-				 (double)s->bytes[0] / 1e6, "write", "iops",
-				 (json_int_t)s->ios[1], "mb_s",
-				 (double)s->bytes[1] / 1e6));
+	publish_sample(k, second, s, 1.0);
+	k->published = second + 1;
 }
-
 /* Runs every test of the plan, each second stored through sink; returns 0,
  * -ECANCELED or the engine's error. */
 static int run_tests_into(struct jobq *q, const struct plan *p,
@@ -370,6 +381,7 @@ static int run_tests_into(struct jobq *q, const struct plan *p,
 			k->w = w;
 			k->iteration = it;
 			k->failed = 0;
+			k->published = 0;
 			rc = engine_run(o, w, &r);
 			/* a failed or stopped iteration is no result, but the
 			 * seconds it measured before are kept */
@@ -388,6 +400,13 @@ static int run_tests_into(struct jobq *q, const struct plan *p,
 					 "storing a result in the archive failed");
 				return rc;
 			}
+			/* the ragged end the engine keeps for its result */
+			for (unsigned sec = k->published; o->samples &&
+							  sec < o->samples->n; sec++)
+				publish_sample(k, sec, &o->samples->s[sec],
+					       sec + 1 == o->samples->n
+						       ? o->samples->last_s
+						       : 1.0);
 			q->steps_done++;
 		}
 		pthread_mutex_lock(&q->mu);
@@ -1018,6 +1037,9 @@ out:
 				     : "cancelled by request");
 	else if (rc < 0 && error[0] == '\0')
 		snprintf(error, sizeof(error), "%s", strerror(-rc));
+	/* JSON holds only UTF-8: a path that is not, or a %.Ns cut through a
+	 * character, must not cost the job its sentence */
+	utf8_sanitize(error);
 	archive_job_finish(q->a, id, jr ? jr->run_id : 0, state,
 			   rc == 0 ? NULL : error);
 	jobq_publish_job(id, state, jr ? jr->run_id : 0, rc == 0 ? NULL : error);

@@ -4,6 +4,7 @@
  * names can forge a second log line.
  */
 #include "log.h"
+#include "plan.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -56,6 +57,8 @@ void log_msg(const char *level, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	/* a path that is not UTF-8, or a cut through a character: '?' */
+	utf8_sanitize(line);
 	flockfile(stderr);
 	if (format == LOG_JSON) {
 		/* "job 3: …" / "run 3: …": the id becomes a field */

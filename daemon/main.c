@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -663,9 +664,16 @@ static int run_flag(json_t *body, int c, const char *v)
 	char *end;
 
 	errno = 0;
-	if (c == 'p' || c == 's')
+	if (c == 'p' || c == 's') {
+		json_t *str = json_string(v);
+		if (!str) {
+			fprintf(stderr, "storbench run: --%s: not UTF-8 text\n",
+				c == 'p' ? "profile" : "size");
+			return -1;
+		}
 		return json_object_set_new(body, c == 'p' ? "profile" : "size",
-					   json_string(v)) ? -1 : 0;
+					   str) ? -1 : 0;
+	}
 	if (c == 'i') {
 		long long n = strtoll(v, &end, 10);
 		if (errno || end == v || *end) {
@@ -677,7 +685,7 @@ static int run_flag(json_t *body, int c, const char *v)
 	}
 	{
 		double d = strtod(v, &end);
-		if (errno || end == v || *end) {
+		if (errno || end == v || *end || !isfinite(d)) {
 			fprintf(stderr, "storbench run: --duration: seconds, a "
 					"number\n");
 			return -1;
@@ -729,7 +737,11 @@ static int run_cmd(int argc, char **argv)
 				goto out;
 			break;
 		case 'l':
-			json_array_append_new(labels, json_string(optarg));
+			if (json_array_append_new(labels, json_string(optarg)) < 0) {
+				fprintf(stderr, "storbench run: --label: not UTF-8 "
+						"text\n");
+				goto out;
+			}
 			break;
 		case 'd':
 			data = optarg;
@@ -810,7 +822,15 @@ static int run_cmd(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
-	json_object_set_new(body, "target", json_string(treal));
+	if (json_object_set_new(body, "target", json_string(treal)) < 0) {
+		/* (not UTF-8: a JSON body cannot name it, and the default
+		 * target must not stand in for it) */
+		fprintf(stderr, "storbench run: %s: the path is not UTF-8 text; "
+				"storbench stores paths as UTF-8\n",
+			treal);
+		rc = 2;
+		goto out;
+	}
 	if (json_array_size(labels))
 		json_object_set(body, "labels", labels);
 	if (!(text = json_dumps(body, JSON_COMPACT)))
@@ -876,6 +896,12 @@ static int run_cmd(int argc, char **argv)
 		if (api_run_cdm_text(run, "\n", &cdm, &n) == 0)
 			fwrite(cdm, 1, n, stdout);
 		free(cdm);
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "storbench run: writing the result: %s%s\n",
+			strerror(errno),
+			no_archive ? "" : " (the run is stored all the same)");
+		goto out;
 	}
 	if (!no_archive)
 		fprintf(stderr, "storbench run: stored as run %lld in %s\n",

@@ -90,12 +90,28 @@ test('bad input: a clear reason on stderr and a non-zero exit', () => {
     [[], 2, /usage: storbench run/],
     [['--bogus', target], 2, /usage: storbench run/],
     [['/'], 2, /whole filesystem/],
+    [['--duration', 'NaN', target], 2, /--duration: seconds, a number/],
   ]) {
     const p = run(['--no-archive', ...args]);
     assert.equal(p.status, code, `${args}: ${p.stderr}`);
     assert.match(p.stderr, re, args.join(' '));
     assert.equal(p.stdout, '', 'nothing on stdout');
   }
+});
+
+test('bytes that are not UTF-8 are refused, never swapped for a default; a failed write of the result is an error', () => {
+  // argv with raw bytes goes through sh's printf: node would re-encode them
+  const sh = (script) => spawnSync('sh', ['-c', script, bin, target], { encoding: 'utf8', timeout: 60000 });
+  const path = sh('d="$1/bad$(printf \'\\377\')name"; mkdir "$d" && "$0" run --no-archive --size 8MiB "$d"; rc=$?; rmdir "$d"; exit $rc');
+  assert.equal(path.status, 2, path.stderr);
+  assert.match(path.stderr, /the path is not UTF-8 text/);
+  const label = sh('"$0" run --no-archive --size 8MiB --label "$(printf \'\\377\')" "$1"');
+  assert.equal(label.status, 2, label.stderr);
+  assert.match(label.stderr, /--label: not UTF-8 text/);
+  const full = sh('"$0" run --no-archive --size 8MiB --iterations 1 --duration 0.5 "$1" > /dev/full');
+  assert.equal(full.status, 1, full.stderr);
+  assert.match(full.stderr, /writing the result: No space left on device/);
+  assert.deepEqual(fs.readdirSync(target), []);
 });
 
 test('SIGINT cancels the job: exit 130, the test file removed', async () => {

@@ -93,14 +93,34 @@ test('events: state changes, progress every second, samples that match the archi
   }
   assert.ok(measuring.some((e) => e.data.live_iops > 0 && e.data.remaining_s > 0));
   // each sample is the archive's second
+  // every stored second came as an event, with the same rates (the ragged
+  // last one of each window right after its iteration)
   const samples = mine.filter((e) => e.name === 'sample');
-  assert.ok(samples.length >= 2, `${samples.length} sample events`);
   const stored = (await api(d.url, 'GET', `/api/v1/runs/${job.run_id}/samples`)).json.samples;
+  assert.equal(samples.length, stored.length, `${samples.length} sample events, ${stored.length} stored seconds`);
   for (const e of samples) {
     const st = stored.find((x) => x.iteration === e.data.iteration && x.t_s === e.data.second && x.test === e.data.test);
     assert.ok(st, `stored second ${e.data.iteration}/${e.data.second}`);
-    if (st.length_s === 1) assert.ok(Math.abs(st.read.iops - e.data.read.iops) <= 1e-6 * e.data.read.iops + 1, `${st.read.iops} vs ${e.data.read.iops}`);
+    assert.ok(Math.abs(st.length_s - e.data.length_s) < 1e-6, `length ${st.length_s} vs ${e.data.length_s}`);
+    assert.ok(Math.abs(st.read.iops - e.data.read.iops) <= 1e-6 * st.read.iops + 0.01, `${st.read.iops} vs ${e.data.read.iops}`);
   }
+});
+
+test('events: progress keeps coming through the pause between tests', async () => {
+  const s = stream(d.url);
+  await s.opened;
+  const r = await api(d.url, 'POST', '/api/v1/jobs', { profile: 'custom', size: '16MiB', iterations: 1, duration_s: 1, interval_s: 2.5,
+    tests: [{ name: 'A', block_size: '4KiB' }, { name: 'B', block_size: '4KiB', read_pct: 0 }] });
+  const job = await waitJob(d.url, r.json.id, 60000);
+  s.close();
+  assert.equal(job.state, 'done');
+  const prog = s.events.filter((e) => e.name === 'progress' && e.data.job_id === r.json.id);
+  const pause = prog.filter((e) => e.data.phase === 'interval');
+  assert.ok(pause.length >= 4, `${pause.length} progress events in a 2.5 s pause`);
+  const first = prog.findIndex((e) => e.data.phase === 'measuring');
+  let worst = 0;
+  for (let i = first + 1; i < prog.length; i++) worst = Math.max(worst, prog[i].t - prog[i - 1].t);
+  assert.ok(worst <= 1000, `a gap of ${worst} ms`);
 });
 
 test('events: Last-Event-ID replays what a client missed; keep-alive and no CORS', async () => {

@@ -87,6 +87,14 @@ struct api_server;
  * "0.0.0.0:8080"). Returns 0 or a negative errno (-EINVAL for a bad address,
  * -EADDRINUSE ...). */
 int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out);
+/*
+ * Percent-decodes s in place, as libmicrohttpd's own decoding but that "%00"
+ * is left as it is: decoded, it would end the C string and
+ * "/api/v1/jobs/1%00x" would reach the handlers as "/api/v1/jobs/1". The
+ * server's decoding of paths and queries. Returns the new length.
+ */
+size_t api_unescape(char *s);
+
 /* Is "ADDR:PORT" a loopback address (127.0.0.0/8, ::1)? 1, 0, or -EINVAL. */
 int api_listen_is_loopback(const char *listen);
 void api_stop(struct api_server *s);

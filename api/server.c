@@ -590,18 +590,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	return ret;
 }
 
-/*
- * Percent-decoding of the path and query, as MHD's own but that "%00" is left
- * as it is: decoded, it would end the C string and "/api/v1/jobs/1%00x" would
- * reach the handlers as "/api/v1/jobs/1". Returns the new length.
- */
-static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+size_t api_unescape(char *s)
 {
 	char *w = s;
 	const char *r = s;
 
-	(void)cls;
-	(void)c;
 	while (*r) {
 		unsigned v;
 		if (r[0] == '%' && isxdigit((unsigned char)r[1]) &&
@@ -615,6 +608,14 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 	}
 	*w = '\0';
 	return (size_t)(w - s);
+}
+
+/* libmicrohttpd's unescape callback: api_unescape. */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+	(void)cls;
+	(void)c;
+	return api_unescape(s);
 }
 
 /* libmicrohttpd's own messages go through our log, as level "http". */

@@ -59,26 +59,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* Percent-decodes s in place as the server's unescape callback does:
- * "%00" is left as it is. */
-static void unescape(char *s)
-{
-	char *w = s;
-	const char *r = s;
-
-	while (*r) {
-		unsigned v;
-		if (r[0] == '%' && isxdigit((unsigned char)r[1]) &&
-		    isxdigit((unsigned char)r[2]) &&
-		    sscanf(r + 1, "%2x", &v) == 1 && v != 0) {
-			*w++ = (char)v;
-			r += 3;
-		} else {
-			*w++ = *r++;
-		}
-	}
-	*w = '\0';
-}
 
 /* Splits query (modified) into args as libmicrohttpd does: pieces at '&',
  * name and value at the first '=', '+' a space, then percent-decoding.
@@ -99,9 +79,9 @@ static int parse_query(char *query, struct api_query_arg *args)
 		eq = strchr(query, '=');
 		if (eq)
 			*eq = '\0';
-		unescape(query);
+		api_unescape(query);
 		if (eq)
-			unescape(eq + 1);
+			api_unescape(eq + 1);
 		args[n].name = query;
 		args[n].value = eq ? eq + 1 : NULL;
 		n++;
@@ -189,7 +169,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((n = parse_query(q + 1, args)) < 0)
 			goto out;
 	}
-	unescape(sp + 1);
+	api_unescape(sp + 1);
 	if (nl && (size_t)(nl + 1 - text) < len) {
 		req.body = nl + 1;
 		req.body_len = len - (size_t)(nl + 1 - text);

@@ -226,16 +226,13 @@ static int parse_target(json_t *v, const char *scratch,
 /*
  * Does need bytes fit on the filesystem (or SMB share) of path, keeping the
  * reserve (--reserve, confine.h) free there? 1 yes or unknown (the check
- * cannot be made), 0 no: then why says how much there is, e.g.
- * "/mnt/x has 1.20 GiB free, of which storbench keeps 0.20 GiB (10 %) free".
+ * cannot be made), 0 no: then why says how much there is (confine_room).
  */
 static int fits(const struct job_spec *s, const char *path, uint64_t need,
 		char *why, size_t len)
 {
 	struct smb_info in;
 	int64_t free_bytes = 0, total = 0;
-	uint64_t keep;
-	char pct[32];
 
 	if (!s->smb_session) {
 		if (probe_space(path, &free_bytes, &total) < 0)
@@ -247,16 +244,7 @@ static int fits(const struct job_spec *s, const char *path, uint64_t need,
 		free_bytes = in.free_bytes;
 		total = in.total_bytes;
 	}
-	keep = confine_reserve_bytes((uint64_t)(total > 0 ? total : 0));
-	if (need + keep <= (uint64_t)free_bytes)
-		return 1;
-	confine_reserve_text(pct, sizeof(pct));
-	snprintf(why, len,
-		 "%s has %.2f GiB free, of which storbench keeps %.2f GiB "
-		 "(reserve %s, the daemon's --reserve) free",
-		 path, (double)free_bytes / (1 << 30), (double)keep / (1 << 30),
-		 pct);
-	return 0;
+	return confine_room(path, free_bytes, total, need, why, len);
 }
 
 /* A dialect name from smb.h, or -1 (problem set). */

@@ -200,17 +200,23 @@ void api_http_metrics(FILE *f)
 
 /* --- event streams --- */
 
-/* Resumes every suspended stream: new events, a tick, or the stop. */
-static void sse_wake(void *arg)
+/* Resumes every suspended stream; the caller holds s->sse_mu. */
+static void resume_all(struct api_server *s)
 {
-	struct api_server *s = arg;
-
-	pthread_mutex_lock(&s->sse_mu);
 	for (struct sse *e = s->streams; e; e = e->next)
 		if (e->suspended) {
 			e->suspended = 0;
 			MHD_resume_connection(e->c);
 		}
+}
+
+/* The bus's waker: new events (or the stop). */
+static void sse_wake(void *arg)
+{
+	struct api_server *s = arg;
+
+	pthread_mutex_lock(&s->sse_mu);
+	resume_all(s);
 	pthread_mutex_unlock(&s->sse_mu);
 }
 
@@ -225,11 +231,7 @@ static void *sse_ticker(void *arg)
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_sec += 1;
 		pthread_cond_timedwait(&s->tick_cv, &s->sse_mu, &until);
-		for (struct sse *e = s->streams; e; e = e->next)
-			if (e->suspended) {
-				e->suspended = 0;
-				MHD_resume_connection(e->c);
-			}
+		resume_all(s);
 	}
 	pthread_mutex_unlock(&s->sse_mu);
 	return NULL;

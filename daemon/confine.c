@@ -196,6 +196,24 @@ void confine_reserve_text(char *buf, size_t len)
 		snprintf(buf, len, "%g %%", reserve_pct);
 }
 
+int confine_room(const char *path, int64_t free_bytes, int64_t total_bytes,
+		 uint64_t need, char *why, size_t len)
+{
+	uint64_t keep =
+		confine_reserve_bytes(total_bytes > 0 ? (uint64_t)total_bytes : 0);
+	char r[32];
+
+	if (free_bytes >= 0 && need + keep <= (uint64_t)free_bytes)
+		return 1;
+	confine_reserve_text(r, sizeof(r));
+	snprintf(why, len,
+		 "%s has %.2f GiB free and the job needs %.2f GiB more, keeping "
+		 "the reserve (%s) free (%.2f GiB; the daemon's --reserve)",
+		 path, (double)free_bytes / (1 << 30), (double)need / (1 << 30),
+		 r, (double)keep / (1 << 30));
+	return 0;
+}
+
 void confine_roots_text(const char *scratch, int kind, char *buf, size_t len)
 {
 	size_t used = 0;

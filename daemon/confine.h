@@ -70,6 +70,15 @@ int confine_smb(const char *url, char *why, size_t len);
 int confine_device(const char *path, char real[PATH_MAX], uint64_t *bytes,
 		   char *why, size_t len);
 
+/*
+ * Do need more bytes fit where free_bytes of a filesystem (or share) of
+ * total_bytes are free, leaving the reserve free? 1 yes; 0 no, with a
+ * sentence in why ("PATH has … GiB free and the job needs … GiB more,
+ * keeping the reserve (10 %) free (… GiB; the daemon's --reserve)").
+ */
+int confine_room(const char *path, int64_t free_bytes, int64_t total_bytes,
+		 uint64_t need, char *why, size_t len);
+
 /* The bytes to keep free on a filesystem of total_bytes. */
 uint64_t confine_reserve_bytes(uint64_t total_bytes);
 

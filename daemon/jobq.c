@@ -130,21 +130,28 @@ void jobq_publish_job(int64_t id, const char *state, int64_t run_id,
 					"error", error && error[0] ? error : NULL));
 }
 
-static void set_phase(struct jobq *q, const char *phase,
-		      const struct workload *t, int iteration)
+/* The worker's phase (and test, when test is given), published at once. */
+static void phase_to(struct jobq *q, const char *phase, const char *test,
+		     const char *rw, int iteration)
 {
 	pthread_mutex_lock(&q->mu);
 	snprintf(q->prog.phase, sizeof(q->prog.phase), "%s", phase);
-	if (t) {
-		snprintf(q->prog.test, sizeof(q->prog.test), "%s", t->name);
-		snprintf(q->prog.rw, sizeof(q->prog.rw), "%s",
-			 wl_rw_name(t->read_pct));
+	if (test) {
+		snprintf(q->prog.test, sizeof(q->prog.test), "%s", test);
+		snprintf(q->prog.rw, sizeof(q->prog.rw), "%s", rw ? rw : "");
 		q->prog.iteration = iteration;
 	}
 	q->prog.fraction = (double)q->steps_done / q->steps_total;
 	q->prog.live_mb_s = q->prog.live_iops = 0;
 	pthread_mutex_unlock(&q->mu);
 	publish_progress(q, 1);
+}
+
+static void set_phase(struct jobq *q, const char *phase,
+		      const struct workload *t, int iteration)
+{
+	phase_to(q, phase, t ? t->name : NULL, t ? wl_rw_name(t->read_pct) : NULL,
+		 iteration);
 }
 
 static void on_progress(void *arg, const struct engine_progress *p)
@@ -676,20 +683,13 @@ static const char *real_of(const struct job_run *jr, const char *path)
 int job_room(struct job_run *jr, const char *dir, uint64_t need)
 {
 	int64_t free_bytes = 0, total = 0;
-	uint64_t keep;
-	char pct[32];
+	char why[sizeof(jr->error) - 24];
 
 	if (smb_is_url(dir) || probe_space(dir, &free_bytes, &total) < 0)
 		return 0; /* cannot tell: the file's writes will */
-	keep = confine_reserve_bytes((uint64_t)total);
-	if (need + keep <= (uint64_t)free_bytes)
+	if (confine_room(dir, free_bytes, total, need, why, sizeof(why)))
 		return 0;
-	confine_reserve_text(pct, sizeof(pct));
-	snprintf(jr->error, sizeof(jr->error),
-		 "refused at start: %.80s has %.2f GiB free and the job needs "
-		 "%.2f GiB more, keeping the reserve (%s) free",
-		 dir, (double)free_bytes / (1 << 30), (double)need / (1 << 30),
-		 pct);
+	snprintf(jr->error, sizeof(jr->error), "refused at start: %s", why);
 	return -ENOSPC;
 }
 
@@ -816,19 +816,7 @@ void job_files_remove(struct job_run *jr)
 void job_phase(struct job_run *jr, const char *phase, const char *test,
 	       const char *rw, int iteration)
 {
-	struct jobq *q = jr->q;
-
-	pthread_mutex_lock(&q->mu);
-	snprintf(q->prog.phase, sizeof(q->prog.phase), "%s", phase);
-	if (test) {
-		snprintf(q->prog.test, sizeof(q->prog.test), "%s", test);
-		snprintf(q->prog.rw, sizeof(q->prog.rw), "%s", rw ? rw : "");
-		q->prog.iteration = iteration;
-	}
-	q->prog.fraction = (double)q->steps_done / q->steps_total;
-	q->prog.live_mb_s = q->prog.live_iops = 0;
-	pthread_mutex_unlock(&q->mu);
-	publish_progress(q, 1);
+	phase_to(jr->q, phase, test, rw, iteration);
 }
 
 void job_step(struct job_run *jr)

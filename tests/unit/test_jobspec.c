@@ -691,7 +691,7 @@ static void test_confinement(void)
 	ASSERT_EQ(confine_set_reserve("90%", why, sizeof(why)), 0);
 	snprintf(body, sizeof(body), "{\"target\": \"%s\", \"size\": \"8MiB\"}",
 		 other);
-	expect_refused(body, 400, "size", "reserve 90 %");
+	expect_refused(body, 400, "size", "reserve (90 %)");
 	ASSERT_EQ(confine_set_reserve("10%", why, sizeof(why)), 0);
 }
 

@@ -321,8 +321,8 @@ static void comment_facts(struct import_run *r)
 			long v = strtol(p, &end, 10);
 			while (*end == ' ')
 				end++;
-			if (*end == 'k')
-				v *= 1024;
+			if (*end == 'k') /* (a huge number must not overflow) */
+				v = v <= (2L << 20) / 1024 ? v * 1024 : -1;
 			if (v >= 512 && v <= (2L << 20))
 				r->cluster = v;
 		}

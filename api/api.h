@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "fields.h"
+
 #define API_BODY_LIMIT (64 * 1024) /* bytes; larger bodies get 413 */
 #define API_IMPORT_LIMIT (16 << 20) /* bytes, POST /api/v1/import */
 
@@ -157,6 +159,13 @@ int api_query_int(struct api_req *req, struct api_resp *resp,
 
 /* --- jobspec.c --- */
 struct job_spec;
+/* The job request's fields (fields.h): validation, GET /api/v1/profiles
+ * ("job_fields"), the OpenAPI document's JobRequest. */
+extern const struct field jobspec_fields[];
+extern const size_t jobspec_n_fields;
+/* Fills the profile and engine choices of jobspec_fields from the
+ * registries (once; every reader of the table calls it first). */
+void jobspec_init(void);
 /*
  * Parses and validates a POST /api/v1/jobs body (body may be NULL or empty:
  * every field takes its default) into *s (caller: job_spec_clear). Returns 0,
@@ -191,6 +200,9 @@ void h_runs_list(struct api_req *req, struct api_resp *resp);
 void h_runs_get(struct api_req *req, struct api_resp *resp);
 void h_runs_samples(struct api_req *req, struct api_resp *resp);
 void h_runs_patch(struct api_req *req, struct api_resp *resp);
+/* *out = run id as GET /api/v1/runs/{id} serves it: runview_json plus the
+ * address of an imported run's original file. 0 or a negative errno. */
+int api_run_json(struct archive *a, int64_t id, json_t **out);
 
 /* The run filters of the query (docs/api.md, GET /api/v1/runs) into *f,
  * checked; 0, or -EINVAL with the problem sent. */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "creds.h"
-#include "plan.h"
+#include "utf8.h"
 
 static const char *const none[] = {NULL}; /* no route here takes a query */
 

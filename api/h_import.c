@@ -71,7 +71,7 @@ void h_import(struct api_req *req, struct api_resp *resp)
 				  filename, api_query_str(req, "labels"), &id);
 		if (rc < 0 && rc != -EEXIST)
 			api_fail(resp, 500, NULL, "the archive could not store the import");
-		else if (archive_run_json(req->ctx->a, id, &run) < 0)
+		else if (api_run_json(req->ctx->a, id, &run) < 0)
 			api_fail(resp, 500, NULL, "the archive could not read run %lld",
 				 (long long)id);
 		else {

@@ -12,7 +12,7 @@
 
 #include "archive.h"
 #include "jobq.h"
-#include "smb.h"
+#include "target.h"
 
 /* The query parameters of the routes that take none, and of the list. */
 static const char *const none[] = {NULL};
@@ -33,11 +33,11 @@ static void add_progress(struct api_ctx *ctx, json_t *job)
 	char path[PATH_MAX];
 	struct stat st;
 
-	if (target && created && !smb_is_url(target) && stat(target, &st) == 0 &&
-	    S_ISBLK(st.st_mode))
+	if (target && created && !tgt_for_target(target) &&
+	    stat(target, &st) == 0 && S_ISBLK(st.st_mode))
 		json_object_set_new(job, "test_file", json_string(target));
 	else if (target && created &&
-		 jobq_test_file(target, id, created, 0, path, sizeof(path)) == 0)
+		 job_file_path(target, id, created, 0, path, sizeof(path)) == 0)
 		json_object_set_new(job, "test_file", json_string(path));
 
 	if (!state || strcmp(state, "running") != 0 ||
@@ -45,7 +45,7 @@ static void add_progress(struct api_ctx *ctx, json_t *job)
 		json_object_set_new(job, "progress", json_null());
 		return;
 	}
-	json_object_set_new(job, "progress", jobq_progress_json(&p));
+	json_object_set_new(job, "progress", jobrun_progress_json(&p));
 	json_object_del(json_object_get(job, "progress"), "job_id");
 }
 

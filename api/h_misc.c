@@ -6,10 +6,15 @@
  */
 #include "api.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "archive.h"
-#include "profiles.h"
+#include "fields.h"
+#include "plan.h"
+#include "preset.h"
+#include "units.h"
 #include "web_assets.h"
 
 void h_health(struct api_req *req, struct api_resp *resp)
@@ -27,88 +32,168 @@ void h_health(struct api_req *req, struct api_resp *resp)
 				queued, "running", running));
 }
 
-/* What each kind of preset takes besides the job's fields. */
-static json_t *profile_fields(const struct profile *p)
+/* A value of field f in words: sizes with their unit ("64MiB"). */
+static void value_text(const struct field *f, json_t *v, char *buf, size_t len)
 {
-	switch (p->kind) {
-	case PROFILE_CUSTOM:
-		return json_pack(
-			"{s:{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, "
-			"s:s, s:s}}",
-			"test_fields", "name", "string, default from the fields",
-			"pattern", "sequential | random (random)", "read_pct",
-			"0 … 100 (100)", "block_size",
-			"bytes or \"4KiB\", multiple of 512, ≤ 64 MiB (4KiB)",
-			"queue_depth", "1 … 1024 per thread (1)", "threads",
-			"1 … 256 (1)", "duration_s", "0.5 … 3600 s (the job's)",
-			"io_size", "bytes: size-based when > 0 (0)", "ramp_s",
-			"0 … 3600 s, time-based only (the job's)", "sync",
-			"none | dsync | fdatasync (none)", "sync_every",
-			"1 … 1000000 writes per fdatasync (1)", "data",
-			"random | zeros | repeat (the job's)");
-	case PROFILE_SEQ_SWEEP:
-		return json_pack("{s:{s:s, s:s, s:s}}", "options", "block_sizes",
-				 "list of sizes (4KiB, 8KiB … 4MiB)", "queue_depth",
-				 "1 … 1024 (8)", "threads", "1 … 256 (1)");
-	case PROFILE_MAILBOX:
-		return json_pack(
-			"{s:{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}}",
-			"options", "database_paths", "directories ([target])",
-			"log_paths", "directories ([target])", "databases",
-			"1 … 16 (one per database path)", "database_size",
-			"per database file (the job's size)", "log_size",
-			"per log file (64MiB)", "threads", "list (4, 8, 12)",
-			"db_block_size", "32KiB", "db_read_pct", "0 … 100 (60)",
-			"log_block_size", "8KiB", "thresholds",
-			"ms: db_read_mean_ms (20), log_write_mean_ms (10), "
-			"db_read_p99_ms, db_write_mean_ms, log_write_p99_ms "
-			"(null: not checked)");
-	case PROFILE_FILE_CREATE:
-		return json_pack("{s:{s:s}}", "options", "sizes",
-				 "list of sizes (1GiB, 4GiB, 16GiB; those that fit "
-				 "twice in free space)");
-	default:
-		return json_object();
+	size_t k;
+	json_t *x;
+
+	if (f->type == FIELD_BYTES && json_is_integer(v)) {
+		units_format_size((uint64_t)json_integer_value(v), buf, len);
+		return;
 	}
+	if (f->type == FIELD_LIST && json_is_array(v) && f->item) {
+		snprintf(buf, len, "[");
+		json_array_foreach(v, k, x)
+		{
+			size_t n = strlen(buf);
+			value_text(f->item, x, buf + n + (k ? 2 : 0),
+				   len - n - (k ? 2 : 0));
+			if (k)
+				memcpy(buf + n, ", ", 2);
+		}
+		k = strlen(buf);
+		snprintf(buf + k, len - k, "]");
+		return;
+	}
+	{
+		char *t = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		snprintf(buf, len, "%s", t ? t : "");
+		free(t);
+	}
+}
+
+/* The limits of f in words ("1 … 1024 I/Os"), or "". */
+static void limits_text(const struct field *f, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+
+	buf[0] = '\0';
+	if (f->type == FIELD_BYTES) {
+		fields_bytes_text((uint64_t)f->min, lo, sizeof(lo));
+		fields_bytes_text((uint64_t)f->max, hi, sizeof(hi));
+		snprintf(buf, len, "%s … %s", lo, hi);
+	} else if (f->type == FIELD_INT || f->type == FIELD_NUMBER) {
+		snprintf(buf, len, "%s%g … %g%s%s",
+			 (f->flags & FIELD_ABOVE_MIN) ? "> " : "", f->min, f->max,
+			 f->unit ? " " : "", f->unit ? f->unit : "");
+	} else if (f->type == FIELD_ENUM) {
+		for (size_t i = 0; f->choices[i]; i++) {
+			size_t n = strlen(buf);
+			snprintf(buf + n, len - n, "%s%s", i ? " | " : "",
+				 f->choices[i]);
+		}
+	} else if (f->type == FIELD_LIST) {
+		snprintf(buf, len, "a list of %u … %u", f->min_items,
+			 f->max_items);
+	} else if (f->type == FIELD_OBJECT) {
+		for (size_t i = 0; i < f->n_sub; i++) {
+			const struct field *g = &f->sub[i];
+			size_t n = strlen(buf);
+			snprintf(buf + n, len - n, "%s%s (%s)", i ? ", " : "",
+				 g->name, g->def ? g->def : "");
+		}
+	}
+}
+
+/* A descriptor table as the older prose map {name: "help: limits
+ * (default)"}: GET /api/v1/profiles' "options" and "test_fields". */
+static json_t *prose(const struct field *fs, size_t n)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; o && i < n; i++) {
+		char text[700], lim[200], def[300] = "";
+		json_t *d = fs[i].def ? json_loads(fs[i].def, JSON_DECODE_ANY, NULL)
+				      : NULL;
+		if (d && fs[i].type != FIELD_OBJECT)
+			value_text(&fs[i], d, def, sizeof(def));
+		else if (fs[i].def_text)
+			snprintf(def, sizeof(def), "%s", fs[i].def_text);
+		limits_text(&fs[i], lim, sizeof(lim));
+		snprintf(text, sizeof(text), "%s%s%s%s%s%s",
+			 fs[i].help ? fs[i].help : "", lim[0] ? ": " : "", lim,
+			 def[0] ? " (" : "", def, def[0] ? ")" : "");
+		json_object_set_new(o, fs[i].name, json_string(text));
+		json_decref(d);
+	}
+	return o;
+}
+
+/* How the run page draws a preset's summary rows. */
+static json_t *summary_view(const struct preset *p)
+{
+	const struct preset_rows *r = p->rows;
+	json_t *cols = json_array();
+
+	for (size_t i = 0; i < r->n_columns; i++) {
+		const struct preset_column *c = &r->columns[i];
+		json_t *o = json_pack("{s:s, s:s, s:i, s:i}", "key", c->key,
+				      "title", c->title, "digits", c->digits,
+				      "axis", c->axis);
+		if (c->limit)
+			json_object_set_new(o, "limit", json_string(c->limit));
+		json_array_append_new(cols, o);
+	}
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:s?}", "key",
+			 p->summary_key, "title", r->title, "x", r->x, "y",
+			 r->y_title, "y2", r->y2_title, "columns", cols,
+			 "verdict", r->verdict_key);
+}
+
+static json_t *profile_json(const struct preset *p)
+{
+	json_t *tests = json_array(), *e, *fields = json_object();
+
+	for (size_t j = 0; j < p->n_tests; j++) {
+		const struct plan_test *t = &p->tests[j];
+		json_array_append_new(
+			tests, json_pack("{s:s, s:s, s:s, s:i, s:i, s:i}", "test",
+					 t->name, "rw", wl_rw_name(t->read_pct),
+					 "pattern", wl_pattern_name(t->pattern),
+					 "block_size", (int)t->block_size,
+					 "queue_depth", (int)t->queue_depth,
+					 "threads", (int)t->threads));
+	}
+	e = json_pack("{s:s, s:s, s:s, s:{s:I, s:i, s:f, s:f}, s:o}", "name",
+		      p->name, "kind", p->kind, "title", p->title, "defaults",
+		      "size", (json_int_t)p->defaults.size, "iterations",
+		      p->defaults.iterations, "duration_s", p->defaults.duration_s,
+		      "interval_s", p->defaults.interval_s, "tests", tests);
+	if (p->flags & PRESET_TESTS) {
+		json_object_set_new(e, "test_fields",
+				    prose(plan_test_fields, plan_n_test_fields));
+		json_object_set_new(fields, "tests",
+				    fields_describe(plan_test_fields,
+						    plan_n_test_fields));
+	}
+	if (p->n_options) {
+		json_object_set_new(e, "options", prose(p->options, p->n_options));
+		json_object_set_new(fields, "options",
+				    fields_describe(p->options, p->n_options));
+	}
+	json_object_set_new(e, "view", json_string(p->view));
+	json_object_set_new(e, "fields", fields);
+	if (p->rows)
+		json_object_set_new(e, "summary", summary_view(p));
+	return e;
 }
 
 void h_profiles(struct api_req *req, struct api_resp *resp)
 {
-	static const char *const kinds[] = {"tests", "custom", "seq-sweep",
-					    "mailbox-db", "file-create"};
 	static const char *const none[] = {NULL};
+	const struct preset *p;
 	json_t *list;
-	const struct profile *p;
 
 	if (api_query_known(req, resp, none) < 0)
 		return;
+	jobspec_init();
 	list = json_array();
-	for (size_t i = 0; (p = profile_at(i)) != NULL; i++) {
-		json_t *tests = json_array(), *e;
-		for (size_t j = 0; j < p->n_tests; j++) {
-			const struct profile_test *t = &p->tests[j];
-			json_array_append_new(
-				tests,
-				json_pack("{s:s, s:s, s:s, s:i, s:i, s:i}",
-					  "test", t->name, "rw",
-					  wl_rw_name(t->read_pct), "pattern",
-					  wl_pattern_name(t->pattern),
-					  "block_size", (int)t->block_size,
-					  "queue_depth", (int)t->queue_depth,
-					  "threads", (int)t->threads));
-		}
-		e = json_pack("{s:s, s:s, s:s, s:{s:I, s:i, s:f, s:f}, s:o}",
-			      "name", p->name, "kind", kinds[p->kind], "title",
-			      p->title, "defaults", "size", (json_int_t)p->size,
-			      "iterations", p->iterations, "duration_s",
-			      p->duration_s, "interval_s", p->interval_s,
-			      "tests", tests);
-		json_t *extra = profile_fields(p);
-		json_object_update(e, extra);
-		json_decref(extra);
-		json_array_append_new(list, e);
-	}
-	api_send_json(resp, 200, json_pack("{s:o}", "profiles", list));
+	for (size_t i = 0; (p = preset_at(i)) != NULL; i++)
+		json_array_append_new(list, profile_json(p));
+	api_send_json(resp, 200,
+		      json_pack("{s:o, s:o}", "profiles", list, "job_fields",
+				fields_describe(jobspec_fields, jobspec_n_fields)));
 }
 
 /* GET /api/v1/openapi.json: api/openapi.json as it was at build time. */

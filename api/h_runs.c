@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "archive.h"
+#include "runview.h"
 
 /* The query parameters each route takes. */
 static const char *const none[] = {NULL};
@@ -309,7 +310,7 @@ void h_runs_get(struct api_req *req, struct api_resp *resp)
 		api_fail(resp, 400, "format", "format: json, csv or cdm");
 		return;
 	}
-	if ((rc = archive_run_json(req->ctx->a, req->id, &run)) < 0) {
+	if ((rc = api_run_json(req->ctx->a, req->id, &run)) < 0) {
 		run_failed(resp, rc, req->id);
 		return;
 	}
@@ -319,6 +320,22 @@ void h_runs_get(struct api_req *req, struct api_resp *resp)
 		send_run_csv(resp, run);
 	else
 		api_send_json(resp, 200, run);
+}
+
+int api_run_json(struct archive *a, int64_t id, json_t **out)
+{
+	json_t *imp;
+	char url[64];
+	int rc = runview_json(a, id, out);
+
+	if (rc < 0)
+		return rc;
+	/* an imported run: where its original file is */
+	imp = json_object_get(*out, "import");
+	snprintf(url, sizeof(url), "/api/v1/runs/%lld/original", (long long)id);
+	if (json_is_object(imp))
+		json_object_set_new(imp, "original", json_string(url));
+	return 0;
 }
 
 /* PATCH /api/v1/runs/{id} {"labels": [...], "notes": "..."}: either or

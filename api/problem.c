@@ -19,7 +19,7 @@
 
 #include <microhttpd.h>
 
-#include "plan.h"
+#include "utf8.h"
 
 unsigned api_status_from_errno(int rc)
 {

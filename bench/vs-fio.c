@@ -601,7 +601,7 @@ again:
 	       "latency (1.000 = consistent), min–max over the runs; p50/p99 "
 	       "of a mixed or multi-job workload: – (fio gives them per "
 	       "direction and job only)\n");
-	tgt_unlink(prep.ops, file);
+	tgt_unlink(prep.ops, file, NULL);
 	restore_hugepages();
 	if (cfg.check)
 		printf("%s\n", failures ? "cross-check FAILED" : "cross-check passed");

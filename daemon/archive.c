@@ -8,8 +8,6 @@
  * JSON texts such as labels and probe), dropping that suffix.
  */
 #include "archive.h"
-#include "plan.h"
-#include "smb.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -18,7 +16,7 @@
 #include <sqlite3.h>
 
 #include "log.h"
-#include "presets.h"
+#include "utf8.h"
 
 struct archive {
 	sqlite3 *db;
@@ -90,9 +88,9 @@ static const char *const migrations[] = {
 	"ALTER TABLE jobs ADD COLUMN engine TEXT;"
 	"ALTER TABLE jobs ADD COLUMN direct INTEGER NOT NULL DEFAULT 1;"
 	"ALTER TABLE results ADD COLUMN lat_hist BLOB;",
-	/* 4: a preset's options (seq-sweep, mailbox-db, file-create); the
-	 * sweep a result is a point of; why a measurement could not be made
-	 * (file-create: a method the filesystem does not support) */
+	/* 4: a preset's options; the sweep a result is a point of; why a
+	 * measurement could not be made (a file-creation method the
+	 * filesystem does not support) */
 	"ALTER TABLE jobs ADD COLUMN options TEXT;"
 	"ALTER TABLE results ADD COLUMN sweep_group TEXT;"
 	"ALTER TABLE results ADD COLUMN sweep_field TEXT;"
@@ -195,9 +193,6 @@ void job_spec_clear(struct job_spec *s)
 	free(s->engine);
 	free(s->options_json);
 	free(s->smb_json);
-	if (s->smb_session) /* holds a password */
-		explicit_bzero(s->smb_session, sizeof(*s->smb_session));
-	free(s->smb_session);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -991,55 +986,6 @@ int archive_jobs_json(struct archive *a, int limit, int offset, json_t **out)
 			  limit, offset, 2, out);
 }
 
-/*
- * Scaling efficiency of thread and queue-depth sweeps: for each point,
- * (IOPS_n / IOPS_first) ÷ (n / first), with the best iteration's IOPS and
- * the first point of the same sweep and direction as the base. 1.0 is
- * linear scaling.
- */
-static void sweep_efficiency(json_t *tests)
-{
-	size_t i, j;
-	json_t *t, *b = NULL;
-
-	json_array_foreach(tests, i, t)
-	{
-		json_t *sw = json_object_get(t, "sweep");
-		const char *field = json_string_value(json_object_get(sw, "field"));
-		const char *group = json_string_value(json_object_get(sw, "group"));
-		const char *rw = json_string_value(json_object_get(t, "rw"));
-		if (!field || !group || !rw ||
-		    (strcmp(field, "threads") && strcmp(field, "queue_depth")) ||
-		    json_number_value(json_object_get(t, field)) !=
-			    json_number_value(json_object_get(sw, "value")))
-			continue; /* not swept in this row (a mailbox log) */
-		json_array_foreach(tests, j, b)
-		{
-			json_t *bs = json_object_get(b, "sweep");
-			if (j > i)
-				break;
-			if (json_equal(json_object_get(bs, "group"),
-				       json_object_get(sw, "group")) &&
-			    json_equal(json_object_get(bs, "field"),
-				       json_object_get(sw, "field")) &&
-			    strcmp(json_string_value(json_object_get(b, "rw")), rw) == 0)
-				break; /* the first point of this sweep */
-		}
-		{
-			double v0 = json_number_value(json_object_get(
-				json_object_get(b, "sweep"), "value"));
-			double v = json_number_value(json_object_get(sw, "value"));
-			double i0 = json_number_value(json_object_get(
-				json_object_get(b, "best"), "iops"));
-			double iv = json_number_value(json_object_get(
-				json_object_get(t, "best"), "iops"));
-			if (v0 > 0 && v > 0 && i0 > 0)
-				json_object_set_new(sw, "efficiency",
-						    json_real((iv / i0) / (v / v0)));
-		}
-	}
-}
-
 /* The merged histogram's summary as the API serves it (µs), or null. */
 static json_t *latency_json(const struct hist *h)
 {
@@ -1201,7 +1147,6 @@ static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
 	free(h);
 	free(tmp);
 	json_decref(rows);
-	sweep_efficiency(tests);
 	*out = tests;
 	return 0;
 }
@@ -1238,20 +1183,12 @@ int archive_run_json(struct archive *a, int64_t id, json_t **out)
 		json_t *imp = NULL;
 		if (query_one(a,
 			      "SELECT tool, version, format, sha256, filename, size,"
-			      " imported_at, '/api/v1/runs/' || run_id || '/original'"
-			      " AS original FROM imports WHERE run_id=?",
+			      " imported_at FROM imports WHERE run_id=?",
 			      id, &imp) == 0)
 			json_object_set_new(run, "import", imp);
 		else
 			json_object_set_new(run, "import", json_null());
 	}
-	if (strcmp(json_string_value(json_object_get(run, "profile")),
-		   "mailbox-db") == 0)
-		json_object_set_new(
-			run, "mailbox",
-			mailbox_verdicts(tests, json_object_get(
-							json_object_get(run, "spec"),
-							"options")));
 	*out = run;
 	return 0;
 }

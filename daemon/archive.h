@@ -25,7 +25,6 @@
 
 #include "engine.h"
 #include "histogram.h"
-#include "profiles.h"
 #include "result.h"
 
 #define ARCHIVE_SCHEMA_VERSION 6
@@ -33,8 +32,6 @@
 struct archive;
 
 /* A job as queued. Strings are owned by the struct: job_spec_clear(). */
-struct smb_session;
-
 struct job_spec {
 	char *profile;
 	char *target;       /* an absolute directory path, or an
@@ -46,22 +43,19 @@ struct job_spec {
 	char *labels_json;  /* a JSON array of strings */
 	char *notes;
 	char *plan_json;    /* the tests, explicit (plan.h); NULL for a job
-			       queued before plans were stored: expand
-			       the profile */
+			       queued before plans were stored: the
+			       preset's fixed tests */
 	char *engine;       /* back-end name (target.h): "io_uring",
 			       "psync", "null" */
 	int direct;         /* ask for O_DIRECT */
-	char *options_json; /* a preset's options, explicit (seq-sweep,
-			       mailbox-db, file-create), or NULL */
+	char *options_json; /* a preset's options, explicit (preset.h),
+			       or NULL */
 	char *smb_json;     /* an smb:// target's session, without secrets:
 			       {"credential", "min_protocol",
 			       "max_protocol", "require_signing",
 			       "require_encryption"}; NULL for a local one */
 	char created_at[32]; /* when queued (UTC, ISO 8601); filled by
 				archive_job_claim_next */
-	int size_given;     /* the request named size (not stored) */
-	struct smb_session *smb_session; /* the credential resolved, for the
-					    request's checks (not stored) */
 };
 
 void job_spec_clear(struct job_spec *s);

@@ -2,10 +2,14 @@
  * compare — see compare.h.
  *
  * Design: every run of every side is read as GET /api/v1/runs/{id} shows
- * it (archive_run_json). Its tests' iterations are gathered per test key
- * ("test", "rw") and side, one list of values per metric; mailbox-db runs
- * add their per-thread-count rows (one value per run). Then each metric is
- * summarized per side and tested against the baseline.
+ * it (runview_json). Its tests' iterations are gathered per test key
+ * ("test", "rw") and side, one list of values per metric; a run whose
+ * preset adds a summary of rows (preset.h: mailbox-db's thread counts) adds
+ * those rows too (one value per run). What metrics a test has is its
+ * kind's: I/O tests are read by MB/s, IOPS and latency and must be like for
+ * like; a preset may name its own iteration metrics (file-create's seconds)
+ * and its rows'. Then each metric is summarized per side and tested against
+ * the baseline.
  */
 #include "compare.h"
 
@@ -15,53 +19,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
+#include "preset.h"
+#include "runview.h"
 #include "stats.h"
 
 #define MIN_N 3        /* iterations per side for a t-test */
 #define ALPHA 0.05
 
-struct metric {
-	const char *key;   /* in the output; also the iteration's field */
-	const char *unit;
-	int higher;        /* higher is better */
-	const char *more, *less; /* the users' words for a delta */
-	const char *what;  /* "MB/s", "IOPS", … before more/less */
-	int digits;
-};
-
+/* I/O tests: a metric's value in an iteration is at its key, but p99
+ * latency, which is in the iteration's latency summary. */
 static const struct metric io_metrics[] = {
 	{"mb_s", "10^6 B/s", 1, "more", "less", "MB/s", 0},
 	{"iops", "I/O/s", 1, "more", "fewer", "IOPS", 0},
 	{"lat_mean_us", "µs", 0, "higher", "lower", "µs mean latency", 1},
 	{"lat_p99_us", "µs", 0, "higher", "lower", "µs p99 latency", 1},
 };
-static const struct metric fc_metrics[] = {
-	{"seconds", "s", 0, "slower", "faster", "s", 3},
-};
-static const struct metric mb_metrics[] = {
-	{"transactional_iops", "I/O/s", 1, "more", "fewer", "transactional IOPS", 0},
-	{"db_read_mean_ms", "ms", 0, "higher", "lower", "ms database read mean latency", 3},
-	{"db_read_p99_ms", "ms", 0, "higher", "lower", "ms database read p99 latency", 3},
-	{"db_write_mean_ms", "ms", 0, "higher", "lower", "ms database write mean latency", 3},
-	{"log_write_mean_ms", "ms", 0, "higher", "lower", "ms log write mean latency", 3},
-	{"log_write_p99_ms", "ms", 0, "higher", "lower", "ms log write p99 latency", 3},
+
+/* What a test entry is, and so how it is read and shown. */
+struct kind {
+	const char *name;             /* compare's "kind": "io" … */
+	const struct metric *m;
+	size_t nm;
+	int io;                       /* I/O: headline by pattern, like for
+					 like by workload shape */
+	const struct preset_rows *rows; /* a preset's summary rows */
 };
 
-enum kind { K_IO, K_FILE_CREATE, K_MAILBOX };
+#define MAX_KINDS 16
+struct kinds {
+	struct kind k[MAX_KINDS];
+	size_t n;
+};
 
-static const struct metric *kind_metrics(enum kind k, size_t *n)
+/* The index of kind k in ks (added when new); 0 (io) when ks is full. */
+static int kind_index(struct kinds *ks, const struct kind *k)
 {
-	if (k == K_FILE_CREATE) {
-		*n = 1;
-		return fc_metrics;
-	}
-	if (k == K_MAILBOX) {
-		*n = sizeof(mb_metrics) / sizeof(mb_metrics[0]);
-		return mb_metrics;
-	}
-	*n = sizeof(io_metrics) / sizeof(io_metrics[0]);
-	return io_metrics;
+	for (size_t i = 0; i < ks->n; i++)
+		if (strcmp(ks->k[i].name, k->name) == 0)
+			return (int)i;
+	if (ks->n == MAX_KINDS)
+		return 0;
+	ks->k[ks->n] = *k;
+	return (int)ks->n++;
 }
 
 void compare_fmt_num(double v, int digits, char *buf, size_t len)
@@ -86,13 +85,13 @@ void compare_fmt_num(double v, int digits, char *buf, size_t len)
 
 /* The test entry of key in acc, made with n_sides empty value sets. */
 static json_t *entry(json_t *acc, json_t *order, const char *test,
-		     const char *rw, enum kind k, const char *pattern,
-		     size_t n_sides)
+		     const char *rw, const struct kinds *ks, int k,
+		     const char *pattern, size_t n_sides)
 {
 	char key[160];
 	json_t *e, *sides;
-	size_t nm;
-	const struct metric *m = kind_metrics(k, &nm);
+	size_t nm = ks->k[k].nm;
+	const struct metric *m = ks->k[k].m;
 
 	snprintf(key, sizeof(key), "%s\x1f%s", test, rw);
 	if ((e = json_object_get(acc, key)))
@@ -122,22 +121,40 @@ static void add_value(json_t *vals, const char *key, json_t *v)
 				      json_real(json_number_value(v)));
 }
 
-/* Gathers run (as archive_run_json gives it) into side s of acc. */
-static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
-		   size_t n_sides)
+/* An iteration's value of metric m (see io_metrics). */
+static json_t *value_of(json_t *it, const struct metric *m)
 {
-	const char *profile = json_string_value(json_object_get(run, "profile"));
-	enum kind k = profile && strcmp(profile, "file-create") == 0 ? K_FILE_CREATE
-								     : K_IO;
+	if (strcmp(m->key, "lat_p99_us") == 0)
+		return json_object_get(json_object_get(it, "latency_us"), "p99");
+	return json_object_get(it, m->key);
+}
+
+/* Gathers run (as runview_json gives it) into side s of acc. */
+static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
+		   size_t n_sides, struct kinds *ks)
+{
+	const struct preset *p =
+		preset_find(json_string_value(json_object_get(run, "profile")));
+	struct kind io = {"io", io_metrics, FIELDS_N(io_metrics), 1, NULL};
+	struct kind own;
 	json_t *t, *row;
 	size_t i, j;
+	int k;
+
+	if (p && p->metrics) {
+		own = (struct kind){p->compare_kind, p->metrics, p->n_metrics,
+				    0, NULL};
+		k = kind_index(ks, &own);
+	} else {
+		k = kind_index(ks, &io);
+	}
 
 	json_array_foreach(json_object_get(run, "tests"), i, t)
 	{
 		json_t *e = entry(acc, order,
 				  json_string_value(json_object_get(t, "test")),
-				  json_string_value(json_object_get(t, "rw")), k,
-				  json_string_value(json_object_get(t, "pattern")),
+				  json_string_value(json_object_get(t, "rw")), ks,
+				  k, json_string_value(json_object_get(t, "pattern")),
 				  n_sides);
 		json_t *vals = json_array_get(json_object_get(e, "sides"), s), *it;
 		json_t *sweep = json_object_get(t, "sweep");
@@ -169,32 +186,31 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 				json_array_append(json_object_get(vals, "errors"), err);
 				continue;
 			}
-			if (k == K_FILE_CREATE) {
-				add_value(vals, "seconds", json_object_get(it, "seconds"));
-				continue;
-			}
-			add_value(vals, "mb_s", json_object_get(it, "mb_s"));
-			add_value(vals, "iops", json_object_get(it, "iops"));
-			add_value(vals, "lat_mean_us", json_object_get(it, "lat_mean_us"));
-			add_value(vals, "lat_p99_us",
-				  json_object_get(json_object_get(it, "latency_us"), "p99"));
+			for (size_t m = 0; m < ks->k[k].nm; m++)
+				add_value(vals, ks->k[k].m[m].key,
+					  value_of(it, &ks->k[k].m[m]));
 		}
 	}
-	/* mailbox-db: a row per thread count, one value per run */
-	json_array_foreach(json_object_get(run, "mailbox"), i, row)
+	if (!p || !p->summary || !p->rows)
+		return;
+	/* the preset's summary: a row each, one value per run */
+	own = (struct kind){p->rows->kind, p->rows->metrics, p->rows->n_metrics,
+			    0, p->rows};
+	k = kind_index(ks, &own);
+	json_array_foreach(json_object_get(run, p->summary_key), i, row)
 	{
-		char name[32];
+		char name[64];
 		json_t *e, *vals;
-		snprintf(name, sizeof(name), "Mailbox T%.0f",
-			 json_number_value(json_object_get(row, "threads")));
-		e = entry(acc, order, name, "mailbox", K_MAILBOX, NULL, n_sides);
+		p->rows->row_name(row, name, sizeof(name));
+		e = entry(acc, order, name, p->rows->kind, ks, k, NULL, n_sides);
 		vals = json_array_get(json_object_get(e, "sides"), s);
 		json_object_set_new(vals, "present", json_true());
-		for (size_t m = 0; m < sizeof(mb_metrics) / sizeof(mb_metrics[0]); m++)
-			add_value(vals, mb_metrics[m].key,
-				  json_object_get(row, mb_metrics[m].key));
-		json_array_append(json_object_get(vals, "verdicts"),
-				  json_object_get(row, "verdict"));
+		for (size_t m = 0; m < p->rows->n_metrics; m++)
+			add_value(vals, p->rows->metrics[m].key,
+				  json_object_get(row, p->rows->metrics[m].key));
+		if (p->rows->verdict_key)
+			json_array_append(json_object_get(vals, "verdicts"),
+					  json_object_get(row, p->rows->verdict_key));
 	}
 }
 
@@ -253,9 +269,10 @@ static json_t *versus(const struct metric *m, const struct stats_summary *b,
 	return o;
 }
 
-/* "1,043 IOPS fewer (−12.4 %) on RND4K Q32T1 read" */
+/* "1,043 IOPS fewer (−12.4 %) on RND4K Q32T1 read" (rw left out for a
+ * summary row, whose rw is its kind) */
 static void phrase(const struct metric *m, json_t *vs, const char *test,
-		   const char *rw, char *buf, size_t len)
+		   const char *rw, int row, char *buf, size_t len)
 {
 	double d = json_real_value(json_object_get(vs, "delta"));
 	json_t *pct = json_object_get(vs, "delta_pct");
@@ -267,15 +284,15 @@ static void phrase(const struct metric *m, json_t *vs, const char *test,
 			 json_real_value(pct) < 0 ? "−" : "+",
 			 fabs(json_real_value(pct)));
 	snprintf(buf, len, "%s %s %s%s on %s%s%s", num, m->what,
-		 d > 0 ? m->more : m->less, pc, test,
-		 strcmp(rw, "mailbox") ? " " : "", strcmp(rw, "mailbox") ? rw : "");
+		 d > 0 ? m->more : m->less, pc, test, row ? "" : " ",
+		 row ? "" : rw);
 }
 
 /* The metric a test is read by: MB/s for sequential I/O, IOPS for the
- * rest; seconds for file-create; transactional IOPS for mailbox-db. */
-static size_t headline(enum kind k, const char *pattern)
+ * rest; a preset's own kinds by their first metric. */
+static size_t headline(const struct kind *k, const char *pattern)
 {
-	if (k == K_IO && pattern && strcmp(pattern, "sequential") != 0)
+	if (k->io && pattern && strcmp(pattern, "sequential") != 0)
 		return 1;
 	return 0;
 }
@@ -361,6 +378,7 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 	json_t *warnings = json_array();
 	char imported[32] = {0}; /* a side holds an imported run */
 	struct finding *found = NULL, *raw = NULL;
+	struct kinds ks = {.n = 0};
 	size_t i, nt;
 	int rc = 0;
 
@@ -369,13 +387,13 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 		json_t *runs = json_array();
 		for (size_t r = 0; r < sides[s].n && rc == 0; r++) {
 			json_t *run;
-			if ((rc = archive_run_json(a, sides[s].runs[r], &run)) < 0) {
+			if ((rc = runview_json(a, sides[s].runs[r], &run)) < 0) {
 				if (rc == -ENOENT)
 					snprintf(err, err_len, "no run %lld",
 						 (long long)sides[s].runs[r]);
 				break;
 			}
-			gather(acc, order, run, s, n);
+			gather(acc, order, run, s, n, &ks);
 			json_array_append_new(
 				runs, json_pack("{s:O?, s:b, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?}",
 						"id", json_object_get(run, "id"), "imported",
@@ -437,9 +455,10 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 		{
 			json_t *e = json_object_get(acc, json_string_value(key));
 			json_t *sv = json_object_get(e, "sides");
-			enum kind k = (enum kind)json_integer_value(json_object_get(e, "kind"));
-			size_t nm, h;
-			const struct metric *m = kind_metrics(k, &nm);
+			const struct kind *k =
+				&ks.k[json_integer_value(json_object_get(e, "kind"))];
+			const struct metric *m = k->m;
+			size_t h;
 			struct stats_summary b, x;
 			json_t *vs;
 			const char *verdict_s;
@@ -469,7 +488,8 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 				found[nf].abs_pct = fabs(json_number_value(json_object_get(vs, "delta_pct")));
 				phrase(&m[h], vs, json_string_value(json_object_get(e, "test")),
 				       json_string_value(json_object_get(e, "rw")),
-				       found[nf].text, sizeof(found[nf].text));
+				       k->rows != NULL, found[nf].text,
+				       sizeof(found[nf].text));
 				nf++;
 			} else if (strcmp(verdict_s, "within noise") == 0) {
 				noise++;
@@ -478,7 +498,8 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 				raw[nr].abs_pct = fabs(json_number_value(json_object_get(vs, "delta_pct")));
 				phrase(&m[h], vs, json_string_value(json_object_get(e, "test")),
 				       json_string_value(json_object_get(e, "rw")),
-				       raw[nr].text, sizeof(raw[nr].text));
+				       k->rows != NULL, raw[nr].text,
+				       sizeof(raw[nr].text));
 				nr++;
 			}
 			json_decref(vs);
@@ -493,9 +514,10 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 		json_t *e = json_object_get(acc, json_string_value(key));
 		json_t *sv = json_object_get(e, "sides"), *present = json_array();
 		json_t *metrics = json_array(), *t, *mbv = json_array();
-		enum kind k = (enum kind)json_integer_value(json_object_get(e, "kind"));
-		size_t nm, here = 0;
-		const struct metric *m = kind_metrics(k, &nm);
+		const struct kind *k =
+			&ks.k[json_integer_value(json_object_get(e, "kind"))];
+		size_t nm = k->nm, here = 0;
+		const struct metric *m = k->m;
 		for (size_t s = 0; s < n; s++) {
 			json_t *vals = json_array_get(sv, s);
 			int p = json_is_true(json_object_get(vals, "present"));
@@ -540,15 +562,13 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 		}
 		t = json_pack("{s:O, s:O, s:s, s:s, s:o, s:o}", "test",
 			      json_object_get(e, "test"), "rw", json_object_get(e, "rw"),
-			      "kind", k == K_FILE_CREATE ? "file-create"
-				      : k == K_MAILBOX	 ? "mailbox"
-							 : "io",
+			      "kind", k->name,
 			      "headline",
 			      m[headline(k, json_string_value(json_object_get(e, "pattern")))].key,
 			      "present", present, "metrics", metrics);
 		if (json_object_get(e, "sweep"))
 			json_object_set(t, "sweep", json_object_get(e, "sweep"));
-		if (k == K_IO) {
+		if (k->io) {
 			json_t *shapes = json_array(), *mm = json_array();
 			for (size_t s = 0; s < n; s++) {
 				char why[400];
@@ -560,10 +580,10 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 			json_object_set_new(t, "workload", shapes);
 			json_object_set_new(t, "not_like_for_like", mm);
 		}
-		if (k == K_MAILBOX)
-			json_object_set(t, "mailbox_verdicts", mbv);
+		if (k->rows && k->rows->verdicts_key)
+			json_object_set(t, k->rows->verdicts_key, mbv);
 		json_decref(mbv);
-		if (k == K_FILE_CREATE) {
+		if (!k->io && !k->rows) {
 			json_t *errs = json_array();
 			for (size_t s = 0; s < n; s++)
 				json_array_append(errs, json_object_get(json_array_get(sv, s),

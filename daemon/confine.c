@@ -8,20 +8,15 @@
  */
 #include "confine.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <unistd.h>
 
 #include "smb.h"
+#include "sys.h"
 #include "units.h"
 
 struct root {
@@ -33,7 +28,7 @@ struct root {
 
 static struct root roots[CONFINE_MAX_ROOTS];
 static size_t n_roots;
-static dev_t devices[CONFINE_MAX_ROOTS];
+static uint64_t devices[CONFINE_MAX_ROOTS]; /* sys_device_id */
 static size_t n_devices;
 static double reserve_pct = CONFINE_RESERVE_PCT;
 static uint64_t reserve_fixed; /* bytes, when set as a size */
@@ -73,6 +68,7 @@ int confine_allow(const char *path, char *why, size_t len)
 	struct root *r;
 	struct stat st;
 	char err[160];
+	int rc;
 
 	if (n_roots == CONFINE_MAX_ROOTS) {
 		snprintf(why, len, "at most %d allowed roots", CONFINE_MAX_ROOTS);
@@ -108,7 +104,7 @@ int confine_allow(const char *path, char *why, size_t len)
 		snprintf(why, len,
 			 "--allow %s: is a symlink (to %s); allow the directory "
 			 "it points to by its own path",
-			 path, realpath(path, to) ? to : "nowhere");
+			 path, sys_realpath(path, to) == 0 ? to : "nowhere");
 		return -ELOOP;
 	}
 	if (!S_ISDIR(st.st_mode)) {
@@ -118,9 +114,9 @@ int confine_allow(const char *path, char *why, size_t len)
 					     : "");
 		return -ENOTDIR;
 	}
-	if (!realpath(path, r->real)) {
-		snprintf(why, len, "--allow %s: %s", path, strerror(errno));
-		return -errno;
+	if ((rc = sys_realpath(path, r->real)) < 0) {
+		snprintf(why, len, "--allow %s: %s", path, strerror(-rc));
+		return rc;
 	}
 	if (strcmp(r->real, "/") == 0) {
 		snprintf(why, len,
@@ -136,6 +132,8 @@ int confine_allow(const char *path, char *why, size_t len)
 int confine_allow_device(const char *path, char *why, size_t len)
 {
 	struct stat st;
+	char real[PATH_MAX];
+	uint64_t id;
 
 	if (n_devices == CONFINE_MAX_ROOTS) {
 		snprintf(why, len, "at most %d allowed devices",
@@ -146,11 +144,11 @@ int confine_allow_device(const char *path, char *why, size_t len)
 		snprintf(why, len, "--allow-device %s: %s", path, strerror(errno));
 		return -errno;
 	}
-	if (!S_ISBLK(st.st_mode)) {
+	if (sys_device_id(path, real, &id) < 0) {
 		snprintf(why, len, "--allow-device %s: not a block device", path);
 		return -ENOTBLK;
 	}
-	devices[n_devices++] = st.st_rdev;
+	devices[n_devices++] = id;
 	return 0;
 }
 
@@ -235,7 +233,7 @@ int confine_dir(const char *path, const char *scratch, char real[PATH_MAX],
 		char *why, size_t len)
 {
 	char list[512], now[PATH_MAX];
-	int lexical = 0;
+	int lexical = 0, rc;
 
 	if (path[0] != '/') {
 		snprintf(why, len, "%s: must be an absolute path", path);
@@ -248,13 +246,12 @@ int confine_dir(const char *path, const char *scratch, char real[PATH_MAX],
 			 path);
 		return -EACCES;
 	}
-	if (!realpath(path, real)) {
-		int e = errno;
+	if ((rc = sys_realpath(path, real)) < 0) {
 		snprintf(why, len, "%s: %s", path,
-			 e == ENOENT ? "does not exist" : strerror(e));
-		return -e;
+			 rc == -ENOENT ? "does not exist" : strerror(-rc));
+		return rc;
 	}
-	if (scratch && realpath(scratch, now) && under(real, now))
+	if (scratch && sys_realpath(scratch, now) == 0 && under(real, now))
 		return 0;
 	for (size_t i = 0; i < n_roots; i++) {
 		const struct root *r = &roots[i];
@@ -265,7 +262,7 @@ int confine_dir(const char *path, const char *scratch, char real[PATH_MAX],
 		if (!under(real, r->real))
 			continue;
 		/* the root itself must still be what it was at start */
-		if (!realpath(r->given, now) || strcmp(now, r->real) != 0) {
+		if (sys_realpath(r->given, now) < 0 || strcmp(now, r->real) != 0) {
 			snprintf(why, len,
 				 "%s: the allowed root %s now resolves to %s, "
 				 "not %s as when the daemon started (replaced "
@@ -318,73 +315,16 @@ int confine_smb(const char *url, char *why, size_t len)
 	return -EACCES;
 }
 
-/* The mount point of a filesystem on device d, from mountinfo, or "". */
-static void mounted_at(dev_t d, char *at, size_t len)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096];
-	unsigned ma, mi;
-
-	at[0] = '\0';
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char mp[2048];
-		if (sscanf(line, "%*u %*u %u:%u %*s %2047s", &ma, &mi, mp) == 3 &&
-		    makedev(ma, mi) == d) {
-			snprintf(at, len, "%.400s", mp);
-			break;
-		}
-	}
-	fclose(f);
-}
-
-/* Is block device d, at node, busy (mounted, held, or open O_EXCL)? 0
- * free, -EBUSY with the sentence, or another -errno. */
-static int device_busy(const char *name, const char *node, dev_t d,
-		       char *why, size_t len)
-{
-	char at[512];
-	struct stat st;
-	int fd, e;
-
-	/* a node of another device under that name: not ours to judge */
-	if (stat(node, &st) != 0 || !S_ISBLK(st.st_mode) || st.st_rdev != d)
-		return 0;
-	fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC);
-	if (fd >= 0) {
-		close(fd);
-		return 0;
-	}
-	e = errno;
-	if (e != EBUSY)
-		return -e;
-	mounted_at(d, at, sizeof(at));
-	if (at[0])
-		snprintf(why, len, "%s: %s is mounted at %s; storbench writes "
-				   "only to a device nothing uses",
-			 name, node, at);
-	else
-		snprintf(why, len, "%s: %s is in use (held by a filesystem, "
-				   "LVM, md or another program)",
-			 name, node);
-	return -EBUSY;
-}
-
 int confine_device(const char *path, char real[PATH_MAX], uint64_t *bytes,
 		   char *why, size_t len)
 {
-	struct stat st;
-	char sys[96];
-	DIR *dir;
-	struct dirent *de;
+	uint64_t id;
 	size_t i;
-	int fd, rc;
+	int rc;
 
-	if (!realpath(path, real) || stat(real, &st) != 0 ||
-	    !S_ISBLK(st.st_mode))
+	if (sys_device_id(path, real, &id) < 0)
 		return -ENOTBLK;
-	for (i = 0; i < n_devices && devices[i] != st.st_rdev; i++)
+	for (i = 0; i < n_devices && devices[i] != id; i++)
 		;
 	if (i == n_devices) {
 		snprintf(why, len,
@@ -394,42 +334,9 @@ int confine_device(const char *path, char real[PATH_MAX], uint64_t *bytes,
 			 path, real);
 		return -EACCES;
 	}
-	if ((rc = device_busy(path, real, st.st_rdev, why, len)) < 0)
+	if ((rc = sys_device_free(path, real, id, why, len)) < 0)
 		return rc;
-	/* its partitions: /sys/dev/block/M:m/<name>N/dev */
-	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(st.st_rdev),
-		 minor(st.st_rdev));
-	if ((dir = opendir(sys)) != NULL) {
-		while ((de = readdir(dir)) != NULL) {
-			char p[PATH_MAX];
-			unsigned ma, mi;
-			FILE *f;
-			int ok;
-			if (de->d_name[0] == '.')
-				continue;
-			snprintf(p, sizeof(p), "%s/%s/partition", sys, de->d_name);
-			if (access(p, F_OK) != 0)
-				continue;
-			snprintf(p, sizeof(p), "%s/%s/dev", sys, de->d_name);
-			if (!(f = fopen(p, "re")))
-				continue;
-			ok = fscanf(f, "%u:%u", &ma, &mi) == 2;
-			fclose(f);
-			snprintf(p, sizeof(p), "/dev/%s", de->d_name);
-			if (ok && (rc = device_busy(path, p, makedev(ma, mi),
-						    why, len)) < 0)
-				break;
-		}
-		closedir(dir);
-		if (rc < 0)
-			return rc;
-	}
-	fd = open(real, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || ioctl(fd, BLKGETSIZE64, bytes) != 0) {
-		rc = -errno;
-		snprintf(why, len, "%s: %s", path, strerror(errno));
-	}
-	if (fd >= 0)
-		close(fd);
+	if ((rc = sys_device_size(real, bytes)) < 0)
+		snprintf(why, len, "%s: %s", path, strerror(-rc));
 	return rc;
 }

@@ -14,7 +14,7 @@
 #include <nettle/sha2.h>
 
 #include "archive.h"
-#include "plan.h"
+#include "utf8.h"
 
 /* Does buf hold word, as UTF-8 or as UTF-16LE text? */
 static int holds(const char *buf, size_t len, const char *word)

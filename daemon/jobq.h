@@ -1,6 +1,7 @@
 /*
  * jobq — the durable job queue's worker: takes queued jobs from the archive
- * one at a time and runs them with the engine.
+ * one at a time, sets each up (its back-end, session, probe; jobrun.h) and
+ * runs it with its preset's runner (preset.h).
  *
  * Design: one worker thread with its own archive connection. The HTTP side
  * inserts a job with its own connection and calls jobq_kick(); cancelling goes
@@ -11,11 +12,11 @@
  * it at once, so a crash keeps every iteration and every second measured
  * before it.
  *
- * A job: probe the target → create the run → create and fill the test file
- * (recorded in the archive first, so a crash can clean it up) → for every test
- * of the profile, `iterations` timed iterations, `interval_s` apart → remove
- * the file → finish the job and run as done, failed, cancelled or (when the
- * daemon is stopping) interrupted.
+ * A job: its back-end and session → probe the target → the preset's runner
+ * (which makes its files, recorded in the archive first so a crash can clean
+ * them up, creates the run and measures) → remove the files → finish the job
+ * and run as done, failed, cancelled or (when the daemon is stopping)
+ * interrupted.
  */
 #ifndef STORBENCH_JOBQ_H
 #define STORBENCH_JOBQ_H
@@ -25,29 +26,10 @@
 
 #include <jansson.h>
 
+#include "jobrun.h"
+
 struct jobq;
 struct archive;
-
-/* Live state of the running job, for the API. */
-struct jobq_progress {
-	int64_t job_id;
-	char phase[16];   /* preparing, measuring, interval, cleanup */
-	char test[32];    /* "SEQ1M Q8T1" */
-	char rw[8];       /* read, write */
-	int iteration;    /* 1-based */
-	int iterations;
-	int tests_done;
-	int tests_total;
-	double fraction;  /* of the whole job, 0 … 1 */
-	double live_mb_s; /* 10^6 B/s over the last ~250 ms */
-	double live_iops;
-	double elapsed_s;   /* since the job started, s */
-	double remaining_s; /* a straight-line estimate, s; -1 unknown */
-};
-
-/* p as the JSON object of a job's "progress" and of the "progress" event
- * (events.h): the fields above plus job_id; remaining_s null when unknown. */
-json_t *jobq_progress_json(const struct jobq_progress *p);
 
 /* Publishes a "job" event: {id, state, run_id (null before the run),
  * error (null unless failed, cancelled or interrupted)}. */
@@ -90,16 +72,6 @@ void jobq_kick(struct jobq *q);
  * within ~100 ms), -EALREADY when the job has already ended.
  */
 int jobq_cancel(struct jobq *q, struct archive *a, int64_t id);
-
-/*
- * The path of job id's test file number n (0: the first) in dir, as the
- * worker creates it: DIR/storbench-ID-TAG.tmp (then -TAG-N.tmp), TAG from
- * the job's id and created_at (archive), so the name is known from the moment
- * the job is queued — GET /api/v1/jobs/{id} shows it as test_file — and
- * differs between archives. Returns 0 or -ENAMETOOLONG.
- */
-int jobq_test_file(const char *dir, int64_t id, const char *created_at,
-		   size_t n, char *buf, size_t len);
 
 /* Copies the progress of job id into *p. Returns 0, or -ENOENT when job id
  * is not the one running. */

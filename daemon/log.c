@@ -4,7 +4,7 @@
  * names can forge a second log line.
  */
 #include "log.h"
-#include "plan.h"
+#include "utf8.h"
 
 #include <stdarg.h>
 #include <stdio.h>

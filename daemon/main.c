@@ -20,19 +20,13 @@
  * the API token and SMB passwords; neither is ever logged.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <ftw.h>
-#include <pthread.h>
-#include <sys/file.h>
-#include <sys/random.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,7 +37,10 @@
 #include "import.h"
 #include "jobq.h"
 #include "log.h"
+#include "os.h"
+#include "runview.h"
 #include "smb.h"
+#include "sys.h"
 #include "target.h"
 
 static const char usage_serve[] =
@@ -126,12 +123,6 @@ static void usage(FILE *f)
 		"storbench --version\n");
 }
 
-static int make_dir(const char *path)
-{
-	if (mkdir(path, 0700) == 0 || errno == EEXIST)
-		return 0;
-	return -errno;
-}
 
 /*
  * Reads the API token from path, or — when path is our default and no file
@@ -150,13 +141,13 @@ static int load_token(const char *path, int create, char *tok, size_t len)
 	if (fd < 0 && errno == ENOENT && create) {
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			  0600);
-		if (fd < 0 || getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw)) {
-			rc = -errno;
+		if (fd < 0 || os_random(raw, sizeof(raw)) != 0) {
+			rc = fd < 0 ? -errno : -EIO;
 			goto out;
 		}
 		for (size_t i = 0; i < sizeof(raw); i++)
 			snprintf(tok + 2 * i, len - 2 * i, "%02x", raw[i]);
-		explicit_bzero(raw, sizeof(raw));
+		os_wipe(raw, sizeof(raw));
 		if (write(fd, tok, strlen(tok)) != (ssize_t)strlen(tok) ||
 		    write(fd, "\n", 1) != 1 || fsync(fd) != 0) {
 			rc = -EIO;
@@ -202,9 +193,9 @@ static int load_token(const char *path, int create, char *tok, size_t len)
 			  path, len - 1);
 	}
 out:
-	explicit_bzero(buf, sizeof(buf));
+	os_wipe(buf, sizeof(buf));
 	if (rc < 0)
-		explicit_bzero(tok, len);
+		os_wipe(tok, len);
 	if (fd >= 0)
 		close(fd);
 	return rc;
@@ -242,27 +233,22 @@ static void tighten(const char *dir, const char *scratch)
 }
 
 /*
- * Takes an exclusive flock on the data directory itself and writes our pid
- * into DATA/storbench.pid, so that a second daemon on the same data directory
- * stops before it touches the archive: it would otherwise take the first
- * one's running job for a crash and remove its test file. The lock is on the
- * directory, not on a file in it, so deleting a "stale" file cannot defeat
- * it. Returns the directory fd (kept open until exit) or -1.
+ * Locks the data directory for this daemon (sys_lock_dir) and writes our
+ * pid into DATA/storbench.pid, so that a second daemon on the same data
+ * directory stops before it touches the archive: it would otherwise take the
+ * first one's running job for a crash and remove its test file. Returns 0 or
+ * -1 (logged).
  */
 static int lock_data_dir(const char *dir)
 {
 	char path[PATH_MAX], pid[32] = "";
-	int fd, pf, n;
+	int pf, n, rc;
 
 	if (snprintf(path, sizeof(path), "%s/storbench.pid", dir) >=
 	    (int)sizeof(path))
 		return -1;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		log_error("data directory %s: %s", dir, strerror(errno));
-		return -1;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+	rc = sys_lock_dir(dir, path);
+	if (rc == -EBUSY) {
 		pf = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 		n = pf >= 0 ? (int)read(pf, pid, sizeof(pid) - 1) : 0;
 		pid[n > 0 ? n : 0] = '\0';
@@ -272,17 +258,15 @@ static int lock_data_dir(const char *dir)
 		log_error("another storbench (pid %s) is serving %s; one daemon "
 			  "per data directory",
 			  pid[0] ? pid : "?", dir);
-		close(fd);
 		return -1;
 	}
-	pf = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-		  0644);
-	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-	if (pf < 0 || write(pf, pid, (size_t)n) != n)
+	if (rc < 0) {
+		log_error("data directory %s: %s", dir, strerror(-rc));
+		return -1;
+	}
+	if (rc > 0)
 		log_warn("could not write the pid into %s", path);
-	if (pf >= 0)
-		close(pf);
-	return fd;
+	return 0;
 }
 
 /* Queues the embedded default job when the archive has never run one. */
@@ -305,8 +289,8 @@ static void queue_demo(struct api_ctx *ctx)
 		return;
 	}
 	if (archive_job_insert(ctx->a, &s, &id) == 0) {
-		log_info("demo: queued job %lld (cdm-default on %s)",
-			 (long long)id, s.target);
+		log_info("demo: queued job %lld (%s on %s)", (long long)id,
+			 s.profile, s.target);
 		jobq_kick(ctx->q);
 	}
 	job_spec_clear(&s);
@@ -335,8 +319,6 @@ static int serve(int argc, char **argv)
 	struct api_ctx ctx = {0};
 	struct api_server *srv = NULL;
 	struct jobq *q = NULL;
-	struct rlimit nocore = {0, 0};
-	sigset_t set;
 	size_t n_allow = 0, n_devs = 0;
 	int c, sig = 0, demo = 0, rc = 1, err, lock = -1;
 
@@ -396,8 +378,8 @@ static int serve(int argc, char **argv)
 	if (api_listen_is_loopback(listen) == 0)
 		ctx.require_token = 1;
 	umask(077);
-	setrlimit(RLIMIT_CORE, &nocore);
-	if ((err = make_dir(data)) < 0 || !realpath(data, real)) {
+	sys_no_core_dumps();
+	if ((err = sys_mkdir_private(data)) < 0 || sys_realpath(data, real) < 0) {
 		log_error("data directory %s: %s", data,
 			  strerror(err ? -err : errno));
 		return 1;
@@ -408,7 +390,7 @@ static int serve(int argc, char **argv)
 		log_error("data directory path is too long");
 		return 1;
 	}
-	if ((err = make_dir(scratch)) < 0) {
+	if ((err = sys_mkdir_private(scratch)) < 0) {
 		log_error("scratch directory %s: %s", scratch, strerror(-err));
 		return 1;
 	}
@@ -458,12 +440,7 @@ static int serve(int argc, char **argv)
 	if ((lock = lock_data_dir(real)) < 0)
 		return 1;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP); /* a closed terminal stops us cleanly too */
-	sigaddset(&set, SIGPIPE);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	sys_hold_stop_requests();
 
 	if ((err = archive_open(db, &ctx.a)) < 0) {
 		log_error("archive %s: %s", db, strerror(-err));
@@ -507,18 +484,13 @@ static int serve(int argc, char **argv)
 	if (demo)
 		queue_demo(&ctx);
 
-	sigdelset(&set, SIGPIPE);
-	do {
-		if (sigwait(&set, &sig) != 0)
-			break;
-	} while (sig != SIGINT && sig != SIGTERM && sig != SIGHUP);
+	sig = sys_wait_stop(-1);
 	log_info("signal %d: stopping", sig);
 	rc = 0;
 out:
 	api_stop(srv);
 	jobq_stop(q);
 	archive_close(ctx.a);
-	close(lock);
 	if (rc == 0)
 		log_info("stopped");
 	return rc;
@@ -595,7 +567,7 @@ static int import_cmd(int argc, char **argv)
 			return 2;
 		}
 	}
-	if ((err = make_dir(data)) < 0 ||
+	if ((err = sys_mkdir_private(data)) < 0 ||
 	    snprintf(db, sizeof(db), "%s/storbench.db", data) >= (int)sizeof(db) ||
 	    (err = archive_open(db, &a)) < 0) {
 		fprintf(stderr, "storbench import: archive in %s: %s\n", data,
@@ -634,14 +606,6 @@ static int import_cmd(int argc, char **argv)
 	archive_close(a);
 	free(r);
 	return failed;
-}
-
-static int unlink_one(const char *path, const struct stat *st, int flag,
-		      struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
 }
 
 /* Writes a one-line progress report over the last one (a terminal). */
@@ -718,9 +682,7 @@ static int run_cmd(int argc, char **argv)
 	struct api_problem prob;
 	struct archive *a = NULL;
 	struct jobq *q = NULL;
-	struct rlimit nocore = {0, 0};
 	struct stat st;
-	sigset_t set;
 	char *text = NULL;
 	int64_t id = 0, run_id = 0;
 	int c, no_archive = 0, as_json = 0, verbose = 0, rc = 2, lock = -1;
@@ -768,20 +730,20 @@ static int run_cmd(int argc, char **argv)
 		fputs(usage_run, stderr);
 		goto out;
 	}
-	if (smb_is_url(argv[optind])) {
+	if (tgt_for_target(argv[optind])) {
 		fprintf(stderr, "storbench run: an SMB share runs through the "
 				"daemon, where its credential is stored (storbench "
 				"serve --allow %s, then POST /api/v1/jobs)\n",
 			argv[optind]);
 		goto out;
 	}
-	if (!realpath(argv[optind], treal) || stat(treal, &st) != 0) {
+	if (sys_realpath(argv[optind], treal) < 0 || stat(treal, &st) != 0) {
 		fprintf(stderr, "storbench run: %s: %s\n", argv[optind],
 			strerror(errno));
 		goto out;
 	}
 	umask(077);
-	setrlimit(RLIMIT_CORE, &nocore);
+	sys_no_core_dumps();
 	log_setup(LOG_TEXT, !verbose);
 	rc = 1;
 	if (no_archive) {
@@ -794,19 +756,19 @@ static int run_cmd(int argc, char **argv)
 			goto out;
 		}
 		data = tmpl;
-	} else if (make_dir(data) < 0) {
+	} else if (sys_mkdir_private(data) < 0) {
 		fprintf(stderr, "storbench run: --data %s: %s\n", data,
 			strerror(errno));
 		goto out;
 	}
-	if (!realpath(data, real)) {
+	if (sys_realpath(data, real) < 0) {
 		fprintf(stderr, "storbench run: --data %s: %s\n", data,
 			strerror(errno));
 		goto out;
 	}
 	snprintf(db, sizeof(db), "%s/storbench.db", real);
 	snprintf(scratch, sizeof(scratch), "%s/scratch", real);
-	if (make_dir(scratch) < 0 || (lock = lock_data_dir(real)) < 0) {
+	if (sys_mkdir_private(scratch) < 0 || (lock = lock_data_dir(real)) < 0) {
 		fprintf(stderr, "storbench run: %s is in use (a daemon serves it?): "
 				"queue the job through its API, or give another "
 				"--data, or --no-archive\n",
@@ -847,23 +809,16 @@ static int run_cmd(int argc, char **argv)
 		goto out;
 	}
 	job_spec_clear(&spec);
-	/* the worker inherits the blocked signals; they are taken here */
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGPIPE);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	/* the worker inherits the held signals; they are taken here */
+	sys_hold_stop_requests();
 	if (jobq_start_one(db, id, &q) < 0) {
 		fprintf(stderr, "storbench run: cannot start the job\n");
 		goto out;
 	}
 	while (!jobq_done(q)) {
-		struct timespec tick = {0, 250000000};
 		struct jobq_progress p;
-		int sig = sigtimedwait(&set, NULL, &tick);
-		if ((sig == SIGINT || sig == SIGTERM || sig == SIGHUP) &&
-		    !interrupted) {
+		int sig = sys_wait_stop(250);
+		if (sig > 0 && !interrupted) {
 			interrupted = 1;
 			jobq_cancel(q, a, id);
 		}
@@ -885,7 +840,7 @@ static int run_cmd(int argc, char **argv)
 		rc = interrupted ? 130 : 1;
 		goto out;
 	}
-	if (archive_run_json(a, run_id, &run) < 0)
+	if (runview_json(a, run_id, &run) < 0)
 		goto out;
 	if (as_json) {
 		json_dumpf(run, stdout, JSON_INDENT(2));
@@ -910,10 +865,8 @@ static int run_cmd(int argc, char **argv)
 out:
 	jobq_stop(q);
 	archive_close(a);
-	if (lock >= 0)
-		close(lock);
 	if (no_archive)
-		nftw(tmpl, unlink_one, 16, FTW_DEPTH | FTW_PHYS);
+		sys_remove_tree(tmpl);
 	json_decref(run);
 	json_decref(job);
 	json_decref(body);

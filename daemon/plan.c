@@ -11,32 +11,72 @@
 #include <string.h>
 
 #include "units.h"
+#include "utf8.h"
 
-#define MAX_BLOCK (64U << 20)
 #define MAX_IO_SIZE (64ULL << 40)
 
-static const char *const test_fields[] = {
-	"name", "pattern", "read_pct", "block_size", "queue_depth", "threads",
-	"duration_s", "io_size", "ramp_s", "sync", "sync_every", "data",
-	"sweep",
-};
+static const char *const patterns[] = {"sequential", "random", NULL};
+static const char *const syncs[] = {"none", "dsync", "fdatasync", NULL};
+static const char *const datas[] = {"random", "zeros", "repeat", NULL};
 
-/* The numeric fields that may be a list (a sweep). */
-static const char *const sweepable[] = {
-	"read_pct", "block_size", "queue_depth", "threads", "duration_s",
-	"io_size", "ramp_s", "sync_every",
+/* The test object (docs/api.md, "Custom tests"); a field with FIELD_SWEEP
+ * may be a list (a sweep). duration_s, ramp_s and data default to the
+ * job's. */
+const struct field plan_test_fields[PLAN_N_TEST_FIELDS] = {
+	{.name = "pattern", .type = FIELD_ENUM, .choices = patterns,
+	 .def = "\"random\"", .help = "sequential or random offsets"},
+	{.name = "read_pct", .type = FIELD_INT, .unit = "%", .min = 0,
+	 .max = 100, .def = "100", .flags = FIELD_SWEEP,
+	 .help = "share of reads: 100 read only, 0 write only"},
+	{.name = "block_size", .type = FIELD_BYTES, .unit = "B", .min = 512,
+	 .max = PLAN_MAX_BLOCK, .step = 512, .def = "4096",
+	 .flags = FIELD_SWEEP, .help = "bytes per I/O, a multiple of 512"},
+	{.name = "queue_depth", .type = FIELD_INT, .unit = "I/Os", .min = 1,
+	 .max = WL_MAX_QUEUE_DEPTH, .def = "1", .flags = FIELD_SWEEP,
+	 .help = "I/Os in flight per thread (QD)"},
+	{.name = "threads", .type = FIELD_INT, .min = 1, .max = WL_MAX_THREADS,
+	 .def = "1", .flags = FIELD_SWEEP,
+	 .help = "engine threads, each with its own queue (T)"},
+	{.name = "duration_s", .type = FIELD_NUMBER, .unit = "s", .min = 0.5,
+	 .max = 3600, .def_text = "the job's duration_s", .flags = FIELD_SWEEP,
+	 .help = "the measured window of each iteration"},
+	{.name = "io_size", .type = FIELD_BYTES, .unit = "B", .min = 0,
+	 .max = (double)MAX_IO_SIZE, .def = "0", .flags = FIELD_SWEEP,
+	 .help = "size-based: the iteration ends after exactly this much I/O, "
+		 "a multiple of threads × block_size; 0 = time-based"},
+	{.name = "ramp_s", .type = FIELD_NUMBER, .unit = "s", .min = 0,
+	 .max = 3600, .def_text = "the job's ramp_s (time-based tests only)",
+	 .flags = FIELD_SWEEP,
+	 .help = "I/O before the measured window, counted nowhere"},
+	{.name = "sync", .type = FIELD_ENUM, .choices = syncs, .def = "\"none\"",
+	 .help = "none; dsync (O_DSYNC); fdatasync every sync_every writes"},
+	{.name = "sync_every", .type = FIELD_INT, .unit = "writes", .min = 1,
+	 .max = 1000000, .def = "1", .flags = FIELD_SWEEP,
+	 .help = "writes per fdatasync, per thread (sync \"fdatasync\" only)"},
+	{.name = "data", .type = FIELD_ENUM, .choices = datas,
+	 .def_text = "the job's data",
+	 .help = "random (incompressible, never repeated), zeros, or repeat "
+		 "(one 4 KiB block)"},
+	{.name = "name", .type = FIELD_STRING, .unit = "B", .min = 1, .max = 31,
+	 .flags = FIELD_CLEAN,
+	 .def_text = "CrystalDiskMark style from the fields: \"RND4K Q32T1\", "
+		     "a mix adds its read share (\"RND8K Q16T2 R70\")",
+	 .help = "the test's name in results and comparisons"},
 };
-#define N_SWEEPABLE (sizeof(sweepable) / sizeof(sweepable[0]))
+const size_t plan_n_test_fields = FIELDS_N(plan_test_fields);
+_Static_assert(FIELDS_N(plan_test_fields) == PLAN_N_TEST_FIELDS,
+	       "PLAN_N_TEST_FIELDS counts plan_test_fields");
 
-static int fail(struct plan_error *e, size_t i, const char *field,
+static int fail(struct field_error *e, size_t i, const char *field,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-static int fail(struct plan_error *e, size_t i, const char *field,
+static int fail(struct field_error *e, size_t i, const char *field,
 		const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
+	e->status = 400;
 	snprintf(e->field, sizeof(e->field), "tests[%zu]%s%s", i,
 		 field ? "." : "", field ? field : "");
 	n = snprintf(e->detail, sizeof(e->detail), "%s: ", e->field);
@@ -44,139 +84,6 @@ static int fail(struct plan_error *e, size_t i, const char *field,
 	vsnprintf(e->detail + n, sizeof(e->detail) - (size_t)n, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
-}
-
-int utf8_has_control(const char *s)
-{
-	for (const unsigned char *u = (const unsigned char *)s; *u; u++)
-		if (*u < 0x20 || *u == 0x7f ||
-		    (u[0] == 0xC2 && u[1] >= 0x80 && u[1] <= 0x9F))
-			return 1;
-	return 0;
-}
-
-/* Length of the valid UTF-8 sequence at s (RFC 3629), or 0 if invalid. */
-static size_t utf8_seq(const unsigned char *s)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xBF;
-	size_t n;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		n = 2;
-	else if (c >= 0xE0 && c <= 0xEF)
-		n = 3;
-	else if (c >= 0xF0 && c <= 0xF4)
-		n = 4;
-	else
-		return 0;
-	if (c == 0xE0)
-		lo = 0xA0;
-	else if (c == 0xED)
-		hi = 0x9F; /* no surrogates */
-	else if (c == 0xF0)
-		lo = 0x90;
-	else if (c == 0xF4)
-		hi = 0x8F;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xBF)
-			return 0;
-	return n;
-}
-
-int utf8_valid(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (*p) {
-		size_t n = utf8_seq(p);
-		if (n == 0)
-			return 0;
-		p += n;
-	}
-	return 1;
-}
-
-void utf8_sanitize(char *s)
-{
-	unsigned char *p = (unsigned char *)s;
-
-	while (*p) {
-		size_t n = utf8_seq(p);
-		if (n == 0) {
-			*p++ = '?';
-			continue;
-		}
-		p += n;
-	}
-}
-
-int json_to_bytes(json_t *v, uint64_t *out)
-{
-	if (json_is_integer(v)) {
-		if (json_integer_value(v) < 0)
-			return -EINVAL;
-		*out = (uint64_t)json_integer_value(v);
-		return 0;
-	}
-	if (json_is_string(v))
-		return units_parse_size(json_string_value(v), out);
-	return -EINVAL;
-}
-
-/* An integer field in [min, max]; absent keeps *out. */
-static int get_uint(json_t *o, const char *key, size_t i, long long min,
-		    long long max, unsigned *out, struct plan_error *e)
-{
-	json_t *v = json_object_get(o, key);
-
-	if (!v)
-		return 0;
-	if (!json_is_integer(v) || json_integer_value(v) < min ||
-	    json_integer_value(v) > max)
-		return fail(e, i, key, "must be an integer from %lld to %lld",
-			    min, max);
-	*out = (unsigned)json_integer_value(v);
-	return 0;
-}
-
-static int get_seconds(json_t *o, const char *key, size_t i, double min,
-		       double max, double *out, struct plan_error *e)
-{
-	json_t *v = json_object_get(o, key);
-
-	if (!v)
-		return 0;
-	if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
-	    json_number_value(v) < min || json_number_value(v) > max)
-		return fail(e, i, key, "must be a number of seconds from %g to %g",
-			    min, max);
-	*out = json_number_value(v);
-	return 0;
-}
-
-/* One of names[] (index into *out); absent keeps *out. */
-static int get_enum(json_t *o, const char *key, size_t i,
-		    const char *const *names, size_t n, int *out,
-		    struct plan_error *e)
-{
-	json_t *v = json_object_get(o, key);
-	char known[128] = "";
-
-	if (!v)
-		return 0;
-	for (size_t k = 0; json_is_string(v) && k < n; k++)
-		if (strcmp(json_string_value(v), names[k]) == 0) {
-			*out = (int)k;
-			return 0;
-		}
-	for (size_t k = 0; k < n; k++)
-		snprintf(known + strlen(known), sizeof(known) - strlen(known),
-			 "%s\"%s\"", k ? ", " : "", names[k]);
-	return fail(e, i, key, "must be one of %s", known);
 }
 
 /* "4K", "1M", "12K", "1536B": CrystalDiskMark's way of writing a block. */
@@ -204,54 +111,13 @@ static void default_name(struct workload *w)
 			 w->read_pct);
 }
 
-static int get_name(json_t *o, size_t i, struct workload *w,
-		    struct plan_error *e)
-{
-	json_t *v = json_object_get(o, "name");
-	const char *s;
-
-	if (!v) {
-		default_name(w);
-		return 0;
-	}
-	s = json_is_string(v) ? json_string_value(v) : NULL;
-	if (!s || !s[0] || strlen(s) >= sizeof(w->name))
-		return fail(e, i, "name", "must be a string of 1 to %zu bytes",
-			    sizeof(w->name) - 1);
-	if (utf8_has_control(s) || s[0] == ' ' || s[strlen(s) - 1] == ' ')
-		return fail(e, i, "name", "may not hold control characters or "
-					  "start or end with a space");
-	snprintf(w->name, sizeof(w->name), "%s", s);
-	return 0;
-}
-
-static int get_bytes(json_t *o, const char *key, size_t i, uint64_t *out,
-		     struct plan_error *e)
-{
-	json_t *v = json_object_get(o, key);
-	int rc;
-
-	if (!v)
-		return 0;
-	rc = json_to_bytes(v, out);
-	if (rc == -ERANGE)
-		return fail(e, i, key, "too large");
-	if (rc < 0)
-		return fail(e, i, key, "must be bytes: an integer or a string "
-				       "like \"4KiB\", \"1MiB\", \"1GiB\"");
-	return 0;
-}
-
 /* The checks that need several fields at once. */
 static int check_test(size_t i, const struct workload *w, json_t *o,
-		      struct plan_error *e)
+		      struct field_error *e)
 {
 	char a[32];
 	uint64_t buffers = (uint64_t)w->queue_depth * w->threads * w->block_size;
 
-	if (w->block_size == 0 || w->block_size % 512 || w->block_size > MAX_BLOCK)
-		return fail(e, i, "block_size",
-			    "must be a multiple of 512 bytes from 512 B to 64 MiB");
 	if ((uint64_t)w->block_size * w->threads > w->file_size) {
 		units_format_size(w->file_size, a, sizeof(a));
 		return fail(e, i, "block_size",
@@ -267,8 +133,6 @@ static int check_test(size_t i, const struct workload *w, json_t *o,
 			    a);
 	}
 	if (w->io_bytes) {
-		if (w->io_bytes > MAX_IO_SIZE)
-			return fail(e, i, "io_size", "at most 64TiB");
 		if (w->io_bytes / w->threads < w->block_size)
 			return fail(e, i, "io_size",
 				    "must be at least one block per thread");
@@ -292,85 +156,94 @@ static int check_test(size_t i, const struct workload *w, json_t *o,
 	return 0;
 }
 
-static int parse_test(json_t *o, size_t i, const struct workload *def,
-		      int stored, struct workload *w, struct plan_error *e)
+static uint64_t int_of(json_t *o, const char *key)
 {
-	static const char *const patterns[] = {"sequential", "random"};
-	static const char *const syncs[] = {"none", "dsync", "fdatasync"};
-	static const char *const datas[] = {"random", "zeros", "repeat"};
-	const char *key;
-	json_t *v;
-	uint64_t bs = 4096;
-	int pattern = WL_RANDOM, sync = WL_SYNC_NONE, data = (int)def->data;
+	return (uint64_t)json_integer_value(json_object_get(o, key));
+}
+
+static int enum_of(json_t *o, const char *key, const char *const *names,
+		   int def)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	for (int k = 0; v && names[k]; k++)
+		if (strcmp(v, names[k]) == 0)
+			return k;
+	return def;
+}
+
+static int parse_test(json_t *o, size_t i, const struct workload *def,
+		      int stored, struct workload *w, struct field_error *e)
+{
+	char at[32];
+	json_t *n = NULL, *v, *sweep = NULL;
 	int rc;
 
+	snprintf(at, sizeof(at), "tests[%zu]", i);
 	if (!json_is_object(o))
 		return fail(e, i, NULL, "every test must be a JSON object");
-	json_object_foreach(o, key, v)
-	{
-		size_t k, n = sizeof(test_fields) / sizeof(test_fields[0]);
-		for (k = 0; k < n && strcmp(key, test_fields[k]) != 0; k++)
-			;
-		if (k == n)
-			return fail(e, i, key,
-				    "unknown field \"%.40s\" (known: name, "
-				    "pattern, read_pct, block_size, "
-				    "queue_depth, threads, duration_s, io_size, "
-				    "ramp_s, sync, sync_every, data)",
-				    key);
-	}
-	memset(w, 0, sizeof(*w));
-	w->read_pct = 100;
-	w->queue_depth = 1;
-	w->threads = 1;
-	w->file_size = def->file_size;
-	w->duration_s = def->duration_s;
-	w->ramp_s = def->ramp_s;
-	w->sync_every = 1;
-	if ((rc = get_enum(o, "pattern", i, patterns, 2, &pattern, e)) < 0 ||
-	    (rc = get_uint(o, "read_pct", i, 0, 100, &w->read_pct, e)) < 0 ||
-	    (rc = get_bytes(o, "block_size", i, &bs, e)) < 0 ||
-	    (rc = get_uint(o, "queue_depth", i, 1, 1024, &w->queue_depth, e)) < 0 ||
-	    (rc = get_uint(o, "threads", i, 1, 256, &w->threads, e)) < 0 ||
-	    (rc = get_seconds(o, "duration_s", i, 0.5, 3600, &w->duration_s, e)) < 0 ||
-	    (rc = get_bytes(o, "io_size", i, &w->io_bytes, e)) < 0 ||
-	    (rc = get_seconds(o, "ramp_s", i, 0, 3600, &w->ramp_s, e)) < 0 ||
-	    (rc = get_enum(o, "sync", i, syncs, 3, &sync, e)) < 0 ||
-	    (rc = get_uint(o, "sync_every", i, 1, 1000000, &w->sync_every, e)) < 0 ||
-	    (rc = get_enum(o, "data", i, datas, 3, &data, e)) < 0)
-		return rc;
-	if (bs > UINT32_MAX)
-		bs = 0; /* refused below */
-	/* the job-wide ramp is for time-based tests; a size-based one
-	 * refuses only a ramp of its own */
-	if (w->io_bytes && !json_object_get(o, "ramp_s"))
-		w->ramp_s = 0;
-	w->block_size = (uint32_t)bs;
-	w->pattern = (enum wl_pattern)pattern;
-	w->sync = (enum wl_sync)sync;
-	w->data = (enum wl_data)data;
-	if ((rc = check_test(i, w, o, e)) < 0)
-		return rc;
 	if ((v = json_object_get(o, "sweep")) != NULL && !stored)
 		return fail(e, i, "sweep", "unknown field \"sweep\": make a sweep "
 					   "by giving a numeric field a list");
 	if (v) {
+		/* a stored plan's point: checked below, not a request field */
+		sweep = v;
+		if (!(o = json_copy(o)))
+			return -ENOMEM;
+		json_object_del(o, "sweep");
+	}
+	rc = fields_check_object(plan_test_fields, plan_n_test_fields, o, at,
+				 NULL, &n, e);
+	if (rc < 0)
+		goto out;
+	memset(w, 0, sizeof(*w));
+	w->pattern = (enum wl_pattern)enum_of(n, "pattern", patterns, WL_RANDOM);
+	w->read_pct = (unsigned)int_of(n, "read_pct");
+	w->block_size = (uint32_t)int_of(n, "block_size");
+	w->queue_depth = (unsigned)int_of(n, "queue_depth");
+	w->threads = (unsigned)int_of(n, "threads");
+	w->file_size = def->file_size;
+	w->duration_s = (v = json_object_get(n, "duration_s")) ? json_number_value(v)
+							      : def->duration_s;
+	w->io_bytes = int_of(n, "io_size");
+	/* the job-wide ramp is for time-based tests; a size-based one
+	 * refuses only a ramp of its own */
+	w->ramp_s = (v = json_object_get(n, "ramp_s")) ? json_number_value(v)
+		    : w->io_bytes			   ? 0
+							   : def->ramp_s;
+	w->sync = (enum wl_sync)enum_of(n, "sync", syncs, WL_SYNC_NONE);
+	w->sync_every = (unsigned)int_of(n, "sync_every");
+	w->data = (enum wl_data)enum_of(n, "data", datas, (int)def->data);
+	if ((rc = check_test(i, w, o, e)) < 0)
+		goto out;
+	if (sweep) {
 		/* a stored plan's point: {"group", "field", "value"} */
-		json_t *g = json_object_get(v, "group"), *f = json_object_get(v, "field"),
-		       *x = json_object_get(v, "value");
+		json_t *g = json_object_get(sweep, "group"),
+		       *f = json_object_get(sweep, "field"),
+		       *x = json_object_get(sweep, "value");
 		if (!json_is_string(g) || !json_is_string(f) || !json_is_number(x) ||
 		    strlen(json_string_value(g)) >= sizeof(w->group) ||
-		    strlen(json_string_value(f)) >= sizeof(w->sweep_field))
-			return fail(e, i, "sweep", "must be {\"group\": string, "
-						   "\"field\": string, \"value\": "
-						   "number} (make a sweep by giving a "
-						   "field a list instead)");
+		    strlen(json_string_value(f)) >= sizeof(w->sweep_field)) {
+			rc = fail(e, i, "sweep", "must be {\"group\": string, "
+						 "\"field\": string, \"value\": "
+						 "number} (make a sweep by giving a "
+						 "field a list instead)");
+			goto out;
+		}
 		snprintf(w->group, sizeof(w->group), "%s", json_string_value(g));
 		snprintf(w->sweep_field, sizeof(w->sweep_field), "%s",
 			 json_string_value(f));
 		w->sweep_value = json_number_value(x);
 	}
-	return get_name(o, i, w, e);
+	if ((v = json_object_get(n, "name")))
+		snprintf(w->name, sizeof(w->name), "%s", json_string_value(v));
+	else
+		default_name(w);
+out:
+	json_decref(n);
+	if (sweep)
+		json_decref(o);
+	return rc;
 }
 
 /* The value of the swept field at this point, as a number. */
@@ -412,7 +285,7 @@ static void point_token(const struct workload *w, const char *key, char *buf,
  * (plus "field=value" when the name would not show the value).
  */
 static int add_tests(json_t *o, size_t i, const struct workload *def,
-		     int stored, struct plan *out, struct plan_error *e)
+		     int stored, struct plan *out, struct field_error *e)
 {
 	const char *key, *list_key = NULL;
 	json_t *v, *list = NULL, *name;
@@ -421,16 +294,21 @@ static int add_tests(json_t *o, size_t i, const struct workload *def,
 
 	json_object_foreach(json_is_object(o) ? o : NULL, key, v)
 	{
-		size_t k;
+		const struct field *f;
 		if (!json_is_array(v))
 			continue;
-		for (k = 0; k < N_SWEEPABLE && strcmp(key, sweepable[k]); k++)
-			;
-		if (k == N_SWEEPABLE)
-			return fail(e, i, key, "cannot be a list (these can: "
-					       "read_pct, block_size, "
-					       "queue_depth, threads, duration_s, "
-					       "io_size, ramp_s, sync_every)");
+		f = fields_find(plan_test_fields, plan_n_test_fields, key);
+		if (!f || !(f->flags & FIELD_SWEEP)) {
+			char can[200] = "";
+			for (size_t k = 0; k < plan_n_test_fields; k++)
+				if (plan_test_fields[k].flags & FIELD_SWEEP)
+					snprintf(can + strlen(can),
+						 sizeof(can) - strlen(can), "%s%s",
+						 can[0] ? ", " : "",
+						 plan_test_fields[k].name);
+			return fail(e, i, key, "cannot be a list (these can: %s)",
+				    can);
+		}
 		if (list_key)
 			return fail(e, i, key, "only one field of a test may be "
 					       "a list (%s is one already)",
@@ -527,7 +405,7 @@ too_many:
 }
 
 static int parse_plan_tests(json_t *tests, const struct workload *def,
-			    int stored, struct plan *out, struct plan_error *e)
+			    int stored, struct plan *out, struct field_error *e)
 {
 	size_t n = json_array_size(tests);
 	int rc;
@@ -567,32 +445,39 @@ static int parse_plan_tests(json_t *tests, const struct workload *def,
 }
 
 int plan_parse(json_t *tests, const struct workload *def, struct plan *out,
-	       struct plan_error *e)
+	       struct field_error *e)
 {
 	return parse_plan_tests(tests, def, 0, out, e);
 }
 
 int plan_parse_stored(json_t *tests, const struct workload *def,
-		      struct plan *out, struct plan_error *e)
+		      struct plan *out, struct field_error *e)
 {
 	return parse_plan_tests(tests, def, 1, out, e);
 }
 
-int plan_from_profile(const struct profile *p, const struct workload *def,
-		      struct plan *out)
+int plan_from_tests(const struct plan_test *t, size_t n,
+		    const struct workload *def, struct plan *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (!(out->w = calloc(p->n_tests, sizeof(*out->w))))
+	if (!(out->w = calloc(n ? n : 1, sizeof(*out->w))))
 		return -ENOMEM;
-	for (size_t i = 0; i < p->n_tests; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct workload *w = &out->w[i];
-		profile_workload(&p->tests[i], def->file_size, def->duration_s, w);
+		snprintf(w->name, sizeof(w->name), "%s", t[i].name);
+		w->pattern = t[i].pattern;
+		w->read_pct = t[i].read_pct;
+		w->block_size = t[i].block_size;
+		w->queue_depth = t[i].queue_depth;
+		w->threads = t[i].threads;
+		w->file_size = def->file_size;
+		w->duration_s = def->duration_s;
 		w->ramp_s = def->ramp_s;
 		w->data = def->data;
 		w->sync_every = 1;
 		w->origin = (unsigned)i;
 	}
-	out->n = p->n_tests;
+	out->n = n;
 	return 0;
 }
 

@@ -19,25 +19,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
-#include <sys/random.h>
-#include <time.h>
 
-#define ENGINE_HUGE (2U << 20) /* buffer mapping granularity, bytes */
+#include "os.h"
+
 #define ENGINE_REAP_TIMEOUT_MS 100
 #define ENGINE_REPORT_NS 250000000ULL
 #define ENGINE_POLL_NS 50000000L /* the calling thread's wake-up, 50 ms */
 #define FILL_BLOCK (1U << 20)
 #define FILL_DEPTH 4U
-
-uint64_t engine_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /* xoshiro256** — fast, good enough for offsets and incompressible data. */
 struct rng {
@@ -78,7 +67,7 @@ static void rng_mix(struct rng *g, uint64_t salt)
 
 static void rng_seed(struct rng *g, uint64_t salt)
 {
-	if (getrandom(g->s, sizeof(g->s), 0) != (ssize_t)sizeof(g->s))
+	if (os_random(g->s, sizeof(g->s)) != 0)
 		memset(g->s, 0, sizeof(g->s));
 	rng_mix(g, salt); /* so threads never share a stream */
 }
@@ -140,7 +129,7 @@ struct run_shared {
 	unsigned started;      /* threads running (set before go) */
 	/* the process's CPU time when the last window opened and when the
 	 * last one closed, taken by the thread that did it */
-	struct rusage ru_open, ru_close;
+	struct os_cpu ru_open, ru_close;
 	int have_open, have_close;
 };
 
@@ -178,37 +167,9 @@ struct eth {
 };
 
 /*
- * An anonymous mapping of len bytes (a multiple of ENGINE_HUGE) that starts
- * on a huge-page boundary: only aligned 2 MiB ranges can be backed by a
- * transparent huge page, and kernels before 6.7 (Debian 12 ships 6.1) do
- * not align large anonymous mappings themselves, nor do sanitizers that
- * wrap mmap. Maps one huge page more and trims the ends. NULL on failure.
- */
-static void *map_huge_aligned(size_t len)
-{
-	char *raw = mmap(NULL, len + ENGINE_HUGE, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	uintptr_t start;
-	size_t head;
-
-	if (raw == MAP_FAILED)
-		return NULL;
-	start = ((uintptr_t)raw + ENGINE_HUGE - 1) & ~(uintptr_t)(ENGINE_HUGE - 1);
-	head = start - (uintptr_t)raw;
-	if (head)
-		munmap(raw, head);
-	if (ENGINE_HUGE - head)
-		munmap((char *)start + len, ENGINE_HUGE - head);
-	return (void *)start;
-}
-
-/*
- * The thread's I/O buffers: one anonymous mapping of queue_depth blocks,
- * backed by transparent huge pages where the kernel has them. With 4 KiB
- * pages a 1 MiB direct I/O is 256 scattered pages, more than many devices
- * take in one request (virtio-blk: 254 segments), so the block layer splits
- * it and the device sees two requests where the workload asked for one;
- * physically contiguous buffers keep one I/O one request.
+ * The thread's I/O buffers: one allocation of queue_depth blocks, backed by
+ * huge pages where the system has them (os_io_alloc): physically contiguous
+ * buffers keep one large direct I/O one request to the device.
  */
 static int eth_alloc(struct eth *e)
 {
@@ -231,10 +192,9 @@ static int eth_alloc(struct eth *e)
 		if (!(e->smp = calloc(e->smp_cap, sizeof(*e->smp))))
 			return -ENOMEM;
 	}
-	e->buf_len = (len + ENGINE_HUGE - 1) / ENGINE_HUGE * ENGINE_HUGE;
-	if (!(e->buf = map_huge_aligned(e->buf_len)))
+	e->buf_len = len;
+	if (!(e->buf = os_io_alloc(&e->buf_len)))
 		return -ENOMEM;
-	(void)madvise(e->buf, e->buf_len, MADV_HUGEPAGE); /* a hint only */
 	for (unsigned i = 0; i < w->queue_depth; i++)
 		e->slots[i].buf = (char *)e->buf + (size_t)i * w->block_size;
 	fill_pattern(e->buf, len, w->data, &e->rng);
@@ -243,8 +203,7 @@ static int eth_alloc(struct eth *e)
 
 static void eth_free(struct eth *e)
 {
-	if (e->buf)
-		munmap(e->buf, e->buf_len);
+	os_io_free(e->buf, e->buf_len);
 	e->buf = NULL;
 	for (int d = 0; d < 2; d++) {
 		free(e->hd[d]);
@@ -394,7 +353,7 @@ static void window_opened(struct eth *e)
 		if ((unsigned)atomic_fetch_add(&e->sh->opened, 1) + 1 ==
 		    e->sh->started)
 			e->sh->have_open =
-				getrusage(RUSAGE_SELF, &e->sh->ru_open) == 0;
+				os_cpu_times(&e->sh->ru_open) == 0;
 	}
 }
 
@@ -406,7 +365,7 @@ static void window_closed(struct eth *e)
 		if ((unsigned)atomic_fetch_add(&e->sh->closed, 1) + 1 ==
 		    e->sh->started)
 			e->sh->have_close =
-				getrusage(RUSAGE_SELF, &e->sh->ru_close) == 0;
+				os_cpu_times(&e->sh->ru_close) == 0;
 	}
 }
 
@@ -414,7 +373,7 @@ static void window_closed(struct eth *e)
 static void eth_loop(struct eth *e)
 {
 	const struct workload *w = e->w;
-	uint64_t start = engine_now_ns(), now = start;
+	uint64_t start = os_now_ns(), now = start;
 	/* one window for every thread, after the ramp: t0 … deadline */
 	uint64_t t0 = e->sh->start_ns + (uint64_t)(w->ramp_s * 1e9);
 	uint64_t deadline = t0 + (uint64_t)(w->duration_s * 1e9);
@@ -441,7 +400,7 @@ static void eth_loop(struct eth *e)
 		struct engine_sample *smp;
 		int counting;
 
-		now = engine_now_ns();
+		now = os_now_ns();
 		if (n < 0) {
 			eth_fail(e, n, "waiting for I/O");
 			measuring = 0;
@@ -550,7 +509,7 @@ static void check_dio_align(struct eth *e)
 	uint32_t off_align, mem_align;
 	uint32_t bs = e->w->block_size;
 
-	if (tgt_dio_align(e->o->path, &off_align, &mem_align) != 0 ||
+	if (tgt_dio_align(e->o->ops, e->o->path, &off_align, &mem_align) != 0 ||
 	    off_align == 0 || bs % off_align == 0)
 		return;
 	e->rc = -EINVAL;
@@ -571,6 +530,7 @@ static void *eth_main(void *arg)
 		.direct = e->o->direct,
 		.dsync = e->w->sync == WL_SYNC_DSYNC,
 		.depth = e->w->queue_depth,
+		.session = e->o->session,
 	};
 	int rc = eth_alloc(e);
 
@@ -611,7 +571,7 @@ static void report(const struct engine_opts *o, struct eth *th, unsigned n,
 		   uint64_t *last_ios, uint64_t *last_ns)
 {
 	struct engine_progress p = {.fraction = fraction, .ramping = ramping};
-	uint64_t bytes = 0, ios = 0, now = engine_now_ns();
+	uint64_t bytes = 0, ios = 0, now = os_now_ns();
 	double dt = (double)(now - *last_ns) / 1e9;
 
 	for (unsigned i = 0; i < n; i++) {
@@ -723,11 +683,6 @@ static void stream_samples(const struct engine_opts *o, const struct eth *th,
 	}
 }
 
-static double tv_s(const struct timeval *tv)
-{
-	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
-}
-
 /* One workload on one file within a run of threads (engine_run_group). */
 struct member {
 	const struct engine_opts *o;
@@ -812,12 +767,12 @@ static int run_members(struct member *mbs, size_t n, const struct run_mode *m)
 {
 	const struct engine_opts *o0 = mbs[0].o;
 	const struct workload *w0 = mbs[0].w;
-	struct rusage ru0, ru1;
+	struct os_cpu ru0, ru1;
 	struct run_shared sh = {0};
 	struct eth *th;
 	unsigned total = 0, started = 0, i, k;
 	unsigned streamed[ENGINE_MAX_TASKS] = {0}; /* seconds reported */
-	uint64_t t0 = engine_now_ns(), lb = 0, li = 0, ln = t0;
+	uint64_t t0 = os_now_ns(), lb = 0, li = 0, ln = t0;
 	int rc = 0;
 
 	for (size_t j = 0; j < n; j++) {
@@ -847,15 +802,14 @@ static int run_members(struct member *mbs, size_t n, const struct run_mode *m)
 	pthread_mutex_lock(&sh.mu);
 	while (sh.ready < started)
 		pthread_cond_wait(&sh.cv, &sh.mu);
-	sh.start_ns = t0 = ln = engine_now_ns();
+	sh.start_ns = t0 = ln = os_now_ns();
 	sh.started = started;
 	sh.go = 1;
 	pthread_cond_broadcast(&sh.cv);
 	pthread_mutex_unlock(&sh.mu);
 	while ((unsigned)atomic_load(&sh.finished) < started) {
-		struct timespec ts = {0, ENGINE_POLL_NS};
 		double frac;
-		nanosleep(&ts, NULL);
+		os_sleep_ns(ENGINE_POLL_NS);
 		for (size_t j = 0, k0 = 0; j < n && j < ENGINE_MAX_TASKS; j++) {
 			unsigned nt = mbs[j].w->threads;
 			if (k0 < started)
@@ -865,7 +819,7 @@ static int run_members(struct member *mbs, size_t n, const struct run_mode *m)
 					       &streamed[j]);
 			k0 += nt;
 		}
-		if (engine_now_ns() - ln < ENGINE_REPORT_NS)
+		if (os_now_ns() - ln < ENGINE_REPORT_NS)
 			continue;
 		if (m->bytes_limit) {
 			uint64_t b = 0;
@@ -873,11 +827,11 @@ static int run_members(struct member *mbs, size_t n, const struct run_mode *m)
 				b += atomic_load(&th[k].live_bytes);
 			frac = (double)b / (double)m->bytes_limit;
 		} else {
-			frac = (double)(engine_now_ns() - t0) /
+			frac = (double)(os_now_ns() - t0) /
 			       ((w0->ramp_s + w0->duration_s) * 1e9);
 		}
 		report(o0, th, started, frac,
-		       engine_now_ns() < t0 + (uint64_t)(w0->ramp_s * 1e9), &lb,
+		       os_now_ns() < t0 + (uint64_t)(w0->ramp_s * 1e9), &lb,
 		       &li, &ln);
 	}
 	for (k = 0; k < started; k++)
@@ -887,7 +841,8 @@ static int run_members(struct member *mbs, size_t n, const struct run_mode *m)
 		ru0 = sh.ru_open;
 		ru1 = sh.ru_close;
 	} else {
-		getrusage(RUSAGE_SELF, &ru0);
+		memset(&ru0, 0, sizeof(ru0));
+		(void)os_cpu_times(&ru0);
 		ru1 = ru0;
 	}
 	pthread_mutex_destroy(&sh.mu);
@@ -904,8 +859,8 @@ static int run_members(struct member *mbs, size_t n, const struct run_mode *m)
 				snprintf(o0->error, o0->error_len, "%s: %s",
 					 mbs[j].w->name, mbs[j].o->error);
 		}
-		mbs[j].r->cpu_user_s = tv_s(&ru1.ru_utime) - tv_s(&ru0.ru_utime);
-		mbs[j].r->cpu_sys_s = tv_s(&ru1.ru_stime) - tv_s(&ru0.ru_stime);
+		mbs[j].r->cpu_user_s = ru1.user_s - ru0.user_s;
+		mbs[j].r->cpu_sys_s = ru1.sys_s - ru0.sys_s;
 		result_finish(mbs[j].r);
 		k0 += nt;
 	}
@@ -941,9 +896,9 @@ static int check_workload(const struct engine_opts *o,
 {
 	if (w->block_size == 0 || w->block_size % 512)
 		return bad_workload(o, "block size must be a multiple of 512 bytes");
-	if (w->queue_depth < 1 || w->queue_depth > 1024)
+	if (w->queue_depth < 1 || w->queue_depth > WL_MAX_QUEUE_DEPTH)
 		return bad_workload(o, "queue depth must be 1 … 1024");
-	if (w->threads < 1 || w->threads > 256)
+	if (w->threads < 1 || w->threads > WL_MAX_THREADS)
 		return bad_workload(o, "threads must be 1 … 256");
 	if (w->read_pct > 100)
 		return bad_workload(o, "read percentage must be 0 … 100");
@@ -1042,6 +997,6 @@ int engine_prepare_file(const struct engine_opts *o, uint64_t size,
 				 o->path);
 	}
 	if (rc != 0 && rc != -EEXIST && !o->device)
-		tgt_unlink(o->ops, o->path);
+		tgt_unlink(o->ops, o->path, o->session);
 	return rc;
 }

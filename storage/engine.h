@@ -16,8 +16,8 @@
  * a thread ends at the first reap at or past the deadline; the I/Os of that
  * reap are counted, the ones still in flight afterwards are drained and not
  * counted. The calling thread meanwhile reports progress every ~250 ms;
- * the CPU time (getrusage RUSAGE_SELF: engine threads, a back-end's
- * workers, kernel work charged to them) runs from the moment the last
+ * the CPU time (os_cpu_times, the whole process: engine threads, a
+ * back-end's workers, kernel work charged to them) runs from the moment the last
  * thread's window opened to the moment the last one closed (each taken by
  * the thread that did it): the ramp, the set-up and the final drain are not
  * in it.
@@ -25,7 +25,7 @@
  * The engine never touches anything but the test file it is given; creating
  * and filling that file is engine_prepare_file(), removing it is the caller's
  * (tgt_unlink), so a caller can keep the file across tests as CrystalDiskMark
- * does.
+ * does. The clock is os_now_ns() (os.h).
  */
 #ifndef STORBENCH_ENGINE_H
 #define STORBENCH_ENGINE_H
@@ -57,6 +57,8 @@ typedef void (*engine_sample_fn)(void *arg, unsigned second,
 
 struct engine_opts {
 	const struct tgt_ops *ops;
+	const void *session;          /* the back-end's own arguments
+					 (tgt_open_args.session), or NULL */
 	const char *path;             /* the test file */
 	int device;                   /* path is a raw block device the
 					 admin allowed: engine_prepare_file
@@ -151,8 +153,5 @@ struct engine_task {
 	struct result r;
 };
 int engine_run_group(struct engine_task *tasks, size_t n);
-
-/* CLOCK_MONOTONIC in nanoseconds. */
-uint64_t engine_now_ns(void);
 
 #endif

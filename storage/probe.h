@@ -3,7 +3,7 @@
  * device behind a path. A snapshot is taken when a run starts and stored with
  * it, so that a number in the archive always comes with what produced it.
  *
- * Sources: uname(2), statvfs(3), /proc/self/mountinfo (the mount that holds
+ * Sources (probe_linux.c): uname(2), statvfs(3), /proc/self/mountinfo (the mount that holds
  * the path: longest mount point that is a prefix of the real path and has the
  * path's st_dev), /sys/dev/block/MAJ:MIN (the block device, resolved to its
  * whole disk for a partition; model, rotational, write_cache), /proc/cpuinfo,
@@ -37,7 +37,7 @@ struct probe {
 	char cpu_model[256];     /* /proc/cpuinfo "model name" */
 	int cpus;                /* online CPUs */
 	int64_t memory_bytes;    /* physical memory */
-	/* an SMB target (probe_smb); "" / -1 for a local one */
+	/* an SMB target (the smb back-end's probe); "" / -1 for a local one */
 	char smb_server[256];
 	int smb_port;            /* 0: the default, 445 */
 	char smb_share[256];
@@ -53,16 +53,13 @@ struct probe {
  */
 int probe_path(const char *path, struct probe *p);
 
-struct smb_session;
-
 /*
- * Fills *p for the directory url on an SMB share, connecting as session s
- * (smb.h "probe"): this machine's fields as probe_path gives them, fs_type
- * "smb", mount_point the share's URL, device the server, the share's free
- * and total bytes, the negotiated dialect, signing and encryption. Returns
- * 0, or the negative errno of the connection or the check.
+ * probe_path for a local target: a directory, or a raw block device (then
+ * this machine's fields, fs_type "raw", mount_point and device the device's
+ * path, no filesystem details, free and total 0). The probe of a back-end
+ * on local files (lfile.h).
  */
-int probe_smb(const char *url, const struct smb_session *s, struct probe *p);
+int probe_local(const char *target, struct probe *p);
 
 /*
  * The filesystem holding path: bytes available to unprivileged users into

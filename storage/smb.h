@@ -1,6 +1,7 @@
 /*
  * smb — SMB shares through Samba's client library (libsmbclient), without
- * mounting them.
+ * mounting them: the back-end tgt_smb_ops (smb:// targets, target.h), the
+ * one-shot operations below, and URL parsing (smb_url.c, portable).
  *
  * Debian's libsmbclient is not safe to use from several threads of one
  * process (its talloc stack frames and its loaded configuration are
@@ -8,14 +9,18 @@
  * every SMB operation runs in a child process, this same program spawned
  * fresh (`storbench smb-worker URL` for a queue slot of the I/O back-end,
  * `storbench smb-op OP URL ...` for a one-shot operation), with the session
- * (credentials and protocol knobs) in its environment and its answer on a
- * socket. smb_client.c is the child's side, tgt_smb.c the daemon's.
+ * (protocol knobs) in its environment, the password over its socket, and
+ * its answer on that socket. smb_client_linux.c is the child's side,
+ * tgt_smb_linux.c the daemon's. The session is an argument of every call
+ * that connects (tgt_open_args.session, smb_op); nothing is process-wide.
  */
 #ifndef STORBENCH_SMB_H
 #define STORBENCH_SMB_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "target.h"
 
 /* SMB dialects, oldest first, as smb.conf and smbstatus name them:
  * "SMB2_02" … "SMB3_11" (SMB 2.0.2 … SMB 3.1.1). */
@@ -35,9 +40,6 @@ struct smb_session {
 	int require_signing;   /* client signing = required */
 	int require_encryption; /* SMB3 encryption required, else fail */
 };
-
-/* The session every SMB I/O back-end context uses from now on (tgt_smb). */
-void smb_set_session(const struct smb_session *s);
 
 /* An smb:// URL cut into its parts. */
 struct smb_url {
@@ -81,8 +83,7 @@ struct smb_info {
 };
 
 /*
- * Runs one operation in a child process under session s (NULL: the one
- * smb_set_session gave):
+ * Runs one operation in a child process under session s (required):
  *   "check"  url is a writable directory (a file is created there with
  *            O_EXCL and removed); statvfs of the share.
  *   "probe"  "check", plus the negotiated dialect (the highest one a
@@ -102,7 +103,7 @@ struct smb_info {
  *   "copy-rw" the same, read and written through the client, 1 MiB a time.
  * (No allocated size: the library's stat derives st_blocks from the size.)
  * Returns 0 and fills *info (info->err says how the operation went), or a
- * negative errno when the child could not run.
+ * negative errno when the child could not run (-EINVAL: no session).
  */
 int smb_op(const struct smb_session *s, const char *op, const char *url,
 	   const char *url2, uint64_t size, struct smb_info *info);
@@ -134,5 +135,10 @@ void smb_set_helper(const char *path);
 /* The child's entry: argv after the program name ("smb-worker", URL) or
  * ("smb-op", OP, URL, URL2, SIZE). Returns the exit status. */
 int smb_child_main(int argc, char **argv);
+
+/* The back-end: a file on a share by URL, through libsmbclient (Linux);
+ * claims smb:// targets (tgt_for_target); its session is a
+ * const struct smb_session *. */
+extern const struct tgt_ops tgt_smb_ops;
 
 #endif

@@ -1,10 +1,10 @@
 /*
  * tgt_null — a back-end that does no I/O: every queued I/O completes at once
- * with its full length. It touches no file (open, fsync, unlink are no-ops),
- * so a run on it measures the engine's own cost per I/O — the ceiling the
+ * with its full length. It touches no file (open, fsync, unlink are no-ops;
+ * the target directory is probed like a local one), so a run on it measures the engine's own cost per I/O — the ceiling the
  * engine puts on any device (compare fio's null ioengine).
  */
-#include "target.h"
+#include "lfile.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -85,16 +85,21 @@ static void null_close(void *ctx)
 	free(c);
 }
 
-static int null_unlink(const char *path)
+static int null_unlink(const char *path, const void *session)
 {
 	(void)path;
+	(void)session;
 	return 0;
 }
 
 const struct tgt_ops tgt_null_ops = {
 	.version = TGT_OPS_VERSION,
 	.name = "null",
-	.caps = TGT_CAP_ASYNC,
+	.title = "no I/O: the engine's own cost",
+	.caps = TGT_CAP_ASYNC | TGT_CAP_BY_NAME,
+	.probe = lfile_probe,
+	.check_dir = lfile_check_dir,
+	.space = lfile_space,
 	.open = null_open,
 	.queue = null_queue,
 	.commit = null_commit,

@@ -7,6 +7,10 @@
 
 #include <stdint.h>
 
+/* The engine's limits on a workload (engine_run refuses what is outside). */
+#define WL_MAX_QUEUE_DEPTH 1024
+#define WL_MAX_THREADS 256
+
 enum wl_sync {
 	WL_SYNC_NONE,      /* writes land in the device's cache as it likes */
 	WL_SYNC_DSYNC,     /* O_DSYNC: every write is durable when it completes */
@@ -34,8 +38,10 @@ struct workload {
 	enum wl_pattern pattern;
 	unsigned read_pct;        /* 100 = read only, 0 = write only */
 	uint32_t block_size;      /* bytes, a multiple of 512 */
-	unsigned queue_depth;     /* outstanding I/Os per thread, 1 … 1024 */
-	unsigned threads;         /* 1 … 256, each with its own target context */
+	unsigned queue_depth;     /* outstanding I/Os per thread, 1 …
+				     WL_MAX_QUEUE_DEPTH */
+	unsigned threads;         /* 1 … WL_MAX_THREADS, each with its own
+				     target context */
 	uint64_t file_size;       /* bytes, the span the I/Os cover */
 	double duration_s;        /* measured window per iteration, seconds
 				     (time-based: io_bytes == 0) */

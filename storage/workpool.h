@@ -10,7 +10,7 @@
 #ifndef STORBENCH_WORKPOOL_H
 #define STORBENCH_WORKPOOL_H
 
-#include "target.h"
+#include "lfile.h"
 
 struct workpool_ops {
 	/*
@@ -39,12 +39,12 @@ int workpool_reap(struct workpool *p, unsigned min, unsigned timeout_ms,
 
 /*
  * A back-end whose context starts with this (the first-member rule, as
- * struct tgt_local) uses the three functions below as its queue, commit and
- * reap operations. local.fd is the shared fd of a local-file back-end (psync)
- * and -1 for one whose workers hold their own handles (smb).
+ * struct lfile) uses the three functions below as its queue, commit and
+ * reap operations. local is the shared file of a local-file back-end
+ * (psync) and h -1 for one whose workers hold their own handles (smb).
  */
 struct workpool_target {
-	struct tgt_local local;
+	struct lfile local;
 	struct workpool *pool;
 };
 

@@ -67,8 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		job_spec_clear(&s);
 	} else {
 		if (s.profile || s.target || s.labels_json || s.notes ||
-		    s.plan_json || s.engine || s.options_json || s.smb_json ||
-		    s.smb_session)
+		    s.plan_json || s.engine || s.options_json || s.smb_json)
 			broken("refused but the spec is not empty", &p);
 		/* 403: a target outside the allowed roots (confine.h) */
 		if (!p.detail[0] ||

@@ -9,6 +9,8 @@
  * worked out by hand from the stored counts.
  */
 #include "archive.h"
+#include "plan.h"
+#include "preset.h"
 #include "test.h"
 #include "test_json.h"
 
@@ -183,12 +185,18 @@ static void test_queue_and_interrupt(void)
 
 /* Stores an iteration from counts, its derived fields deliberately wrong
  * (and best-looking early): what the archive reports must come from counts. */
-static int put(struct archive *a, int64_t run, const struct profile_test *pt,
+static int put(struct archive *a, int64_t run, const struct plan_test *pt,
 	       int it, uint64_t ios, uint64_t window_ns, uint64_t lat_ns)
 {
+	struct workload def = {.file_size = 1 << 30, .duration_s = 5};
+	struct plan plan;
 	struct workload wl, *t = &wl;
+	int rc;
 
-	profile_workload(pt, 1 << 30, 5, &wl);
+	if (plan_from_tests(pt, 1, &def, &plan) < 0)
+		return -ENOMEM;
+	wl = plan.w[0];
+	plan_free(&plan);
 	struct result r = {.ios = ios,
 			   .bytes = ios * t->block_size,
 			   .lat_sum_ns = ios * lat_ns,
@@ -198,13 +206,14 @@ static int put(struct archive *a, int64_t run, const struct profile_test *pt,
 			   .mib_s = -1,
 			   .iops = -1,
 			   .lat_mean_us = -1};
-	return archive_result_insert(a, run, t, it, &r, NULL);
+	rc = archive_result_insert(a, run, t, it, &r, NULL);
+	return rc;
 }
 
 static void test_runs(void)
 {
 	struct archive *a = fresh();
-	const struct profile *p = profile_find("cdm-default");
+	const struct preset *p = preset_find("cdm-default");
 	json_t *o = NULL;
 	int64_t run;
 
@@ -256,7 +265,7 @@ static void test_runs(void)
 /* Reuses test_runs' database: its run 1, plus 2 (one result) and 3 (none). */
 static void test_runs_list(void)
 {
-	const struct profile *p = profile_find("cdm-default");
+	const struct preset *p = preset_find("cdm-default");
 	struct archive *a = NULL;
 	json_t *runs = NULL;
 	int64_t total = 0;
@@ -292,7 +301,7 @@ static void test_runs_list(void)
 static void test_latency_summary(void)
 {
 	struct archive *a = fresh();
-	const struct profile *p = profile_find("cdm-default");
+	const struct preset *p = preset_find("cdm-default");
 	struct workload w;
 	struct hist *h = malloc(sizeof(*h));
 	struct result r = {.ios = 100, .bytes = 409600, .lat_sum_ns = 1000000,
@@ -300,8 +309,13 @@ static void test_latency_summary(void)
 	json_t *o = NULL, *t;
 	int64_t run;
 
+	struct workload def = {.file_size = 1 << 30, .duration_s = 5};
+	struct plan plan;
+
 	ASSERT_TRUE(a != NULL && p != NULL && h != NULL);
-	profile_workload(&p->tests[6], 1 << 30, 5, &w);
+	ASSERT_EQ(plan_from_tests(&p->tests[6], 1, &def, &plan), 0);
+	w = plan.w[0];
+	plan_free(&plan);
 	run = new_run(a, "h1", NULL);
 	result_finish(&r);
 	hist_init(h);

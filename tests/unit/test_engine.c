@@ -10,6 +10,7 @@
  * prompt, and the test file holds no repeated block.
  */
 #include "engine.h"
+#include "os.h"
 #include "test.h"
 
 #include <errno.h>
@@ -278,7 +279,7 @@ static void test_data_patterns(void)
 	ASSERT_EQ(engine_run(&o, &w, &r), 0);
 	block_classes(path, 4 * MIB, &zero, &distinct);
 	ASSERT_EQ(zero, 1024);
-	ASSERT_EQ(tgt_unlink(o.ops, path), 0);
+	ASSERT_EQ(tgt_unlink(o.ops, path, NULL), 0);
 }
 
 /* Size-based: exactly io_bytes, split over the threads, whatever the time. */
@@ -361,7 +362,7 @@ static void test_dio_alignment(void)
 	o.direct = 0;        /* and buffered I/O takes any multiple of 512 */
 	w.block_size = 512;
 	ASSERT_EQ(engine_run(&o, &w, &r), 0);
-	ASSERT_EQ(tgt_unlink(o.ops, path), 0);
+	ASSERT_EQ(tgt_unlink(o.ops, path, NULL), 0);
 	snprintf(cmd, sizeof(cmd), "umount '%s' && losetup -d '%s' && rmdir '%s'",
 		 mnt, loopdev, mnt);
 	ASSERT_EQ(system(cmd), 0);
@@ -412,7 +413,7 @@ static void test_group(void)
 	/* different durations cannot share a window */
 	b.duration_s = 1;
 	ASSERT_EQ(engine_run_group(t, 2), -EINVAL);
-	ASSERT_EQ(tgt_unlink(o2.ops, path2), 0);
+	ASSERT_EQ(tgt_unlink(o2.ops, path2, NULL), 0);
 	for (int i = 0; i < 3; i++)
 		free(h[i]);
 }
@@ -428,7 +429,7 @@ static void *cancel_later(void *arg)
 	struct timespec ts = {0, 100000000};
 
 	nanosleep(&ts, NULL);
-	c->set_at_ns = engine_now_ns();
+	c->set_at_ns = os_now_ns();
 	atomic_store(c->flag, 1);
 	return NULL;
 }
@@ -441,12 +442,12 @@ static void test_cancel(void)
 	struct workload w = wl(WL_RANDOM, 100, 4096, 8, 2, 10.0);
 	struct result r;
 	pthread_t tid;
-	uint64_t t0 = engine_now_ns(), t1;
+	uint64_t t0 = os_now_ns(), t1;
 	int rc;
 
 	ASSERT_EQ(pthread_create(&tid, NULL, cancel_later, &c), 0);
 	rc = engine_run(&o, &w, &r);
-	t1 = engine_now_ns();
+	t1 = os_now_ns();
 	pthread_join(tid, NULL);
 	ASSERT_EQ(rc, -ECANCELED);
 	ASSERT_TRUE(c.set_at_ns > t0 && t1 >= c.set_at_ns);
@@ -478,7 +479,7 @@ static void stream_seen(void *arg, unsigned second,
 	if (!pthread_equal(pthread_self(), st->caller))
 		st->other_thread = 1;
 	st->s[second] = *s;
-	st->at_ns[second] = engine_now_ns();
+	st->at_ns[second] = os_now_ns();
 	st->n++;
 }
 
@@ -494,7 +495,7 @@ static void test_samples_streamed(void)
 	struct engine_sample s[4];
 	struct engine_samples smp = {.s = s, .cap = 4};
 	struct streamed st = {.caller = pthread_self()};
-	struct engine_opts o = {.ops = &tgt_null_ops, .path = "/nonexistent",
+	struct engine_opts o = {.ops = tgt_find("null"), .path = "/nonexistent",
 				.error = err, .error_len = sizeof(err),
 				.samples = &smp, .sample_done = stream_seen,
 				.sample_arg = &st};
@@ -503,7 +504,7 @@ static void test_samples_streamed(void)
 	uint64_t t_end;
 
 	ASSERT_EQ(engine_run(&o, &w, &r), 0);
-	t_end = engine_now_ns();
+	t_end = os_now_ns();
 	ASSERT_TRUE(!st.out_of_order && !st.other_thread);
 	ASSERT_EQ(smp.n, 3);
 	ASSERT_EQ(st.n, 2);
@@ -526,13 +527,13 @@ static int counting_queue(void *ctx, struct tgt_io *io)
 {
 	if (atomic_fetch_add(&queued, 1) + 1 == 8)
 		atomic_store(&fill_cancel, 1);
-	return tgt_psync_ops.queue(ctx, io);
+	return tgt_find("psync")->queue(ctx, io);
 }
 
 static int counting_fsync(void *ctx)
 {
 	atomic_fetch_add(&fsyncs, 1);
-	return tgt_psync_ops.fsync(ctx);
+	return tgt_find("psync")->fsync(ctx);
 }
 
 /*
@@ -546,7 +547,7 @@ static void test_prepare_cancelled_not_flushed(void)
 	struct engine_opts o = opts(path, &fill_cancel);
 	int direct;
 
-	counting_ops = tgt_psync_ops;
+	counting_ops = *tgt_find("psync");
 	counting_ops.name = "counting";
 	counting_ops.queue = counting_queue;
 	counting_ops.fsync = counting_fsync;
@@ -564,7 +565,7 @@ static void test_prepare_cancelled_not_flushed(void)
 	snprintf(path, sizeof(path), "%s/fill-done", dir);
 	ASSERT_EQ(engine_prepare_file(&o, 8 * MIB, WL_DATA_RANDOM, &direct), 0);
 	ASSERT_EQ(atomic_load(&fsyncs), 1);
-	ASSERT_EQ(tgt_unlink(&counting_ops, path), 0);
+	ASSERT_EQ(tgt_unlink(&counting_ops, path, NULL), 0);
 }
 
 /* Last: removes the data file and the directory. */
@@ -573,8 +574,8 @@ static void test_cleanup(void)
 	const struct tgt_ops *ops = tgt_find("io_uring");
 
 	ASSERT_TRUE(ops != NULL);
-	ASSERT_EQ(tgt_unlink(ops, data_path), 0);
-	ASSERT_EQ(tgt_unlink(ops, data_path), -ENOENT);
+	ASSERT_EQ(tgt_unlink(ops, data_path, NULL), 0);
+	ASSERT_EQ(tgt_unlink(ops, data_path, NULL), -ENOENT);
 	ASSERT_EQ(rmdir(dir), 0);
 }
 

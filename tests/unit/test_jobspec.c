@@ -107,7 +107,7 @@ static void test_defaults(void)
 		ASSERT_STR_EQ(s.labels_json, "[]");
 		ASSERT_STR_EQ(s.notes, "");
 		ASSERT_EQ(s.direct, 1);
-		ASSERT_STR_EQ(s.engine, tgt_local_default()->name);
+		ASSERT_STR_EQ(s.engine, tgt_local_default(NULL, 0)->name);
 		/* the profile's tests, written out in full */
 		ASSERT_TRUE(strstr(s.plan_json,
 				   "{\"name\":\"SEQ1M Q8T1\",\"pattern\":"

@@ -109,7 +109,6 @@ static void test_start_smbd(void)
 	ASSERT_TRUE(port_open());
 	snprintf(url, sizeof(url), "smb://127.0.0.1:%d/bench/storbench-test.dat",
 		 PORT);
-	smb_set_session(&good);
 	smb_set_helper(STORBENCH_BIN_PATH);
 }
 
@@ -117,8 +116,9 @@ static void test_start_smbd(void)
 static void test_engine_over_smb(void)
 {
 	char err[256] = "", local[PATH_MAX + 64];
-	struct engine_opts o = {.ops = &tgt_smb_ops, .path = url, .direct = 1,
-				.error = err, .error_len = sizeof(err)};
+	struct engine_opts o = {.ops = &tgt_smb_ops, .session = &good,
+				.path = url, .direct = 1, .error = err,
+				.error_len = sizeof(err)};
 	struct workload w = {.pattern = WL_RANDOM, .read_pct = 100,
 			     .block_size = 65536, .queue_depth = 4,
 			     .threads = 2, .file_size = 16 * MIB,
@@ -149,7 +149,7 @@ static void test_engine_over_smb(void)
 	w.pattern = WL_SEQUENTIAL;
 	ASSERT_EQ(engine_run(&o, &w, &r), 0);
 	ASSERT_TRUE(r.ios > 10);
-	ASSERT_EQ(tgt_unlink(&tgt_smb_ops, url), 0);
+	ASSERT_EQ(tgt_unlink(&tgt_smb_ops, url, &good), 0);
 	ASSERT_TRUE(stat(local, &st) != 0 && errno == ENOENT);
 }
 
@@ -157,16 +157,16 @@ static void test_engine_over_smb(void)
 static void test_errors(void)
 {
 	char err[256] = "", bad[PATH_MAX + 64];
-	struct engine_opts o = {.ops = &tgt_smb_ops, .path = url, .direct = 1,
-				.error = err, .error_len = sizeof(err)};
+	struct engine_opts o = {.ops = &tgt_smb_ops, .session = &wrong_pw,
+				.path = url, .direct = 1, .error = err,
+				.error_len = sizeof(err)};
 	int direct, rc;
 
 	if (skip)
 		return;
-	smb_set_session(&wrong_pw);
 	rc = engine_prepare_file(&o, MIB, WL_DATA_RANDOM, &direct);
 	ASSERT_TRUE(rc == -EACCES || rc == -EPERM);
-	smb_set_session(&good);
+	o.session = &good;
 	snprintf(bad, sizeof(bad), "smb://127.0.0.1:%d/nope/x.dat", PORT);
 	o.path = bad;
 	rc = engine_prepare_file(&o, MIB, WL_DATA_RANDOM, &direct);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "os.h"
 #include "target.h"
 #include "test.h"
 
@@ -32,21 +33,21 @@ static void test_setup(void)
 
 static void test_registry(void)
 {
-	struct tgt_ops broken = tgt_psync_ops;
+	struct tgt_ops broken = *tgt_find("psync");
 
-	ASSERT_TRUE(tgt_find("io_uring") == &tgt_uring_ops);
-	ASSERT_TRUE(tgt_find("psync") == &tgt_psync_ops);
-	ASSERT_TRUE(tgt_find("null") == &tgt_null_ops);
+	ASSERT_TRUE(tgt_find("io_uring") == tgt_find("io_uring"));
+	ASSERT_TRUE(tgt_find("psync") == tgt_find("psync"));
+	ASSERT_TRUE(tgt_find("null") == tgt_find("null"));
 	ASSERT_TRUE(tgt_find("aio") == NULL);
-	ASSERT_EQ(tgt_validate(&tgt_psync_ops), 0);
+	ASSERT_EQ(tgt_validate(tgt_find("psync")), 0);
 	broken.reap = NULL;
 	ASSERT_EQ(tgt_validate(&broken), -EINVAL);
-	broken = tgt_psync_ops;
+	broken = *tgt_find("psync");
 	broken.version = TGT_OPS_VERSION + 1;
 	ASSERT_EQ(tgt_validate(&broken), -EINVAL);
 	/* this machine has io_uring: the default is the io_uring back-end */
-	ASSERT_EQ(tgt_uring_probe(), 0);
-	ASSERT_TRUE(tgt_local_default() == &tgt_uring_ops);
+	ASSERT_EQ(tgt_usable(tgt_find("io_uring")), 0);
+	ASSERT_TRUE(tgt_local_default(NULL, 0) == tgt_find("io_uring"));
 }
 
 /* Writes a pattern through ops, checks it on disk with plain read(2), reads
@@ -99,19 +100,19 @@ static void roundtrip(const struct tgt_ops *ops, const char *name)
 	/* nothing in flight: a reap with a time-out comes back empty */
 	ASSERT_EQ(tgt_reap(&t, 1, 50, done, 4), 0);
 	tgt_close(&t);
-	ASSERT_EQ(tgt_unlink(ops, path), 0);
+	ASSERT_EQ(tgt_unlink(ops, path, NULL), 0);
 	ASSERT_EQ(access(path, F_OK), -1);
 	free(buf);
 }
 
 static void test_uring_roundtrip(void)
 {
-	roundtrip(&tgt_uring_ops, "uring");
+	roundtrip(tgt_find("io_uring"), "uring");
 }
 
 static void test_psync_roundtrip(void)
 {
-	roundtrip(&tgt_psync_ops, "psync");
+	roundtrip(tgt_find("psync"), "psync");
 }
 
 /* engine_run on ops; checks the rules every result obeys. */
@@ -158,7 +159,7 @@ static void run_checked(const struct tgt_ops *ops, const char *path,
 static void test_engine_on_psync(void)
 {
 	char path[PATH_MAX], err[256] = "";
-	struct engine_opts o = {.ops = &tgt_psync_ops, .path = path,
+	struct engine_opts o = {.ops = tgt_find("psync"), .path = path,
 				.direct = 1, .error = err,
 				.error_len = sizeof(err)};
 	struct result r;
@@ -167,10 +168,10 @@ static void test_engine_on_psync(void)
 	snprintf(path, sizeof(path), "%s/engine-psync.dat", dir);
 	ASSERT_EQ(engine_prepare_file(&o, 16 << 20, WL_DATA_RANDOM, &direct), 0);
 	ASSERT_EQ(direct, 1);
-	run_checked(&tgt_psync_ops, path, WL_RANDOM, 100, 4096, 4, 1, &r);
-	run_checked(&tgt_psync_ops, path, WL_SEQUENTIAL, 0, 1 << 20, 2, 2, &r);
-	run_checked(&tgt_psync_ops, path, WL_RANDOM, 70, 8192, 8, 2, &r);
-	ASSERT_EQ(tgt_unlink(&tgt_psync_ops, path), 0);
+	run_checked(tgt_find("psync"), path, WL_RANDOM, 100, 4096, 4, 1, &r);
+	run_checked(tgt_find("psync"), path, WL_SEQUENTIAL, 0, 1 << 20, 2, 2, &r);
+	run_checked(tgt_find("psync"), path, WL_RANDOM, 70, 8192, 8, 2, &r);
+	ASSERT_EQ(tgt_unlink(tgt_find("psync"), path, NULL), 0);
 }
 
 static int cmp_block(const void *a, const void *b)
@@ -183,7 +184,7 @@ static int cmp_block(const void *a, const void *b)
 static void test_writes_are_unique(void)
 {
 	char path[PATH_MAX], err[256] = "";
-	struct engine_opts o = {.ops = &tgt_uring_ops, .path = path,
+	struct engine_opts o = {.ops = tgt_find("io_uring"), .path = path,
 				.direct = 1, .error = err,
 				.error_len = sizeof(err)};
 	const size_t size = 16 << 20, n = size / 4096;
@@ -194,7 +195,7 @@ static void test_writes_are_unique(void)
 	ASSERT_TRUE(data && blocks);
 	snprintf(path, sizeof(path), "%s/unique.dat", dir);
 	ASSERT_EQ(engine_prepare_file(&o, size, WL_DATA_RANDOM, &direct), 0);
-	run_checked(&tgt_uring_ops, path, WL_RANDOM, 0, 4096, 8, 1, &r);
+	run_checked(tgt_find("io_uring"), path, WL_RANDOM, 0, 4096, 8, 1, &r);
 	ASSERT_TRUE(r.ios > n / 4); /* enough overwrites to matter */
 	fd = open(path, O_RDONLY);
 	ASSERT_TRUE(fd >= 0);
@@ -208,13 +209,13 @@ static void test_writes_are_unique(void)
 	free(blocks);
 	free(data);
 	ASSERT_EQ(dups, 0);
-	ASSERT_EQ(tgt_unlink(&tgt_uring_ops, path), 0);
+	ASSERT_EQ(tgt_unlink(tgt_find("io_uring"), path, NULL), 0);
 }
 
 static void test_null_touches_nothing(void)
 {
 	char path[PATH_MAX], err[256] = "";
-	struct engine_opts o = {.ops = &tgt_null_ops, .path = path,
+	struct engine_opts o = {.ops = tgt_find("null"), .path = path,
 				.direct = 1, .error = err,
 				.error_len = sizeof(err)};
 	struct result r;
@@ -223,13 +224,13 @@ static void test_null_touches_nothing(void)
 	snprintf(path, sizeof(path), "%s/null.dat", dir);
 	ASSERT_EQ(engine_prepare_file(&o, 16 << 20, WL_DATA_RANDOM, &direct), 0);
 	ASSERT_EQ(access(path, F_OK), -1); /* no file was made */
-	run_checked(&tgt_null_ops, path, WL_RANDOM, 100, 4096, 32, 1, &r);
+	run_checked(tgt_find("null"), path, WL_RANDOM, 100, 4096, 32, 1, &r);
 	/* no device: the engine alone does far more than any disk here */
 	ASSERT_TRUE(r.iops > 100000);
 	/* and it never waits: one thread keeps one core busy for the window */
 	ASSERT_TRUE(r.cpu_user_s + r.cpu_sys_s >= 0.5 * r.seconds);
 	ASSERT_TRUE(r.cpu_user_s + r.cpu_sys_s <= 2.0 * r.seconds + 0.05);
-	run_checked(&tgt_null_ops, path, WL_RANDOM, 50, 4096, 16, 4, &r);
+	run_checked(tgt_find("null"), path, WL_RANDOM, 50, 4096, 16, 4, &r);
 	ASSERT_EQ(access(path, F_OK), -1);
 }
 
@@ -240,7 +241,7 @@ static void test_ramp_is_excluded(void)
 	char err[256] = "";
 	struct engine_sample s[3];
 	struct engine_samples smp = {.s = s, .cap = 3};
-	struct engine_opts o = {.ops = &tgt_null_ops, .path = "/nonexistent",
+	struct engine_opts o = {.ops = tgt_find("null"), .path = "/nonexistent",
 				.error = err, .error_len = sizeof(err),
 				.samples = &smp};
 	struct workload w = {.name = "t", .pattern = WL_RANDOM, .read_pct = 100,
@@ -248,10 +249,10 @@ static void test_ramp_is_excluded(void)
 			     .file_size = 16 << 20, .duration_s = 0.3,
 			     .ramp_s = 0.4};
 	struct result r;
-	uint64_t t0 = engine_now_ns(), ios = 0;
+	uint64_t t0 = os_now_ns(), ios = 0;
 
 	ASSERT_EQ(engine_run(&o, &w, &r), 0);
-	ASSERT_TRUE(engine_now_ns() - t0 >= 700000000ULL);
+	ASSERT_TRUE(os_now_ns() - t0 >= 700000000ULL);
 	ASSERT_TRUE(r.seconds >= 0.3 && r.seconds < 0.4);
 	ASSERT_TRUE(r.ios > 0);
 	for (unsigned i = 0; i < smp.n; i++)
@@ -302,7 +303,7 @@ static void test_sync_modes(void)
 	char path[PATH_MAX], err[256] = "";
 	struct tgt_open_args a = {.path = path, .direct = 1, .dsync = 1,
 				  .depth = 1};
-	struct engine_opts o = {.ops = &tgt_null_ops, .path = "/nonexistent",
+	struct engine_opts o = {.ops = tgt_find("null"), .path = "/nonexistent",
 				.error = err, .error_len = sizeof(err)};
 	struct workload w = {.name = "t", .pattern = WL_RANDOM, .read_pct = 0,
 			     .block_size = 4096, .queue_depth = 8, .threads = 1,
@@ -315,14 +316,14 @@ static void test_sync_modes(void)
 
 	snprintf(path, sizeof(path), "%s/dsync.dat", dir);
 	o.path = path;
-	o.ops = &tgt_uring_ops;
+	o.ops = tgt_find("io_uring");
 	ASSERT_EQ(engine_prepare_file(&o, 16 << 20, WL_DATA_RANDOM, &direct), 0);
-	ASSERT_EQ(tgt_open(&tgt_uring_ops, &a, &t), 0);
+	ASSERT_EQ(tgt_open(tgt_find("io_uring"), &a, &t), 0);
 	flags = fd_flags(path);
 	ASSERT_TRUE(flags >= 0 && (flags & O_DSYNC) == O_DSYNC);
 	tgt_close(&t);
 	a.dsync = 0;
-	ASSERT_EQ(tgt_open(&tgt_uring_ops, &a, &t), 0);
+	ASSERT_EQ(tgt_open(tgt_find("io_uring"), &a, &t), 0);
 	flags = fd_flags(path);
 	ASSERT_TRUE(flags >= 0 && (flags & O_DSYNC) == 0);
 	tgt_close(&t);
@@ -338,10 +339,10 @@ static void test_sync_modes(void)
 	ASSERT_EQ(engine_run(&o, &w, &r), 0);
 	ASSERT_TRUE(r.syncs > 0 && r.syncs <= r.ios / 4 + 1);
 	w.queue_depth = 8;
-	ASSERT_EQ(tgt_unlink(&tgt_uring_ops, path), 0);
+	ASSERT_EQ(tgt_unlink(tgt_find("io_uring"), path, NULL), 0);
 
 	w.sync = WL_SYNC_FDATASYNC;
-	o.ops = &tgt_null_ops;
+	o.ops = tgt_find("null");
 	o.path = "/nonexistent";
 	ASSERT_EQ(engine_run(&o, &w, &r), 0);
 	ASSERT_TRUE(r.syncs > 0);

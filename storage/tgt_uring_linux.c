@@ -1,6 +1,7 @@
 /*
- * tgt_uring — the default back-end: a local file driven through io_uring
- * (liburing), with O_DIRECT unless the filesystem refuses it.
+ * tgt_uring_linux — the default back-end on Linux: a local file driven
+ * through io_uring (liburing), with O_DIRECT unless the filesystem refuses
+ * it (the file itself: lfile.h).
  *
  * One ring per engine thread, sized to the thread's queue depth. queue()
  * fills an SQE whose user data is the tgt_io; commit() is one io_uring_submit;
@@ -8,7 +9,7 @@
  * the device stalls) and then drains every CQE already posted, so one system
  * call can return a whole batch.
  */
-#include "target.h"
+#include "lfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +18,7 @@
 #include <unistd.h>
 
 struct uring_ctx {
-	struct tgt_local local; /* first: the shared fsync/preallocate */
+	struct lfile local; /* first: the shared fsync/preallocate */
 	struct io_uring ring;
 };
 
@@ -30,11 +31,8 @@ static int uring_open(const struct tgt_open_args *args, void **ctx,
 
 	if (!u)
 		return -ENOMEM;
-	u->local.fd = tgt_local_open_fd(args, direct);
-	if (u->local.fd < 0) {
-		rc = u->local.fd;
+	if ((rc = lfile_open(args, &u->local, direct)) < 0)
 		goto fail;
-	}
 	/*
 	 * One thread submits and reaps, so completions can wait until it asks
 	 * for them (DEFER_TASKRUN, Linux 6.1+): no interrupting task work
@@ -51,7 +49,7 @@ static int uring_open(const struct tgt_open_args *args, void **ctx,
 	if (rc == -EINVAL)
 		rc = io_uring_queue_init(entries, &u->ring, 0);
 	if (rc < 0) {
-		close(u->local.fd);
+		lfile_close(&u->local);
 		if (args->create)
 			unlink(args->path);
 		goto fail;
@@ -71,9 +69,9 @@ static int uring_queue(void *ctx, struct tgt_io *io)
 	if (!sqe)
 		return -EBUSY;
 	if (io->write)
-		io_uring_prep_write(sqe, u->local.fd, io->buf, io->len, io->offset);
+		io_uring_prep_write(sqe, (int)u->local.h, io->buf, io->len, io->offset);
 	else
-		io_uring_prep_read(sqe, u->local.fd, io->buf, io->len, io->offset);
+		io_uring_prep_read(sqe, (int)u->local.h, io->buf, io->len, io->offset);
 	io_uring_sqe_set_data(sqe, io);
 	return 0;
 }
@@ -124,11 +122,13 @@ static void uring_close(void *ctx)
 	struct uring_ctx *u = ctx;
 
 	io_uring_queue_exit(&u->ring);
-	close(u->local.fd);
+	lfile_close(&u->local);
 	free(u);
 }
 
-int tgt_uring_probe(void)
+/* Can this kernel set up an io_uring? (-ENOSYS: too old; -EPERM: disabled
+ * by sysctl or seccomp) */
+static int uring_usable(void)
 {
 	struct io_uring ring;
 	int rc = io_uring_queue_init(1, &ring, 0);
@@ -141,13 +141,23 @@ int tgt_uring_probe(void)
 const struct tgt_ops tgt_uring_ops = {
 	.version = TGT_OPS_VERSION,
 	.name = "io_uring",
-	.caps = TGT_CAP_ASYNC | TGT_CAP_DIRECT,
+	.title = "io_uring, one ring per engine thread",
+	.caps = TGT_CAP_ASYNC | TGT_CAP_DIRECT | TGT_CAP_FILES | TGT_CAP_BY_NAME,
+	.file_caps = LFILE_FILE_CAPS,
+	.file_names = LFILE_FILE_NAMES,
+	.usable = uring_usable,
+	.probe = lfile_probe,
+	.check_dir = lfile_check_dir,
+	.space = lfile_space,
 	.open = uring_open,
 	.queue = uring_queue,
 	.commit = uring_commit,
 	.reap = uring_reap,
-	.fsync = tgt_local_fsync,
-	.preallocate = tgt_local_preallocate,
+	.fsync = lfile_tgt_fsync,
+	.preallocate = lfile_tgt_preallocate,
 	.close = uring_close,
-	.unlink = tgt_local_unlink,
+	.unlink = lfile_unlink,
+	.dio_align = lfile_dio_align,
+	.make_file = lfile_make,
+	.allocated = lfile_allocated,
 };

@@ -1,5 +1,5 @@
 /*
- * probe.c — a snapshot of the machine, the filesystem and the block device
+ * probe_linux — a snapshot of the machine, the filesystem and the block device
  * behind a path (see probe.h for the fields and their sources).
  *
  * Design: probe_path() first resolves the path (realpath, stat, statvfs); a
@@ -26,7 +26,6 @@
 #include "probe.h"
 
 #include <blkid/blkid.h>
-#include "smb.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -452,40 +451,25 @@ int probe_space(const char *path, int64_t *free_bytes, int64_t *total_bytes)
 	return 0;
 }
 
-int probe_smb(const char *url, const struct smb_session *s, struct probe *p)
+int probe_local(const char *target, struct probe *p)
 {
-	struct smb_info in;
-	struct smb_url u;
-	char err[160];
+	struct stat st;
 	int rc;
 
-	if ((rc = smb_url_parse(url, &u, err, sizeof(err))) < 0)
+	if (!target || stat(target, &st) != 0 || !S_ISBLK(st.st_mode))
+		return probe_path(target, p);
+	/* a raw device: this machine, and the device itself in place of a
+	 * filesystem (not the /dev it sits in) */
+	if ((rc = probe_path("/", p)) < 0)
 		return rc;
-	if ((rc = probe_path("/", p)) < 0) /* this machine's side */
-		return rc;
-	p->fs_type[0] = p->mount_options[0] = p->disk[0] = '\0';
+	snprintf(p->fs_type, sizeof(p->fs_type), "raw");
+	(void)set_str(p->mount_point, sizeof(p->mount_point), target);
+	(void)set_str(p->device, sizeof(p->device), target);
+	p->mount_options[0] = p->disk[0] = '\0';
 	p->device_model[0] = p->write_cache[0] = '\0';
 	p->rotational = -1;
-	p->fs_block_size = p->free_bytes = p->total_bytes = -1;
-	if ((rc = smb_op(s, "probe", url, NULL, 0, &in)) < 0)
-		return rc;
-	if (in.err < 0)
-		return (int)in.err;
-	set_str(p->fs_type, sizeof(p->fs_type), "smb");
-	if (u.port)
-		snprintf(p->mount_point, sizeof(p->mount_point),
-			 "smb://%s:%d/%s", u.server, u.port, u.share);
-	else
-		snprintf(p->mount_point, sizeof(p->mount_point), "smb://%s/%s",
-			 u.server, u.share);
-	set_str(p->device, sizeof(p->device), u.server);
-	set_str(p->smb_server, sizeof(p->smb_server), u.server);
-	p->smb_port = u.port;
-	set_str(p->smb_share, sizeof(p->smb_share), u.share);
-	set_str(p->smb_dialect, sizeof(p->smb_dialect), in.dialect);
-	p->smb_signing = in.signing;
-	p->smb_encryption = in.encryption;
-	p->free_bytes = in.free_bytes;
-	p->total_bytes = in.total_bytes;
+	p->mount_type[0] = '\0';
+	p->free_bytes = 0;
+	p->total_bytes = 0;
 	return 0;
 }

@@ -1,8 +1,11 @@
 /*
- * tgt_smb — a file on an SMB share, through Samba's client library
+ * tgt_smb_linux — a file on an SMB share, through Samba's client library
  * (libsmbclient), without mounting it. Paths are URLs:
  * smb://server[:port]/share/dir/file. This is the daemon's side of smb.h;
- * the library runs only in child processes (smb_client.c).
+ * the library runs only in child processes (smb_client_linux.c), spawned
+ * with posix_spawn and talked to over a socketpair. The session (user,
+ * password, protocol knobs) comes with every call that connects: the open
+ * arguments' session, the probe's, unlink's and make_file's.
  *
  * libsmbclient calls block, so queue depth comes from workpool: one worker
  * per queue slot, each a child process with its own libsmbclient context —
@@ -21,7 +24,7 @@
  * have reached the server when they complete).
  */
 #include "smb.h"
-#include "target.h"
+#include "lfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,150 +40,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "os.h"
 #include "workpool.h"
 
 extern char **environ;
-
-const char *const smb_dialects[] = {"SMB2_02", "SMB2_10", "SMB3_00",
-				    "SMB3_02", "SMB3_11"};
-const int smb_n_dialects = 5;
-
-int smb_dialect_index(const char *name)
-{
-	for (int i = 0; i < smb_n_dialects; i++)
-		if (strcmp(name, smb_dialects[i]) == 0)
-			return i;
-	return -1;
-}
-
-int smb_is_url(const char *path)
-{
-	return path && strncmp(path, "smb://", 6) == 0;
-}
-
-int smb_url_parse(const char *url, struct smb_url *u, char *err, size_t len)
-{
-	const char *p, *slash, *colon, *host_end;
-	size_t n;
-
-	memset(u, 0, sizeof(*u));
-	if (!smb_is_url(url)) {
-		snprintf(err, len, "not an smb:// URL");
-		return -EINVAL;
-	}
-	for (const unsigned char *c = (const unsigned char *)url; *c; c++)
-		if (*c < 0x20 || *c == 0x7f) {
-			snprintf(err, len, "no control characters in the URL");
-			return -EINVAL;
-		}
-	if (strpbrk(url, "?#%\\")) {
-		snprintf(err, len, "no '?', '#', '%%' or '\\' in the URL: the path "
-				   "is used as written (libsmbclient would read "
-				   "options or %%-escapes there)");
-		return -EINVAL;
-	}
-	p = url + 6;
-	slash = strchr(p, '/');
-	n = slash ? (size_t)(slash - p) : strlen(p);
-	if (memchr(p, '@', n) || memchr(p, ';', n)) {
-		snprintf(err, len, "no user or password in the URL: store them "
-				   "with POST /api/v1/credentials and name them "
-				   "in \"credential\"");
-		return -EINVAL;
-	}
-	/* [IPv6]:port, or name:port: the port's colon is after the host */
-	host_end = p;
-	if (n && p[0] == '[') {
-		const char *close = memchr(p, ']', n);
-		if (!close) {
-			snprintf(err, len, "an IPv6 address goes in brackets: "
-					   "smb://[::1]:445/share");
-			return -EINVAL;
-		}
-		host_end = close + 1;
-	}
-	colon = memchr(host_end, ':', (size_t)(p + n - host_end));
-	if (colon == NULL && host_end != p && host_end != p + n) {
-		snprintf(err, len, "after an IPv6 address's ']' only :port");
-		return -EINVAL;
-	}
-	if (n == 0 || (colon && colon == p)) {
-		snprintf(err, len, "no server in the URL "
-				   "(smb://server[:port]/share/path)");
-		return -EINVAL;
-	}
-	if ((size_t)((colon ? colon : p + n) - p) >= sizeof(u->server)) {
-		snprintf(err, len, "the server name is longer than 255 bytes");
-		return -EINVAL;
-	}
-	if (colon) {
-		char *end;
-		long port = strtol(colon + 1, &end, 10);
-		if (end != p + n || colon[1] < '0' || colon[1] > '9' || port < 1 ||
-		    port > 65535) {
-			snprintf(err, len, "the port must be a number from 1 "
-					   "to 65535");
-			return -EINVAL;
-		}
-		u->port = (int)port;
-		n = (size_t)(colon - p);
-	}
-	memcpy(u->server, p, n);
-	if (!slash || !slash[1] || slash[1] == '/') {
-		snprintf(err, len, "no share in the URL "
-				   "(smb://server[:port]/share/path)");
-		return -EINVAL;
-	}
-	p = slash + 1;
-	slash = strchr(p, '/');
-	n = slash ? (size_t)(slash - p) : strlen(p);
-	if (n >= sizeof(u->share)) {
-		snprintf(err, len, "the share name is too long");
-		return -EINVAL;
-	}
-	memcpy(u->share, p, n);
-	if (slash) {
-		if (snprintf(u->path, sizeof(u->path), "%s", slash + 1) >=
-		    (int)sizeof(u->path)) {
-			snprintf(err, len, "the path is too long");
-			return -EINVAL;
-		}
-		n = strlen(u->path);
-		while (n && u->path[n - 1] == '/')
-			u->path[--n] = '\0';
-	}
-	/* every directory name: not empty, not . or .., at most 255 bytes */
-	for (const char *seg = u->path; *seg;) {
-		const char *end = strchr(seg, '/');
-		size_t k = end ? (size_t)(end - seg) : strlen(seg);
-		if (k == 0 || (k == 1 && seg[0] == '.') ||
-		    (k == 2 && seg[0] == '.' && seg[1] == '.')) {
-			snprintf(err, len, "no empty, . or .. names in the path");
-			return -EINVAL;
-		}
-		if (k > 255) {
-			snprintf(err, len, "a name in the path is longer than "
-					   "255 bytes");
-			return -EINVAL;
-		}
-		seg = end ? end + 1 : seg + k;
-	}
-	return 0;
-}
-
-/* The session every I/O back-end context uses (smb_set_session). */
-static pthread_mutex_t sess_mu = PTHREAD_MUTEX_INITIALIZER;
-static struct smb_session cur;
-
-void smb_set_session(const struct smb_session *s)
-{
-	pthread_mutex_lock(&sess_mu);
-	if (s)
-		cur = *s;
-	else
-		memset(&cur, 0, sizeof(cur));
-	pthread_mutex_unlock(&sess_mu);
-}
 
 /* The program run as a child: this one, unless a test says otherwise. */
 static char helper_path[4096] = "/proc/self/exe";
@@ -329,17 +192,12 @@ int smb_op(const struct smb_session *s, const char *op, const char *url,
 	char sz[32];
 	char *argv[] = {"storbench", "smb-op", (char *)op, (char *)url,
 			(char *)(url2 ? url2 : ""), sz, NULL};
-	struct smb_session now;
 	pid_t pid;
 	int sock, rc;
 
 	memset(info, 0, sizeof(*info));
-	if (!s) {
-		pthread_mutex_lock(&sess_mu);
-		now = cur;
-		pthread_mutex_unlock(&sess_mu);
-		s = &now;
-	}
+	if (!s)
+		return -EINVAL;
 	snprintf(sz, sizeof(sz), "%llu", (unsigned long long)size);
 	if ((rc = spawn_child(s, argv, &pid, &sock)) < 0)
 		return rc;
@@ -358,16 +216,12 @@ int smb_op(const struct smb_session *s, const char *op, const char *url,
 			memset(info, 0, sizeof(*info));
 			info->err = -ETIMEDOUT;
 			info->stage = SMB_STAGE_CONNECT;
-			if (s == &now)
-				explicit_bzero(&now, sizeof(now));
 			return 0;
 		}
 	}
 	rc = smb_full_io(sock, info, sizeof(*info), 0);
 	close(sock);
 	waitpid(pid, NULL, 0);
-	if (s == &now)
-		explicit_bzero(&now, sizeof(now));
 	if (rc < 0) {
 		memset(info, 0, sizeof(*info));
 		return -EIO; /* the child died before it answered */
@@ -456,9 +310,9 @@ static int one_shot(const struct smb_session *sess, const char *op,
 	return rc < 0 ? rc : (int)in.err;
 }
 
-static int smb_unlink(const char *url)
+static int smb_unlink(const char *url, const void *session)
 {
-	return one_shot(NULL, "unlink", url); /* the current session */
+	return one_shot(session, "unlink", url);
 }
 
 static void smb_close(void *ctx)
@@ -466,7 +320,7 @@ static void smb_close(void *ctx)
 	struct smb_ctx *s = ctx;
 
 	workpool_stop(s->wt.pool);
-	memset(&s->sess, 0, sizeof(s->sess)); /* the password */
+	os_wipe(&s->sess, sizeof(s->sess)); /* the password */
 	free(s);
 }
 
@@ -477,11 +331,13 @@ static int smb_open(const struct tgt_open_args *args, void **ctx, int *direct)
 
 	if (!s)
 		return -ENOMEM;
-	s->wt.local.fd = -1;
+	s->wt.local.h = -1;
 	s->url = args->path;
-	pthread_mutex_lock(&sess_mu);
-	s->sess = cur;
-	pthread_mutex_unlock(&sess_mu);
+	if (!args->session) {
+		free(s);
+		return -EINVAL;
+	}
+	s->sess = *(const struct smb_session *)args->session;
 	if (args->create && (rc = one_shot(&s->sess, "create", args->path)) < 0) {
 		free(s);
 		return rc;
@@ -489,7 +345,7 @@ static int smb_open(const struct tgt_open_args *args, void **ctx, int *direct)
 	if ((rc = workpool_start(&smb_pool, s, args->depth, &s->wt.pool)) < 0) {
 		if (args->create)
 			one_shot(&s->sess, "unlink", args->path);
-		memset(&s->sess, 0, sizeof(s->sess));
+		os_wipe(&s->sess, sizeof(s->sess));
 		free(s);
 		return rc;
 	}
@@ -513,10 +369,192 @@ static int smb_preallocate(void *ctx, uint64_t size)
 	return -EOPNOTSUPP;
 }
 
+/* Copies src into dst[n]; "" when it does not fit (probe.h's rule). */
+static void set_str(char *dst, size_t n, const char *src)
+{
+	int len = snprintf(dst, n, "%s", src);
+
+	if (len < 0 || (size_t)len >= n)
+		dst[0] = '\0';
+}
+
+/* tgt_ops.probe: this machine's fields as probe_path gives them, fs_type
+ * "smb", mount_point the share's URL, device the server, the share's free
+ * and total bytes, the negotiated dialect, signing and encryption. */
+static int smb_probe(const char *url, const void *session, struct probe *p)
+{
+	const struct smb_session *s = session;
+	struct smb_info in;
+	struct smb_url u;
+	char err[160];
+	int rc;
+
+	if ((rc = smb_url_parse(url, &u, err, sizeof(err))) < 0)
+		return rc;
+	if ((rc = probe_path("/", p)) < 0) /* this machine's side */
+		return rc;
+	p->fs_type[0] = p->mount_options[0] = p->disk[0] = '\0';
+	p->device_model[0] = p->write_cache[0] = '\0';
+	p->rotational = -1;
+	p->fs_block_size = p->free_bytes = p->total_bytes = -1;
+	if ((rc = smb_op(s, "probe", url, NULL, 0, &in)) < 0)
+		return rc;
+	if (in.err < 0)
+		return (int)in.err;
+	set_str(p->fs_type, sizeof(p->fs_type), "smb");
+	if (u.port)
+		snprintf(p->mount_point, sizeof(p->mount_point),
+			 "smb://%s:%d/%s", u.server, u.port, u.share);
+	else
+		snprintf(p->mount_point, sizeof(p->mount_point), "smb://%s/%s",
+			 u.server, u.share);
+	set_str(p->device, sizeof(p->device), u.server);
+	set_str(p->smb_server, sizeof(p->smb_server), u.server);
+	p->smb_port = u.port;
+	set_str(p->smb_share, sizeof(p->smb_share), u.share);
+	set_str(p->smb_dialect, sizeof(p->smb_dialect), in.dialect);
+	p->smb_signing = in.signing;
+	p->smb_encryption = in.encryption;
+	p->free_bytes = in.free_bytes;
+	p->total_bytes = in.total_bytes;
+	return 0;
+}
+
+/* tgt_ops.check_dir: the child's "check" (the directory takes a new file),
+ * its failure in words and who is to blame. */
+static int smb_check_dir(const char *url, const void *session,
+			 struct tgt_check *c)
+{
+	const struct smb_session *sess = session;
+	struct smb_info in;
+	int rc = smb_op(sess, "check", url, NULL, 0, &in), e;
+
+	if (rc < 0)
+		return rc;
+	if (in.err >= 0)
+		return 0;
+	e = (int)-in.err;
+	if (e == EACCES || e == EPERM) {
+		c->blame = TGT_BLAME_LOGON;
+		snprintf(c->why, sizeof(c->why),
+			 "%s refused the logon of user \"%s\" (wrong user, "
+			 "password or domain, or no access to the share)",
+			 url, sess->user);
+	} else if ((e == ENOENT || e == ENODEV) && in.stage == SMB_STAGE_OP) {
+		snprintf(c->why, sizeof(c->why), "%s does not exist on the share",
+			 url);
+	} else if (e == ENOENT || e == ENODEV) {
+		snprintf(c->why, sizeof(c->why), "%s: the server has no such share",
+			 url);
+	} else if (e == ENOTDIR) {
+		snprintf(c->why, sizeof(c->why),
+			 "%s is not a directory (storbench creates its own test "
+			 "file inside a directory)",
+			 url);
+	} else if (e == ECONNREFUSED || e == EHOSTUNREACH || e == ENETUNREACH) {
+		snprintf(c->why, sizeof(c->why),
+			 "cannot reach the SMB server of %s: %s", url, strerror(e));
+	} else if (e == ETIMEDOUT) {
+		snprintf(c->why, sizeof(c->why),
+			 "the SMB server of %s did not answer within %d s", url,
+			 SMB_CHECK_TIMEOUT_MS / 1000);
+	} else if (e == EINVAL && in.stage == SMB_STAGE_OP) {
+		snprintf(c->why, sizeof(c->why),
+			 "%s: the server refused the path (an invalid or too long "
+			 "name)",
+			 url);
+	} else if (e == EINVAL || e == ECONNRESET) {
+		c->blame = TGT_BLAME_SESSION;
+		snprintf(c->why, sizeof(c->why),
+			 "the connection to %s failed while negotiating (%s): no "
+			 "dialect common to the server and min_protocol…"
+			 "max_protocol, or signing or encryption required and "
+			 "refused",
+			 url, strerror(e));
+	} else {
+		snprintf(c->why, sizeof(c->why), "%s: %s", url, strerror(e));
+	}
+	return -e;
+}
+
+/* tgt_ops.space: statvfs of the share, from the child's "df". */
+static int smb_space(const char *url, const void *session,
+		     int64_t *free_bytes, int64_t *total_bytes)
+{
+	struct smb_info in;
+	int rc = smb_op(session, "df", url, NULL, 0, &in);
+
+	if (rc < 0)
+		return rc;
+	if (in.err < 0)
+		return (int)in.err;
+	*free_bytes = in.free_bytes;
+	*total_bytes = in.total_bytes;
+	return 0;
+}
+
+static int smb_claims(const char *target)
+{
+	return smb_is_url(target);
+}
+
+/* "smb://server[:port]/share/": what every path on the share starts with. */
+static int smb_volume(const char *url, char *buf, size_t len)
+{
+	struct smb_url u;
+	char err[160];
+	int n;
+
+	if (smb_url_parse(url, &u, err, sizeof(err)) < 0)
+		return -EINVAL;
+	if (u.port)
+		n = snprintf(buf, len, "smb://%s:%d/%s/", u.server, u.port,
+			     u.share);
+	else
+		n = snprintf(buf, len, "smb://%s/%s/", u.server, u.share);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* tgt_ops.make_file through a one-shot child on one connection; *secs is
+ * the child's own clock, which leaves out its start and its connection.
+ * libsmbclient has no call that allocates or clones (no FSCTL for it). */
+static int smb_make(const struct tgt_open_args *dst, enum tgt_file_op op,
+		    const char *src, uint64_t size, double *secs)
+{
+	static const char *const child_op[TGT_FILE_N] = {
+		[TGT_FILE_SPARSE] = "sparse",
+		[TGT_FILE_ZEROS] = "zeros",
+		[TGT_FILE_COPY_OFFLOAD] = "copy",
+		[TGT_FILE_COPY_RW] = "copy-rw",
+	};
+	struct smb_info in;
+	int rc;
+
+	*secs = 0;
+	if (op >= TGT_FILE_N || !child_op[op])
+		return -EOPNOTSUPP;
+	rc = smb_op(dst->session, child_op[op], src ? src : dst->path,
+		    src ? dst->path : NULL, size, &in);
+	*secs = (double)in.elapsed_ns / 1e9;
+	return rc < 0 ? rc : (int)in.err;
+}
+
 const struct tgt_ops tgt_smb_ops = {
 	.version = TGT_OPS_VERSION,
 	.name = "smb",
-	.caps = TGT_CAP_ASYNC,
+	.title = "libsmbclient, a child process and connection per queue slot",
+	.caps = TGT_CAP_ASYNC | TGT_CAP_FILES | TGT_CAP_REMOTE,
+	.file_caps = TGT_FILE_CAP(TGT_FILE_SPARSE) | TGT_FILE_CAP(TGT_FILE_ZEROS) |
+		     TGT_FILE_CAP(TGT_FILE_COPY_OFFLOAD) |
+		     TGT_FILE_CAP(TGT_FILE_COPY_RW),
+	.file_names = {[TGT_FILE_COPY_OFFLOAD] = "server_copy"},
+	.max_slots = 512,
+	.slot_what = "process and SMB connection",
+	.claims = smb_claims,
+	.volume = smb_volume,
+	.probe = smb_probe,
+	.check_dir = smb_check_dir,
+	.space = smb_space,
 	.open = smb_open,
 	.queue = workpool_tgt_queue,
 	.commit = workpool_tgt_commit,
@@ -525,4 +563,5 @@ const struct tgt_ops tgt_smb_ops = {
 	.preallocate = smb_preallocate,
 	.close = smb_close,
 	.unlink = smb_unlink,
+	.make_file = smb_make,
 };

@@ -1,12 +1,15 @@
 /*
- * test_profiles.c — the built-in presets.
+ * test_presets.c — the preset registry and the built-in presets' tables.
  *
- * cdm-default must be CrystalDiskMark 8's default set in its run order. The
+ * Every table in the registry is valid and found by its own name; the ones
+ * with fixed tests make their tests from nothing but the table. cdm-default
+ * must be CrystalDiskMark 8's default set in its run order. The
  * fields of every test are checked against its own name, parsed here
  * ("SEQ1M Q8T1": SEQ = sequential, 1M = 1 MiB blocks, Q8 = queue depth 8,
  * T1 = one thread), so a name and its numbers cannot drift apart.
  */
-#include "profiles.h"
+#include "plan.h"
+#include "preset.h"
 #include "test.h"
 
 #include <errno.h>
@@ -85,14 +88,14 @@ static void test_cdm_default_plan(void)
 	    "RND4K Q32T1",
 	    "RND4K Q1T1",
 	};
-	const struct profile *p = profile_find("cdm-default");
+	const struct preset *p = preset_find("cdm-default");
 
 	ASSERT_TRUE(p != NULL);
 	ASSERT_STR_EQ(p->name, "cdm-default");
 	ASSERT_STR_EQ(p->title, "CrystalDiskMark 8 default");
 	ASSERT_EQ(p->n_tests, 8);
 	for (size_t i = 0; i < 8; i++) {
-		const struct profile_test *t = &p->tests[i];
+		const struct plan_test *t = &p->tests[i];
 		/* every read test first, then the same four as writes */
 		ASSERT_STR_EQ(t->name, names[i % 4]);
 		ASSERT_EQ(t->read_pct, i < 4 ? 100 : 0);
@@ -103,19 +106,20 @@ static void test_cdm_default_plan(void)
 
 static void test_fields_match_names(void)
 {
-	const struct profile *p;
+	const struct preset *p;
 	size_t i, checked = 0;
 
-	for (i = 0; (p = profile_at(i)) != NULL; i++) {
-		ASSERT_TRUE(i < 64); /* profile_at must end with NULL */
-		ASSERT_TRUE(profile_find(p->name) == p);
+	for (i = 0; (p = preset_at(i)) != NULL; i++) {
+		ASSERT_TRUE(i < 64); /* preset_at must end with NULL */
+		ASSERT_EQ(preset_validate(p), 0);
+		ASSERT_TRUE(preset_find(p->name) == p);
 		/* the other kinds make their tests from the job's options */
-		ASSERT_EQ(p->n_tests > 0, p->kind == PROFILE_TESTS);
+		ASSERT_EQ(p->n_tests > 0, strcmp(p->kind, "tests") == 0);
 		/* CrystalDiskMark 3 named its tests differently ("4K QD32") */
 		if (strcmp(p->name, "cdm3") == 0)
 			continue;
 		for (size_t j = 0; j < p->n_tests; j++) {
-			const struct profile_test *t = &p->tests[j];
+			const struct plan_test *t = &p->tests[j];
 			struct parsed_name n;
 			if (parse_test_name(t->name, &n) != 0)
 				fprintf(stderr, "  %s: \"%s\"\n", p->name,
@@ -128,7 +132,7 @@ static void test_fields_match_names(void)
 			ASSERT_TRUE(t->read_pct == 0 || t->read_pct == 100);
 			checked++;
 		}
-		ASSERT_TRUE(profile_find(p->name) == p);
+		ASSERT_TRUE(preset_find(p->name) == p);
 	}
 	ASSERT_TRUE(i >= 8);
 	ASSERT_TRUE(checked >= 16);
@@ -136,50 +140,71 @@ static void test_fields_match_names(void)
 
 static void test_cdm_default_defaults(void)
 {
-	const struct profile *p = profile_find("cdm-default");
+	const struct preset *p = preset_find("cdm-default");
 
 	ASSERT_TRUE(p != NULL);
-	ASSERT_U64_EQ(p->size, 1ULL << 30);
-	ASSERT_EQ(p->iterations, 5);
-	ASSERT_TRUE(p->duration_s == 5.0);
-	ASSERT_TRUE(p->interval_s == 0.0);
+	ASSERT_U64_EQ(p->defaults.size, 1ULL << 30);
+	ASSERT_EQ(p->defaults.iterations, 5);
+	ASSERT_TRUE(p->defaults.duration_s == 5.0);
+	ASSERT_TRUE(p->defaults.interval_s == 0.0);
 }
 
 static void test_find_and_at(void)
 {
-	ASSERT_TRUE(profile_find("no-such-profile") == NULL);
-	ASSERT_TRUE(profile_find("") == NULL);
-	ASSERT_TRUE(profile_find("cdm-default ") == NULL);
-	ASSERT_TRUE(profile_find("cdm") == NULL);
-	ASSERT_TRUE(profile_at(0) != NULL);
-	ASSERT_TRUE(profile_at((size_t)-1) == NULL);
+	struct preset broken = *preset_find("cdm-default");
+
+	ASSERT_TRUE(preset_find("no-such-profile") == NULL);
+	ASSERT_TRUE(preset_find("") == NULL);
+	ASSERT_TRUE(preset_find(NULL) == NULL);
+	ASSERT_TRUE(preset_find("cdm-default ") == NULL);
+	ASSERT_TRUE(preset_find("cdm") == NULL);
+	ASSERT_TRUE(preset_at(0) != NULL);
+	ASSERT_TRUE(preset_at((size_t)-1) == NULL);
+	/* a table without a runner, a view or the version is refused */
+	broken.run = NULL;
+	ASSERT_EQ(preset_validate(&broken), -EINVAL);
+	broken = *preset_find("cdm-default");
+	broken.view = NULL;
+	ASSERT_EQ(preset_validate(&broken), -EINVAL);
+	broken = *preset_find("cdm-default");
+	broken.version = PRESET_VERSION + 1;
+	ASSERT_EQ(preset_validate(&broken), -EINVAL);
+	ASSERT_EQ(preset_validate(NULL), -EINVAL);
 }
 
 static void test_max_block(void)
 {
-	static const struct profile_test tests[] = {
+	static const struct plan_test tests[] = {
 	    {"RND4K Q1T1", WL_RANDOM, 100, 4096, 1, 1},
 	    {"SEQ64K Q1T1", WL_SEQUENTIAL, 100, 65536, 1, 1},
 	    {"SEQ8K Q1T1", WL_SEQUENTIAL, 0, 8192, 1, 1},
 	};
-	struct profile mine = {.name = "t", .tests = tests, .n_tests = 3};
-	struct profile empty = {.name = "e", .tests = tests, .n_tests = 0};
+	struct preset mine = {.name = "t", .tests = tests, .n_tests = 3};
+	struct preset empty = {.name = "e", .tests = tests, .n_tests = 0};
 
-	ASSERT_EQ(profile_max_block(profile_find("cdm-default")), 1U << 20);
-	ASSERT_EQ(profile_max_block(&mine), 65536);
+	ASSERT_EQ(preset_max_block(preset_find("cdm-default")), 1U << 20);
+	ASSERT_EQ(preset_max_block(&mine), 65536);
 	mine.n_tests = 1;
-	ASSERT_EQ(profile_max_block(&mine), 4096);
-	ASSERT_EQ(profile_max_block(&empty), 0);
+	ASSERT_EQ(preset_max_block(&mine), 4096);
+	ASSERT_EQ(preset_max_block(&empty), 0);
 }
 
 static void test_workload(void)
 {
-	const struct profile *p = profile_find("cdm-default");
+	const struct preset *p = preset_find("cdm-default");
+	struct workload def = {.file_size = 64ULL << 20, .duration_s = 2.5,
+			       .ramp_s = 1, .data = WL_DATA_ZEROS};
+	struct plan plan;
 	struct workload w;
 
 	ASSERT_TRUE(p != NULL);
-	memset(&w, 0xA5, sizeof(w));
-	profile_workload(&p->tests[6], 64ULL << 20, 2.5, &w);
+	ASSERT_EQ(plan_from_tests(p->tests, p->n_tests, &def, &plan), 0);
+	ASSERT_EQ(plan.n, 8);
+	w = plan.w[6];
+	ASSERT_EQ(w.origin, 6);
+	ASSERT_TRUE(w.ramp_s == 1);
+	ASSERT_EQ(w.data, WL_DATA_ZEROS);
+	plan_free(&plan);
 	ASSERT_STR_EQ(w.name, "RND4K Q32T1");
 	ASSERT_EQ(w.pattern, WL_RANDOM);
 	ASSERT_EQ(w.read_pct, 0);
@@ -193,6 +218,34 @@ static void test_workload(void)
 	ASSERT_STR_EQ(wl_pattern_name(p->tests[0].pattern), "sequential");
 }
 
-TEST_MAIN(test_name_parser, test_cdm_default_plan, test_fields_match_names,
+/* What other parts read from the tables: a runner and a view for every
+ * preset; every option has help; a summary comes with its key and the rows
+ * compare and the run page read; a preset's own metrics come with their
+ * kind. */
+static void test_tables_complete(void)
+{
+	const struct preset *p;
+
+	for (size_t i = 0; (p = preset_at(i)) != NULL; i++) {
+		ASSERT_TRUE(p->run != NULL);
+		ASSERT_TRUE(strlen(p->view) > 0);
+		for (size_t k = 0; k < p->n_options; k++) {
+			ASSERT_TRUE(p->options[k].help != NULL);
+			ASSERT_TRUE(p->options[k].name != NULL);
+		}
+		if (p->summary) {
+			ASSERT_TRUE(p->summary_key != NULL);
+			ASSERT_TRUE(p->rows != NULL && p->rows->n_metrics > 0);
+			ASSERT_TRUE(p->rows->row_name != NULL);
+		}
+		if (p->metrics)
+			ASSERT_TRUE(p->compare_kind != NULL && p->n_metrics > 0);
+		/* a preset that takes tests makes none of its own */
+		if (p->flags & PRESET_TESTS)
+			ASSERT_EQ(p->n_tests, 0);
+	}
+}
+
+TEST_MAIN(test_name_parser, test_tables_complete, test_cdm_default_plan, test_fields_match_names,
 	  test_cdm_default_defaults, test_find_and_at, test_max_block,
 	  test_workload)

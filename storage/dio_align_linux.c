@@ -1,7 +1,8 @@
 /*
- * dio_align — what a file's direct I/O needs, from statx(STATX_DIOALIGN)
- * (Linux 6.1+). Kept apart because the kernel's struct statx, which has the
- * field, clashes with glibc 2.36's, which does not.
+ * dio_align_linux — what a file's direct I/O needs, from
+ * statx(STATX_DIOALIGN) (Linux 6.1+): lfile_dio_align (lfile.h). Kept apart
+ * from lfile_linux.c because the kernel's struct statx, which has the field,
+ * clashes with glibc 2.36's <sys/stat.h>, which does not.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,10 +12,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "target.h"
+#include "lfile.h"
 
-int tgt_dio_align(const char *path, uint32_t *offset_align,
-		  uint32_t *mem_align)
+int lfile_dio_align(const char *path, uint32_t *offset_align,
+		    uint32_t *mem_align)
 {
 	struct statx sx;
 

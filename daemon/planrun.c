@@ -1,0 +1,258 @@
+/*
+ * planrun — see planrun.h.
+ */
+#include "planrun.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events.h"
+#include "jobrun.h"
+#include "log.h"
+#include "os.h"
+#include "preset.h"
+
+/* Sleeps seconds in 100 ms steps; returns early on cancel. */
+static void pause_between_tests(struct job_run *jr, double seconds)
+{
+	uint64_t end = os_now_ns() + (uint64_t)(seconds * 1e9);
+
+	while (!atomic_load(jr->cancel) && os_now_ns() < end) {
+		os_sleep_ns(100000000ULL);
+		/* the stream hears of a long pause */
+		jobrun_live_publish(jr->live, 0);
+	}
+}
+
+/*
+ * Little's law says IOPS × mean latency = queue depth × threads while every
+ * slot is busy. A window that is short against the I/O latency (thousands of
+ * I/Os queued on a slow device) breaks it: most I/Os are still in flight
+ * when it closes. Says so on the run, once per test.
+ */
+static int check_little(struct job_run *jr,
+			const struct workload *w, const struct result *r)
+{
+	double slots = (double)w->queue_depth * w->threads;
+	double busy = r->iops * r->lat_mean_us / 1e6;
+	char text[400];
+
+	if (w->io_bytes || r->ios == 0 || fabs(busy / slots - 1) <= 0.1)
+		return 0;
+	snprintf(text, sizeof(text),
+		 "%s %s: IOPS × mean latency is %.0f, not the %.0f I/Os "
+		 "queue depth × threads keep in flight: the %.1f s window is "
+		 "short against the I/O latency (%.0f µs mean) and most I/Os "
+		 "were still queued when it closed; use a longer duration, a "
+		 "ramp, or a lower queue depth",
+		 w->name, wl_rw_name(w->read_pct), busy, slots,
+		 (double)r->window_ns / 1e9, r->lat_mean_us);
+	archive_run_warn(jr->a, jr->run_id, text);
+	return 1;
+}
+
+/* Where the seconds of the iteration running go as they finish. */
+struct sample_sink {
+	struct job_run *jr;
+	const struct workload *w;
+	int iteration;
+	int failed;         /* logged once per iteration */
+	unsigned published; /* seconds of this iteration sent as events */
+};
+
+/* Publishes a "sample" event: second's counts over length_s seconds as
+ * rates (1 s but for the last, ragged one of a window). */
+static void publish_sample(const struct sample_sink *k, unsigned second,
+			   const struct engine_sample *s, double length_s)
+{
+	double l = length_s > 0 ? length_s : 1;
+
+	events_publish("sample",
+		       json_pack("{s:I, s:I, s:s, s:s, s:i, s:i, s:f, s:{s:f, s:f}, "
+				 "s:{s:f, s:f}}",
+				 "job_id", (json_int_t)k->jr->id, "run_id",
+				 (json_int_t)k->jr->run_id, "test", k->w->name, "rw",
+				 wl_rw_name(k->w->read_pct), "iteration",
+				 k->iteration, "second", (int)second, "length_s", l,
+				 "read", "iops", (double)s->ios[0] / l, "mb_s",
+				 (double)s->bytes[0] / 1e6 / l, "write", "iops",
+				 (double)s->ios[1] / l, "mb_s",
+				 (double)s->bytes[1] / 1e6 / l));
+}
+
+/* engine_opts.sample_done: each finished second is stored at once, so a
+ * kill keeps every second measured before it (the end of the iteration
+ * stores all of them again, in one transaction with its result). */
+static void on_sample(void *arg, unsigned second, const struct engine_sample *s)
+{
+	struct sample_sink *k = arg;
+
+	if (archive_sample_put(k->jr->a, k->jr->run_id, k->w, k->iteration, second,
+			       s) < 0 &&
+	    !k->failed++)
+		log_warn("run %lld: storing a second of samples failed; the "
+			 "iteration's samples are stored when it ends",
+			 (long long)k->jr->run_id);
+	publish_sample(k, second, s, 1.0);
+	k->published = second + 1;
+}
+/* Runs every test of the plan, each second stored through sink; returns 0,
+ * -ECANCELED or the engine's error. */
+static int run_tests_into(struct job_run *jr, const struct plan *p,
+			  struct engine_opts *o, struct sample_sink *k)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct workload *w = &p->w[i];
+		int warned = 0;
+
+		if (i > 0 && jr->s->interval_s > 0) {
+			job_phase(jr, "interval", NULL, NULL, 0);
+			pause_between_tests(jr, jr->s->interval_s);
+		}
+		for (int it = 1; it <= jr->s->iterations; it++) {
+			struct result r;
+			int rc;
+
+			if (atomic_load(jr->cancel))
+				return -ECANCELED;
+			job_phase(jr, "measuring", w->name,
+				  wl_rw_name(w->read_pct), it);
+			k->w = w;
+			k->iteration = it;
+			k->failed = 0;
+			k->published = 0;
+			rc = engine_run(o, w, &r);
+			/* a failed or stopped iteration is no result, but the
+			 * seconds it measured before are kept */
+			if (rc < 0 && o->samples && r.window_ns > 0)
+				archive_samples_insert(jr->a, jr->run_id, w, it,
+						       o->samples);
+			if (rc < 0)
+				return rc;
+			if (!warned)
+				warned = check_little(jr, w, &r);
+			/* the result and its seconds: both or neither */
+			rc = archive_iteration_insert(jr->a, jr->run_id, w, it, &r,
+						      o->hist, o->samples);
+			if (rc < 0) {
+				snprintf(o->error, o->error_len,
+					 "storing a result in the archive failed");
+				return rc;
+			}
+			/* the ragged end the engine keeps for its result */
+			for (unsigned sec = k->published; o->samples &&
+							  sec < o->samples->n; sec++)
+				publish_sample(k, sec, &o->samples->s[sec],
+					       sec + 1 == o->samples->n
+						       ? o->samples->last_s
+						       : 1.0);
+			job_step(jr);
+		}
+		job_tests_done(jr, (int)i + 1);
+	}
+	return 0;
+}
+
+/* run_tests_into with this job's sink; the engine options keep no pointer
+ * to it afterwards. */
+static int run_tests(struct job_run *jr, const struct plan *p,
+		     struct engine_opts *o)
+{
+	struct sample_sink sink = {.jr = jr};
+	int rc;
+
+	o->sample_done = on_sample;
+	o->sample_arg = &sink;
+	rc = run_tests_into(jr, p, o, &sink);
+	o->sample_done = NULL;
+	o->sample_arg = NULL;
+	return rc;
+}
+
+/*
+ * The job's plan: its stored tests, or for a job queued by a version that
+ * did not store them, its preset's fixed tests. Fills error on failure.
+ */
+static int job_plan(const struct job_run *jr, struct plan *p, char *error,
+		    size_t error_len)
+{
+	const struct job_spec *s = jr->s;
+	struct workload def = {.file_size = s->size,
+			       .duration_s = s->duration_s};
+	struct field_error pe;
+	json_t *tests;
+	int rc;
+
+	if (!s->plan_json)
+		return plan_from_tests(jr->preset->tests, jr->preset->n_tests,
+				       &def, p);
+	if (!(tests = json_loads(s->plan_json, 0, NULL))) {
+		snprintf(error, error_len, "the stored plan is not JSON");
+		return -EINVAL;
+	}
+	rc = plan_parse_stored(tests, &def, p, &pe);
+	json_decref(tests);
+	if (rc == -EINVAL)
+		snprintf(error, error_len, "stored plan: %.200s", pe.detail);
+	return rc;
+}
+
+/* Seconds of samples an iteration can need: its window, plus one for the
+ * ragged end; an hour for a size-based test (later seconds are folded). */
+static unsigned samples_cap(const struct plan *p)
+{
+	double longest = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		double d = p->w[i].io_bytes ? 3600 : p->w[i].duration_s;
+		if (d > longest)
+			longest = d;
+	}
+	return (unsigned)ceil(longest) + 1;
+}
+
+/* A plan of tests on one test file of the job's size. */
+static int run_plan(struct job_run *jr, const struct plan *p)
+{
+	struct engine_samples samples = {.cap = samples_cap(p)};
+	struct engine_opts o;
+	const char *path;
+	int direct = 0, rc;
+
+	job_set_steps(jr, 1 + (int)p->n * jr->s->iterations, (int)p->n);
+	job_phase(jr, "preparing", NULL, NULL, 0);
+	/* the file carries the first test's data pattern (CrystalDiskMark
+	 * fills it with zeros in its 0Fill mode) */
+	if ((rc = job_file_make(jr, jr->s->target, jr->s->size, p->w[0].data,
+				&direct, &path)) < 0)
+		return rc;
+	job_step(jr);
+	if ((rc = job_run_create(jr, direct, jr->s->size)) < 0)
+		return rc;
+	o = job_engine_opts(jr, path);
+	o.hist = malloc(sizeof(struct hist)); /* 32 KiB: not the stack */
+	o.samples = &samples;
+	samples.s = calloc(samples.cap, sizeof(*samples.s));
+	rc = o.hist && samples.s ? run_tests(jr, p, &o)
+				 : -ENOMEM;
+	free(o.hist);
+	free(samples.s);
+	return rc;
+}
+
+int planrun_run(struct job_run *jr)
+{
+	struct plan p = {0};
+	int rc = job_plan(jr, &p, jr->error, sizeof(jr->error));
+
+	if (rc == 0) {
+		jr->plan = &p;
+		rc = run_plan(jr, &p);
+		jr->plan = NULL;
+	}
+	plan_free(&p);
+	return rc;
+}

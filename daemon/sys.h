@@ -1,0 +1,75 @@
+/*
+ * sys — what the daemon needs from the operating system beyond C11, POSIX
+ * threads and the engine's os.h: resolving paths, holding a directory so
+ * that a job's files land in it whatever is renamed meanwhile, raw block
+ * devices, the data directory's lock, stop signals, core dumps. One
+ * implementation per operating system (sys_linux.c; a port supplies
+ * sys_<os>.c, see docs/design.md "The OS seam").
+ *
+ * Handles are intptr_t: a file descriptor on Linux, -1 for none.
+ */
+#ifndef STORBENCH_SYS_H
+#define STORBENCH_SYS_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* path with every symlink, "." and ".." resolved into real (PATH_MAX
+ * bytes). 0 or a negative errno. */
+int sys_realpath(const char *path, char *real);
+
+/*
+ * A handle on directory dir (Linux: O_PATH) and where it really is now
+ * (the kernel's name for the open directory) into real. 0, -EXDEV when
+ * the system cannot tell where it is, or another negative errno.
+ */
+int sys_dir_open(const char *dir, intptr_t *h, char *real, size_t len);
+/* The path that names file name inside the held directory h, however the
+ * directory is reached meanwhile (Linux: /proc/self/fd/N/NAME). 0 or
+ * -ENAMETOOLONG. */
+int sys_dir_child(intptr_t h, const char *name, char *buf, size_t len);
+void sys_dir_close(intptr_t h);
+
+/* Is path a raw block device? Then real is its resolved path and *id its
+ * identity (Linux: dev_t) for comparing with the allowed ones; else
+ * -ENOTBLK. */
+int sys_device_id(const char *path, char *real, uint64_t *id);
+/* Is device id at real, with its partitions, free: nothing mounted, no
+ * holder (LVM, md), not open exclusively? 0, or -EBUSY with a sentence in
+ * why naming name, or another negative errno. */
+int sys_device_free(const char *name, const char *real, uint64_t id,
+		    char *why, size_t len);
+/* The device's size in bytes. 0 or a negative errno. */
+int sys_device_size(const char *real, uint64_t *bytes);
+/* Holds the device exclusively (Linux: O_EXCL) until released, so that
+ * nothing mounts or claims it while a job writes it. */
+int sys_device_hold(const char *real, intptr_t *h);
+void sys_device_release(intptr_t h);
+
+/* Locks data directory dir for this process (one daemon per directory)
+ * and writes our pid into pidfile. 0, -EBUSY when another process holds
+ * it, or another negative errno. The lock lasts until the process ends. */
+int sys_lock_dir(const char *dir, const char *pidfile);
+
+/* Creates directory path readable by its owner only (0700) unless it
+ * exists. 0 or a negative errno. */
+int sys_mkdir_private(const char *path);
+
+/* Removes the tree at path (files and directories, not following links). */
+void sys_remove_tree(const char *path);
+
+/* The process keeps no core dump (its memory holds the API token and SMB
+ * passwords). */
+void sys_no_core_dumps(void);
+
+/* Holds back the requests to stop (Linux: SIGINT, SIGTERM, SIGHUP) and a
+ * closed pipe (SIGPIPE) in the calling thread and every thread it starts
+ * afterwards, so that only sys_wait_stop takes them. Call before starting
+ * threads. */
+void sys_hold_stop_requests(void);
+/* Waits up to timeout_ms (< 0: for ever) for a request to stop: its
+ * number (> 0), or 0 when the time ran out. A closed pipe is dropped. */
+int sys_wait_stop(int timeout_ms);
+
+#endif

@@ -1,0 +1,48 @@
+/*
+ * os — the few things the engine needs from the operating system that C11
+ * and POSIX threads do not give: a monotonic clock, the process's CPU time,
+ * random bytes, I/O buffers and wiping a secret. One implementation per
+ * operating system (os_linux.c; a port supplies os_<os>.c), nothing else.
+ *
+ * Threads, mutexes and condition variables are POSIX threads everywhere
+ * (mingw-w64 has winpthreads).
+ */
+#ifndef STORBENCH_OS_H
+#define STORBENCH_OS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A monotonic clock in nanoseconds (Linux: CLOCK_MONOTONIC): latencies,
+ * windows and progress are measured on it. */
+uint64_t os_now_ns(void);
+
+/* Sleeps ns nanoseconds (shorter when a signal interrupts it). */
+void os_sleep_ns(uint64_t ns);
+
+/* CPU time the whole process has used so far, seconds: in user mode and in
+ * the kernel on its behalf (Linux: getrusage RUSAGE_SELF; every thread,
+ * the back-ends' workers too). Returns 0 or a negative errno. */
+struct os_cpu {
+	double user_s, sys_s;
+};
+int os_cpu_times(struct os_cpu *c);
+
+/* Fills buf with len bytes from the system's random source. Returns 0 or a
+ * negative errno (then buf is unchanged). */
+int os_random(void *buf, size_t len);
+
+/*
+ * Zeroed memory for I/O buffers: *len (a request, rounded up by the call to
+ * what it maps) bytes that start on a 2 MiB boundary, backed by huge pages
+ * where the system has them, so that a large direct I/O is one physically
+ * contiguous request. NULL on failure. Freed with os_io_free(p, *len).
+ */
+void *os_io_alloc(size_t *len);
+void os_io_free(void *p, size_t len);
+
+/* Overwrites len bytes at p with zeros in a way the compiler keeps (a
+ * password, a token). */
+void os_wipe(void *p, size_t len);
+
+#endif

@@ -103,6 +103,31 @@ void api_stop(struct api_server *s);
 /* The HTTP metrics (requests by route, method and code; the latency
  * histogram) in Prometheus text exposition, into f. */
 void api_http_metrics(FILE *f);
+/* Counts one answer: route (a pattern; NULL: none matched), method, status
+ * and the seconds from its first byte to its answer (httpstats.c). */
+void api_http_count(const char *route, const char *method, unsigned status,
+		    double secs);
+
+/* --- access.c --- */
+struct MHD_Response;
+/* May this request go on (0), or is it refused (-EACCES, the problem in r)?
+ * The rules are in access.c's header. */
+int api_access_check(struct api_ctx *ctx, struct MHD_Connection *c,
+		     const char *url, const char *method, struct api_resp *r);
+/* The headers every answer carries (README "Access"). */
+void api_guard_headers(struct MHD_Response *mr);
+
+/* --- sse.c: GET /api/v1/events --- */
+struct api_streams;
+/* The event streams of a server: their ticker and the bus's waker. */
+int api_streams_start(struct api_streams **out);
+/* Answers c with text/event-stream from the events after Last-Event-ID
+ * (when given and still held), else from now on (an MHD_Result). */
+int api_streams_open(struct api_streams *s, struct MHD_Connection *c);
+/* Every stream ends (call before stopping the HTTP daemon) … */
+void api_streams_stop(struct api_streams *s);
+/* … then the streams' state is freed (after it). */
+void api_streams_free(struct api_streams *s);
 
 /* --- routes.c --- */
 void api_dispatch(struct api_req *req, struct api_resp *resp);
@@ -224,5 +249,17 @@ void h_creds_delete(struct api_req *req, struct api_resp *resp);
 void h_health(struct api_req *req, struct api_resp *resp);
 void h_static(struct api_req *req, struct api_resp *resp);
 void h_openapi(struct api_req *req, struct api_resp *resp);
+
+/* --- openapi.c --- */
+/*
+ * The OpenAPI document GET /api/v1/openapi.json serves: the fragments (the
+ * JSON files of api/openapi/, embedded at build time) merged, with the request
+ * schemas generated from the field tables (JobRequest, TestRequest,
+ * SmbRequest, each preset's options). Built on the first call (any thread),
+ * then the same text: two-space indented, as api/openapi.json is committed
+ * (scripts/gen-openapi). Returns it (NUL-terminated) and *len, or NULL with
+ * *why (when why is not NULL) saying what is wrong with the fragments.
+ */
+const char *api_openapi_text(size_t *len, const char **why);
 
 #endif

@@ -135,10 +135,11 @@ static json_t *summary_view(const struct preset *p)
 			json_object_set_new(o, "limit", json_string(c->limit));
 		json_array_append_new(cols, o);
 	}
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:s?}", "key",
-			 p->summary_key, "title", r->title, "x", r->x, "y",
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:s?, s:s?, s:s, s:s?}",
+			 "key", p->summary_key, "title", r->title, "x", r->x, "y",
 			 r->y_title, "y2", r->y2_title, "columns", cols,
-			 "verdict", r->verdict_key);
+			 "verdict", r->verdict_key, "reasons", r->reasons_key,
+			 "kind", r->kind, "verdicts", r->verdicts_key);
 }
 
 static json_t *profile_json(const struct preset *p)
@@ -196,17 +197,26 @@ void h_profiles(struct api_req *req, struct api_resp *resp)
 				fields_describe(jobspec_fields, jobspec_n_fields)));
 }
 
-/* GET /api/v1/openapi.json: api/openapi.json as it was at build time. */
+/* GET /api/v1/openapi.json: the document openapi.c builds once from the
+ * embedded fragments (the JSON files of api/openapi/) and the field
+ * tables. */
 void h_openapi(struct api_req *req, struct api_resp *resp)
 {
 	static const char *const none[] = {NULL};
+	const char *doc, *why = NULL;
+	size_t len = 0;
 
 	if (api_query_known(req, resp, none) < 0)
 		return;
+	if (!(doc = api_openapi_text(&len, &why))) {
+		api_fail(resp, 500, NULL,
+			 "the OpenAPI document cannot be built: %s", why);
+		return;
+	}
 	resp->status = 200;
-	resp->content_type = api_openapi_doc.content_type;
-	resp->static_body = api_openapi_doc.data;
-	resp->len = api_openapi_doc.size;
+	resp->content_type = "application/json; charset=utf-8";
+	resp->static_body = (const unsigned char *)doc;
+	resp->len = len;
 }
 
 void h_static(struct api_req *req, struct api_resp *resp)

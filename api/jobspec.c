@@ -32,7 +32,6 @@
  * filled once (choices_init) */
 static const char *profiles[MAX_CHOICES + 1];
 static const char *engines[MAX_CHOICES + 1];
-static const char *const datas[] = {"random", "zeros", "repeat", NULL};
 
 static const struct field label = {.type = FIELD_STRING, .min = 1, .max = 64,
 				   .flags = FIELD_CLEAN};
@@ -42,15 +41,23 @@ static const struct field test = {.type = FIELD_OBJECT,
 
 const struct field jobspec_fields[] = {
 	{.name = "target", .type = FIELD_DIR,
-	 .def_text = "the daemon's scratch folder",
-	 .help = "an existing directory under an allowed root (or an allowed "
-		 "raw device, or smb://server/share/dir) where storbench creates "
-		 "its own test file"},
+	 .def_text = "DATA/scratch, the daemon's scratch folder",
+	 .help = "an existing directory under an allowed root (DATA/scratch, "
+		 "or one given with --allow) where storbench creates its own "
+		 "test file and removes it afterwards; or a raw block device "
+		 "allowed with --allow-device (presets of tests only); or a "
+		 "directory on an allowed share, smb://server[:port]/share[/dir] "
+		 "(no user or password in the URL); kept resolved (realpath)"},
 	{.name = "profile", .type = FIELD_ENUM, .choices = profiles,
-	 .help = "the preset (GET /api/v1/profiles)"},
+	 .def_text = "the first profile GET /api/v1/profiles lists",
+	 .help = "a profile name from GET /api/v1/profiles"},
 	{.name = "size", .type = FIELD_BYTES, .unit = "B", .min = 8 << 20,
 	 .max = (double)MAX_SIZE, .step = 1 << 20,
-	 .def_text = "the profile's", .help = "the test file"},
+	 .def_text = "the profile's",
+	 .help = "the test file's size; it must fit in the target's free "
+		 "space less the reserve (10 % of the filesystem unless "
+		 "--reserve says otherwise), and on a raw device in the "
+		 "device"},
 	{.name = "iterations", .type = FIELD_INT, .min = 1, .max = 100,
 	 .def_text = "the profile's",
 	 .help = "runs of each test; the best is the headline"},
@@ -67,24 +74,34 @@ const struct field jobspec_fields[] = {
 	 .def = "\"\"", .help = "free text kept with the run"},
 	{.name = "tests", .type = FIELD_LIST, .item = &test, .min_items = 1,
 	 .max_items = PLAN_MAX_TESTS,
-	 .help = "the custom profile's tests (test fields)"},
+	 .help = "the tests of the profile that takes them, run in order: "
+		 "required with it, refused with any other; at most 64 "
+		 "counting every sweep point"},
 	{.name = "engine", .type = FIELD_ENUM, .choices = engines,
 	 .def_text = "io_uring, or psync where io_uring cannot be set up",
-	 .help = "the back-end of a local target"},
+	 .help = "the I/O back-end of a local target: io_uring, psync (one "
+		 "thread per queue slot doing pread/pwrite) or null (no I/O: "
+		 "the engine's own cost); refused with an smb:// target, which "
+		 "runs on smb"},
 	{.name = "direct", .type = FIELD_BOOL, .def = "true",
-	 .help = "true: O_DIRECT, the default; false: buffered I/O"},
-	{.name = "data", .type = FIELD_ENUM, .choices = datas,
+	 .help = "open the test file with O_DIRECT (true) or measure "
+		 "buffered I/O (false; refused on an SMB target)"},
+	{.name = "data", .type = FIELD_ENUM, .choices = plan_data_names,
 	 .def = "\"random\"",
-	 .help = "\"random\" (incompressible, never repeated), \"zeros\" or "
-		 "\"repeat\" (one 4 KiB block)"},
+	 .help = "what writes carry, for every test: \"random\" "
+		 "(incompressible, never repeated), \"zeros\" or \"repeat\" "
+		 "(one 4 KiB block)"},
 	{.name = "ramp_s", .type = FIELD_NUMBER, .unit = "s", .min = 0,
 	 .max = 3600, .def = "0",
-	 .help = "I/O before each measured window, counted nowhere"},
+	 .help = "I/O before each measured window, counted nowhere, for "
+		 "every time-based test"},
 	{.name = "options", .type = FIELD_OBJECT,
 	 .help = "the profile's options (its fields in GET /api/v1/profiles)"},
 	{.name = "credential", .type = FIELD_STRING, .min = 1, .max = 64,
 	 .flags = FIELD_CLEAN,
-	 .help = "a stored credential's name, for an smb:// target"},
+	 .help = "the name of a stored credential (POST "
+		 "/api/v1/credentials): required with an smb:// target, "
+		 "refused with a local one"},
 	{.name = "smb", .type = FIELD_OBJECT, .sub = jobsession_smb_fields,
 	 .n_sub = JOBSESSION_N_SMB_FIELDS,
 	 .help = "SMB protocol knobs, for an smb:// target"},
@@ -203,25 +220,22 @@ static int parse_engine(json_t *v, const struct tgt_ops *remote, char **out,
 	return *out ? 0 : -ENOMEM;
 }
 
-/* The presets that take what p does not ("seq-sweep, mailbox-db and
- * file-create"), for a refusal; flag or options when flag is 0. */
+/* The presets that take tests (flag PRESET_TESTS) or, with flag 0,
+ * options, as "a, b and c", for a refusal. */
 static void takers(unsigned flag, char *buf, size_t len)
 {
 	const struct preset *q;
+	const char *names[32];
 	size_t n = 0, k;
 
+	for (size_t i = 0; n < 32 && (q = preset_at(i)); i++)
+		if (flag ? (q->flags & flag) != 0 : q->n_options > 0)
+			names[n++] = q->name;
 	buf[0] = '\0';
-	for (size_t i = 0; (q = preset_at(i)); i++) {
-		if (flag ? !(q->flags & flag) : !q->n_options)
-			continue;
+	for (size_t i = 0; i < n; i++) {
 		k = strlen(buf);
-		snprintf(buf + k, len - k, "%s%s", n ? ", " : "", q->name);
-		n++;
-	}
-	if (n > 1 && (k = (size_t)(strrchr(buf, ',') - buf)) < len) {
-		char last[128];
-		snprintf(last, sizeof(last), "%s", buf + k + 2);
-		snprintf(buf + k, len - k, " and %s", last);
+		snprintf(buf + k, len - k, "%s%s",
+			 i == 0 ? "" : i + 1 == n ? " and " : ", ", names[i]);
 	}
 }
 
@@ -288,8 +302,8 @@ static int parse_plan(json_t *root, const struct preset *pr,
 
 	if ((rc = get(root, "data", &v, e)) < 0)
 		return rc;
-	for (int k = 0; v && datas[k]; k++)
-		if (strcmp(json_string_value(v), datas[k]) == 0)
+	for (int k = 0; v && plan_data_names[k]; k++)
+		if (strcmp(json_string_value(v), plan_data_names[k]) == 0)
 			def.data = (enum wl_data)k;
 	json_decref(v);
 	if ((rc = get(root, "ramp_s", &v, e)) < 0)

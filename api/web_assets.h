@@ -1,8 +1,9 @@
 /*
  * web_assets — the dashboard's files, embedded at build time by
  * cmake/embed_web.cmake from web/. The table ends with a NULL path.
- * api_openapi_doc is api/openapi.json, embedded the same way (not in the
- * table: it is served at /api/v1/openapi.json, not under /static/).
+ * api_openapi_fragments are the JSON files of api/openapi/ by name, embedded the same
+ * way (not in the table: openapi.c merges them with the generated schemas
+ * into the document served at /api/v1/openapi.json).
  */
 #ifndef STORBENCH_WEB_ASSETS_H
 #define STORBENCH_WEB_ASSETS_H
@@ -17,6 +18,8 @@ struct web_asset {
 };
 
 extern const struct web_asset web_assets[];
-extern const struct web_asset api_openapi_doc;
+/* the JSON files of api/openapi/ by name, a NULL path last (openapi.c
+ * merges them) */
+extern const struct web_asset api_openapi_fragments[];
 
 #endif

@@ -369,6 +369,17 @@ static void usage(FILE *to)
 		"                        [--tolerance 0.15] [--only NAME]\n");
 }
 
+/* optarg as a number, NAN when it is not one (nothing but the number). */
+static double number_arg(const char *text)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	return end == text || *end || errno ? NAN : v;
+}
+
 static int parse_args(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -383,6 +394,7 @@ static int parse_args(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
+	double d;
 	int c;
 
 	if (!getcwd(cfg.dir, sizeof(cfg.dir)))
@@ -403,14 +415,15 @@ static int parse_args(int argc, char **argv)
 			}
 			break;
 		case 't':
-			cfg.duration = atof(optarg);
+			cfg.duration = number_arg(optarg);
 			if (!(cfg.duration >= 0.5 && cfg.duration <= 600)) {
 				fprintf(stderr, "--duration: 0.5 … 600 s\n");
 				return -1;
 			}
 			break;
 		case 'p':
-			cfg.pairs = atoi(optarg);
+			d = number_arg(optarg);
+			cfg.pairs = d >= 1 && d <= MAX_PAIRS && d == (int)d ? (int)d : 0;
 			if (cfg.pairs < 1 || cfg.pairs > MAX_PAIRS) {
 				fprintf(stderr, "--pairs: 1 … %d\n", MAX_PAIRS);
 				return -1;
@@ -423,7 +436,11 @@ static int parse_args(int argc, char **argv)
 			cfg.check = 1;
 			break;
 		case 'T':
-			cfg.tolerance = atof(optarg);
+			cfg.tolerance = number_arg(optarg);
+			if (!(cfg.tolerance > 0 && cfg.tolerance < 1)) {
+				fprintf(stderr, "--tolerance: a fraction, 0 … 1\n");
+				return -1;
+			}
 			break;
 		case 'o':
 			cfg.only = optarg;

@@ -16,6 +16,10 @@
  * Reads that feed the API come back as Jansson objects (json_t, owned by the
  * caller: json_decref). Errors are negative errnos: -ENOENT for a missing row,
  * -EIO for an SQLite failure (logged with SQLite's message), -ENOMEM.
+ *
+ * The implementation is archive.c and the archive_*.c files beside it, one
+ * per concern (schema, queue, runs, reads, imports); archive_int.h lists
+ * them and which way they call.
  */
 #ifndef STORBENCH_ARCHIVE_H
 #define STORBENCH_ARCHIVE_H
@@ -149,7 +153,6 @@ int archive_job_json(struct archive *a, int64_t id, json_t **out);
 int archive_jobs_json(struct archive *a, int limit, int offset,
 		      json_t **out);
 int archive_run_json(struct archive *a, int64_t id, json_t **out);
-/* *out = array of run summaries, *total = number of runs */
 
 /* Sets run id's labels (a JSON array text) and/or notes (NULL: unchanged).
  * Returns 0 or -ENOENT. */
@@ -219,6 +222,12 @@ int archive_run_delete(struct archive *a, int64_t id);
 int archive_runs_index(struct archive *a, const struct run_filter *f,
 		       json_t **out);
 
+/*
+ * *out = the runs f lets through (NULL: all), limit of them from offset, in
+ * f's sort order, each a summary with its headline (every test's best MB/s
+ * and IOPS); *total = how many runs f lets through. -EINVAL for a sort
+ * archive_sort_ok refuses.
+ */
 int archive_runs_json(struct archive *a, const struct run_filter *f,
 		      int limit, int offset, json_t **out,
 		      int64_t *total);

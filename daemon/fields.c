@@ -165,18 +165,21 @@ static int check_bytes(const struct field *f, json_t *v, const char *path,
 				  "\"4KiB\", \"1MiB\", \"1GiB\" (%s to %s)",
 				  lo, hi);
 	if (rc < 0 || (double)b < f->min || (double)b > f->max || b % step) {
+		/* zero is the commonest slip: say so first */
+		const char *must = rc == 0 && b == 0 && f->min > 0
+					   ? "must be > 0, and"
+					   : "must be";
 		if (step == 1U << 20)
 			return field_fail(e, path,
-					  "must be in whole MiB, a multiple of "
-					  "1 MiB (\"256MiB\", \"1GiB\"), from %s "
-					  "to %s",
-					  lo, hi);
+					  "%s in whole MiB, a multiple of 1 MiB "
+					  "(\"256MiB\", \"1GiB\"), from %s to %s",
+					  must, lo, hi);
 		if (step > 1)
 			return field_fail(e, path,
-					  "must be a multiple of %llu bytes from "
-					  "%s to %s",
-					  (unsigned long long)step, lo, hi);
-		return field_fail(e, path, "must be from %s to %s", lo, hi);
+					  "%s a multiple of %llu bytes from %s to "
+					  "%s",
+					  must, (unsigned long long)step, lo, hi);
+		return field_fail(e, path, "%s from %s to %s", must, lo, hi);
 	}
 	if (out)
 		*out = json_integer((json_int_t)b);
@@ -446,7 +449,8 @@ static json_t *description(const struct field *f)
 {
 	char text[512];
 
-	snprintf(text, sizeof(text), "%s%s%s%s", f->help ? f->help : "",
+	snprintf(text, sizeof(text), "%s%s%s%s%s", f->help ? f->help : "",
+		 f->help && f->def_text ? "." : "",
 		 f->def_text ? " Default: " : "", f->def_text ? f->def_text : "",
 		 f->def_text ? "." : "");
 	return json_string(text);

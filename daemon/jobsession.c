@@ -23,9 +23,10 @@ const struct field jobsession_smb_fields[JOBSESSION_N_SMB_FIELDS] = {
 	 .help = "the oldest SMB dialect to negotiate"},
 	{.name = "max_protocol", .type = FIELD_ENUM, .choices = dialects,
 	 .def_text = "the library's (SMB3_11)",
-	 .help = "the newest SMB dialect to negotiate"},
+	 .help = "the newest SMB dialect to negotiate; not below "
+		 "min_protocol"},
 	{.name = "require_signing", .type = FIELD_BOOL, .def = "false",
-	 .help = "client signing required"},
+	 .help = "refuse a session without signing"},
 	{.name = "require_encryption", .type = FIELD_BOOL, .def = "false",
 	 .help = "SMB 3 encryption required, else the job fails"},
 };

@@ -31,14 +31,13 @@ static int refuse(struct field_error *e, unsigned status, const char *field,
 }
 
 /* The back-end's own check of dir, its blame turned into a field. */
-static int check_dir(const char *dir, const char *shown, const char *field,
-		     const void *session, struct field_error *e)
+static int check_dir(const char *dir, const char *field, const void *session,
+		     struct field_error *e)
 {
 	const struct tgt_ops *o = ops_for(dir);
 	struct tgt_check c;
 	int rc;
 
-	(void)shown;
 	if (!o)
 		return refuse(e, 400, field, "no back-end can write there");
 	if ((rc = tgt_check_dir(o, dir, session, &c)) == 0)
@@ -80,7 +79,7 @@ static int check_local(const char *t, const char *field, const char *scratch,
 	}
 	if ((rc = confine_dir(t, scratch, real, why, sizeof(why))) < 0)
 		return refuse(e, rc == -EACCES ? 403 : 400, field, why);
-	if ((rc = check_dir(real, t, field, NULL, e)) < 0)
+	if ((rc = check_dir(real, field, NULL, e)) < 0)
 		return rc;
 	*out = strdup(real);
 	return *out ? 0 : -ENOMEM;
@@ -123,7 +122,7 @@ int jobtarget_check(json_t *v, const char *field, const char *scratch,
 	/* a share: allowed, then checked on the server */
 	if ((rc = confine_smb(t, why, sizeof(why))) < 0)
 		return refuse(e, rc == -EINVAL ? 400 : 403, field, why);
-	if ((rc = check_dir(t, t, field, session, e)) < 0)
+	if ((rc = check_dir(t, field, session, e)) < 0)
 		return rc;
 	if (!(*out = strdup(t)))
 		return -ENOMEM;

@@ -17,26 +17,36 @@
 
 static const char *const patterns[] = {"sequential", "random", NULL};
 static const char *const syncs[] = {"none", "dsync", "fdatasync", NULL};
-static const char *const datas[] = {"random", "zeros", "repeat", NULL};
+const char *const plan_data_names[] = {"random", "zeros", "repeat", NULL};
 
 /* The test object (docs/api.md, "Custom tests"); a field with FIELD_SWEEP
  * may be a list (a sweep). duration_s, ramp_s and data default to the
  * job's. */
 const struct field plan_test_fields[PLAN_N_TEST_FIELDS] = {
 	{.name = "pattern", .type = FIELD_ENUM, .choices = patterns,
-	 .def = "\"random\"", .help = "sequential or random offsets"},
+	 .def = "\"random\"",
+	 .help = "how offsets are chosen: sequential (each thread walks its "
+		 "own equal region of the file, wrapping at its end) or random "
+		 "(uniform block-aligned offsets over the whole file, with "
+		 "repeats)"},
 	{.name = "read_pct", .type = FIELD_INT, .unit = "%", .min = 0,
 	 .max = 100, .def = "100", .flags = FIELD_SWEEP,
-	 .help = "share of reads: 100 read only, 0 write only"},
+	 .help = "the share of reads: each I/O is a read with this "
+		 "probability (100 read only, 0 write only, between: a mix)"},
 	{.name = "block_size", .type = FIELD_BYTES, .unit = "B", .min = 512,
 	 .max = PLAN_MAX_BLOCK, .step = 512, .def = "4096",
-	 .flags = FIELD_SWEEP, .help = "bytes per I/O, a multiple of 512"},
+	 .flags = FIELD_SWEEP,
+	 .help = "bytes per I/O, a multiple of 512; each thread's region of "
+		 "the file must hold one block"},
 	{.name = "queue_depth", .type = FIELD_INT, .unit = "I/Os", .min = 1,
 	 .max = WL_MAX_QUEUE_DEPTH, .def = "1", .flags = FIELD_SWEEP,
 	 .help = "I/Os in flight per thread (QD)"},
 	{.name = "threads", .type = FIELD_INT, .min = 1, .max = WL_MAX_THREADS,
 	 .def = "1", .flags = FIELD_SWEEP,
-	 .help = "engine threads, each with its own queue (T)"},
+	 .unit = "threads",
+	 .help = "engine threads, each with its own queue (T); queue_depth × "
+		 "threads × block_size at most 1 GiB, and queue_depth × "
+		 "threads at most 4096 with psync, 512 on an SMB target"},
 	{.name = "duration_s", .type = FIELD_NUMBER, .unit = "s", .min = 0.5,
 	 .max = 3600, .def_text = "the job's duration_s", .flags = FIELD_SWEEP,
 	 .help = "the measured window of each iteration"},
@@ -49,19 +59,23 @@ const struct field plan_test_fields[PLAN_N_TEST_FIELDS] = {
 	 .flags = FIELD_SWEEP,
 	 .help = "I/O before the measured window, counted nowhere"},
 	{.name = "sync", .type = FIELD_ENUM, .choices = syncs, .def = "\"none\"",
-	 .help = "none; dsync (O_DSYNC); fdatasync every sync_every writes"},
+	 .help = "for tests that write (read_pct < 100): none; dsync (the "
+		 "file opened O_DSYNC); fdatasync (once every sync_every "
+		 "completed writes per thread)"},
 	{.name = "sync_every", .type = FIELD_INT, .unit = "writes", .min = 1,
 	 .max = 1000000, .def = "1", .flags = FIELD_SWEEP,
 	 .help = "writes per fdatasync, per thread (sync \"fdatasync\" only)"},
-	{.name = "data", .type = FIELD_ENUM, .choices = datas,
+	{.name = "data", .type = FIELD_ENUM, .choices = plan_data_names,
 	 .def_text = "the job's data",
-	 .help = "random (incompressible, never repeated), zeros, or repeat "
-		 "(one 4 KiB block)"},
+	 .help = "what writes carry: random (incompressible, never repeated), "
+		 "zeros, or repeat (one 4 KiB block)"},
 	{.name = "name", .type = FIELD_STRING, .unit = "B", .min = 1, .max = 31,
 	 .flags = FIELD_CLEAN,
 	 .def_text = "CrystalDiskMark style from the fields: \"RND4K Q32T1\", "
 		     "a mix adds its read share (\"RND8K Q16T2 R70\")",
-	 .help = "the test's name in results and comparisons"},
+	 .help = "the test's name in results and comparisons, unique with its "
+		 "direction in the job; a sweep's points are named after it "
+		 "with the value (\"scale T4\")"},
 };
 const size_t plan_n_test_fields = FIELDS_N(plan_test_fields);
 _Static_assert(FIELDS_N(plan_test_fields) == PLAN_N_TEST_FIELDS,
@@ -213,7 +227,7 @@ static int parse_test(json_t *o, size_t i, const struct workload *def,
 							   : def->ramp_s;
 	w->sync = (enum wl_sync)enum_of(n, "sync", syncs, WL_SYNC_NONE);
 	w->sync_every = (unsigned)int_of(n, "sync_every");
-	w->data = (enum wl_data)enum_of(n, "data", datas, (int)def->data);
+	w->data = (enum wl_data)enum_of(n, "data", plan_data_names, (int)def->data);
 	if ((rc = check_test(i, w, o, e)) < 0)
 		goto out;
 	if (sweep) {

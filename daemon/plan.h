@@ -60,6 +60,9 @@ int plan_from_tests(const struct plan_test *t, size_t n,
 
 /* The test object's descriptors (fields.h): validation, /profiles, the
  * OpenAPI document, the dashboard's custom-test rows. */
+/* What writes carry, by enum wl_data: "random", "zeros", "repeat", NULL. */
+extern const char *const plan_data_names[];
+
 #define PLAN_N_TEST_FIELDS 12
 extern const struct field plan_test_fields[PLAN_N_TEST_FIELDS];
 extern const size_t plan_n_test_fields;

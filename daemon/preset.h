@@ -80,6 +80,8 @@ struct preset_rows {
 	const struct metric *metrics;
 	size_t n_metrics;
 	const char *verdict_key;     /* a row's verdict ("PASS"), or NULL */
+	const char *reasons_key;     /* the verdict's reasons (sentences), or
+					NULL */
 	const char *verdicts_key;    /* compare's per-side list of them */
 	/* The row's test name ("Mailbox T8") into buf. */
 	void (*row_name)(json_t *row, char *buf, size_t len);

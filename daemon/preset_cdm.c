@@ -51,26 +51,54 @@ static const struct plan_test cdm3[] = {
 	{"4K QD32", WL_RANDOM, 0, 4 * KiB, 32, 1},
 };
 
-#define CDM_SET(var, nm, ttl, list)                                         \
-	const struct preset var = {                                         \
-		.version = PRESET_VERSION,                                  \
-		.name = nm,                                                 \
-		.title = ttl,                                               \
-		.kind = "tests",                                            \
-		.flags = PRESET_RAW_DEVICE,                                 \
-		.defaults = {.size = 1ULL << 30, .iterations = 5,           \
-			     .duration_s = 5},                              \
-		.tests = list,                                              \
-		.n_tests = sizeof(list) / sizeof((list)[0]),                \
-		.run = planrun_run,                                         \
-		.view = "tiles",                                            \
-	}
+const struct preset preset_cdm_default = {
+	.version = PRESET_VERSION,
+	.name = "cdm-default",
+	.title = "CrystalDiskMark 8 default",
+	.kind = "tests",
+	.flags = PRESET_RAW_DEVICE,
+	.defaults = {.size = 1ULL << 30, .iterations = 5, .duration_s = 5},
+	.tests = cdm_default,
+	.n_tests = sizeof(cdm_default) / sizeof(cdm_default[0]),
+	.run = planrun_run,
+	.view = "tiles",
+};
 
-CDM_SET(preset_cdm_default, "cdm-default", "CrystalDiskMark 8 default",
-	cdm_default);
-CDM_SET(preset_cdm_peak, "cdm-peak", "CrystalDiskMark 8 Peak Performance",
-	cdm_peak);
-CDM_SET(preset_cdm_realworld, "cdm-realworld",
-	"CrystalDiskMark 8 Real World Performance", cdm_realworld);
-CDM_SET(preset_cdm3, "cdm3", "CrystalDiskMark 3 (Seq, 512K, 4K, 4K QD32)",
-	cdm3);
+const struct preset preset_cdm_peak = {
+	.version = PRESET_VERSION,
+	.name = "cdm-peak",
+	.title = "CrystalDiskMark 8 Peak Performance",
+	.kind = "tests",
+	.flags = PRESET_RAW_DEVICE,
+	.defaults = {.size = 1ULL << 30, .iterations = 5, .duration_s = 5},
+	.tests = cdm_peak,
+	.n_tests = sizeof(cdm_peak) / sizeof(cdm_peak[0]),
+	.run = planrun_run,
+	.view = "tiles",
+};
+
+const struct preset preset_cdm_realworld = {
+	.version = PRESET_VERSION,
+	.name = "cdm-realworld",
+	.title = "CrystalDiskMark 8 Real World Performance",
+	.kind = "tests",
+	.flags = PRESET_RAW_DEVICE,
+	.defaults = {.size = 1ULL << 30, .iterations = 5, .duration_s = 5},
+	.tests = cdm_realworld,
+	.n_tests = sizeof(cdm_realworld) / sizeof(cdm_realworld[0]),
+	.run = planrun_run,
+	.view = "tiles",
+};
+
+const struct preset preset_cdm3 = {
+	.version = PRESET_VERSION,
+	.name = "cdm3",
+	.title = "CrystalDiskMark 3 (Seq, 512K, 4K, 4K QD32)",
+	.kind = "tests",
+	.flags = PRESET_RAW_DEVICE,
+	.defaults = {.size = 1ULL << 30, .iterations = 5, .duration_s = 5},
+	.tests = cdm3,
+	.n_tests = sizeof(cdm3) / sizeof(cdm3[0]),
+	.run = planrun_run,
+	.view = "tiles",
+};

@@ -33,7 +33,8 @@ static const struct field options[] = {
 	 .max_items = 16, .flags = FIELD_UNIQUE,
 	 .def_text = "1, 4 and 16 GiB, those that fit twice (the file and "
 		     "its copy) in free space; [size] when the job gives size",
-	 .help = "the file sizes, in whole MiB"},
+	 .help = "the file sizes, in whole MiB; each file and its copy must "
+		 "fit in the free space less the reserve"},
 };
 
 /* The methods in the order they run: the two that only create, zeros (the

@@ -54,16 +54,20 @@ static const struct field thresholds[] = {
 static const struct field options[] = {
 	{.name = "database_paths", .type = FIELD_LIST, .item = &dir_item,
 	 .min_items = 1, .max_items = 16, .def_text = "[target]",
-	 .help = "directories of the database files, used in turn"},
+	 .help = "directories for the database files, used in turn; the "
+		 "run's target becomes the first"},
 	{.name = "log_paths", .type = FIELD_LIST, .item = &dir_item, .min_items = 1,
 	 .max_items = 16, .def_text = "[target]",
 	 .help = "directories of the log files, used in turn"},
 	{.name = "databases", .type = FIELD_INT, .min = 1,
 	 .max = MAILBOX_MAX_DBS, .def_text = "one per database path",
-	 .help = "database files, each with its log"},
+	 .help = "database files, each with its log: database d on "
+		 "database_paths[d mod n], its log on log_paths[d mod n]"},
 	{.name = "database_size", .type = FIELD_BYTES, .unit = "B",
 	 .min = 8 << 20, .max = (double)MAX_SIZE, .step = 1 << 20,
-	 .def_text = "the job's size", .help = "each database file"},
+	 .def_text = "the job's size",
+	 .help = "each database file; all the files must fit, summed per "
+		 "filesystem, in the free space less the reserve"},
 	{.name = "log_size", .type = FIELD_BYTES, .unit = "B", .min = 8 << 20,
 	 .max = (double)MAX_SIZE, .step = 1 << 20, .def = "67108864",
 	 .help = "each log file"},
@@ -75,13 +79,15 @@ static const struct field options[] = {
 	 .max = 1 << 20, .step = 512, .def = "32768",
 	 .help = "bytes per database I/O"},
 	{.name = "db_read_pct", .type = FIELD_INT, .unit = "%", .min = 0,
-	 .max = 100, .def = "60", .help = "share of database reads"},
+	 .max = 100, .def = "60",
+	 .help = "share of database I/Os that are reads"},
 	{.name = "log_block_size", .type = FIELD_BYTES, .unit = "B", .min = 512,
 	 .max = 1 << 20, .step = 512, .def = "8192",
 	 .help = "bytes per log write"},
 	{.name = "thresholds", .type = FIELD_OBJECT, .sub = thresholds,
 	 .n_sub = FIELDS_N(thresholds), .def = "{}",
-	 .help = "PASS/FAIL limits in milliseconds"},
+	 .help = "PASS/FAIL limits in milliseconds; a threshold on reads "
+		 "with db_read_pct 0, or on writes with 100, is refused"},
 };
 
 static uint64_t opt_u64(json_t *o, const char *key)
@@ -574,6 +580,7 @@ static const struct preset_rows rows = {
 	.metrics = metrics,
 	.n_metrics = FIELDS_N(metrics),
 	.verdict_key = "verdict",
+	.reasons_key = "reasons",
 	.verdicts_key = "mailbox_verdicts",
 	.row_name = row_name,
 };

@@ -15,11 +15,11 @@
 	X(cdm_peak)                                                          \
 	X(cdm_realworld)                                                     \
 	X(cdm3)                                                              \
-	X(cdm_nvme)                                                          \
 	X(seq_sweep)                                                         \
 	X(mailbox)                                                           \
 	X(file_create)                                                       \
-	X(custom)
+	X(custom)                                                            \
+	X(cdm_nvme)
 
 #define DECLARE(n) extern const struct preset preset_##n;
 #define ENTRY(n) &preset_##n,

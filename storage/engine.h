@@ -8,10 +8,11 @@
  * (what completes in the ramp is counted nowhere) and closes duration_s
  * later, so a thread that was slow to get going counts less, as a device
  * with a slow start would. A result's window is the longest of its threads'
- * (each closes at its first reap at or past the deadline). Latency of one I/O runs on
- * CLOCK_MONOTONIC from the moment its slot was freed (the reap that returned
- * its predecessor) to the reap that returns it: one clock read per reaped
- * batch. Each completed I/O is replaced by a new one submitted on its own, as
+ * (each closes at its first reap at or past the deadline). Latency of one
+ * I/O runs from the moment its queue slot is free (the reap that returned
+ * its predecessor, or the start) to the reap that returns it, on the
+ * monotonic clock (CLOCK_MONOTONIC on Linux): fio's lat, slat + clat; one
+ * clock read per reaped batch. Each completed I/O is replaced by a new one submitted on its own, as
  * fio does by default. The measured window of
  * a thread ends at the first reap at or past the deadline; the I/Os of that
  * reap are counted, the ones still in flight afterwards are drained and not

@@ -85,7 +85,13 @@ struct tgt_io {
 	uint32_t len;          /* bytes */
 	uint8_t write;         /* 1 = write, 0 = read */
 	int64_t res;           /* bytes transferred, or a negative errno */
-	uint64_t t_submit_ns;  /* os_now_ns() when its slot was freed */
+	uint64_t t_submit_ns;  /* os_now_ns() when its slot was freed: the
+				  start of its latency, which runs from the
+				  moment its queue slot is free (the reap
+				  that returned its predecessor, or the
+				  start) to the reap that returns it, on the
+				  monotonic clock (CLOCK_MONOTONIC on
+				  Linux): fio's lat, slat + clat */
 };
 
 struct tgt_open_args {

@@ -4,8 +4,10 @@
 //   cd tests/browser && npm ci
 //   STORBENCH_BIN=/path/to/build/storbench STORBENCH_OUT=/path/to/out node dashboard.test.mjs
 //
-// STORBENCH_OUT receives the screenshots (run.png, form-error.png, jobs-running.png) and the
-// scratch folders (data dir and benchmark target, which must be on a real disk filesystem,
+// STORBENCH_OUT receives the screenshots (run.png, form-error.png, jobs-running.png,
+// form-mailbox-db.png, form-mailbox-db-error.png, form-file-create-error.png, cdm-nvme.png, one
+// per preset's card, and run-view-{tiles,sweep,methods,rows}.png: a whole run page of each
+// profile view) and the scratch folders (data dir and benchmark target, which must be on a real disk filesystem,
 // not tmpfs). Prints "N passed, M failed" last; exits non-zero on any failure, including a
 // missing Chromium.
 
@@ -50,7 +52,7 @@ class Abort extends Error {}
 
 const fmtMBs = (v) => v.toFixed(2); // the dashboard's CrystalDiskMark format
 
-const state = { daemon: null, browser: null, work: null, requests: [], pageErrors: [] };
+const state = { daemon: null, browser: null, work: null, requests: [], pageErrors: [], jobPosts: 0 };
 
 async function cleanup() {
   try { await state.browser?.close(); } catch { /* ignore */ }
@@ -135,7 +137,10 @@ async function main() {
     const context = await state.browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
     const p = await context.newPage();
     p.setDefaultTimeout(20000);
-    p.on('request', (req) => state.requests.push(req.url()));
+    p.on('request', (req) => {
+      state.requests.push(req.url());
+      if (req.method() === 'POST' && req.url().endsWith('/api/v1/jobs')) state.jobPosts++;
+    });
     p.on('pageerror', (e) => state.pageErrors.push(`pageerror: ${e.message}`));
     p.on('console', (m) => {
       // a 4xx from the API is expected where the test provokes one (bad size); the page shows it itself
@@ -150,6 +155,10 @@ async function main() {
     await p.locator('#job-form').waitFor();
     // profiles are loaded into the select
     await p.waitForFunction(() => [...document.querySelectorAll('#f-profile option')].some((o) => o.value === 'cdm-default'));
+    // in the daemon's order, the first one selected
+    const listed = (await api(url, 'GET', '/api/v1/profiles')).json.profiles.map((x) => x.name);
+    assert.deepEqual(await p.$$eval('#f-profile option', (os) => os.map((o) => o.value)), listed);
+    assert.equal(await p.inputValue('#f-profile'), listed[0]);
     return p;
   });
 
@@ -393,26 +402,172 @@ async function main() {
     await page.screenshot({ path: path.join(out, 'custom-run.png'), fullPage: true });
   }, { critical: false });
 
-  await step('preset from the form: seq-sweep with options; bad JSON is caught before sending', async () => {
-    await page.goto(`${url}/#/`);
-    await page.locator('#job-form').waitFor();
-    await page.fill('#f-target', target);
-    await page.selectOption('#f-profile', 'seq-sweep');
-    await page.locator('#options-field').waitFor({ state: 'visible' });
-    await page.fill('#f-size', '32MiB');
-    await page.fill('#f-iterations', '1');
-    await page.fill('#f-duration', '0.5');
-    await page.fill('#f-options', '{"block_sizes": [4096,');
+  // ---------------------------------------------------------------- typed option fields
+  const jobCount = async () => (await api(url, 'GET', '/api/v1/jobs?limit=1000')).json.jobs.length;
+  const el = (name) => page.locator(`[name="${name}"]`);
+  /** Submit; the form itself refuses, marks `field` (the input `input`), sends nothing, queues nothing. */
+  const refusedByForm = async (field, input, text) => {
+    const posts = state.jobPosts;
+    const queued = await jobCount();
     await page.click('#job-submit');
-    await page.locator('#job-error').waitFor({ state: 'visible' });
-    assert.equal(await page.getAttribute('#f-options', 'aria-invalid'), 'true');
-    await page.fill('#f-options', '{"block_sizes": ["4KiB", "1MiB"], "queue_depth": 2}');
+    await page.locator(`#job-error[data-field="${field}"]`).waitFor({ state: 'visible' });
+    assert.equal(await el(input).getAttribute('aria-invalid'), 'true', `${input} is not marked`);
+    const beside = await page.locator(`.field-error[data-for="${input}"]`).innerText();
+    assert.match(beside, text, `beside ${input}: "${beside}"`);
+    assert.equal(state.jobPosts, posts, 'the form sent a request');
+    assert.equal(await jobCount(), queued, 'a job was queued');
+  };
+  /** Submit; the daemon refuses with problem+json naming `field`, marked on `input`; nothing queued. */
+  const refusedByDaemon = async (field, input, status = 400) => {
+    const queued = await jobCount();
+    const respP = page.waitForResponse((r) => r.url().endsWith('/api/v1/jobs') && r.request().method() === 'POST');
+    await page.click('#job-submit');
+    const resp = await respP;
+    assert.equal(resp.status(), status, await resp.text());
+    assert.match(resp.headers()['content-type'] ?? '', /application\/problem\+json/);
+    const prob = await resp.json();
+    assert.equal(prob.field, field);
+    await page.locator(`#job-error[data-field="${field}"]`).waitFor({ state: 'visible' });
+    assert.equal(await el(input).getAttribute('aria-invalid'), 'true', `${input} is not marked`);
+    assert.ok((await page.locator(`.field-error[data-for="${input}"]`).innerText()).includes(prob.detail), 'the detail is not beside the input');
+    assert.equal(await jobCount(), queued, 'a job was queued');
+    return prob;
+  };
+  const accepted = async () => {
     const respP = page.waitForResponse((r) => r.url().endsWith('/api/v1/jobs') && r.request().method() === 'POST');
     await page.click('#job-submit');
     const resp = await respP;
     assert.equal(resp.status(), 202, await resp.text());
-    const job = await resp.json();
+    assert.equal(await page.isVisible('#job-error'), false, 'error box still visible after a good submit');
+    return { sent: JSON.parse(resp.request().postData()), job: await resp.json() };
+  };
+  const openForm = async (profile) => { // a fresh form: nothing left from the steps before
+    await page.goto(`${url}/#/`);
+    await page.reload();
+    await page.locator('#job-form').waitFor();
+    await page.waitForFunction((p) => [...document.querySelectorAll('#f-profile option')].some((o) => o.value === p), profile);
+    await page.fill('#f-target', target);
+    await page.selectOption('#f-profile', profile);
+  };
+
+  await step('preset from the form: seq-sweep with typed options; bad input is caught before sending', async () => {
+    await openForm('seq-sweep');
+    await page.locator('#options-field').waitFor({ state: 'visible' });
+    await page.fill('#f-size', '32MiB');
+    await page.fill('#f-iterations', '1');
+    await page.fill('#f-duration', '0.5');
+    await el('options.block_sizes').fill('4096,'); // an empty item: no request
+    await refusedByForm('options.block_sizes[1]', 'options.block_sizes', /empty/);
+    await el('options.block_sizes').fill('4KiB, 1MiB');
+    await el('options.queue_depth').fill('2');
+    const { sent, job } = await accepted();
+    assert.deepEqual(sent.options, { block_sizes: ['4KiB', '1MiB'], queue_depth: 2 });
     assert.deepEqual(job.options, { block_sizes: [4096, 1048576], queue_depth: 2, threads: 1 });
+    assert.equal((await waitJob(url, job.id, 60000)).state, 'done');
+  }, { critical: false });
+
+  await step('cdm-nvme from the form: its eight tiles on the run page (screenshot cdm-nvme.png)', async () => {
+    const prof = (await api(url, 'GET', '/api/v1/profiles')).json.profiles.find((x) => x.name === 'cdm-nvme');
+    assert.ok(prof, 'no cdm-nvme in /profiles');
+    assert.equal(prof.view, 'tiles');
+    await openForm('cdm-nvme');
+    assert.equal(await page.locator('#options-field').isVisible(), false, 'cdm-nvme has no options');
+    assert.match(await page.innerText('#profile-hint'), /SEQ128K Q32T1/);
+    await page.fill('#f-size', '32MiB');
+    await page.fill('#f-iterations', '1');
+    await page.fill('#f-duration', '0.5');
+    await page.fill('#f-labels', 'browser-nvme');
+    const { sent, job } = await accepted();
+    assert.deepEqual(sent, { target, profile: 'cdm-nvme', size: '32MiB', iterations: 1, duration_s: 0.5, labels: ['browser-nvme'] });
+    const done = await waitJob(url, job.id, 120000);
+    assert.equal(done.state, 'done', done.error);
+    const run = (await api(url, 'GET', `/api/v1/runs/${done.run_id}`)).json;
+    await page.goto(`${url}/#/runs/${done.run_id}`);
+    await page.locator('.tile[data-test="RND4K Q32T16"][data-rw="write"] .tile-mbs').waitFor();
+    await page.waitForFunction(() => document.getElementById('run-chart')?.dataset.rendered === '1');
+    const tiles = await page.$$eval('.tile[data-test][data-rw]', (els) =>
+      els.map((e) => ({ test: e.dataset.test, rw: e.dataset.rw, mbs: e.querySelector('.tile-mbs')?.textContent.trim() })));
+    assert.equal(tiles.length, 8, `tiles: ${JSON.stringify(tiles)}`);
+    assert.deepEqual(tiles.map((t) => `${t.test} ${t.rw}`).sort(), prof.tests.map((t) => `${t.test} ${t.rw}`).sort());
+    for (const t of tiles) {
+      const best = run.tests.find((x) => x.test === t.test && x.rw === t.rw)?.best;
+      assert.ok(best, `${t.test} ${t.rw} not in the run`);
+      assert.equal(t.mbs, fmtMBs(best.mb_s), `${t.test} ${t.rw}`);
+    }
+    const rows = await page.locator('.tile-rowhead').allInnerTexts();
+    assert.deepEqual(rows.map((r) => r.replace(/\s+/g, ' ').trim()), ['SEQ1M Q8T1', 'SEQ128K Q32T1', 'RND4K Q32T16', 'RND4K Q1T1']);
+    assert.equal(await page.locator('#preset-card').count(), 0, 'a tiles profile has no extra card');
+    await page.mouse.move(0, 0);
+    await page.locator('.run-top').screenshot({ path: path.join(out, 'cdm-nvme.png') });
+  }, { critical: false });
+
+  await step('mailbox-db from the form: typed options; bad values marked on their own fields (screenshots form-mailbox-db*.png)', async () => {
+    await openForm('mailbox-db');
+    await page.locator('#options-field').waitFor({ state: 'visible' });
+    // inputs generated from fields.options, named by their API paths
+    for (const name of ['options.database_paths[0]', 'options.log_paths[0]', 'options.databases', 'options.database_size',
+      'options.log_size', 'options.threads', 'options.db_block_size', 'options.db_read_pct', 'options.log_block_size',
+      'options.thresholds.db_read_mean_ms', 'options.thresholds.log_write_p99_ms']) {
+      assert.equal(await el(name).count(), 1, `no input ${name}`);
+    }
+    assert.equal(await el('options.threads').getAttribute('placeholder'), '4, 8, 12');
+    assert.equal(await el('options.thresholds.db_read_mean_ms').inputValue(), '20');
+    assert.equal(await el('options.thresholds.db_read_p99_ms').getAttribute('placeholder'), 'not checked');
+    await page.fill('#f-size', '64MiB');
+    await page.fill('#f-iterations', '1');
+    await page.fill('#f-duration', '1');
+    await page.fill('#f-labels', 'browser-mailbox');
+    // the form's own checks: a thread count over 256, a threshold of 0
+    await el('options.threads').fill('2, 300');
+    await el('options.log_size').fill('16MiB');
+    await refusedByForm('options.threads[1]', 'options.threads', /256/);
+    await el('options.threads').fill('2, 4');
+    await el('options.thresholds.db_read_mean_ms').fill('0');
+    await refusedByForm('options.thresholds.db_read_mean_ms', 'options.thresholds.db_read_mean_ms', /> 0/);
+    await el('options.thresholds.db_read_mean_ms').fill('50');
+    // the daemon's: a database directory outside the allowed roots
+    await el('options.database_paths[0]').fill(target);
+    await page.locator('fieldset[name="options.database_paths"] button.list-add').click();
+    await el('options.database_paths[1]').fill('/etc');
+    await page.locator('#new-job').screenshot({ path: path.join(out, 'form-mailbox-db.png') });
+    const prob = await refusedByDaemon('options.database_paths[1]', 'options.database_paths[1]', 403);
+    assert.match(prob.detail, /outside the allowed roots/);
+    await page.locator('#new-job').screenshot({ path: path.join(out, 'form-mailbox-db-error.png') });
+    // remove the bad row, set more thresholds, clear one (not checked)
+    await page.locator('fieldset[name="options.database_paths"] .list-row').nth(1).locator('button').click();
+    assert.equal(await el('options.database_paths[1]').count(), 0);
+    await el('options.thresholds.db_write_mean_ms').fill('30');
+    await el('options.thresholds.log_write_mean_ms').fill('');
+    const { sent, job } = await accepted();
+    assert.deepEqual(sent.options, { database_paths: [target], log_size: '16MiB', threads: [2, 4],
+      thresholds: { db_read_mean_ms: 50, db_write_mean_ms: 30, log_write_mean_ms: null } });
+    const got = (await api(url, 'GET', `/api/v1/jobs/${job.id}`)).json;
+    assert.equal(got.profile, 'mailbox-db');
+    assert.deepEqual(got.labels, ['browser-mailbox']);
+    assert.deepEqual(got.options.database_paths, [got.target]);
+    assert.deepEqual(got.options.threads, [2, 4]);
+    assert.equal(got.options.log_size, 16 * 1024 * 1024);
+    assert.deepEqual(got.options.thresholds, { db_read_mean_ms: 50, db_read_p99_ms: null, db_write_mean_ms: 30,
+      log_write_mean_ms: null, log_write_p99_ms: null });
+    const c = await api(url, 'DELETE', `/api/v1/jobs/${job.id}`); // its run is not needed here
+    assert.ok([202, 409].includes(c.status), c.text);
+    await waitJob(url, job.id, 30000);
+  }, { critical: false });
+
+  await step('file-create from the form: typed sizes; a duplicate caught by the form, "1GB" by the daemon', async () => {
+    await openForm('file-create');
+    await page.locator('#options-field').waitFor({ state: 'visible' });
+    await page.fill('#f-iterations', '1');
+    await el('options.sizes').fill('16MiB, 16MiB');
+    await refusedByForm('options.sizes[1]', 'options.sizes', /twice/);
+    await el('options.sizes').fill('1GB');
+    const prob = await refusedByDaemon('options.sizes[0]', 'options.sizes');
+    assert.match(prob.detail, /whole MiB/);
+    await page.locator('#new-job').screenshot({ path: path.join(out, 'form-file-create-error.png') });
+    await el('options.sizes').fill('16MiB, 32MiB');
+    const { sent, job } = await accepted();
+    assert.deepEqual(sent.options, { sizes: ['16MiB', '32MiB'] });
+    assert.deepEqual((await api(url, 'GET', `/api/v1/jobs/${job.id}`)).json.options, { sizes: [16777216, 33554432] });
     assert.equal((await waitJob(url, job.id, 60000)).state, 'done');
   }, { critical: false });
 
@@ -426,6 +581,8 @@ async function main() {
     ['mailbox-db', { profile: 'mailbox-db', size: '64MiB', iterations: 1, duration_s: 1, options: { threads: [2, 4], log_size: '16MiB' } }, 5, /PASS|FAIL/],
     ['file-create', { profile: 'file-create', iterations: 1, options: { sizes: ['64MiB', '128MiB'] } }, 6, /fallocate/],
   ];
+  const profiles = (await api(url, 'GET', '/api/v1/profiles')).json.profiles;
+  const viewShots = new Set();
   for (const [name, body, lines, text] of presets) {
     await step(`preset ${name}: the run page draws its chart (screenshot ${name}.png)`, async () => {
       const r = await api(url, 'POST', '/api/v1/jobs', { target, labels: ['browser-preset'], ...body });
@@ -450,6 +607,14 @@ async function main() {
       assert.equal(px.lines, lines, `${name}: datasets drawn`);
       assert.match(await page.locator(cardSel).innerText(), text);
       await page.locator(cardSel).screenshot({ path: path.join(out, `${name}.png`) });
+      // a whole run page of each profile view, as /profiles names it
+      const view = profiles.find((x) => x.name === body.profile).view;
+      assert.equal(await page.locator('#preset-card').count(), view === 'tiles' ? 0 : 1, `${name}: view ${view}`);
+      if (!viewShots.has(view)) {
+        viewShots.add(view);
+        await page.mouse.move(0, 0);
+        await page.screenshot({ path: path.join(out, `run-view-${view}.png`), fullPage: true });
+      }
     }, { critical: false });
   }
 

@@ -48,7 +48,24 @@ import { startDaemon } from '../lib/daemon.mjs';
  *  - why: one sentence.
  * Empty: the refactor keeps every answer as it was.
  */
-export const ALLOWED = [];
+export const ALLOWED = [
+  { route: /^\/api\/v1\/profiles$/, path: 'profiles[*].view', kind: 'added',
+    why: 'each preset names the chart its run page draws (tiles, sweep, rows, methods), so the dashboard needs no preset names' },
+  { route: /^\/api\/v1\/profiles$/, path: 'profiles[*].fields', kind: 'added',
+    why: 'the field descriptors of its options and tests (name, type, unit, limits, default, help) that the dashboard builds its typed forms from' },
+  { route: /^\/api\/v1\/profiles$/, path: 'profiles[*].summary', kind: 'added',
+    why: 'how the run page draws a preset\'s summary rows (mailbox-db: columns, axes, thresholds)' },
+  { route: /^\/api\/v1\/profiles$/, path: 'job_fields', kind: 'added',
+    why: 'the job request\'s field descriptors, from the same table that validates it' },
+  { route: /^\/api\/v1\/profiles$/, path: 'profiles[8]', kind: 'added',
+    why: 'the new preset cdm-nvme (CrystalDiskMark 8 NVMe SSD), last in the registry' },
+  { route: /^\/api\/v1\/profiles$/, path: 'profiles[*].options.*', kind: 'changed',
+    why: 'the one-line option texts are now written from the descriptors (help: limits (default)), not by hand' },
+  { route: /^\/api\/v1\/openapi\.json$/, path: '$', kind: 'changed',
+    why: 'the document is generated: the request schemas from the field tables (MailboxOptions is MailboxDbOptions, its thresholds inline), the new /profiles members documented, its fragments merged in their order' },
+  { route: /^\/api\/v1\/profiles$/, path: 'profiles[*].test_fields.*', kind: 'changed',
+    why: 'the one-line test-field texts are now written from the descriptors (help: limits (default)), not by hand' },
+];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const goldenDir = path.resolve(here, '../golden');

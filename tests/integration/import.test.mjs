@@ -237,7 +237,7 @@ test('storbench import on the command line stores the same runs, once', opts, as
   const { spawnSync } = await import('node:child_process');
   const data = path.join(root, 'cli-data');
   const files = [cdm('cdm804-nvme-mix-1M-iops.txt'), path.join(fixtures, 'fio', 'fio-3.26-git-readwrite-two-filenames-ns.json')];
-  let p = spawnSync(bin, ['import', '--data', data, '--labels', 'cli', ...files], { encoding: 'utf8' });
+  let p = spawnSync(bin, ['import', '--data', data, '--label', 'cli', ...files], { encoding: 'utf8' });
   assert.equal(p.status, 0, p.stderr);
   assert.match(p.stdout, /cdm804-nvme-mix-1M-iops.txt: imported as run 1 \(CrystalDiskMark 8.0.4, 12 tests\)/);
   assert.match(p.stdout, /imported as run 2 \(fio 3.26-19-ge7e53, 2 tests\)/);

@@ -1,5 +1,7 @@
 // The OpenAPI document (api/openapi.json, served at /api/v1/openapi.json)
-// against the code: it is a valid OpenAPI 3.1 document
+// against the code: the daemon serves exactly the committed file (which
+// scripts/gen-openapi writes from the fragments api/openapi/*.json and the
+// field tables); it is a valid OpenAPI 3.1 document
 // (@apidevtools/swagger-parser); it lists exactly the routes of
 // api/routes.c with their methods; every number in it names its unit
 // (description and x-unit); every /api/ route takes the bearer token; and
@@ -7,7 +9,11 @@
 // parameters, answers a status the document lists for it — never a 404 for
 // the route or a 405 — with a content type it lists and, for JSON, a body
 // that its schema takes (ajv, JSON Schema 2020-12). The events stream's
-// event data are checked against their schemas (x-sse-events) too.
+// event data are checked against their schemas (x-sse-events) too. The
+// request schemas say what the descriptors of GET /api/v1/profiles say
+// (every profile's options, a test's fields, the job's: names, limits,
+// defaults), and the daemon refuses a job body outside them with a 400
+// naming the field.
 //
 // The npm packages come from tests/browser/node_modules (pinned in
 // tests/browser/package.json; scripts/bootstrap --test installs them).
@@ -30,7 +36,8 @@ assert.ok(out, 'STORBENCH_OUT must name an output folder');
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const docPath = path.join(repo, 'api', 'openapi.json');
-const doc = JSON.parse(fs.readFileSync(docPath, 'utf8'));
+const docText = fs.readFileSync(docPath, 'utf8');
+const doc = JSON.parse(docText);
 
 // the validators, from the browser tests' pinned packages
 const req = createRequire(path.join(repo, 'tests', 'browser', 'package.json'));
@@ -53,6 +60,43 @@ const fixtures = process.env.STORBENCH_FIXTURES ??
 const MAY_BE_MISSING = new Set(['get /api/v1/events', 'get /metrics']);
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const REGENERATE = 'run scripts/gen-openapi BUILD/storbench after building, and commit api/openapi.json';
+
+// one daemon for every test, on a fresh data directory
+const root = fs.mkdtempSync(path.join(path.resolve(out), 'openapi-'));
+const d = await startDaemon({ bin, dataDir: path.join(root, 'data'), quiet: true });
+after(async () => {
+  await d.stop().catch(() => {});
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+/** The first few places where a and b differ, as JSON pointers. */
+function differences(a, b, at = '', found = []) {
+  if (found.length >= 8) return found;
+  if (a && b && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
+      differences(a[k], b[k], `${at}/${k}`, found);
+  } else if (JSON.stringify(a) !== JSON.stringify(b)) {
+    found.push(`${at || '/'}: ${JSON.stringify(a)?.slice(0, 80)} in the file, ${JSON.stringify(b)?.slice(0, 80)} served`);
+  }
+  return found;
+}
+
+test('the daemon serves exactly the committed api/openapi.json', async () => {
+  const r = await fetch(`${d.url}/api/v1/openapi.json`);
+  const text = await r.text();
+  assert.equal(r.status, 200, text.slice(0, 400));
+  if (text === docText) return;
+  let served = null;
+  try { served = JSON.parse(text); } catch { /* said below */ }
+  const where = served ? differences(doc, served) : ['the daemon\'s answer is not JSON'];
+  if (!where.length) {
+    const line = text.split('\n').findIndex((l, i) => l !== docText.split('\n')[i]);
+    where.push(`the same JSON, formatted differently from line ${line + 1} (edit api/openapi/*.json, not api/openapi.json)`);
+  }
+  assert.fail(`api/openapi.json is not what the daemon serves (it is generated from api/openapi/*.json and ` +
+    `the field tables): ${REGENERATE}.\n  ${where.join('\n  ')}`);
+});
 /** "/api/v1/runs/{id}" and "/static/*" alike: every parameter as "{}". */
 const shape = (p) => p.replace(/\{[^}]*\}/g, '{}').replace(/\*$/, '{}');
 
@@ -157,18 +201,20 @@ test('every /api/ route and /metrics take the bearer token; the dashboard and /h
 
 // ------------------------------------------------------------ the daemon
 
-const deref = await SwaggerParser.dereference(structuredClone(doc));
+// FieldDescriptor refers to itself (a list's item, an object's fields): such
+// $refs stay as they are, and ajv finds them in the components given beside
+// each schema it compiles
+const deref = await SwaggerParser.dereference(structuredClone(doc), { dereference: { circular: 'ignore' } });
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
 const compiled = new WeakMap();
 function validate(schema, value, what) {
-  if (!compiled.has(schema)) compiled.set(schema, ajv.compile(schema));
+  if (!compiled.has(schema)) compiled.set(schema, ajv.compile({ ...schema, components: deref.components }));
   const v = compiled.get(schema);
   assert.ok(v(value), `${what}: the body does not match the documented schema: ` +
     `${JSON.stringify(v.errors?.slice(0, 6), null, 1)}\nbody: ${JSON.stringify(value).slice(0, 1500)}`);
 }
 
 const called = new Set();
-let d = null;
 
 /**
  * Calls the documented operation key ("get /api/v1/runs/{id}") at url
@@ -241,12 +287,6 @@ function eventStream(url) {
 }
 
 test('every documented operation answers as documented', { timeout: 240000 }, async () => {
-  const root = fs.mkdtempSync(path.join(path.resolve(out), 'openapi-'));
-  d = await startDaemon({ bin, dataDir: path.join(root, 'data'), quiet: true });
-  after(async () => {
-    await d.stop().catch(() => {});
-    fs.rmSync(root, { recursive: true, force: true });
-  });
   const routes = new Set(routeTable().map((r) => `${r.method} ${shape(r.pattern)}`));
   const absent = (k) => !routes.has(shape(k)) && MAY_BE_MISSING.has(k);
 
@@ -335,7 +375,7 @@ test('every documented operation answers as documented', { timeout: 240000 }, as
   await call('get /api/v1/credentials/{name}', '/api/v1/credentials/oa2', { want: [404] });
 
   const served = await call('get /api/v1/openapi.json', '/api/v1/openapi.json', { want: [200] });
-  assert.deepEqual(served.json, doc, 'the daemon serves api/openapi.json as it is in the tree (rebuild after editing it)');
+  assert.deepEqual(served.json, doc, `the daemon serves api/openapi.json as it is in the tree: ${REGENERATE}`);
 
   // a wrong token is a 401 on any listener
   await call('get /api/v1/runs', '/api/v1/runs', { headers: { Authorization: 'Bearer wrong' }, want: [401] });
@@ -373,4 +413,167 @@ test('every documented operation answers as documented', { timeout: 240000 }, as
   const all = operations().map((o) => `${o.method} ${o.path}`);
   const notCalled = all.filter((k) => !called.has(k) && !absent(k));
   assert.deepEqual(notCalled, [], 'documented operations this test does not call');
+});
+
+// ------------------------------------------ the request schemas and the tables
+
+/** "seq-sweep" → "SeqSweepOptions": a profile's options schema (api/openapi.c). */
+const optionsName = (profile) => profile.split(/[^A-Za-z0-9]+/).filter(Boolean)
+  .map((w) => w[0].toUpperCase() + w.slice(1)).join('') + 'Options';
+
+/** Follows $refs to the schema itself. */
+function follow(s) {
+  for (let n = 0; s && typeof s.$ref === 'string' && n < 8; n++) s = resolve(s);
+  return s;
+}
+
+/**
+ * Does schema s (at where) say what descriptor desc (GET /api/v1/profiles)
+ * says: the type, the limits (minimum, maximum, lengths, items), the
+ * choices and the default? What differs goes into bad.
+ */
+function sameAsDescriptor(desc, s, where, bad) {
+  s = follow(s);
+  if (!s) return bad.push(`${where}: not in the document`);
+  const say = (what, got, want) => {
+    if (JSON.stringify(got) !== JSON.stringify(want))
+      bad.push(`${where}: ${what} ${JSON.stringify(got)}, the descriptor says ${JSON.stringify(want)}`);
+  };
+  say('default', s.default, desc.default);
+  let v = s;
+  if (desc.nullable) {
+    say('a null branch', v.oneOf?.some((b) => b.type === 'null'), true);
+    v = v.oneOf?.find((b) => b.type !== 'null');
+  }
+  if (desc.sweep) {
+    say('a list branch (a sweep)', v?.oneOf?.[1]?.type, 'array');
+    v = v?.oneOf?.[0];
+  }
+  v = follow(v) ?? {};
+  switch (desc.type) {
+    case 'int':
+    case 'number':
+      say('type', v.type, desc.type === 'int' ? 'integer' : 'number');
+      say(desc.min_exclusive ? 'exclusiveMinimum' : 'minimum', v[desc.min_exclusive ? 'exclusiveMinimum' : 'minimum'], desc.min);
+      say('maximum', v.maximum, desc.max);
+      break;
+    case 'bytes': {
+      const int = (v.oneOf ?? []).find((b) => b.type === 'integer') ?? {};
+      say('minimum', int.minimum, desc.min);
+      say('maximum', int.maximum, desc.max);
+      say('multipleOf', int.multipleOf, desc.step);
+      say('a string branch ("4KiB")', (v.oneOf ?? []).some((b) => b.type === 'string'), true);
+      break;
+    }
+    case 'string':
+      say('type', v.type, 'string');
+      say('minLength', v.minLength, desc.min);
+      say('maxLength', v.maxLength, desc.max);
+      break;
+    case 'enum':
+      say('enum', v.enum, desc.choices);
+      break;
+    case 'bool':
+      say('type', v.type, 'boolean');
+      break;
+    case 'dir':
+      say('type', v.type, 'string');
+      break;
+    case 'list':
+      say('type', v.type, 'array');
+      say('minItems', v.minItems, desc.min_items);
+      say('maxItems', v.maxItems, desc.max_items);
+      say('uniqueItems', v.uniqueItems, desc.unique);
+      sameAsDescriptor(desc.item, v.items, `${where}[]`, bad);
+      break;
+    case 'object':
+      sameFields(desc.fields, v, where, bad);
+      break;
+    default:
+      bad.push(`${where}: a descriptor of type ${desc.type} this test does not know`);
+  }
+  return bad;
+}
+
+/** Is object schema s made of exactly the fields descs, each as it says? */
+function sameFields(descs, s, where, bad, only = () => true) {
+  s = follow(s);
+  const props = s?.properties ?? {};
+  const want = descs.map((x) => x.name).sort();
+  const got = Object.keys(props).sort();
+  if (JSON.stringify(got) !== JSON.stringify(want))
+    bad.push(`${where}: properties ${got.join(', ')}; the descriptors: ${want.join(', ')}`);
+  if (s?.additionalProperties !== false) bad.push(`${where}: takes properties the descriptors do not name`);
+  for (const x of descs.filter(only))
+    if (props[x.name]) sameAsDescriptor(x, props[x.name], `${where}.${x.name}`, bad);
+  return bad;
+}
+
+let profiles = null;
+async function profileList() {
+  if (!profiles) {
+    const r = await api(d.url, 'GET', '/api/v1/profiles');
+    assert.equal(r.status, 200, r.text);
+    profiles = r.json;
+  }
+  return profiles;
+}
+
+test('the request schemas say what the field descriptors of GET /api/v1/profiles say', async () => {
+  const { profiles: list, job_fields: jobFields } = await profileList();
+  const schemas = doc.components.schemas;
+  const bad = [];
+  const withOptions = list.filter((p) => p.fields?.options);
+  assert.ok(withOptions.length >= 3, `only ${withOptions.length} profiles with options`);
+  for (const p of withOptions) {
+    const name = optionsName(p.name);
+    if (!schemas[name]) bad.push(`${p.name}: the document has no options schema components/schemas/${name}`);
+    else sameFields(p.fields.options, schemas[name], name, bad);
+  }
+  // JobRequest.options: any of exactly these
+  const refs = (schemas.JobRequest?.properties?.options?.anyOf ?? []).map((x) => x.$ref).sort();
+  const want = withOptions.map((p) => `#/components/schemas/${optionsName(p.name)}`).sort();
+  if (JSON.stringify(refs) !== JSON.stringify(want))
+    bad.push(`JobRequest.options is anyOf ${refs.join(', ')}; the profiles with options: ${want.join(', ')}`);
+  // a test's fields (custom) and the job's own (options: above)
+  for (const p of list.filter((x) => x.fields?.tests))
+    sameFields(p.fields.tests, schemas.TestRequest, `TestRequest (${p.name})`, bad);
+  sameFields(jobFields, schemas.JobRequest, 'JobRequest', bad, (x) => x.name !== 'options');
+  assert.deepEqual(bad, [], `the request schemas differ from the daemon's field tables (stale? ${REGENERATE})`);
+});
+
+test('POST /api/v1/jobs refuses a body outside the request schemas with a 400 naming the field', async () => {
+  const { profiles: list } = await profileList();
+  const small = { size: '8MiB', iterations: 1, duration_s: 0.5 };
+  const cases = [
+    [{ profile: 'seq-sweep', options: { queue_depth: 2000 } }, 'options.queue_depth'],
+    [{ profile: 'seq-sweep', options: { block_sizes: ['4KiB', 1000] } }, 'options.block_sizes[1]'],
+    [{ profile: 'mailbox-db', options: { thresholds: { x: 1 } } }, 'options.thresholds.x'],
+    [{ profile: 'mailbox-db', options: { thresholds: { db_read_mean_ms: 0 } } }, 'options.thresholds.db_read_mean_ms'],
+    [{ profile: 'mailbox-db', options: { threads: [4, 4] } }, 'options.threads[1]'],
+    [{ profile: 'file-create', options: { sizes: ['1MiB', '1MiB'] } }, 'options.sizes[1]'],
+    [{ profile: 'cdm-default', options: {} }, 'options'],
+    [{ profile: 'custom', tests: [{ queue_depth: 0 }] }, 'tests[0].queue_depth'],
+    [{ profile: 'custom', tests: [{ block_size: 1000 }] }, 'tests[0].block_size'],
+    [{ profile: 'custom', tests: [{ threads: [1, 300] }] }, 'tests[0].threads[1]'],
+    [{ profile: 'cdm-default', iterations: 101 }, 'iterations'],
+  ];
+  // from the document: each profile's unknown option, each number just past its maximum
+  for (const p of list.filter((x) => x.fields?.options)) {
+    const s = doc.components.schemas[optionsName(p.name)];
+    assert.ok(s, `no options schema for ${p.name}`);
+    cases.push([{ profile: p.name, options: { no_such_option: 1 } }, 'options.no_such_option']);
+    for (const [k, prop] of Object.entries(s.properties)) {
+      const v = ['integer', 'number'].includes(prop.type) ? prop : (prop.oneOf ?? []).find((b) => b.type === 'integer');
+      if (v && typeof v.maximum === 'number') cases.push([{ profile: p.name, options: { [k]: v.maximum + 1 } }, `options.${k}`]);
+    }
+  }
+  const wrong = [];
+  for (const [body, field] of cases) {
+    const r = await call('post /api/v1/jobs', '/api/v1/jobs', { body: { ...small, ...body } });
+    if (r.status === 202) await api(d.url, 'DELETE', `/api/v1/jobs/${r.json.id}`);
+    if (r.status !== 400 || r.json?.field !== field || !r.json?.detail?.startsWith(`${field}:`))
+      wrong.push(`${JSON.stringify(body)}: ${r.status} ${JSON.stringify(r.json?.field)} ${r.json?.detail ?? r.text.slice(0, 200)}; want 400 naming ${field}`);
+  }
+  assert.deepEqual(wrong, []);
 });

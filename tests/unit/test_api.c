@@ -436,7 +436,8 @@ static void test_static_traversal(void)
 }
 
 /*
- * GET /api/v1/openapi.json: api/openapi.json as embedded at build time — an
+ * GET /api/v1/openapi.json: the document openapi.c builds from the embedded
+ * fragments (the JSON files of api/openapi/) and the field tables — an
  * OpenAPI 3.1 document whose info.version is this build's, served from the
  * binary whatever the working directory holds, taking no query.
  * (tests/integration/openapi.test.mjs validates it and checks it against

@@ -402,11 +402,7 @@ static void test_newer_schema_refused(void)
 
 static void test_setup(void)
 {
-	char cwd[PATH_MAX - 128];
-
-	ASSERT_TRUE(getcwd(cwd, sizeof(cwd)) != NULL);
-	snprintf(dir, sizeof(dir), "%s/archive_test.XXXXXX", cwd);
-	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	test_scratch(dir, sizeof(dir), "archive_test");
 }
 
 /* Removes the databases (closed cleanly: no -wal or -shm) and the dir. */

@@ -187,8 +187,7 @@ static void test_device(void)
 	/* not a block device at all */
 	ASSERT_EQ(confine_device(base, real, &bytes, why, sizeof(why)), -ENOTBLK);
 	if (geteuid() != 0) {
-		printf("# skip raw-device checks: needs root for a loop device\n");
-		return;
+		TEST_SKIP("raw-device checks: needs root for a loop device");
 	}
 	path_of(img, "dev.img");
 	path_of(mnt, "mnt");
@@ -196,9 +195,8 @@ static void test_device(void)
 		 "truncate -s 64M %s && losetup --find --show %s 2>/dev/null",
 		 img, img);
 	if (sh(cmd, dev, sizeof(dev)) != 0 || !dev[0]) {
-		printf("# skip raw-device checks: no loop device here (losetup "
-		       "failed)\n");
-		return;
+		TEST_SKIP("raw-device checks: no loop device here (losetup "
+			  "failed)");
 	}
 	/* not allowed */
 	ASSERT_EQ(confine_device(dev, real, &bytes, why, sizeof(why)), -EACCES);
@@ -222,8 +220,8 @@ static void test_device(void)
 		ASSERT_EQ(sh(cmd, NULL, 0), 0);
 		ASSERT_EQ(confine_device(dev, real, &bytes, why, sizeof(why)), 0);
 	} else {
-		printf("# skip the mounted-device check: mkfs.ext4 or mount "
-		       "failed\n");
+		TEST_SKIPPED("the mounted-device check: mkfs.ext4 or mount "
+			     "failed");
 	}
 	/* held open exclusively by another program */
 	{

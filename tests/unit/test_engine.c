@@ -323,9 +323,8 @@ static void test_dio_alignment(void)
 	int direct = 0;
 
 	if (geteuid() != 0) {
-		printf("skip test_dio_alignment: needs root for losetup and "
-		       "mount\n");
-		return;
+		TEST_SKIP("direct-I/O alignment: needs root for losetup and "
+			  "mount");
 	}
 	snprintf(img, sizeof(img), "%s/4kn.img", dir);
 	snprintf(mnt, sizeof(mnt), "%s/4kn", dir);
@@ -339,10 +338,9 @@ static void test_dio_alignment(void)
 	pclose(f);
 	loopdev[strcspn(loopdev, "\n")] = '\0';
 	if (strncmp(loopdev, "/dev/loop", 9) != 0) {
-		printf("skip test_dio_alignment: no loop device (losetup "
-		       "failed)\n");
 		unlink(img);
-		return;
+		TEST_SKIP("direct-I/O alignment: no loop device (losetup "
+			  "failed)");
 	}
 	snprintf(cmd, sizeof(cmd),
 		 "mkfs.ext4 -q -F '%s' && mkdir -p '%s' && mount '%s' '%s'",
@@ -581,15 +579,7 @@ static void test_cleanup(void)
 
 static void setup(void)
 {
-	char cwd[PATH_MAX - 32];
-
-	if (!getcwd(cwd, sizeof(cwd)) ||
-	    snprintf(dir, sizeof(dir), "%s/engine_test.XXXXXX", cwd) >=
-		(int)sizeof(dir) ||
-	    !mkdtemp(dir)) {
-		perror("test_engine: temp dir");
-		exit(1);
-	}
+	test_scratch(dir, sizeof(dir), "engine_test");
 	snprintf(data_path, sizeof(data_path), "%s/data", dir);
 }
 

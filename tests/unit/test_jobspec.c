@@ -540,16 +540,10 @@ static void test_refusals(void)
 
 static void setup(void)
 {
-	char cwd[PATH_MAX - 64], real[PATH_MAX - 64];
+	char real[PATH_MAX - 64];
 	int fd;
 
-	if (!getcwd(cwd, sizeof(cwd)) ||
-	    snprintf(dir, sizeof(dir), "%s/jobspec_test.XXXXXX", cwd) >=
-		(int)sizeof(dir) ||
-	    !mkdtemp(dir)) {
-		perror("test_jobspec: temp dir");
-		exit(1);
-	}
+	test_scratch(dir, sizeof(dir), "jobspec_test");
 	/* canonical from here on (the cwd itself may sit behind a symlink) */
 	if (!realpath(dir, real) ||
 	    snprintf(dir, sizeof(dir), "%s", real) >= (int)sizeof(dir)) {

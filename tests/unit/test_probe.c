@@ -6,8 +6,8 @@
  * and sysconf(3). The mountinfo parser is also fed a synthetic table
  * (stacked mounts, escapes, optional tags, a "/dev" vs "/devices" prefix),
  * and the sysfs reader a fake tree with a partition inside its disk.
- * A check whose tool or path is missing on the machine is skipped with a note
- * on stderr. Root-only: a tmpfs mounted on a directory with a space in its
+ * A check whose tool or path is missing on the machine is skipped, saying
+ * why (TEST_SKIP). Root-only: a tmpfs mounted on a directory with a space in its
  * name; skipped without the privilege.
  */
 #include "probe.h"
@@ -59,8 +59,7 @@ static void check_findmnt(const char *path)
 	snprintf(cmd, sizeof(cmd), "findmnt -n -o FSTYPE -T '%s' 2>/dev/null",
 		 path);
 	if (run_cmd(cmd, fstype, sizeof(fstype)) != 0) {
-		fprintf(stderr, "  (findmnt unavailable, %s skipped)\n", path);
-		return;
+		TEST_SKIP("findmnt unavailable: %s not checked", path);
 	}
 	snprintf(cmd, sizeof(cmd), "findmnt -n -o TARGET -T '%s'", path);
 	ASSERT_EQ(run_cmd(cmd, target, sizeof(target)), 0);
@@ -129,16 +128,13 @@ static void test_block_matches_lsblk(void)
 
 	ASSERT_EQ(probe_path("/", &p), 0);
 	if (strncmp(p.device, "/dev/", 5) != 0 || strchr(p.device, '\'')) {
-		fprintf(stderr, "  (/ not on a block device, skipped)\n");
-		return;
+		TEST_SKIP("/ is not on a block device");
 	}
 	snprintf(cmd, sizeof(cmd), "lsblk -ndo TYPE '%s' 2>/dev/null",
 		 p.device);
 	if (run_cmd(cmd, type, sizeof(type)) != 0 ||
 	    (strcmp(type, "disk") != 0 && strcmp(type, "part") != 0)) {
-		fprintf(stderr,
-			"  (lsblk unavailable or not a disk, skipped)\n");
-		return;
+		TEST_SKIP("lsblk unavailable or / not on a disk");
 	}
 	snprintf(cmd, sizeof(cmd), "lsblk -ndo %s '%s'",
 		 strcmp(type, "part") == 0 ? "PKNAME" : "NAME", p.device);
@@ -320,9 +316,10 @@ static void test_mount_with_space(void)
 
 	ASSERT_TRUE(mkdtemp(dir) != NULL);
 	if (mount("storbench", dir, "tmpfs", 0, "size=1m") != 0) {
-		fprintf(stderr, "  (mount: %s, skipped)\n", strerror(errno));
+		int e = errno;
 		rmdir(dir);
-		return;
+		TEST_SKIP("a tmpfs on a path with a space: mount: %s",
+			  strerror(e));
 	}
 	check_tmpfs(dir);
 	snprintf(sub, sizeof(sub), "%s/sub", dir);

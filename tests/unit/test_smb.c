@@ -29,7 +29,7 @@
 static char dir[PATH_MAX];
 static char url[PATH_MAX + 64];
 static pid_t smbd = -1;
-static int skip;
+static const char *skip; /* why the SMB tests cannot run, or NULL */
 static const struct smb_session good = {.user = "root", .password = "sbpass",
 					  .domain = "WORKGROUP"};
 static const struct smb_session wrong_pw = {.user = "root", .password = "wrong",
@@ -52,11 +52,9 @@ static void test_start_smbd(void)
 	FILE *f;
 
 	if (geteuid() != 0 || access("/usr/sbin/smbd", X_OK) != 0) {
-		printf("skip SMB tests: %s\n",
-		       geteuid() != 0 ? "smbd and its passdb need root"
-				      : "smbd is not installed (apt-get install samba)");
-		skip = 1;
-		return;
+		skip = geteuid() != 0 ? "smbd and its passdb need root"
+				      : "smbd is not installed (apt-get install samba)";
+		TEST_SKIP("SMB tests: %s", skip);
 	}
 	ASSERT_TRUE(getcwd(cwd, sizeof(cwd)) != NULL);
 	snprintf(dir, sizeof(dir), "%s/smb_test.XXXXXX", cwd);
@@ -128,7 +126,7 @@ static void test_engine_over_smb(void)
 	int direct = 0;
 
 	if (skip)
-		return;
+		TEST_SKIP("SMB: %s", skip);
 	snprintf(w.name, sizeof(w.name), "smb");
 	snprintf(local, sizeof(local), "%s/share/storbench-test.dat", dir);
 	ASSERT_EQ(engine_prepare_file(&o, 16 * MIB, WL_DATA_RANDOM, &direct), 0);
@@ -163,7 +161,7 @@ static void test_errors(void)
 	int direct, rc;
 
 	if (skip)
-		return;
+		TEST_SKIP("SMB: %s", skip);
 	rc = engine_prepare_file(&o, MIB, WL_DATA_RANDOM, &direct);
 	ASSERT_TRUE(rc == -EACCES || rc == -EPERM);
 	o.session = &good;
@@ -184,7 +182,7 @@ static void test_probe_knobs(void)
 	struct smb_info in;
 
 	if (skip)
-		return;
+		TEST_SKIP("SMB: %s", skip);
 	snprintf(share, sizeof(share), "smb://127.0.0.1:%d/bench", PORT);
 	ASSERT_EQ(smb_op(&s, "probe", share, NULL, 0, &in), 0);
 	ASSERT_EQ(in.err, 0);
@@ -227,7 +225,7 @@ static void test_file_ops(void)
 	struct stat st;
 
 	if (skip)
-		return;
+		TEST_SKIP("SMB: %s", skip);
 	snprintf(a, sizeof(a), "smb://127.0.0.1:%d/bench/a.dat", PORT);
 	snprintf(b, sizeof(b), "smb://127.0.0.1:%d/bench/b.dat", PORT);
 	snprintf(la, sizeof(la), "%s/share/a.dat", dir);
@@ -297,7 +295,7 @@ static void test_stop_smbd(void)
 	int status;
 
 	if (skip)
-		return;
+		TEST_SKIP("SMB: %s", skip);
 	ASSERT_EQ(kill(smbd, SIGTERM), 0);
 	ASSERT_EQ(waitpid(smbd, &status, 0), smbd);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

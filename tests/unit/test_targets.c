@@ -24,11 +24,7 @@ static char dir[PATH_MAX - 64];
 
 static void test_setup(void)
 {
-	char cwd[PATH_MAX - 128];
-
-	ASSERT_TRUE(getcwd(cwd, sizeof(cwd)) != NULL);
-	snprintf(dir, sizeof(dir), "%s/targets_test.XXXXXX", cwd);
-	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	test_scratch(dir, sizeof(dir), "targets_test");
 }
 
 static void test_registry(void)
@@ -355,9 +351,26 @@ static void test_sync_modes(void)
 	ASSERT_U64_EQ(r.syncs, 0);
 }
 
+/* Every test removed its files: what is left is removed first (a failed
+ * test leaves nothing behind), then counted. */
 static void test_cleanup(void)
 {
-	ASSERT_EQ(rmdir(dir), 0); /* every test removed its files */
+	char path[sizeof(dir) + 260];
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int left = 0;
+
+	while (d && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (unlink(path) == 0)
+			left++;
+	}
+	if (d)
+		closedir(d);
+	ASSERT_EQ(rmdir(dir), 0);
+	ASSERT_EQ(left, 0);
 }
 
 TEST_MAIN(test_setup, test_registry, test_uring_roundtrip,

@@ -1,0 +1,87 @@
+/*
+ * archive_int — what the files of the archive share; nothing outside
+ * daemon/archive*.c includes it. archive.h has the design and the API.
+ *
+ * The files, and which way the calls go (never back up):
+ *
+ *   archive.c          open (schema check and migration) and close;
+ *                      job_spec_clear
+ *     -> archive_schema.c  the migrations, the repairs, user_version
+ *   archive_queue.c    the durable job queue: insert, claim, cancel,
+ *                      finish, interrupt, counts (-> archive.c for
+ *                      job_spec_clear)
+ *   archive_runs.c     runs, results, samples, test files: the writes of a
+ *                      running job; a run's labels and notes; deleting one
+ *   archive_read.c     the JSON views the API serves: jobs, runs (list,
+ *                      index, filters, sort), a run, its samples
+ *   archive_import.c   runs other tools measured, and their files
+ *     (every one of them) -> archive_sql.c  the connection's helpers
+ *
+ * The helpers take the connection (one thread at a time, archive.h); those
+ * that return an int return 0 or a negative errno, and log an SQLite
+ * failure with SQLite's message where it happens (archive_sql_err,
+ * archive_exec), so their callers only pass the errno on.
+ */
+#ifndef STORBENCH_ARCHIVE_INT_H
+#define STORBENCH_ARCHIVE_INT_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "archive.h"
+
+struct archive {
+	sqlite3 *db;
+};
+
+/* --- archive_sql.c --- */
+
+/* Logs what failed with SQLite's message and maps src (an SQLite result
+ * code) to -ENOMEM, -EBUSY or -EIO. */
+int archive_sql_err(struct archive *a, int src, const char *what);
+/* Runs one or more statements without parameters or rows (sqlite3_exec).
+ * Returns 0, -EBUSY or -EIO (logged). */
+int archive_exec(struct archive *a, const char *sql);
+/* Ends the transaction a BEGIN opened: COMMIT when rc is 0, else ROLLBACK
+ * and rc. */
+int archive_tx_end(struct archive *a, int rc);
+/* Prepares sql into *st (the caller finalises it). */
+int archive_prep(struct archive *a, const char *sql, sqlite3_stmt **st);
+/* Steps a statement that returns no rows and finalises it; what names it
+ * in the log. */
+int archive_step_done(struct archive *a, sqlite3_stmt *st, const char *what);
+/* Runs sql, an UPDATE of runs with two text parameters (t1, t2: NULL binds
+ * NULL) and the run id. */
+int archive_run_set(struct archive *a, const char *sql, const char *t1,
+		    const char *t2, int64_t id, const char *what);
+/* Now, UTC, ISO 8601 (log_utc_now): what every *_at column holds. */
+void archive_now_text(char buf[32]);
+/* BEGIN IMMEDIATE with the time it began (UTC, ISO 8601) into now, the
+ * opening of every write of more than one statement. 0 or a negative
+ * errno (nothing begun). */
+int archive_begin(struct archive *a, char now[32]);
+/* The current row of st as a new JSON object (the caller owns it): each
+ * column by its SQLite type; a column named *_json is parsed as JSON and
+ * served without the suffix. */
+json_t *archive_row_json(sqlite3_stmt *st);
+/* Runs sql with nparams (0 … 2) int64 parameters p1, p2; *out = a new array
+ * of every row as archive_row_json (NULL on failure). */
+int archive_query_rows(struct archive *a, const char *sql, int64_t p1,
+		       int64_t p2, int nparams, json_t **out);
+/* The first row of sql with parameter id as a new object in *out, or
+ * -ENOENT when there is none. */
+int archive_query_one(struct archive *a, const char *sql, int64_t id,
+		      json_t **out);
+
+/* --- archive_schema.c --- */
+
+/* *version = the file's PRAGMA user_version. */
+int archive_user_version(struct archive *a, int *version);
+/* Brings the schema to ARCHIVE_SCHEMA_VERSION (and repairs an early
+ * version 2) in one transaction; path names the file in the log. -EPROTO
+ * for a newer schema. */
+int archive_migrate(struct archive *a, const char *path);
+
+#endif

@@ -1,0 +1,219 @@
+/*
+ * archive_schema — the archive's schema: the forward migrations, the repair
+ * of an early version 2, and the version in PRAGMA user_version.
+ *
+ * migrations[v] takes a file from version v to v + 1; the array only ever
+ * grows, and a shipped entry never changes (tests/fixtures/archive holds an
+ * archive of every earlier version, and make-fixtures.py reads this array
+ * as it was at each of their commits). archive_migrate() runs the missing
+ * steps and sets the new version in one transaction, so a failed step
+ * leaves the file at its old version. Calls archive_sql.c only.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "archive_int.h"
+#include "log.h"
+
+static const char *const migrations[] = {
+	/* 1: queue, runs, results, test files */
+	"CREATE TABLE jobs("
+	" id INTEGER PRIMARY KEY,"
+	" state TEXT NOT NULL CHECK (state IN ('queued','running','done',"
+	"  'failed','cancelled','interrupted')),"
+	" profile TEXT NOT NULL, target TEXT NOT NULL,"
+	" size INTEGER NOT NULL, iterations INTEGER NOT NULL,"
+	" duration_s REAL NOT NULL, interval_s REAL NOT NULL,"
+	" labels TEXT NOT NULL DEFAULT '[]', notes TEXT NOT NULL DEFAULT '',"
+	" created_at TEXT NOT NULL, started_at TEXT, finished_at TEXT,"
+	" run_id INTEGER, error TEXT);"
+	"CREATE INDEX jobs_state ON jobs(state, id);"
+	"CREATE TABLE runs("
+	" id INTEGER PRIMARY KEY,"
+	" job_id INTEGER REFERENCES jobs(id) ON DELETE SET NULL,"
+	" state TEXT NOT NULL CHECK (state IN ('running','done','failed',"
+	"  'cancelled','interrupted')),"
+	" profile TEXT NOT NULL, target TEXT NOT NULL, spec TEXT NOT NULL,"
+	" labels TEXT NOT NULL DEFAULT '[]', notes TEXT NOT NULL DEFAULT '',"
+	" engine_version TEXT NOT NULL, engine_target TEXT NOT NULL,"
+	" direct INTEGER NOT NULL, probe TEXT NOT NULL,"
+	" warnings TEXT NOT NULL DEFAULT '[]', hostname TEXT, fs_type TEXT,"
+	" started_at TEXT NOT NULL, finished_at TEXT);"
+	"CREATE TABLE results("
+	" id INTEGER PRIMARY KEY,"
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" test TEXT NOT NULL, rw TEXT NOT NULL, pattern TEXT NOT NULL,"
+	" block_size INTEGER NOT NULL, queue_depth INTEGER NOT NULL,"
+	" threads INTEGER NOT NULL, iteration INTEGER NOT NULL,"
+	" ios INTEGER NOT NULL, bytes INTEGER NOT NULL,"
+	" lat_sum_ns INTEGER NOT NULL, window_ns INTEGER NOT NULL,"
+	" seconds REAL NOT NULL, mb_s REAL NOT NULL, mib_s REAL NOT NULL,"
+	" iops REAL NOT NULL, lat_mean_us REAL NOT NULL,"
+	" UNIQUE (run_id, test, rw, iteration));"
+	"CREATE TABLE test_files("
+	" path TEXT PRIMARY KEY, job_id INTEGER, created_at TEXT NOT NULL);",
+	/* 2: latency distribution per iteration, µs, and the process's CPU
+	 * time during it, s (NULL for older rows) */
+	"ALTER TABLE results ADD COLUMN cpu_user_s REAL;"
+	"ALTER TABLE results ADD COLUMN cpu_sys_s REAL;"
+	"ALTER TABLE results ADD COLUMN lat_stdev_us REAL;"
+	"ALTER TABLE results ADD COLUMN lat_min_us REAL;"
+	"ALTER TABLE results ADD COLUMN lat_p50_us REAL;"
+	"ALTER TABLE results ADD COLUMN lat_p90_us REAL;"
+	"ALTER TABLE results ADD COLUMN lat_p99_us REAL;"
+	"ALTER TABLE results ADD COLUMN lat_p999_us REAL;"
+	"ALTER TABLE results ADD COLUMN lat_p9999_us REAL;"
+	"ALTER TABLE results ADD COLUMN lat_max_us REAL;"
+	/* per-second counts of each iteration; rates are derived on read */
+	"CREATE TABLE samples("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" test TEXT NOT NULL, rw TEXT NOT NULL, iteration INTEGER NOT NULL,"
+	" second INTEGER NOT NULL, length_s REAL NOT NULL,"
+	" read_ios INTEGER NOT NULL, read_bytes INTEGER NOT NULL,"
+	" read_lat_sum_ns INTEGER NOT NULL, write_ios INTEGER NOT NULL,"
+	" write_bytes INTEGER NOT NULL, write_lat_sum_ns INTEGER NOT NULL,"
+	" PRIMARY KEY (run_id, test, rw, iteration, second));",
+	/* 3: a job's tests written out in full (plan.h; NULL for older jobs:
+	 * expand the profile), its back-end and direct I/O request; each
+	 * iteration's whole latency histogram (hist_encode), so a test's
+	 * percentiles over all its iterations are exact merges */
+	"ALTER TABLE jobs ADD COLUMN plan TEXT;"
+	"ALTER TABLE jobs ADD COLUMN engine TEXT;"
+	"ALTER TABLE jobs ADD COLUMN direct INTEGER NOT NULL DEFAULT 1;"
+	"ALTER TABLE results ADD COLUMN lat_hist BLOB;",
+	/* 4: a preset's options; the sweep a result is a point of; why a
+	 * measurement could not be made (a file-creation method the
+	 * filesystem does not support) */
+	"ALTER TABLE jobs ADD COLUMN options TEXT;"
+	"ALTER TABLE results ADD COLUMN sweep_group TEXT;"
+	"ALTER TABLE results ADD COLUMN sweep_field TEXT;"
+	"ALTER TABLE results ADD COLUMN sweep_value REAL;"
+	"ALTER TABLE results ADD COLUMN error TEXT;"
+	"ALTER TABLE results ADD COLUMN allocated_bytes INTEGER;",
+	/* 5: an SMB target's session: the credential's name and the
+	 * protocol knobs (never a password) */
+	"ALTER TABLE jobs ADD COLUMN smb TEXT;",
+	/* 6: results imported from other tools (their numbers as printed,
+	 * kept in mb_s, iops, lat_mean_us) and the original files */
+	"ALTER TABLE results ADD COLUMN imported INTEGER NOT NULL DEFAULT 0;"
+	"CREATE TABLE imports("
+	" run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+	" tool TEXT NOT NULL, version TEXT NOT NULL, format TEXT NOT NULL,"
+	" sha256 TEXT NOT NULL UNIQUE, filename TEXT, size INTEGER NOT NULL,"
+	" original BLOB NOT NULL, imported_at TEXT NOT NULL);",
+};
+
+#define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
+_Static_assert(N_MIGRATIONS == ARCHIVE_SCHEMA_VERSION,
+	       "ARCHIVE_SCHEMA_VERSION is the number of migrations");
+
+/*
+ * Columns and tables that an earlier build added to migration 2 after it
+ * had shipped as version 2 (results.cpu_user_s and cpu_sys_s, the samples
+ * table): an archive made by the first version-2 build lacks them at any
+ * later version. Adds what is missing; part of the caller's transaction.
+ * *n receives how many objects were added.
+ */
+static int repair_v2(struct archive *a, int *n)
+{
+	sqlite3_stmt *st;
+	int cpu = 1, samples = 1, rc;
+
+	*n = 0;
+	if ((rc = archive_prep(a, "SELECT (SELECT count(*) FROM pragma_table_info("
+				  "'results') WHERE name='cpu_user_s'),"
+				  " (SELECT count(*) FROM sqlite_schema WHERE"
+				  " type='table' AND name='samples')",
+			       &st)) < 0)
+		return rc;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		cpu = sqlite3_column_int(st, 0);
+		samples = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (!cpu) {
+		if ((rc = archive_exec(a, "ALTER TABLE results ADD COLUMN cpu_user_s REAL;"
+					  "ALTER TABLE results ADD COLUMN cpu_sys_s REAL;")) < 0)
+			return rc;
+		*n += 2;
+	}
+	if (!samples) {
+		if ((rc = archive_exec(a, "CREATE TABLE samples("
+					  " run_id INTEGER NOT NULL REFERENCES runs(id)"
+					  "  ON DELETE CASCADE,"
+					  " test TEXT NOT NULL, rw TEXT NOT NULL,"
+					  " iteration INTEGER NOT NULL,"
+					  " second INTEGER NOT NULL, length_s REAL NOT NULL,"
+					  " read_ios INTEGER NOT NULL,"
+					  " read_bytes INTEGER NOT NULL,"
+					  " read_lat_sum_ns INTEGER NOT NULL,"
+					  " write_ios INTEGER NOT NULL,"
+					  " write_bytes INTEGER NOT NULL,"
+					  " write_lat_sum_ns INTEGER NOT NULL,"
+					  " PRIMARY KEY (run_id, test, rw, iteration,"
+					  "  second));")) < 0)
+			return rc;
+		*n += 1;
+	}
+	return 0;
+}
+
+int archive_user_version(struct archive *a, int *version)
+{
+	sqlite3_stmt *st;
+	int rc, src;
+
+	*version = 0;
+	if ((rc = archive_prep(a, "PRAGMA user_version", &st)) < 0)
+		return rc;
+	src = sqlite3_step(st);
+	if (src == SQLITE_ROW)
+		*version = sqlite3_column_int(st, 0);
+	else
+		rc = archive_sql_err(a, src, "user_version");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * Brings the schema from its version to N_MIGRATIONS in one transaction:
+ * every step and the new user_version commit together, or (a step fails)
+ * nothing does and the file stays at its old version.
+ */
+int archive_migrate(struct archive *a, const char *path)
+{
+	char pragma[64];
+	int version, repaired = 0, rc;
+
+	if ((rc = archive_exec(a, "BEGIN IMMEDIATE")) < 0)
+		return rc;
+	/* again inside the transaction: another process may have migrated */
+	if ((rc = archive_user_version(a, &version)) < 0)
+		goto out;
+	if (version > N_MIGRATIONS) {
+		rc = -EPROTO;
+		goto out;
+	}
+	for (int v = version; v < N_MIGRATIONS; v++) {
+		if ((rc = archive_exec(a, migrations[v])) < 0) {
+			log_error("archive %s: migration to version %d failed; "
+				  "left at version %d",
+				  path, v + 1, version);
+			goto out;
+		}
+	}
+	if (version >= 2 && (rc = repair_v2(a, &repaired)) < 0)
+		goto out;
+	if (repaired)
+		log_warn("archive %s: added %d object(s) an early version 2 "
+			 "lacked", path, repaired);
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d;",
+		 N_MIGRATIONS);
+	if (version < N_MIGRATIONS && (rc = archive_exec(a, pragma)) < 0)
+		goto out;
+	if (version < N_MIGRATIONS && version > 0)
+		log_info("archive %s: schema version %d -> %d", path, version,
+			 N_MIGRATIONS);
+out:
+	return archive_tx_end(a, rc);
+}

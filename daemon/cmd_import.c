@@ -1,0 +1,164 @@
+/*
+ * cmd_import — `storbench import`: results of CrystalDiskMark, fio or
+ * DiskSpd into DATA's archive, one run per file.
+ *
+ * Each file is read whole, its format detected unless --format names it,
+ * parsed and stored (import.h); a file imported before (the same SHA-256)
+ * is reported as such, not stored twice. A daemon may be serving DATA
+ * meanwhile: the archive is SQLite's to share, so no lock is taken. One
+ * line per file on stdout, or the reason on stderr; the exit status is 1
+ * if any file failed.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "archive.h"
+#include "cmd.h"
+#include "import.h"
+#include "sys.h"
+
+static const char usage_import[] =
+	"usage: storbench import [--data DIR] [--format cdm|fio|diskspd] "
+	"[--label L]... FILE...\n"
+	"\n"
+	"Stores CrystalDiskMark text, fio JSON or DiskSpd XML/text results in "
+	"DIR's archive\n"
+	"(default ./var; a daemon on DIR may be running), one run per file.\n"
+	"  --data DIR          the archive (default ./var)\n"
+	"  --format F          cdm, fio or diskspd (default: told from the "
+	"file)\n"
+	"  --label L           a label for every imported run (repeatable; "
+	"no comma)\n";
+
+/* Reads path whole into *buf (malloc'd). Returns 0 or a negative errno. */
+static int slurp(const char *path, char **buf, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, n = 0, k;
+	char *b = NULL, *nb;
+
+	if (!f)
+		return -errno;
+	do {
+		if (n == cap || !b) {
+			if (n > (64u << 20) ||
+			    !(nb = realloc(b, cap = b ? cap * 2 : cap))) {
+				free(b);
+				fclose(f);
+				return n > (64u << 20) ? -EFBIG : -ENOMEM;
+			}
+			b = nb;
+		}
+		k = fread(b + n, 1, cap - n, f);
+		n += k;
+	} while (k > 0);
+	fclose(f);
+	if (n > (64u << 20)) { /* a result file is not that big */
+		free(b);
+		return -EFBIG;
+	}
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+/* storbench import [--data DIR] [--format F] [--label L]... FILE... */
+int cmd_import(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"data", required_argument, NULL, 'd'},
+		{"format", required_argument, NULL, 'f'},
+		{"label", required_argument, NULL, 'l'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *data = "./var", *format = NULL, *labels = NULL;
+	char db[PATH_MAX], joined[2048] = "";
+	struct archive *a = NULL;
+	struct import_run *r = calloc(1, sizeof(*r));
+	int c, failed = 0, err;
+
+	umask(077); /* a new archive is the user's alone, as serve makes it */
+	while ((c = getopt_long(argc, argv, "d:f:l:h", opts, NULL)) != -1) {
+		if (c == 'd')
+			data = optarg;
+		else if (c == 'f')
+			format = optarg;
+		else if (c == 'l' && strchr(optarg, ',')) {
+			fprintf(stderr, "storbench import: --label %s: a label "
+					"holds no comma (give --label once per "
+					"label)\n",
+				optarg);
+			free(r);
+			return 2;
+		} else if (c == 'l') {
+			/* the labels as import.h takes them: "a,b" */
+			size_t k = strlen(joined);
+			snprintf(joined + k, sizeof(joined) - k, "%s%s",
+				 k ? "," : "", optarg);
+			labels = joined;
+		}
+		else {
+			fputs(usage_import, c == 'h' ? stdout : stderr);
+			free(r);
+			return c == 'h' ? 0 : 2;
+		}
+	}
+	if (optind == argc || !r) {
+		fputs(usage_import, stderr);
+		free(r);
+		return 2;
+	}
+	{
+		char why[160];
+		if (import_check_args(labels, NULL, why, sizeof(why)) < 0) {
+			fprintf(stderr, "storbench import: --%s\n", why);
+			free(r);
+			return 2;
+		}
+	}
+	if ((err = sys_mkdir_private(data)) < 0 ||
+	    snprintf(db, sizeof(db), "%s/storbench.db", data) >= (int)sizeof(db) ||
+	    (err = archive_open(db, &a)) < 0) {
+		fprintf(stderr, "storbench import: archive in %s: %s\n", data,
+			strerror(err < 0 ? -err : ENAMETOOLONG));
+		free(r);
+		return 1;
+	}
+	for (int i = optind; i < argc; i++) {
+		const char *path = argv[i], *base = strrchr(path, '/');
+		const char *fmt = format;
+		char *buf = NULL, why[256] = "";
+		size_t len = 0;
+		int64_t id = 0;
+		int rc = slurp(path, &buf, &len);
+
+		base = base ? base + 1 : path;
+		if (rc < 0)
+			snprintf(why, sizeof(why), "%s", strerror(-rc));
+		else if (!fmt && !(fmt = import_detect(buf, len)))
+			snprintf(why, sizeof(why), "not a result file storbench "
+						   "recognises (use --format)");
+		else if ((rc = import_parse(fmt, buf, len, r, why, sizeof(why))) >= 0 &&
+			 (rc = import_store(a, r, fmt, buf, len, base, labels, &id)) < 0 &&
+			 rc != -EEXIST)
+			snprintf(why, sizeof(why), "the archive: %s", strerror(-rc));
+		if (why[0]) {
+			fprintf(stderr, "%s: %s\n", path, why);
+			failed = 1;
+		} else {
+			printf("%s: %s run %lld (%s %s, %zu tests)\n", path,
+			       rc == -EEXIST ? "already imported as" : "imported as",
+			       (long long)id, r->tool, r->version, r->n);
+		}
+		free(buf);
+	}
+	archive_close(a);
+	free(r);
+	return failed;
+}

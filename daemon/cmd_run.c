@@ -1,0 +1,331 @@
+/*
+ * cmd_run — `storbench run`: one job here and now, without a daemon.
+ *
+ * The job goes the daemon's way, so it is the same job: the flags become a
+ * job body for jobspec_parse (the API's validation), the job is queued in
+ * DATA's archive and a queue worker runs just that one (jobq_start_one),
+ * while this thread takes the stop signals (a first one cancels the job),
+ * draws a progress line on a terminal and, at the end, prints the run as
+ * CrystalDiskMark does or as the API's JSON. Where it may write is the
+ * target named and DATA/scratch, nothing else (confine.h). DATA is locked
+ * as a daemon locks it (cmd_common.c), so a run never shares an archive
+ * with a daemon serving it; --no-archive uses a temporary one, removed at
+ * the end. Exit status: 0 done, 1 the job failed, 2 bad arguments or a
+ * refused job, 130 interrupted.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "api.h"
+#include "archive.h"
+#include "cmd.h"
+#include "confine.h"
+#include "jobq.h"
+#include "log.h"
+#include "runview.h"
+#include "sys.h"
+#include "target.h"
+
+static const char usage_run[] =
+	"usage: storbench run [--profile P] [--size S] [--iterations N] "
+	"[--duration SECONDS]\n"
+	"                     [--label L]... [--data DIR | --no-archive] "
+	"[--json] [--verbose] TARGET\n"
+	"\n"
+	"Runs one job here and now, without a daemon, and prints what "
+	"CrystalDiskMark prints\n"
+	"(or the run as JSON). TARGET is a directory (storbench makes its own "
+	"test file there)\n"
+	"or a raw block device (overwritten). The run is stored in DIR's "
+	"archive unless --no-archive.\n"
+	"  --profile P         a preset (the first is the default):\n"
+	"%s"
+	"  --size S            test file size (\"1GiB\", \"64MiB\"; default the "
+	"profile's)\n"
+	"  --iterations N      iterations of each test (default the profile's)\n"
+	"  --duration SECONDS  seconds per iteration (default the profile's)\n"
+	"  --label L           a label for the archive (repeatable)\n"
+	"  --data DIR          the archive to store the run in (default ./var; "
+	"not one a daemon serves)\n"
+	"  --no-archive        store nothing\n"
+	"  --json              print the run as the API's JSON (GET "
+	"/api/v1/runs/{id})\n"
+	"  --verbose           log lines on stderr as the daemon writes them\n"
+	"Exit status: 0 done, 1 the job failed, 2 bad arguments or a refused "
+	"job, 130 interrupted.\n"
+	"A progress line goes to stderr when it is a terminal.\n";
+
+/* Writes a one-line progress report over the last one (a terminal). */
+static void progress_line(const struct jobq_progress *p)
+{
+	char left[32] = "";
+
+	if (p->remaining_s >= 0)
+		snprintf(left, sizeof(left), ", %.0f s left", p->remaining_s);
+	fprintf(stderr, "\r\033[K%-10s %-14.14s %-5s %5.1f %%  %9.2f MB/s  "
+			"%9.0f IOPS%s",
+		p->phase, p->test, p->rw, 100 * p->fraction, p->live_mb_s,
+		p->live_iops, left);
+}
+
+/* Lays a flag's value into the job body: "size" and "profile" as strings,
+ * iterations an integer, duration a number; 0, or -1 (said why). */
+static int run_flag(json_t *body, int c, const char *v)
+{
+	char *end;
+
+	errno = 0;
+	if (c == 'p' || c == 's') {
+		json_t *str = json_string(v);
+		if (!str) {
+			fprintf(stderr, "storbench run: --%s: not UTF-8 text\n",
+				c == 'p' ? "profile" : "size");
+			return -1;
+		}
+		return json_object_set_new(body, c == 'p' ? "profile" : "size",
+					   str) ? -1 : 0;
+	}
+	if (c == 'i') {
+		long long n = strtoll(v, &end, 10);
+		if (errno || end == v || *end) {
+			fprintf(stderr, "storbench run: --iterations: a whole "
+					"number\n");
+			return -1;
+		}
+		return json_object_set_new(body, "iterations", json_integer(n));
+	}
+	{
+		double d = strtod(v, &end);
+		if (errno || end == v || *end || !isfinite(d)) {
+			fprintf(stderr, "storbench run: --duration: seconds, a "
+					"number\n");
+			return -1;
+		}
+		return json_object_set_new(body, "duration_s", json_real(d));
+	}
+}
+
+/* storbench run [...] TARGET: one job, here and now (usage_run). */
+int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"profile", required_argument, NULL, 'p'},
+		{"size", required_argument, NULL, 's'},
+		{"iterations", required_argument, NULL, 'i'},
+		{"duration", required_argument, NULL, 'u'},
+		{"label", required_argument, NULL, 'l'},
+		{"data", required_argument, NULL, 'd'},
+		{"no-archive", no_argument, NULL, 'n'},
+		{"json", no_argument, NULL, 'j'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *data = "./var";
+	char tmpl[PATH_MAX], real[PATH_MAX], treal[PATH_MAX], why[PATH_MAX + 200];
+	char db[PATH_MAX + 16], scratch[PATH_MAX + 16];
+	json_t *body = json_object(), *labels = json_array(), *job = NULL, *run = NULL;
+	struct job_spec spec;
+	struct api_problem prob;
+	struct archive *a = NULL;
+	struct jobq *q = NULL;
+	struct stat st;
+	char *text = NULL;
+	int64_t id = 0, run_id = 0;
+	int c, no_archive = 0, as_json = 0, verbose = 0, rc = 2, lock = -1;
+	int interrupted = 0, tty = isatty(2);
+	const char *state;
+
+	while ((c = getopt_long(argc, argv, "p:s:i:u:l:d:njvh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+		case 's':
+		case 'i':
+		case 'u':
+			if (run_flag(body, c, optarg) < 0)
+				goto out;
+			break;
+		case 'l':
+			if (json_array_append_new(labels, json_string(optarg)) < 0) {
+				fprintf(stderr, "storbench run: --label: not UTF-8 "
+						"text\n");
+				goto out;
+			}
+			break;
+		case 'd':
+			data = optarg;
+			break;
+		case 'n':
+			no_archive = 1;
+			break;
+		case 'j':
+			as_json = 1;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case 'h':
+			cmd_usage(stdout, usage_run);
+			rc = 0;
+			goto out;
+		default:
+			cmd_usage(stderr, usage_run);
+			goto out;
+		}
+	}
+	if (optind != argc - 1) {
+		cmd_usage(stderr, usage_run);
+		goto out;
+	}
+	if (tgt_for_target(argv[optind])) {
+		fprintf(stderr, "storbench run: an SMB share runs through the "
+				"daemon, where its credential is stored (storbench "
+				"serve --allow %s, then POST /api/v1/jobs)\n",
+			argv[optind]);
+		goto out;
+	}
+	if (sys_realpath(argv[optind], treal) < 0 || stat(treal, &st) != 0) {
+		fprintf(stderr, "storbench run: %s: %s\n", argv[optind],
+			strerror(errno));
+		goto out;
+	}
+	umask(077);
+	sys_no_core_dumps();
+	log_setup(LOG_TEXT, !verbose);
+	rc = 1;
+	if (no_archive) {
+		snprintf(tmpl, sizeof(tmpl), "%s/storbench-run-XXXXXX",
+			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+		if (!mkdtemp(tmpl)) {
+			fprintf(stderr, "storbench run: %s: %s\n", tmpl,
+				strerror(errno));
+			no_archive = 0;
+			goto out;
+		}
+		data = tmpl;
+	} else if (sys_mkdir_private(data) < 0) {
+		fprintf(stderr, "storbench run: --data %s: %s\n", data,
+			strerror(errno));
+		goto out;
+	}
+	if (sys_realpath(data, real) < 0) {
+		fprintf(stderr, "storbench run: --data %s: %s\n", data,
+			strerror(errno));
+		goto out;
+	}
+	snprintf(db, sizeof(db), "%s/storbench.db", real);
+	snprintf(scratch, sizeof(scratch), "%s/scratch", real);
+	if (sys_mkdir_private(scratch) < 0 ||
+	    (lock = cmd_lock_data_dir(real)) < 0) {
+		fprintf(stderr, "storbench run: %s is in use (a daemon serves it?): "
+				"queue the job through its API, or give another "
+				"--data, or --no-archive\n",
+			real);
+		goto out;
+	}
+	/* the target named on the command line is the one root allowed */
+	if (confine_allow(scratch, why, sizeof(why)) < 0 ||
+	    (S_ISBLK(st.st_mode) ? confine_allow_device(treal, why, sizeof(why))
+				 : confine_allow(treal, why, sizeof(why))) < 0) {
+		fprintf(stderr, "storbench run: %s\n",
+			strncmp(why, "--allow", 7) == 0 ? strchr(why, ' ') + 1 : why);
+		rc = 2;
+		goto out;
+	}
+	if (json_object_set_new(body, "target", json_string(treal)) < 0) {
+		/* (not UTF-8: a JSON body cannot name it, and the default
+		 * target must not stand in for it) */
+		fprintf(stderr, "storbench run: %s: the path is not UTF-8 text; "
+				"storbench stores paths as UTF-8\n",
+			treal);
+		rc = 2;
+		goto out;
+	}
+	if (json_array_size(labels))
+		json_object_set(body, "labels", labels);
+	if (!(text = json_dumps(body, JSON_COMPACT)))
+		goto out;
+	if (jobspec_parse(text, strlen(text), scratch, &spec, &prob) < 0) {
+		fprintf(stderr, "storbench run: %s\n", prob.detail);
+		rc = 2;
+		goto out;
+	}
+	if (archive_open(db, &a) < 0 || archive_job_insert(a, &spec, &id) < 0) {
+		job_spec_clear(&spec);
+		fprintf(stderr, "storbench run: the archive %s cannot be written\n",
+			db);
+		goto out;
+	}
+	job_spec_clear(&spec);
+	/* the worker inherits the held signals; they are taken here */
+	sys_hold_stop_requests();
+	if (jobq_start_one(db, id, &q) < 0) {
+		fprintf(stderr, "storbench run: cannot start the job\n");
+		goto out;
+	}
+	while (!jobq_done(q)) {
+		struct jobq_progress p;
+		int sig = sys_wait_stop(250);
+		if (sig > 0 && !interrupted) {
+			interrupted = 1;
+			jobq_cancel(q, a, id);
+		}
+		if (tty && jobq_progress(q, id, &p) == 0)
+			progress_line(&p);
+	}
+	jobq_stop(q);
+	q = NULL;
+	if (tty)
+		fputs("\r\033[K", stderr);
+	if (archive_job_json(a, id, &job) < 0)
+		goto out;
+	state = json_string_value(json_object_get(job, "state"));
+	run_id = json_integer_value(json_object_get(job, "run_id"));
+	if (!state || strcmp(state, "done") != 0) {
+		const char *err = json_string_value(json_object_get(job, "error"));
+		fprintf(stderr, "storbench run: %s%s%s\n", state ? state : "?",
+			err ? ": " : "", err ? err : "");
+		rc = interrupted ? 130 : 1;
+		goto out;
+	}
+	if (runview_json(a, run_id, &run) < 0)
+		goto out;
+	if (as_json) {
+		json_dumpf(run, stdout, JSON_INDENT(2));
+		putchar('\n');
+	} else {
+		char *cdm = NULL;
+		size_t n = 0;
+		if (api_run_cdm_text(run, "\n", &cdm, &n) == 0)
+			fwrite(cdm, 1, n, stdout);
+		free(cdm);
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "storbench run: writing the result: %s%s\n",
+			strerror(errno),
+			no_archive ? "" : " (the run is stored all the same)");
+		goto out;
+	}
+	if (!no_archive)
+		fprintf(stderr, "storbench run: stored as run %lld in %s\n",
+			(long long)run_id, db);
+	rc = 0;
+out:
+	jobq_stop(q);
+	archive_close(a);
+	if (no_archive)
+		sys_remove_tree(tmpl);
+	json_decref(run);
+	json_decref(job);
+	json_decref(body);
+	json_decref(labels);
+	free(text);
+	return rc;
+}

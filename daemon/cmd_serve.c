@@ -1,0 +1,402 @@
+/*
+ * cmd_serve — `storbench serve`: the daemon.
+ *
+ *   storbench serve [--listen ADDR:PORT] [--data DIR] [--demo] [--allow PATH]…
+ *                   [--allow-device DEV]… [--reserve PCT%|SIZE]
+ *                   [--token-file FILE] [--require-token]
+ *
+ * `serve` opens (or creates) DIR/storbench.db, creates DIR/scratch (the
+ * default target), sets where jobs may write (confine.h), reads or creates
+ * the API token (DIR/api-token, 0600), starts the queue worker and the HTTP
+ * server, and waits for
+ * SIGINT, SIGTERM or SIGHUP; then it stops the running test (its job becomes
+ * interrupted, its test file is removed) and exits 0. Signals are blocked in
+ * every thread and taken with sigwait() here, so no handler runs in the middle
+ * of an I/O loop.
+ *
+ * Secrets: the daemon runs with umask 077 (its data directory 0700, its
+ * files 0600) and without core dumps (RLIMIT_CORE 0), since its memory holds
+ * the API token and SMB passwords; neither is ever logged.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "api.h"
+#include "archive.h"
+#include "cmd.h"
+#include "confine.h"
+#include "creds.h"
+#include "jobq.h"
+#include "log.h"
+#include "os.h"
+#include "sys.h"
+
+static const char usage_serve[] =
+	"usage: storbench serve [--listen ADDR:PORT] [--data DIR] [--demo]\n"
+	"                       [--allow PATH]... [--allow-device DEV]... "
+	"[--reserve PCT%|SIZE]\n"
+	"                       [--token-file FILE] [--require-token] "
+	"[--log-format text|json]\n"
+	"\n"
+	"The daemon: dashboard, API and job queue.\n"
+	"  --listen ADDR:PORT  where the dashboard and API listen "
+	"(default 127.0.0.1:8080; [::1]:8080 for IPv6)\n"
+	"  --data DIR          archive and scratch folder (default ./var)\n"
+	"  --demo              on an empty archive, queue one run of the "
+	"default preset\n"
+	"                      (the first of storbench run --help's) on "
+	"DIR/scratch\n"
+	"  --allow PATH        a directory (or smb://server/share[/dir]) jobs "
+	"may write in;\n"
+	"                      repeatable; DIR/scratch is always allowed\n"
+	"  --allow-device DEV  a raw block device jobs may overwrite (refused "
+	"while mounted)\n"
+	"  --reserve R         free space every job leaves on its filesystem: "
+	"10% (default) or a size\n"
+	"  --token-file FILE   the API token (default DIR/api-token, created "
+	"0600 on first start)\n"
+	"  --require-token     the token also on a loopback listener (always "
+	"needed on others)\n"
+	"  --log-format F      text (default) or json: one object per line\n";
+
+/*
+ * Reads the API token from path, or — when path is our default and no file
+ * is there — creates it: 32 random bytes as 64 hex digits, O_EXCL|O_NOFOLLOW,
+ * mode 0600. A token shorter than 16 characters, or a file others may read,
+ * is refused. Returns 0 or a negative errno (logged).
+ */
+static int load_token(const char *path, int create, char *tok, size_t len)
+{
+	unsigned char raw[32];
+	struct stat st;
+	ssize_t n;
+	char buf[512];
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), rc = 0;
+
+	if (fd < 0 && errno == ENOENT && create) {
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			  0600);
+		if (fd < 0 || os_random(raw, sizeof(raw)) != 0) {
+			rc = fd < 0 ? -errno : -EIO;
+			goto out;
+		}
+		for (size_t i = 0; i < sizeof(raw); i++)
+			snprintf(tok + 2 * i, len - 2 * i, "%02x", raw[i]);
+		os_wipe(raw, sizeof(raw));
+		if (write(fd, tok, strlen(tok)) != (ssize_t)strlen(tok) ||
+		    write(fd, "\n", 1) != 1 || fsync(fd) != 0) {
+			rc = -EIO;
+			unlink(path);
+		} else {
+			log_info("created the API token in %s (mode 0600)", path);
+		}
+		goto out;
+	}
+	if (fd < 0) {
+		rc = -errno;
+		log_error("API token %s: %s", path, strerror(-rc));
+		goto out;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		rc = -EINVAL;
+		log_error("API token %s: not a regular file", path);
+		goto out;
+	}
+	if (st.st_mode & 077) {
+		rc = -EPERM;
+		log_error("API token %s: others may read it (mode %03o); "
+			  "chmod 600 it",
+			  path, (unsigned)(st.st_mode & 0777));
+		goto out;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\r\n")] = '\0';
+	if (strlen(buf) >= len) {
+		rc = -EINVAL;
+		log_error("API token %s: longer than %zu characters", path,
+			  len - 1);
+		goto out;
+	}
+	memcpy(tok, buf, strlen(buf) + 1);
+	if (strlen(tok) < 16 || strspn(tok, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef"
+					    "ghijklmnopqrstuvwxyz0123456789"
+					    "-._~+/=") != strlen(tok)) {
+		rc = -EINVAL;
+		log_error("API token %s: one line of 16 to %zu characters "
+			  "from A-Z a-z 0-9 - . _ ~ + / =",
+			  path, len - 1);
+	}
+out:
+	os_wipe(buf, sizeof(buf));
+	if (rc < 0)
+		os_wipe(tok, len);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* Our own files in the data directory, made 0600 if an older storbench (or
+ * a copy) left them readable by others, and the scratch folder 0700. */
+static void tighten(const char *dir, const char *scratch)
+{
+	static const char *const own[] = {
+		"storbench.db", "storbench.db-wal", "storbench.db-shm",
+		"credentials.db", "credentials.db-wal", "credentials.db-shm",
+		"storbench.pid",
+	};
+	char path[PATH_MAX];
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		if (snprintf(path, sizeof(path), "%s/%s", dir, own[i]) >=
+		    (int)sizeof(path))
+			return;
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (st.st_mode & 077) && chmod(path, 0600) == 0)
+			log_warn("%s was readable by others; now 0600", path);
+	}
+	if (stat(dir, &st) == 0 && (st.st_mode & 077))
+		log_warn("data directory %s is open to others (mode %03o); "
+			 "storbench keeps the archive and credentials there: "
+			 "chmod 700 it",
+			 dir, (unsigned)(st.st_mode & 0777));
+	if (lstat(scratch, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    (st.st_mode & 077) && chmod(scratch, 0700) == 0)
+		log_warn("%s was open to others (mode %03o); now 0700", scratch,
+			 (unsigned)(st.st_mode & 0777));
+}
+
+/* Queues the embedded default job when the archive has never run one. */
+static void queue_demo(struct api_ctx *ctx)
+{
+	static const char body[] = "{\"labels\":[\"demo\"]}";
+	struct job_spec s;
+	struct api_problem p;
+	json_t *jobs = NULL;
+	int64_t id;
+
+	if (archive_jobs_json(ctx->a, 1, 0, &jobs) < 0 ||
+	    json_array_size(jobs) > 0) {
+		json_decref(jobs);
+		return;
+	}
+	json_decref(jobs);
+	if (jobspec_parse(body, sizeof(body) - 1, ctx->scratch, &s, &p) < 0) {
+		log_error("demo job refused: %s", p.detail);
+		return;
+	}
+	if (archive_job_insert(ctx->a, &s, &id) == 0) {
+		log_info("demo: queued job %lld (%s on %s)", (long long)id,
+			 s.profile, s.target);
+		jobq_kick(ctx->q);
+	}
+	job_spec_clear(&s);
+}
+
+int cmd_serve(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"listen", required_argument, NULL, 'l'},
+		{"data", required_argument, NULL, 'd'},
+		{"demo", no_argument, NULL, 'D'},
+		{"allow", required_argument, NULL, 'a'},
+		{"allow-device", required_argument, NULL, 'A'},
+		{"reserve", required_argument, NULL, 'r'},
+		{"token-file", required_argument, NULL, 't'},
+		{"require-token", no_argument, NULL, 'T'},
+		{"log-format", required_argument, NULL, 'L'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *listen = "127.0.0.1:8080", *data = "./var";
+	const char *token_file = NULL, *allow[CONFINE_MAX_ROOTS],
+		   *devs[CONFINE_MAX_ROOTS], *reserve = NULL;
+	char db[PATH_MAX], scratch[PATH_MAX], real[PATH_MAX], creds[PATH_MAX + 32];
+	char tokpath[PATH_MAX + 16], why[PATH_MAX + 200], roots[1024];
+	struct api_ctx ctx = {0};
+	struct api_server *srv = NULL;
+	struct jobq *q = NULL;
+	size_t n_allow = 0, n_devs = 0;
+	int c, sig = 0, demo = 0, rc = 1, err, lock = -1;
+
+	while ((c = getopt_long(argc, argv, "l:d:Da:A:r:t:TL:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'L':
+			if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0) {
+				fprintf(stderr, "storbench serve: --log-format: text "
+						"or json\n");
+				return 2;
+			}
+			log_setup(strcmp(optarg, "json") == 0 ? LOG_JSON : LOG_TEXT, 0);
+			break;
+		case 'l':
+			listen = optarg;
+			break;
+		case 'd':
+			data = optarg;
+			break;
+		case 'D':
+			demo = 1;
+			break;
+		case 'a':
+		case 'A':
+			if ((c == 'a' ? n_allow : n_devs) == CONFINE_MAX_ROOTS) {
+				log_error("at most %d of --%s", CONFINE_MAX_ROOTS,
+					  c == 'a' ? "allow" : "allow-device");
+				return 2;
+			}
+			if (c == 'a')
+				allow[n_allow++] = optarg;
+			else
+				devs[n_devs++] = optarg;
+			break;
+		case 'r':
+			reserve = optarg;
+			break;
+		case 't':
+			token_file = optarg;
+			break;
+		case 'T':
+			ctx.require_token = 1;
+			break;
+		case 'h':
+			fputs(usage_serve, stdout);
+			return 0;
+		default:
+			fputs(usage_serve, stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		fputs(usage_serve, stderr);
+		return 2;
+	}
+	/* (a bad ADDR:PORT is refused by api_start, after the lock) */
+	if (api_listen_is_loopback(listen) == 0)
+		ctx.require_token = 1;
+	umask(077);
+	sys_no_core_dumps();
+	if ((err = sys_mkdir_private(data)) < 0 || sys_realpath(data, real) < 0) {
+		log_error("data directory %s: %s", data,
+			  strerror(err ? -err : errno));
+		return 1;
+	}
+	if (snprintf(db, sizeof(db), "%s/storbench.db", real) >= (int)sizeof(db) ||
+	    snprintf(scratch, sizeof(scratch), "%s/scratch", real) >=
+		    (int)sizeof(scratch)) {
+		log_error("data directory path is too long");
+		return 1;
+	}
+	if ((err = sys_mkdir_private(scratch)) < 0) {
+		log_error("scratch directory %s: %s", scratch, strerror(-err));
+		return 1;
+	}
+	tighten(real, scratch);
+	/* where jobs may write: scratch, then each --allow */
+	if (confine_allow(scratch, why, sizeof(why)) < 0) {
+		log_error("%s", why);
+		return 1;
+	}
+	for (size_t i = 0; i < n_allow; i++) {
+		struct stat st;
+		if (confine_allow(allow[i], why, sizeof(why)) < 0) {
+			log_error("%s", why);
+			return 2;
+		}
+		if (stat(allow[i], &st) == 0 && (st.st_mode & S_IWOTH))
+			log_warn("--allow %s: every local user may write there "
+				 "(mode %04o); whoever can queue jobs can aim "
+				 "them at any folder made in it",
+				 allow[i], (unsigned)(st.st_mode & 07777));
+	}
+	for (size_t i = 0; i < n_devs; i++) {
+		char dreal[PATH_MAX];
+		uint64_t bytes = 0;
+		if (confine_allow_device(devs[i], why, sizeof(why)) < 0) {
+			log_error("%s", why);
+			return 2;
+		}
+		if (confine_device(devs[i], dreal, &bytes, why, sizeof(why)) < 0)
+			log_warn("--allow-device %s: %s; jobs on it are refused "
+				 "while that lasts",
+				 devs[i], why);
+		else
+			log_info("jobs may overwrite the first bytes of raw "
+				 "device %s (%.1f GiB)",
+				 dreal, (double)bytes / (1 << 30));
+	}
+	if (reserve && confine_set_reserve(reserve, why, sizeof(why)) < 0) {
+		log_error("%s", why);
+		return 2;
+	}
+	snprintf(tokpath, sizeof(tokpath), "%s/api-token", real);
+	if (load_token(token_file ? token_file : tokpath, !token_file,
+		       ctx.token, sizeof(ctx.token)) < 0)
+		return 1;
+
+	if ((lock = cmd_lock_data_dir(real)) < 0)
+		return 1;
+
+	sys_hold_stop_requests();
+
+	if ((err = archive_open(db, &ctx.a)) < 0) {
+		log_error("archive %s: %s", db, strerror(-err));
+		goto out;
+	}
+	/* SMB credentials: a file of their own, never in the archive */
+	snprintf(creds, sizeof(creds), "%s/credentials.db", real);
+	if ((err = creds_init(creds)) < 0) {
+		log_error("credential store %s: %s", creds, strerror(-err));
+		goto out;
+	}
+	if ((err = jobq_start(db, &q)) < 0) {
+		log_error("job queue: %s", strerror(-err));
+		goto out;
+	}
+	ctx.q = q;
+	ctx.scratch = scratch;
+	if ((err = api_start(listen, &ctx, &srv)) < 0) {
+		log_error("cannot listen on %s: %s", listen,
+			  err == -EINVAL ? "not ADDR:PORT with a numeric address "
+					   "and a port from 1 to 65535"
+					 : strerror(-err));
+		goto out;
+	}
+	log_info("storbench %s serving http://%s/ (data %s)", STORBENCH_VERSION,
+		 listen, real);
+	confine_roots_text(NULL, CONFINE_ALL, roots, sizeof(roots));
+	confine_reserve_text(why, sizeof(why));
+	log_info("jobs may write under: %s; each leaves %s of its filesystem "
+		 "free",
+		 roots, why);
+	if (ctx.require_token)
+		log_info("the API needs \"Authorization: Bearer TOKEN\"; the "
+			 "token is in %s",
+			 token_file ? token_file : tokpath);
+	else
+		log_info("the API is open on loopback without a token "
+			 "(--require-token closes it); the token in %s works "
+			 "too",
+			 token_file ? token_file : tokpath);
+	if (demo)
+		queue_demo(&ctx);
+
+	sig = sys_wait_stop(-1);
+	log_info("signal %d: stopping", sig);
+	rc = 0;
+out:
+	api_stop(srv);
+	jobq_stop(q);
+	archive_close(ctx.a);
+	if (rc == 0)
+		log_info("stopped");
+	return rc;
+}

@@ -1,0 +1,112 @@
+/*
+ * engine_samples — the per-second counts of a run (struct engine_samples,
+ * engine.h): each thread counts into its own array, one entry per second of
+ * the measured window; here they are summed, streamed and ended.
+ *
+ * Design: a thread seals a second (smp_sealed, release) once it has counted
+ * past it; the calling thread streams a second (o->sample_done) once every
+ * thread of the workload has sealed it, reading only sealed entries
+ * (acquire), so nothing is read while it is written. After the join the
+ * threads' arrays are merged whole, and the end of the window decides how
+ * many seconds there are and how long the last is: a ragged end under a
+ * quarter second is folded into the second before it. The folded end
+ * replaces what was streamed for those seconds. Calls nothing else of the
+ * engine.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "engine_int.h"
+
+void engine_samples_begin(struct engine_samples *out)
+{
+	if (out->cap)
+		memset(out->s, 0, out->cap * sizeof(*out->s));
+	out->n = 0;
+	out->last_s = 0;
+}
+
+void engine_samples_merge(struct engine_samples *out,
+			  const struct engine_thread *e)
+{
+	for (unsigned i = 0; i < e->smp_cap; i++)
+		for (int d = 0; d < 2; d++) {
+			out->s[i].ios[d] += e->smp[i].ios[d];
+			out->s[i].bytes[d] += e->smp[i].bytes[d];
+			out->s[i].lat_sum_ns[d] += e->smp[i].lat_sum_ns[d];
+		}
+}
+
+/*
+ * n = the seconds the window spans (capped), and the last one's length. A
+ * ragged end shorter than a quarter second is folded into the second before
+ * it (one entry of 1.0 … 1.25 s), so a few I/Os in a sliver of time do not
+ * show as an absurd rate.
+ */
+void engine_samples_end(struct engine_samples *out, uint64_t window_ns)
+{
+	uint64_t full = window_ns / 1000000000ULL;
+	uint64_t rest = window_ns % 1000000000ULL;
+
+	if (!out->cap)
+		return;
+	out->n = (unsigned)(full + (rest ? 1 : 0));
+	if (out->n == 0)
+		out->n = 1;
+	out->last_s = rest ? (double)rest / 1e9 : 1.0;
+	if (out->n > out->cap) {
+		out->n = out->cap;
+		out->last_s = (double)window_ns / 1e9 - (out->cap - 1);
+	}
+	if (out->n > 1 && out->last_s < 0.25) {
+		struct engine_sample *a = &out->s[out->n - 2];
+		const struct engine_sample *b = &out->s[out->n - 1];
+		for (int d = 0; d < 2; d++) {
+			a->ios[d] += b->ios[d];
+			a->bytes[d] += b->bytes[d];
+			a->lat_sum_ns[d] += b->lat_sum_ns[d];
+		}
+		out->n--;
+		out->last_s += 1.0;
+	}
+}
+
+/*
+ * Reports the seconds of one workload (its threads th[0..n)) that every one
+ * of its threads has sealed since the last call (*done: how many are
+ * reported).
+ * Seconds of a thread that stopped counting are all final; when every
+ * thread has stopped, nothing more is reported here: the end of the run
+ * (folded) comes in the samples.
+ */
+void engine_samples_stream(const struct engine_opts *o,
+			   const struct engine_thread *th, unsigned n,
+			   unsigned *done)
+{
+	unsigned upto = UINT_MAX;
+
+	if (!o->sample_done || !o->samples || n == 0)
+		return;
+	for (unsigned k = 0; k < n; k++) {
+		unsigned s = atomic_load_explicit(&th[k].smp_sealed,
+						  memory_order_acquire);
+		if (s < upto)
+			upto = s;
+	}
+	if (upto == UINT_MAX)
+		return;
+	for (; *done < upto; (*done)++) {
+		struct engine_sample sum;
+		memset(&sum, 0, sizeof(sum));
+		for (unsigned k = 0; k < n; k++) {
+			if (!th[k].smp || *done >= th[k].smp_cap)
+				continue;
+			for (int d = 0; d < 2; d++) {
+				sum.ios[d] += th[k].smp[*done].ios[d];
+				sum.bytes[d] += th[k].smp[*done].bytes[d];
+				sum.lat_sum_ns[d] += th[k].smp[*done].lat_sum_ns[d];
+			}
+		}
+		o->sample_done(o->sample_arg, *done, &sum);
+	}
+}

@@ -15,11 +15,11 @@
  */
 #include "api.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <arpa/inet.h>
 #include <sys/socket.h>
 
 #include <microhttpd.h>
@@ -132,9 +132,11 @@ int api_access_check(struct api_ctx *ctx, struct MHD_Connection *c,
 		return 0;
 	origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
 	snprintf(own, sizeof(own), "http://%s", host);
-	site = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-Fetch-Site");
+	site = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+					   "Sec-Fetch-Site");
 	if ((origin && strcasecmp(origin, own) != 0) ||
-	    (site && strcmp(site, "same-origin") != 0 && strcmp(site, "none") != 0)) {
+	    (site && strcmp(site, "same-origin") != 0 &&
+	     strcmp(site, "none") != 0)) {
 		api_fail(r, 403, "Origin",
 			 "a %s from another origin (%.100s) is refused: the "
 			 "dashboard at %.100s or a client without an Origin "

@@ -13,12 +13,12 @@
 
 #include <jansson.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "fields.h"
 
-#define API_BODY_LIMIT (64 * 1024) /* bytes; larger bodies get 413 */
+#define API_BODY_LIMIT (64 * 1024)  /* bytes; larger bodies get 413 */
 #define API_IMPORT_LIMIT (16 << 20) /* bytes, POST /api/v1/import */
 
 struct archive;
@@ -27,7 +27,7 @@ struct MHD_Connection;
 
 /* What the handlers share; owned by main. */
 struct api_ctx {
-	struct archive *a;   /* the HTTP thread's archive connection */
+	struct archive *a; /* the HTTP thread's archive connection */
 	struct jobq *q;
 	const char *scratch; /* DATA/scratch, the default target */
 	/* access (server.c): the bearer token ("" when none), and whether the
@@ -52,32 +52,32 @@ struct api_req {
 	size_t n_args;
 	const char *method;
 	const char *path;
-	const char *body;    /* NUL-terminated; NULL when there is none */
+	const char *body; /* NUL-terminated; NULL when there is none */
 	size_t body_len;
-	int64_t id;          /* the {id} of the route, or 0 */
-	const char *rest;    /* what a trailing "*" of the route matched */
+	int64_t id;	  /* the {id} of the route, or 0 */
+	const char *rest; /* what a trailing "*" of the route matched */
 };
 
 struct api_resp {
 	unsigned status;
 	const char *content_type;
-	char *body;                  /* malloc'd, freed by the server */
+	char *body;			  /* malloc'd, freed by the server */
 	const unsigned char *static_body; /* or a static one */
 	size_t len;
-	char location[128];          /* Location header when non-empty */
-	char allow[64];              /* Allow header (405) when non-empty */
-	char filename[96];           /* Content-Disposition: attachment */
-	int stream;                  /* set by h_events: the server answers
-					with the event stream instead */
-	const char *route;           /* the matched route's pattern, for the
-					HTTP metrics (set by api_dispatch) */
+	char location[128]; /* Location header when non-empty */
+	char allow[64];	    /* Allow header (405) when non-empty */
+	char filename[96];  /* Content-Disposition: attachment */
+	int stream;	    /* set by h_events: the server answers
+			       with the event stream instead */
+	const char *route;  /* the matched route's pattern, for the
+			       HTTP metrics (set by api_dispatch) */
 };
 
 /* A problem (RFC 9457) being built: status, title, field, detail. */
 struct api_problem {
 	unsigned status;
 	char title[64];
-	char field[64];   /* the request field at fault, or "" */
+	char field[64]; /* the request field at fault, or "" */
 	char detail[512];
 };
 
@@ -136,7 +136,8 @@ void api_dispatch(struct api_req *req, struct api_resp *resp);
 /* The one place an errno becomes an HTTP status. */
 unsigned api_status_from_errno(int rc);
 void api_problem_set(struct api_problem *p, unsigned status, const char *field,
-		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+		     const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* Fills resp with p as application/problem+json. */
 void api_send_problem(struct api_resp *resp, const struct api_problem *p);
 /* Shorthand: a problem straight into resp. */
@@ -178,9 +179,8 @@ int api_query_known(struct api_req *req, struct api_resp *resp,
 
 /* Reads query parameter name as an integer in [min, max] (def when absent).
  * Returns 0, or -EINVAL with a 400 problem already in resp. */
-int api_query_int(struct api_req *req, struct api_resp *resp,
-		  const char *name, long long def, long long min,
-		  long long max, long long *out);
+int api_query_int(struct api_req *req, struct api_resp *resp, const char *name,
+		  long long def, long long min, long long max, long long *out);
 
 /* --- jobspec.c --- */
 struct job_spec;

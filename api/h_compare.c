@@ -24,10 +24,11 @@
 #define MAX_RUNS_PER_SIDE 1000
 
 /* The query parameters compare takes. */
-static const char *const args[] = {
-	"runs", "group_by", "values", "format", "profile", "label", "fs_type",
-	"target", "server", "cluster_size", "from", "to", "state", "sort", NULL};
-
+static const char *const args[] = { "runs",	    "group_by", "values",
+				    "format",	    "profile",	"label",
+				    "fs_type",	    "target",	"server",
+				    "cluster_size", "from",	"to",
+				    "state",	    "sort",	NULL };
 
 /* The value of field of run r as text (NULL when it has none): its string,
  * or a number written into buf. */
@@ -106,20 +107,22 @@ static int sides_from_runs(const char *list, struct sides *sd,
 		id = strtoll(p, &end, 10);
 		/* digits only: strtoll would take " 5" and "+5" too */
 		if (*p < '1' || *p > '9' || id <= 0 || errno ||
-		    (*end && *end != ',') ||
-		    (*end == ',' && end[1] == '\0')) {
+		    (*end && *end != ',') || (*end == ',' && end[1] == '\0')) {
 			api_fail(resp, 400, "runs",
-				 "runs: a comma list of run ids, the baseline first "
+				 "runs: a comma list of run ids, the baseline "
+				 "first "
 				 "(runs=12,15)");
 			return -EINVAL;
 		}
 		snprintf(label, sizeof(label), "run %lld", id);
 		if (side_for(sd, label, 0)) {
-			api_fail(resp, 400, "runs", "runs: run %lld is listed twice", id);
+			api_fail(resp, 400, "runs",
+				 "runs: run %lld is listed twice", id);
 			return -EINVAL;
 		}
 		if (!(s = side_for(sd, label, 1))) {
-			api_fail(resp, 400, "runs", "runs: at most %d runs", MAX_SIDES);
+			api_fail(resp, 400, "runs", "runs: at most %d runs",
+				 MAX_SIDES);
 			return -EINVAL;
 		}
 		side_add(sd, s, id);
@@ -132,8 +135,8 @@ static int sides_from_runs(const char *list, struct sides *sd,
 static int sides_from_groups(struct api_req *req, const char *field,
 			     struct sides *sd, struct api_resp *resp)
 {
-	static const char *const fields[] = {"fs_type", "cluster_size", "label",
-					     "server", "target"};
+	static const char *const fields[] = { "fs_type", "cluster_size",
+					      "label", "server", "target" };
 	const char *values = api_query_str(req, "values");
 	struct run_filter f;
 	json_t *runs, *r;
@@ -144,7 +147,8 @@ static int sides_from_groups(struct api_req *req, const char *field,
 		;
 	if (k == 5) {
 		api_fail(resp, 400, "group_by",
-			 "group_by: one of fs_type, cluster_size, label, server, "
+			 "group_by: one of fs_type, cluster_size, label, "
+			 "server, "
 			 "target");
 		return -EINVAL;
 	}
@@ -187,7 +191,8 @@ static int sides_from_groups(struct api_req *req, const char *field,
 			json_array_foreach(json_object_get(r, "labels"), j, l)
 			{
 				const char *name = json_string_value(l);
-				struct compare_side *s = side_for(sd, name, !values);
+				struct compare_side *s =
+					side_for(sd, name, !values);
 				if (s)
 					side_add(sd, s, id);
 				else if (!values && !side_for(sd, name, 0))
@@ -214,7 +219,8 @@ static int sides_from_groups(struct api_req *req, const char *field,
 	for (i = 0; i < sd->n; i++)
 		if (sd->s[i].n == 0) {
 			api_fail(resp, 404, "values",
-				 "no finished run has %s \"%s\" (with the filters given)",
+				 "no finished run has %s \"%s\" (with the "
+				 "filters given)",
 				 field, sd->s[i].label);
 			return -ENOENT;
 		}
@@ -225,8 +231,10 @@ static int sides_from_groups(struct api_req *req, const char *field,
 static void send_compare_csv(struct api_resp *resp, json_t *c)
 {
 	static const char *const cols[] = {
-		"test", "rw", "metric", "unit", "better", "side", "label",
-		"baseline", "n", "mean", "sd", "delta", "delta_pct", "p", "verdict"};
+		"test", "rw",	 "metric",    "unit", "better",
+		"side", "label", "baseline",  "n",    "mean",
+		"sd",	"delta", "delta_pct", "p",    "verdict"
+	};
 	json_t *rows = json_array(), *t, *m;
 	size_t i, j;
 
@@ -237,21 +245,38 @@ static void send_compare_csv(struct api_resp *resp, json_t *c)
 			json_t *sides = json_object_get(m, "sides");
 			for (size_t s = 0; s < json_array_size(sides); s++) {
 				json_t *sv = json_array_get(sides, s);
-				json_t *vs = json_array_get(json_object_get(m, "vs_baseline"), s);
+				json_t *vs = json_array_get(
+					json_object_get(m, "vs_baseline"), s);
 				json_array_append_new(
 					rows,
-					json_pack("[O?, O?, O?, O?, O?, I, O?, b, O?, O?, O?, O?, O?, O?, O?]",
-						  json_object_get(t, "test"), json_object_get(t, "rw"),
-						  json_object_get(m, "metric"), json_object_get(m, "unit"),
-						  json_object_get(m, "better"), (json_int_t)s,
-						  json_object_get(json_array_get(json_object_get(c, "sides"), s),
-								  "label"),
-						  s == 0, json_object_get(sv, "n"),
-						  json_object_get(sv, "mean"), json_object_get(sv, "sd"),
-						  json_object_get(vs, "delta"),
-						  json_object_get(vs, "delta_pct"),
-						  json_object_get(vs, "p"),
-						  json_object_get(vs, "verdict")));
+					json_pack(
+						"[O?, O?, O?, O?, O?, I, O?, "
+						"b, O?, O?, O?, O?, O?, O?, "
+						"O?]",
+						json_object_get(t, "test"),
+						json_object_get(t, "rw"),
+						json_object_get(m, "metric"),
+						json_object_get(m, "unit"),
+						json_object_get(m, "better"),
+						(json_int_t)s,
+						json_object_get(
+							json_array_get(
+								json_object_get(
+									c,
+									"side"
+									"s"),
+								s),
+							"label"),
+						s == 0,
+						json_object_get(sv, "n"),
+						json_object_get(sv, "mean"),
+						json_object_get(sv, "sd"),
+						json_object_get(vs, "delta"),
+						json_object_get(vs,
+								"delta_pct"),
+						json_object_get(vs, "p"),
+						json_object_get(vs,
+								"verdict")));
 			}
 		}
 	}
@@ -262,8 +287,9 @@ static void send_compare_csv(struct api_resp *resp, json_t *c)
 
 void h_compare(struct api_req *req, struct api_resp *resp)
 {
-	const char *runs = api_query_str(req, "runs"), *group = api_query_str(req, "group_by");
-	struct sides sd = {0};
+	const char *runs = api_query_str(req, "runs"),
+		   *group = api_query_str(req, "group_by");
+	struct sides sd = { 0 };
 	char err[128] = "";
 	json_t *out;
 	int rc, csv;
@@ -272,19 +298,24 @@ void h_compare(struct api_req *req, struct api_resp *resp)
 	    (csv = api_want_csv(req, resp)) < 0)
 		return;
 	if (!!runs == !!group) {
-		api_fail(resp, 400, runs ? "group_by" : "runs",
-			 "give either runs=A,B,… (the first is the baseline) or "
-			 "group_by=fs_type|cluster_size|label|server|target");
+		api_fail(
+			resp, 400, runs ? "group_by" : "runs",
+			"give either runs=A,B,… (the first is the baseline) or "
+			"group_by=fs_type|cluster_size|label|server|target");
 		return;
 	}
 	if (runs) {
 		static const char *const filters[] = {
-			"values", "profile", "label", "fs_type", "target", "server",
-			"cluster_size", "from", "to", "state", "sort"};
-		for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++)
+			"values", "profile", "label",	     "fs_type",
+			"target", "server",  "cluster_size", "from",
+			"to",	  "state",   "sort"
+		};
+		for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]);
+		     i++)
 			if (api_query_str(req, filters[i])) {
 				api_fail(resp, 400, filters[i],
-					 "%s: filters and values go with group_by; "
+					 "%s: filters and values go with "
+					 "group_by; "
 					 "runs= names its runs itself",
 					 filters[i]);
 				goto out;
@@ -296,14 +327,16 @@ void h_compare(struct api_req *req, struct api_resp *resp)
 		goto out;
 	if (sd.n < 2) {
 		api_fail(resp, 400, runs ? "runs" : "group_by",
-			 "a comparison needs at least two sides; found %zu", sd.n);
+			 "a comparison needs at least two sides; found %zu",
+			 sd.n);
 		goto out;
 	}
 	rc = compare_json(req->ctx->a, sd.s, sd.n, &out, err, sizeof(err));
 	if (rc == -ENOENT)
 		api_fail(resp, 404, "runs", "%s", err);
 	else if (rc < 0)
-		api_fail(resp, 500, NULL, "the comparison failed: %s", strerror(-rc));
+		api_fail(resp, 500, NULL, "the comparison failed: %s",
+			 strerror(-rc));
 	else if (csv)
 		send_compare_csv(resp, out);
 	else

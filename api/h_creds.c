@@ -12,7 +12,7 @@
 #include "creds.h"
 #include "utf8.h"
 
-static const char *const none[] = {NULL}; /* no route here takes a query */
+static const char *const none[] = { NULL }; /* no route here takes a query */
 
 /* A string field of at most max bytes without control characters; "" when
  * absent and not required. Returns its value or NULL (the problem set). */
@@ -30,11 +30,15 @@ static const char *str_field(json_t *root, const char *key, size_t max,
 	}
 	if (!json_is_string(v) || json_string_length(v) > max ||
 	    strlen(s = json_string_value(v)) != json_string_length(v) ||
-	    utf8_has_control(s) || (required && !*s && strcmp(key, "password"))) {
+	    utf8_has_control(s) ||
+	    (required && !*s && strcmp(key, "password"))) {
 		api_problem_set(p, 400, key,
 				"%s: must be a string of %s%zu bytes without "
 				"control characters",
-				key, required && strcmp(key, "password") ? "1 to " : "at most ",
+				key,
+				required && strcmp(key, "password")
+					? "1 to "
+					: "at most ",
 				max);
 		return NULL;
 	}
@@ -46,9 +50,9 @@ static const char *str_field(json_t *root, const char *key, size_t max,
 static void put(struct api_req *req, struct api_resp *resp, const char *name,
 		int replace)
 {
-	static const char *const known[] = {"name", "user", "password",
-					    "domain"};
-	struct api_problem p = {0};
+	static const char *const known[] = { "name", "user", "password",
+					     "domain" };
+	struct api_problem p = { 0 };
 	json_error_t jerr;
 	json_t *root = NULL, *v, *out = NULL;
 	const char *key, *user, *pw, *domain;
@@ -60,8 +64,9 @@ static void put(struct api_req *req, struct api_resp *resp, const char *name,
 				      JSON_REJECT_DUPLICATES, &jerr)
 			 : NULL;
 	if (req->body && req->body_len && !root) {
-		api_fail(resp, 400, NULL, "malformed JSON at line %d column %d: %s",
-			 jerr.line, jerr.column, jerr.text);
+		api_fail(resp, 400, NULL,
+			 "malformed JSON at line %d column %d: %s", jerr.line,
+			 jerr.column, jerr.text);
 		goto out;
 	}
 	if (!root || !json_is_object(root)) {
@@ -116,9 +121,8 @@ problem:
 out:
 	/* the body held a password: leave no copy in our memory */
 	if (root)
-		json_object_foreach(root, key, v) if (json_is_string(v))
-			memset((char *)json_string_value(v), 0,
-			       json_string_length(v));
+		json_object_foreach(root, key, v) if (json_is_string(v)) memset(
+			(char *)json_string_value(v), 0, json_string_length(v));
 	json_decref(root);
 }
 

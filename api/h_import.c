@@ -18,9 +18,9 @@
 #include "archive.h"
 #include "import.h"
 
-static const char *const none[] = {NULL};
-static const char *const import_args[] = {"format", "filename", "labels",
-					  NULL};
+static const char *const none[] = { NULL };
+static const char *const import_args[] = { "format", "filename", "labels",
+					   NULL };
 
 void h_import(struct api_req *req, struct api_resp *resp)
 {
@@ -35,13 +35,15 @@ void h_import(struct api_req *req, struct api_resp *resp)
 	if (api_query_known(req, resp, import_args) < 0)
 		return;
 	if (!req->body || req->body_len == 0) {
-		api_fail(resp, 400, "body", "body: send the result file as the "
-					    "request body (curl --data-binary @FILE)");
+		api_fail(resp, 400, "body",
+			 "body: send the result file as the "
+			 "request body (curl --data-binary @FILE)");
 		return;
 	}
 	if (import_check_args(api_query_str(req, "labels"), filename, err,
 			      sizeof(err)) < 0) {
-		api_fail(resp, 400, strncmp(err, "labels", 6) == 0 ? "labels" : "filename",
+		api_fail(resp, 400,
+			 strncmp(err, "labels", 6) == 0 ? "labels" : "filename",
 			 "%s", err);
 		return;
 	}
@@ -51,15 +53,18 @@ void h_import(struct api_req *req, struct api_resp *resp)
 			strcmp(format, "diskspd"))) {
 		api_fail(resp, format ? 400 : 422, "format",
 			 format ? "format: cdm, fio or diskspd"
-				: "format: not recognised as CrystalDiskMark text, fio "
-				  "JSON or DiskSpd XML or text (name it with ?format=)");
+				: "format: not recognised as CrystalDiskMark "
+				  "text, fio "
+				  "JSON or DiskSpd XML or text (name it with "
+				  "?format=)");
 		return;
 	}
 	if (!(r = calloc(1, sizeof(*r)))) {
 		api_fail(resp, 500, NULL, "out of memory");
 		return;
 	}
-	rc = import_parse(format, req->body, req->body_len, r, err, sizeof(err));
+	rc = import_parse(format, req->body, req->body_len, r, err,
+			  sizeof(err));
 	if (rc == -ENOMEM) {
 		api_fail(resp, 500, NULL, "out of memory");
 	} else if (rc == -EOPNOTSUPP) {
@@ -67,16 +72,21 @@ void h_import(struct api_req *req, struct api_resp *resp)
 	} else if (rc < 0) {
 		api_fail(resp, 422, "body", "body: %s", err);
 	} else {
-		rc = import_store(req->ctx->a, r, format, req->body, req->body_len,
-				  filename, api_query_str(req, "labels"), &id);
+		rc = import_store(req->ctx->a, r, format, req->body,
+				  req->body_len, filename,
+				  api_query_str(req, "labels"), &id);
 		if (rc < 0 && rc != -EEXIST)
-			api_fail(resp, 500, NULL, "the archive could not store the import");
+			api_fail(resp, 500, NULL,
+				 "the archive could not store the import");
 		else if (api_run_json(req->ctx->a, id, &run) < 0)
-			api_fail(resp, 500, NULL, "the archive could not read run %lld",
+			api_fail(resp, 500, NULL,
+				 "the archive could not read run %lld",
 				 (long long)id);
 		else {
-			/* the same file again: the run it made the first time */
-			json_object_set_new(run, "duplicate", json_boolean(rc == -EEXIST));
+			/* the same file again: the run it made the first time
+			 */
+			json_object_set_new(run, "duplicate",
+					    json_boolean(rc == -EEXIST));
 			snprintf(resp->location, sizeof(resp->location),
 				 "/api/v1/runs/%lld", (long long)id);
 			api_send_json(resp, rc == -EEXIST ? 200 : 201, run);

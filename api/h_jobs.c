@@ -15,8 +15,8 @@
 #include "target.h"
 
 /* The query parameters of the routes that take none, and of the list. */
-static const char *const none[] = {NULL};
-static const char *const list_args[] = {"limit", "offset", NULL};
+static const char *const none[] = { NULL };
+static const char *const list_args[] = { "limit", "offset", NULL };
 
 /*
  * Adds "test_file" to a job object — where the worker creates (created) its
@@ -29,7 +29,8 @@ static void add_progress(struct api_ctx *ctx, json_t *job)
 	json_int_t id = json_integer_value(json_object_get(job, "id"));
 	const char *state = json_string_value(json_object_get(job, "state"));
 	const char *target = json_string_value(json_object_get(job, "target"));
-	const char *created = json_string_value(json_object_get(job, "created_at"));
+	const char *created =
+		json_string_value(json_object_get(job, "created_at"));
 	char path[PATH_MAX];
 	struct stat st;
 
@@ -58,7 +59,8 @@ static void send_job(struct api_req *req, struct api_resp *resp,
 
 	if (rc < 0) {
 		api_fail(resp, api_status_from_errno(rc), NULL,
-			 rc == -ENOENT ? "no job %lld" : "archive error reading job %lld",
+			 rc == -ENOENT ? "no job %lld"
+				       : "archive error reading job %lld",
 			 (long long)id);
 		return;
 	}
@@ -132,7 +134,8 @@ void h_jobs_cancel(struct api_req *req, struct api_resp *resp)
 		return;
 	if ((rc = archive_job_json(req->ctx->a, req->id, &job)) < 0) {
 		api_fail(resp, api_status_from_errno(rc), NULL,
-			 rc == -ENOENT ? "no job %lld" : "archive error reading job %lld",
+			 rc == -ENOENT ? "no job %lld"
+				       : "archive error reading job %lld",
 			 (long long)req->id);
 		return;
 	}

@@ -23,7 +23,7 @@
 
 void h_events(struct api_req *req, struct api_resp *resp)
 {
-	static const char *const none[] = {NULL};
+	static const char *const none[] = { NULL };
 
 	if (api_query_known(req, resp, none) < 0)
 		return;
@@ -47,7 +47,7 @@ static void label(FILE *f, const char *v)
 /* "2026-11-30T14:33:11Z" as Unix seconds, or 0. */
 static double unix_time(const char *iso)
 {
-	struct tm tm = {0};
+	struct tm tm = { 0 };
 
 	if (!iso || !strptime(iso, "%Y-%m-%dT%H:%M:%SZ", &tm))
 		return 0;
@@ -75,21 +75,22 @@ static int last_runs(FILE *f, struct archive *a)
 		const char *name, *type, *help, *key;
 		double scale;
 	} fam[] = {
-		{"storbench_last_run_timestamp_seconds", "gauge",
-		 "When the newest done run of a target started, Unix time.",
-		 NULL, 0},
-		{"storbench_last_run_id", "gauge",
-		 "The archive id of the newest done run of a target.", NULL, 0},
-		{"storbench_last_run_bytes_per_second", "gauge",
-		 "Throughput of the newest done run per target and test (its "
-		 "best iteration), bytes/s (MB/s x 10^6).",
-		 "mb_s", 1e6},
-		{"storbench_last_run_iops", "gauge",
-		 "I/O operations per second of the newest done run per target "
-		 "and test (its best iteration).",
-		 "iops", 1},
+		{ "storbench_last_run_timestamp_seconds", "gauge",
+		  "When the newest done run of a target started, Unix time.",
+		  NULL, 0 },
+		{ "storbench_last_run_id", "gauge",
+		  "The archive id of the newest done run of a target.", NULL,
+		  0 },
+		{ "storbench_last_run_bytes_per_second", "gauge",
+		  "Throughput of the newest done run per target and test (its "
+		  "best iteration), bytes/s (MB/s x 10^6).",
+		  "mb_s", 1e6 },
+		{ "storbench_last_run_iops", "gauge",
+		  "I/O operations per second of the newest done run per target "
+		  "and test (its best iteration).",
+		  "iops", 1 },
 	};
-	struct run_filter flt = {.state = "done", .sort = "-started_at"};
+	struct run_filter flt = { .state = "done", .sort = "-started_at" };
 	json_t *runs = NULL, *run, *pick[METRICS_TARGETS];
 	size_t n = 0, i, k;
 	int64_t total = 0;
@@ -99,10 +100,12 @@ static int last_runs(FILE *f, struct archive *a)
 		return rc;
 	json_array_foreach(runs, i, run)
 	{
-		const char *target = json_string_value(json_object_get(run, "target"));
+		const char *target =
+			json_string_value(json_object_get(run, "target"));
 		int dup = 0;
 		for (k = 0; k < n && target; k++)
-			dup |= strcmp(json_string_value(json_object_get(pick[k], "target")),
+			dup |= strcmp(json_string_value(json_object_get(
+					      pick[k], "target")),
 				      target) == 0;
 		if (target && !dup && n < METRICS_TARGETS)
 			pick[n++] = run;
@@ -117,15 +120,20 @@ static int last_runs(FILE *f, struct archive *a)
 				run_labels(f, pick[k]);
 				if (m == 0)
 					fprintf(f, "} %.0f\n",
-						unix_time(json_string_value(json_object_get(
-							pick[k], "started_at"))));
+						unix_time(json_string_value(
+							json_object_get(
+								pick[k],
+								"started_"
+								"at"))));
 				else
 					fprintf(f, "} %lld\n",
 						(long long)json_integer_value(
-							json_object_get(pick[k], "id")));
+							json_object_get(pick[k],
+									"id")));
 				continue;
 			}
-			json_array_foreach(json_object_get(pick[k], "headline"), i, h)
+			json_array_foreach(json_object_get(pick[k], "headline"),
+					   i, h)
 			{
 				json_t *v = json_object_get(h, fam[m].key);
 				if (!json_is_number(v))
@@ -133,10 +141,13 @@ static int last_runs(FILE *f, struct archive *a)
 				fprintf(f, "%s{", fam[m].name);
 				run_labels(f, pick[k]);
 				fputs(",test=\"", f);
-				label(f, json_string_value(json_object_get(h, "test")));
+				label(f, json_string_value(
+						 json_object_get(h, "test")));
 				fputs("\",rw=\"", f);
-				label(f, json_string_value(json_object_get(h, "rw")));
-				fprintf(f, "\"} %.3f\n", json_number_value(v) * fam[m].scale);
+				label(f, json_string_value(
+						 json_object_get(h, "rw")));
+				fprintf(f, "\"} %.3f\n",
+					json_number_value(v) * fam[m].scale);
 			}
 		}
 	}
@@ -146,9 +157,9 @@ static int last_runs(FILE *f, struct archive *a)
 
 void h_metrics(struct api_req *req, struct api_resp *resp)
 {
-	static const char *const none[] = {NULL};
+	static const char *const none[] = { NULL };
 	int counts[ARCHIVE_N_STATES];
-	struct run_filter all = {0};
+	struct run_filter all = { 0 };
 	json_t *one = NULL;
 	int64_t runs = 0;
 	char *buf = NULL;
@@ -193,7 +204,9 @@ void h_metrics(struct api_req *req, struct api_resp *resp)
 		unsigned long long ended[ARCHIVE_N_STATES];
 		jobq_finished_counts(ended);
 		for (int i = 2; i < ARCHIVE_N_STATES; i++)
-			fprintf(f, "storbench_jobs_finished_total{state=\"%s\"} %llu\n",
+			fprintf(f,
+				"storbench_jobs_finished_total{state=\"%s\"} "
+				"%llu\n",
 				archive_job_states[i], ended[i]);
 	}
 	last_runs(f, req->ctx->a);

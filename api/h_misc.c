@@ -75,8 +75,8 @@ static void limits_text(const struct field *f, char *buf, size_t len)
 		snprintf(buf, len, "%s … %s", lo, hi);
 	} else if (f->type == FIELD_INT || f->type == FIELD_NUMBER) {
 		snprintf(buf, len, "%s%g … %g%s%s",
-			 (f->flags & FIELD_ABOVE_MIN) ? "> " : "", f->min, f->max,
-			 f->unit ? " " : "", f->unit ? f->unit : "");
+			 (f->flags & FIELD_ABOVE_MIN) ? "> " : "", f->min,
+			 f->max, f->unit ? " " : "", f->unit ? f->unit : "");
 	} else if (f->type == FIELD_ENUM) {
 		for (size_t i = 0; f->choices[i]; i++) {
 			size_t n = strlen(buf);
@@ -104,8 +104,9 @@ static json_t *prose(const struct field *fs, size_t n)
 
 	for (size_t i = 0; o && i < n; i++) {
 		char text[700], lim[200], def[300] = "";
-		json_t *d = fs[i].def ? json_loads(fs[i].def, JSON_DECODE_ANY, NULL)
-				      : NULL;
+		json_t *d =
+			fs[i].def ? json_loads(fs[i].def, JSON_DECODE_ANY, NULL)
+				  : NULL;
 		if (d && fs[i].type != FIELD_OBJECT)
 			value_text(&fs[i], d, def, sizeof(def));
 		else if (fs[i].def_text)
@@ -135,11 +136,12 @@ static json_t *summary_view(const struct preset *p)
 			json_object_set_new(o, "limit", json_string(c->limit));
 		json_array_append_new(cols, o);
 	}
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:s?, s:s?, s:s, s:s?}",
-			 "key", p->summary_key, "title", r->title, "x", r->x, "y",
-			 r->y_title, "y2", r->y2_title, "columns", cols,
-			 "verdict", r->verdict_key, "reasons", r->reasons_key,
-			 "kind", r->kind, "verdicts", r->verdicts_key);
+	return json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:o, s:s?, s:s?, s:s, s:s?}", "key",
+		p->summary_key, "title", r->title, "x", r->x, "y", r->y_title,
+		"y2", r->y2_title, "columns", cols, "verdict", r->verdict_key,
+		"reasons", r->reasons_key, "kind", r->kind, "verdicts",
+		r->verdicts_key);
 }
 
 static json_t *profile_json(const struct preset *p)
@@ -149,27 +151,31 @@ static json_t *profile_json(const struct preset *p)
 	for (size_t j = 0; j < p->n_tests; j++) {
 		const struct plan_test *t = &p->tests[j];
 		json_array_append_new(
-			tests, json_pack("{s:s, s:s, s:s, s:i, s:i, s:i}", "test",
-					 t->name, "rw", wl_rw_name(t->read_pct),
-					 "pattern", wl_pattern_name(t->pattern),
-					 "block_size", (int)t->block_size,
-					 "queue_depth", (int)t->queue_depth,
-					 "threads", (int)t->threads));
+			tests,
+			json_pack("{s:s, s:s, s:s, s:i, s:i, s:i}", "test",
+				  t->name, "rw", wl_rw_name(t->read_pct),
+				  "pattern", wl_pattern_name(t->pattern),
+				  "block_size", (int)t->block_size,
+				  "queue_depth", (int)t->queue_depth, "threads",
+				  (int)t->threads));
 	}
 	e = json_pack("{s:s, s:s, s:s, s:{s:I, s:i, s:f, s:f}, s:o}", "name",
 		      p->name, "kind", p->kind, "title", p->title, "defaults",
 		      "size", (json_int_t)p->defaults.size, "iterations",
-		      p->defaults.iterations, "duration_s", p->defaults.duration_s,
-		      "interval_s", p->defaults.interval_s, "tests", tests);
+		      p->defaults.iterations, "duration_s",
+		      p->defaults.duration_s, "interval_s",
+		      p->defaults.interval_s, "tests", tests);
 	if (p->flags & PRESET_TESTS) {
-		json_object_set_new(e, "test_fields",
-				    prose(plan_test_fields, plan_n_test_fields));
-		json_object_set_new(fields, "tests",
-				    fields_describe(plan_test_fields,
-						    plan_n_test_fields));
+		json_object_set_new(
+			e, "test_fields",
+			prose(plan_test_fields, plan_n_test_fields));
+		json_object_set_new(
+			fields, "tests",
+			fields_describe(plan_test_fields, plan_n_test_fields));
 	}
 	if (p->n_options) {
-		json_object_set_new(e, "options", prose(p->options, p->n_options));
+		json_object_set_new(e, "options",
+				    prose(p->options, p->n_options));
 		json_object_set_new(fields, "options",
 				    fields_describe(p->options, p->n_options));
 	}
@@ -182,7 +188,7 @@ static json_t *profile_json(const struct preset *p)
 
 void h_profiles(struct api_req *req, struct api_resp *resp)
 {
-	static const char *const none[] = {NULL};
+	static const char *const none[] = { NULL };
 	const struct preset *p;
 	json_t *list;
 
@@ -192,9 +198,10 @@ void h_profiles(struct api_req *req, struct api_resp *resp)
 	list = json_array();
 	for (size_t i = 0; (p = preset_at(i)) != NULL; i++)
 		json_array_append_new(list, profile_json(p));
-	api_send_json(resp, 200,
-		      json_pack("{s:o, s:o}", "profiles", list, "job_fields",
-				fields_describe(jobspec_fields, jobspec_n_fields)));
+	api_send_json(
+		resp, 200,
+		json_pack("{s:o, s:o}", "profiles", list, "job_fields",
+			  fields_describe(jobspec_fields, jobspec_n_fields)));
 }
 
 /* GET /api/v1/openapi.json: the document openapi.c builds once from the
@@ -202,7 +209,7 @@ void h_profiles(struct api_req *req, struct api_resp *resp)
  * tables. */
 void h_openapi(struct api_req *req, struct api_resp *resp)
 {
-	static const char *const none[] = {NULL};
+	static const char *const none[] = { NULL };
 	const char *doc, *why = NULL;
 	size_t len = 0;
 

@@ -13,11 +13,13 @@
 #include "runview.h"
 
 /* The query parameters each route takes. */
-static const char *const none[] = {NULL};
-static const char *const list_args[] = {
-	"limit", "offset", "profile", "fs_type", "target", "label", "state",
-	"server", "cluster_size", "from", "to", "sort", NULL};
-static const char *const get_args[] = {"format", NULL};
+static const char *const none[] = { NULL };
+static const char *const list_args[] = { "limit",   "offset", "profile",
+					 "fs_type", "target", "label",
+					 "state",   "server", "cluster_size",
+					 "from",    "to",     "sort",
+					 NULL };
+static const char *const get_args[] = { "format", NULL };
 
 /* Is v a prefix of an ISO 8601 UTC time as runs store it,
  * "2026-11-30T07:00:00Z": a year, month, day, hour, minute or second? */
@@ -33,7 +35,8 @@ static int iso_prefix_ok(const char *v)
 	    n != 20)
 		return 0;
 	for (size_t i = 0; i < n; i++)
-		if (form[i] == 'd' ? !isdigit((unsigned char)v[i]) : v[i] != form[i])
+		if (form[i] == 'd' ? !isdigit((unsigned char)v[i])
+				   : v[i] != form[i])
 			return 0;
 	return 1;
 }
@@ -41,8 +44,8 @@ static int iso_prefix_ok(const char *v)
 int api_run_filter(struct api_req *req, struct api_resp *resp,
 		   struct run_filter *f)
 {
-	static const char *const states[] = {"running", "done", "failed",
-					     "cancelled", "interrupted"};
+	static const char *const states[] = { "running", "done", "failed",
+					      "cancelled", "interrupted" };
 	const char *dates[2];
 	size_t i;
 
@@ -63,7 +66,8 @@ int api_run_filter(struct api_req *req, struct api_resp *resp,
 	for (i = 0; i < 2; i++)
 		if (dates[i] && !iso_prefix_ok(dates[i])) {
 			api_fail(resp, 400, i ? "to" : "from",
-				 "%s: a UTC date or time as runs store it, whole "
+				 "%s: a UTC date or time as runs store it, "
+				 "whole "
 				 "fields: 2026, 2026-11, 2026-11-30, "
 				 "2026-11-30T07:00, 2026-11-30T07:00:00Z (no "
 				 "offsets: times are UTC)",
@@ -85,7 +89,8 @@ int api_run_filter(struct api_req *req, struct api_resp *resp,
 		;
 	if (f->state && i == 5) {
 		api_fail(resp, 400, "state",
-			 "state: running, done, failed, cancelled or interrupted");
+			 "state: running, done, failed, cancelled or "
+			 "interrupted");
 		return -EINVAL;
 	}
 	if (f->sort && !archive_sort_ok(f->sort)) {
@@ -126,7 +131,8 @@ void h_runs_list(struct api_req *req, struct api_resp *resp)
 static void run_failed(struct api_resp *resp, int rc, int64_t id)
 {
 	api_fail(resp, api_status_from_errno(rc), NULL,
-		 rc == -ENOENT ? "no run %lld" : "archive error reading run %lld",
+		 rc == -ENOENT ? "no run %lld"
+			       : "archive error reading run %lld",
 		 (long long)id);
 }
 
@@ -153,13 +159,16 @@ void h_runs_samples(struct api_req *req, struct api_resp *resp)
 static void send_run_csv(struct api_resp *resp, json_t *run)
 {
 	static const char *const cols[] = {
-		"run_id", "profile", "target", "fs_type", "test", "rw", "pattern",
-		"block_size", "queue_depth", "threads", "iteration", "mb_s",
-		"mib_s", "iops", "lat_mean_us", "lat_p50_us", "lat_p90_us",
-		"lat_p99_us", "lat_p99.9_us", "lat_p99.99_us", "lat_max_us",
-		"bytes", "ios", "seconds", "cpu_user_s", "cpu_sys_s", "error"};
-	static const char *const pct[] = {"p50", "p90", "p99", "p99.9", "p99.99",
-					  "max"};
+		"run_id",      "profile",    "target",	     "fs_type",
+		"test",	       "rw",	     "pattern",	     "block_size",
+		"queue_depth", "threads",    "iteration",    "mb_s",
+		"mib_s",       "iops",	     "lat_mean_us",  "lat_p50_us",
+		"lat_p90_us",  "lat_p99_us", "lat_p99.9_us", "lat_p99.99_us",
+		"lat_max_us",  "bytes",	     "ios",	     "seconds",
+		"cpu_user_s",  "cpu_sys_s",  "error"
+	};
+	static const char *const pct[] = { "p50",   "p90",    "p99",
+					   "p99.9", "p99.99", "max" };
 	json_t *rows = json_array(), *t, *it;
 	char name[64];
 	size_t i, j;
@@ -170,22 +179,38 @@ static void send_run_csv(struct api_resp *resp, json_t *run)
 		{
 			json_t *lat = json_object_get(it, "latency_us");
 			json_t *row = json_pack(
-				"[O?, O?, O?, O?, O?, O?, O?, O?, O?, O?, O?, O?, O?, O?, O?]",
-				json_object_get(run, "id"), json_object_get(run, "profile"),
+				"[O?, O?, O?, O?, O?, O?, O?, O?, O?, O?, O?, "
+				"O?, O?, O?, O?]",
+				json_object_get(run, "id"),
+				json_object_get(run, "profile"),
 				json_object_get(run, "target"),
-				json_object_get(json_object_get(run, "probe"), "fs_type"),
-				json_object_get(t, "test"), json_object_get(t, "rw"),
-				json_object_get(t, "pattern"), json_object_get(t, "block_size"),
-				json_object_get(t, "queue_depth"), json_object_get(t, "threads"),
-				json_object_get(it, "iteration"), json_object_get(it, "mb_s"),
-				json_object_get(it, "mib_s"), json_object_get(it, "iops"),
+				json_object_get(json_object_get(run, "probe"),
+						"fs_type"),
+				json_object_get(t, "test"),
+				json_object_get(t, "rw"),
+				json_object_get(t, "pattern"),
+				json_object_get(t, "block_size"),
+				json_object_get(t, "queue_depth"),
+				json_object_get(t, "threads"),
+				json_object_get(it, "iteration"),
+				json_object_get(it, "mb_s"),
+				json_object_get(it, "mib_s"),
+				json_object_get(it, "iops"),
 				json_object_get(it, "lat_mean_us"));
 			static const char *const more[] = {
-				"bytes", "ios", "seconds", "cpu_user_s", "cpu_sys_s", "error"};
+				"bytes",      "ios",	   "seconds",
+				"cpu_user_s", "cpu_sys_s", "error"
+			};
 			for (size_t k = 0; k < 6; k++)
-				json_array_append_new(row, json_pack("O?", json_object_get(lat, pct[k])));
+				json_array_append_new(
+					row,
+					json_pack("O?", json_object_get(
+								lat, pct[k])));
 			for (size_t k = 0; k < 6; k++)
-				json_array_append_new(row, json_pack("O?", json_object_get(it, more[k])));
+				json_array_append_new(
+					row,
+					json_pack("O?", json_object_get(
+								it, more[k])));
 			json_array_append_new(rows, row);
 		}
 	}
@@ -208,62 +233,83 @@ static void cdm_block(uint64_t b, char *buf, size_t len)
 
 int api_run_cdm_text(json_t *run, const char *eol, char **out, size_t *out_len)
 {
-	static const char *const sections[][2] = {
-		{"read", "[Read]"}, {"write", "[Write]"}, {"mix", "[Mix]"}};
-	json_t *spec = json_object_get(run, "spec"), *probe = json_object_get(run, "probe");
+	static const char *const sections[][2] = { { "read", "[Read]" },
+						   { "write", "[Write]" },
+						   { "mix", "[Mix]" } };
+	json_t *spec = json_object_get(run, "spec"),
+	       *probe = json_object_get(run, "probe");
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	json_t *t;
 	size_t i;
-	const char *started = json_string_value(json_object_get(run, "started_at"));
-	const char *rule = "------------------------------------------------------------------------------";
+	const char *started =
+		json_string_value(json_object_get(run, "started_at"));
+	const char *rule = "---------------------------------------------------"
+			   "---------------------------";
 	int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
 
 	if (!f)
 		return -ENOMEM;
-	fprintf(f, "%s%sCrystalDiskMark 8 layout, written by storbench %s%s"
-		   "                                  storbench run %lld, exported%s"
-		   "%s%s* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]%s"
-		   "* KB = 1000 bytes, KiB = 1024 bytes%s",
+	fprintf(f,
+		"%s%sCrystalDiskMark 8 layout, written by storbench %s%s"
+		"                                  storbench run %lld, "
+		"exported%s"
+		"%s%s* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 "
+		"bytes/s]%s"
+		"* KB = 1000 bytes, KiB = 1024 bytes%s",
 		rule, eol, STORBENCH_VERSION, eol,
-		(long long)json_integer_value(json_object_get(run, "id")), eol, rule,
-		eol, eol, eol);
+		(long long)json_integer_value(json_object_get(run, "id")), eol,
+		rule, eol, eol, eol);
 	for (size_t sct = 0; sct < 3; sct++) {
 		int head = 0;
 		json_array_foreach(json_object_get(run, "tests"), i, t)
 		{
 			json_t *b = json_object_get(t, "best");
 			char blk[32];
-			uint64_t bs = (uint64_t)json_integer_value(json_object_get(t, "block_size"));
-			const char *rw = json_string_value(json_object_get(t, "rw"));
-			const char *pat = json_string_value(json_object_get(t, "pattern"));
-			if (!rw || strcmp(rw, sections[sct][0]) || !json_is_object(b) ||
-			    bs % 1024)
+			uint64_t bs = (uint64_t)json_integer_value(
+				json_object_get(t, "block_size"));
+			const char *rw =
+				json_string_value(json_object_get(t, "rw"));
+			const char *pat = json_string_value(
+				json_object_get(t, "pattern"));
+			if (!rw || strcmp(rw, sections[sct][0]) ||
+			    !json_is_object(b) || bs % 1024)
 				continue;
 			if (!head++)
-				fprintf(f, "%s%s%s", eol, sections[sct][1], eol);
+				fprintf(f, "%s%s%s", eol, sections[sct][1],
+					eol);
 			cdm_block(bs, blk, sizeof(blk));
-			fprintf(f, "  %s %6s (Q=%3lld, T=%2lld): %9.3f MB/s [%9.1f IOPS]",
-				pat && strcmp(pat, "sequential") == 0 ? "SEQ" : "RND", blk,
-				(long long)json_integer_value(json_object_get(t, "queue_depth")),
-				(long long)json_integer_value(json_object_get(t, "threads")),
+			fprintf(f,
+				"  %s %6s (Q=%3lld, T=%2lld): %9.3f MB/s "
+				"[%9.1f IOPS]",
+				pat && strcmp(pat, "sequential") == 0 ? "SEQ"
+								      : "RND",
+				blk,
+				(long long)json_integer_value(
+					json_object_get(t, "queue_depth")),
+				(long long)json_integer_value(
+					json_object_get(t, "threads")),
 				json_number_value(json_object_get(b, "mb_s")),
 				json_number_value(json_object_get(b, "iops")));
 			if (json_is_number(json_object_get(b, "lat_mean_us")))
 				fprintf(f, " <%9.2f us>",
-					json_number_value(json_object_get(b, "lat_mean_us")));
+					json_number_value(json_object_get(
+						b, "lat_mean_us")));
 			fputs(eol, f);
 		}
 	}
 	if (started)
 		sscanf(started, "%d-%d-%dT%d:%d:%d", &y, &mo, &d, &h, &mi, &se);
-	fprintf(f, "%sProfile: %s%s   Test: %.0f MiB (x%lld)%s"
-		   "   Date: %04d/%02d/%02d %d:%02d:%02d%s     OS: %s %s%s"
-		   "Comment: %s%s%s%s",
-		eol, json_string_value(json_object_get(run, "profile")) ?: "", eol,
+	fprintf(f,
+		"%sProfile: %s%s   Test: %.0f MiB (x%lld)%s"
+		"   Date: %04d/%02d/%02d %d:%02d:%02d%s     OS: %s %s%s"
+		"Comment: %s%s%s%s",
+		eol, json_string_value(json_object_get(run, "profile")) ?: "",
+		eol,
 		json_number_value(json_object_get(spec, "size")) / (1 << 20),
-		(long long)json_integer_value(json_object_get(spec, "iterations")),
+		(long long)json_integer_value(
+			json_object_get(spec, "iterations")),
 		eol, y, mo, d, h, mi, se, eol,
 		json_string_value(json_object_get(probe, "hostname")) ?: "",
 		json_string_value(json_object_get(probe, "kernel")) ?: "", eol,
@@ -343,7 +389,7 @@ int api_run_json(struct archive *a, int64_t id, json_t **out)
  * what a group_by=label comparison needs. */
 void h_runs_patch(struct api_req *req, struct api_resp *resp)
 {
-	struct api_problem p = {0};
+	struct api_problem p = { 0 };
 	json_error_t jerr;
 	json_t *root, *v, *labels, *notes;
 	const char *key;
@@ -357,11 +403,13 @@ void h_runs_patch(struct api_req *req, struct api_resp *resp)
 			 : NULL;
 	if (!root || !json_is_object(root)) {
 		if (req->body && req->body_len && !root)
-			api_fail(resp, 400, NULL, "malformed JSON at line %d column %d: %s",
+			api_fail(resp, 400, NULL,
+				 "malformed JSON at line %d column %d: %s",
 				 jerr.line, jerr.column, jerr.text);
 		else
-			api_fail(resp, 400, NULL, "the body must be a JSON object "
-						  "{\"labels\", \"notes\"}");
+			api_fail(resp, 400, NULL,
+				 "the body must be a JSON object "
+				 "{\"labels\", \"notes\"}");
 		json_decref(root);
 		return;
 	}
@@ -369,7 +417,9 @@ void h_runs_patch(struct api_req *req, struct api_resp *resp)
 	{
 		if (strcmp(key, "labels") && strcmp(key, "notes")) {
 			api_fail(resp, 400, key,
-				 "unknown field \"%.64s\" (known: labels, notes)", key);
+				 "unknown field \"%.64s\" (known: labels, "
+				 "notes)",
+				 key);
 			json_decref(root);
 			return;
 		}
@@ -402,8 +452,10 @@ void h_runs_delete(struct api_req *req, struct api_resp *resp)
 	if (api_query_known(req, resp, none) < 0)
 		return;
 	if ((rc = archive_run_delete(req->ctx->a, req->id)) == -EBUSY)
-		api_fail(resp, 409, NULL, "run %lld is still running; cancel its job "
-					  "first", (long long)req->id);
+		api_fail(resp, 409, NULL,
+			 "run %lld is still running; cancel its job "
+			 "first",
+			 (long long)req->id);
 	else if (rc < 0)
 		run_failed(resp, rc, req->id);
 	else

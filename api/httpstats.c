@@ -13,8 +13,9 @@
 #include <string.h>
 
 #define HTTP_ROUTES_MAX 256
-static const double lat_le[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
-				0.05, 0.1, 0.25, 0.5, 1, 2.5, 5};
+static const double lat_le[] = { 0.0005, 0.001, 0.0025, 0.005, 0.01,
+				 0.025,	 0.05,	0.1,	0.25,  0.5,
+				 1,	 2.5,	5 };
 #define N_LE (sizeof(lat_le) / sizeof(lat_le[0]))
 static struct {
 	pthread_mutex_t mu;
@@ -28,13 +29,13 @@ static struct {
 	uint64_t le[N_LE + 1]; /* cumulative at print time; +Inf last */
 	uint64_t count;
 	double sum_s;
-} http = {.mu = PTHREAD_MUTEX_INITIALIZER};
+} http = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
 void api_http_count(const char *route, const char *method, unsigned status,
 		    double secs)
 {
-	static const char *const known[] = {"GET", "HEAD", "POST", "PUT",
-					    "PATCH", "DELETE", "OPTIONS"};
+	static const char *const known[] = { "GET",   "HEAD",	"POST",	  "PUT",
+					     "PATCH", "DELETE", "OPTIONS" };
 	const char *m = "other";
 	size_t i, b;
 
@@ -45,7 +46,8 @@ void api_http_count(const char *route, const char *method, unsigned status,
 		route = "unmatched";
 	pthread_mutex_lock(&http.mu);
 	for (i = 0; i < http.n_by; i++)
-		if (http.by[i].status == status && strcmp(http.by[i].method, m) == 0 &&
+		if (http.by[i].status == status &&
+		    strcmp(http.by[i].method, m) == 0 &&
 		    strcmp(http.by[i].route, route) == 0)
 			break;
 	if (i == http.n_by && http.n_by < HTTP_ROUTES_MAX) {
@@ -70,27 +72,32 @@ void api_http_metrics(FILE *f)
 	uint64_t cum = 0;
 
 	pthread_mutex_lock(&http.mu);
-	fprintf(f, "# HELP storbench_http_requests_total HTTP requests answered, "
-		   "by route pattern, method and status code.\n"
-		   "# TYPE storbench_http_requests_total counter\n");
+	fprintf(f,
+		"# HELP storbench_http_requests_total HTTP requests answered, "
+		"by route pattern, method and status code.\n"
+		"# TYPE storbench_http_requests_total counter\n");
 	for (size_t i = 0; i < http.n_by; i++)
 		fprintf(f,
-			"storbench_http_requests_total{route=\"%s\",method=\"%s\","
+			"storbench_http_requests_total{route=\"%s\",method=\"%"
+			"s\","
 			"code=\"%u\"} %llu\n",
 			http.by[i].route, http.by[i].method, http.by[i].status,
 			(unsigned long long)http.by[i].n);
-	fprintf(f, "# HELP storbench_http_request_duration_seconds Time from a "
-		   "request's first byte to its answer being queued.\n"
-		   "# TYPE storbench_http_request_duration_seconds histogram\n");
+	fprintf(f,
+		"# HELP storbench_http_request_duration_seconds Time from a "
+		"request's first byte to its answer being queued.\n"
+		"# TYPE storbench_http_request_duration_seconds histogram\n");
 	for (size_t b = 0; b < N_LE; b++) {
 		cum += http.le[b];
 		fprintf(f,
-			"storbench_http_request_duration_seconds_bucket{le=\"%g\"} "
+			"storbench_http_request_duration_seconds_bucket{le=\"%"
+			"g\"} "
 			"%llu\n",
 			lat_le[b], (unsigned long long)cum);
 	}
 	fprintf(f,
-		"storbench_http_request_duration_seconds_bucket{le=\"+Inf\"} %llu\n"
+		"storbench_http_request_duration_seconds_bucket{le=\"+Inf\"} "
+		"%llu\n"
 		"storbench_http_request_duration_seconds_sum %.9f\n"
 		"storbench_http_request_duration_seconds_count %llu\n",
 		(unsigned long long)http.count, http.sum_s,

@@ -33,78 +33,129 @@
 static const char *profiles[MAX_CHOICES + 1];
 static const char *engines[MAX_CHOICES + 1];
 
-static const struct field label = {.type = FIELD_STRING, .min = 1, .max = 64,
-				   .flags = FIELD_CLEAN};
-static const struct field test = {.type = FIELD_OBJECT,
-				  .sub = plan_test_fields,
-				  .n_sub = PLAN_N_TEST_FIELDS};
+static const struct field label = {
+	.type = FIELD_STRING, .min = 1, .max = 64, .flags = FIELD_CLEAN
+};
+static const struct field test = { .type = FIELD_OBJECT,
+				   .sub = plan_test_fields,
+				   .n_sub = PLAN_N_TEST_FIELDS };
 
 const struct field jobspec_fields[] = {
-	{.name = "target", .type = FIELD_DIR,
-	 .def_text = "DATA/scratch, the daemon's scratch folder",
-	 .help = "an existing directory under an allowed root (DATA/scratch, "
-		 "or one given with --allow) where storbench creates its own "
-		 "test file and removes it afterwards; or a raw block device "
-		 "allowed with --allow-device (presets of tests only); or a "
-		 "directory on an allowed share, smb://server[:port]/share[/dir] "
-		 "(no user or password in the URL); kept resolved (realpath)"},
-	{.name = "profile", .type = FIELD_ENUM, .choices = profiles,
-	 .def_text = "the first profile GET /api/v1/profiles lists",
-	 .help = "a profile name from GET /api/v1/profiles"},
-	{.name = "size", .type = FIELD_BYTES, .unit = "B", .min = 8 << 20,
-	 .max = (double)MAX_SIZE, .step = 1 << 20,
-	 .def_text = "the profile's",
-	 .help = "the test file's size; it must fit in the target's free "
-		 "space less the reserve (10 % of the filesystem unless "
-		 "--reserve says otherwise), and on a raw device in the "
-		 "device"},
-	{.name = "iterations", .type = FIELD_INT, .min = 1, .max = 100,
-	 .def_text = "the profile's",
-	 .help = "runs of each test; the best is the headline"},
-	{.name = "duration_s", .type = FIELD_NUMBER, .unit = "s", .min = 0.5,
-	 .max = 3600, .def_text = "the profile's",
-	 .help = "the measured window of each iteration"},
-	{.name = "interval_s", .type = FIELD_NUMBER, .unit = "s", .min = 0,
-	 .max = 3600, .def_text = "the profile's",
-	 .help = "a pause between tests"},
-	{.name = "labels", .type = FIELD_LIST, .item = &label, .min_items = 0,
-	 .max_items = 32, .flags = FIELD_UNIQUE, .def = "[]",
-	 .help = "tags for grouping and comparing runs"},
-	{.name = "notes", .type = FIELD_STRING, .min = 0, .max = 4096,
-	 .def = "\"\"", .help = "free text kept with the run"},
-	{.name = "tests", .type = FIELD_LIST, .item = &test, .min_items = 1,
-	 .max_items = PLAN_MAX_TESTS,
-	 .help = "the tests of the profile that takes them, run in order: "
-		 "required with it, refused with any other; at most 64 "
-		 "counting every sweep point"},
-	{.name = "engine", .type = FIELD_ENUM, .choices = engines,
-	 .def_text = "io_uring, or psync where io_uring cannot be set up",
-	 .help = "the I/O back-end of a local target: io_uring, psync (one "
-		 "thread per queue slot doing pread/pwrite) or null (no I/O: "
-		 "the engine's own cost); refused with an smb:// target, which "
-		 "runs on smb"},
-	{.name = "direct", .type = FIELD_BOOL, .def = "true",
-	 .help = "open the test file with O_DIRECT (true) or measure "
-		 "buffered I/O (false; refused on an SMB target)"},
-	{.name = "data", .type = FIELD_ENUM, .choices = plan_data_names,
-	 .def = "\"random\"",
-	 .help = "what writes carry, for every test: \"random\" "
-		 "(incompressible, never repeated), \"zeros\" or \"repeat\" "
-		 "(one 4 KiB block)"},
-	{.name = "ramp_s", .type = FIELD_NUMBER, .unit = "s", .min = 0,
-	 .max = 3600, .def = "0",
-	 .help = "I/O before each measured window, counted nowhere, for "
-		 "every time-based test"},
-	{.name = "options", .type = FIELD_OBJECT,
-	 .help = "the profile's options (its fields in GET /api/v1/profiles)"},
-	{.name = "credential", .type = FIELD_STRING, .min = 1, .max = 64,
-	 .flags = FIELD_CLEAN,
-	 .help = "the name of a stored credential (POST "
-		 "/api/v1/credentials): required with an smb:// target, "
-		 "refused with a local one"},
-	{.name = "smb", .type = FIELD_OBJECT, .sub = jobsession_smb_fields,
-	 .n_sub = JOBSESSION_N_SMB_FIELDS,
-	 .help = "SMB protocol knobs, for an smb:// target"},
+	{ .name = "target",
+	  .type = FIELD_DIR,
+	  .def_text = "DATA/scratch, the daemon's scratch folder",
+	  .help = "an existing directory under an allowed root (DATA/scratch, "
+		  "or one given with --allow) where storbench creates its own "
+		  "test file and removes it afterwards; or a raw block device "
+		  "allowed with --allow-device (presets of tests only); or a "
+		  "directory on an allowed share, "
+		  "smb://server[:port]/share[/dir] "
+		  "(no user or password in the URL); kept resolved "
+		  "(realpath)" },
+	{ .name = "profile",
+	  .type = FIELD_ENUM,
+	  .choices = profiles,
+	  .def_text = "the first profile GET /api/v1/profiles lists",
+	  .help = "a profile name from GET /api/v1/profiles" },
+	{ .name = "size",
+	  .type = FIELD_BYTES,
+	  .unit = "B",
+	  .min = 8 << 20,
+	  .max = (double)MAX_SIZE,
+	  .step = 1 << 20,
+	  .def_text = "the profile's",
+	  .help = "the test file's size; it must fit in the target's free "
+		  "space less the reserve (10 % of the filesystem unless "
+		  "--reserve says otherwise), and on a raw device in the "
+		  "device" },
+	{ .name = "iterations",
+	  .type = FIELD_INT,
+	  .min = 1,
+	  .max = 100,
+	  .def_text = "the profile's",
+	  .help = "runs of each test; the best is the headline" },
+	{ .name = "duration_s",
+	  .type = FIELD_NUMBER,
+	  .unit = "s",
+	  .min = 0.5,
+	  .max = 3600,
+	  .def_text = "the profile's",
+	  .help = "the measured window of each iteration" },
+	{ .name = "interval_s",
+	  .type = FIELD_NUMBER,
+	  .unit = "s",
+	  .min = 0,
+	  .max = 3600,
+	  .def_text = "the profile's",
+	  .help = "a pause between tests" },
+	{ .name = "labels",
+	  .type = FIELD_LIST,
+	  .item = &label,
+	  .min_items = 0,
+	  .max_items = 32,
+	  .flags = FIELD_UNIQUE,
+	  .def = "[]",
+	  .help = "tags for grouping and comparing runs" },
+	{ .name = "notes",
+	  .type = FIELD_STRING,
+	  .min = 0,
+	  .max = 4096,
+	  .def = "\"\"",
+	  .help = "free text kept with the run" },
+	{ .name = "tests",
+	  .type = FIELD_LIST,
+	  .item = &test,
+	  .min_items = 1,
+	  .max_items = PLAN_MAX_TESTS,
+	  .help = "the tests of the profile that takes them, run in order: "
+		  "required with it, refused with any other; at most 64 "
+		  "counting every sweep point" },
+	{ .name = "engine",
+	  .type = FIELD_ENUM,
+	  .choices = engines,
+	  .def_text = "io_uring, or psync where io_uring cannot be set up",
+	  .help = "the I/O back-end of a local target: io_uring, psync (one "
+		  "thread per queue slot doing pread/pwrite) or null (no I/O: "
+		  "the engine's own cost); refused with an smb:// target, "
+		  "which "
+		  "runs on smb" },
+	{ .name = "direct",
+	  .type = FIELD_BOOL,
+	  .def = "true",
+	  .help = "open the test file with O_DIRECT (true) or measure "
+		  "buffered I/O (false; refused on an SMB target)" },
+	{ .name = "data",
+	  .type = FIELD_ENUM,
+	  .choices = plan_data_names,
+	  .def = "\"random\"",
+	  .help = "what writes carry, for every test: \"random\" "
+		  "(incompressible, never repeated), \"zeros\" or \"repeat\" "
+		  "(one 4 KiB block)" },
+	{ .name = "ramp_s",
+	  .type = FIELD_NUMBER,
+	  .unit = "s",
+	  .min = 0,
+	  .max = 3600,
+	  .def = "0",
+	  .help = "I/O before each measured window, counted nowhere, for "
+		  "every time-based test" },
+	{ .name = "options",
+	  .type = FIELD_OBJECT,
+	  .help = "the profile's options (its fields in GET "
+		  "/api/v1/profiles)" },
+	{ .name = "credential",
+	  .type = FIELD_STRING,
+	  .min = 1,
+	  .max = 64,
+	  .flags = FIELD_CLEAN,
+	  .help = "the name of a stored credential (POST "
+		  "/api/v1/credentials): required with an smb:// target, "
+		  "refused with a local one" },
+	{ .name = "smb",
+	  .type = FIELD_OBJECT,
+	  .sub = jobsession_smb_fields,
+	  .n_sub = JOBSESSION_N_SMB_FIELDS,
+	  .help = "SMB protocol knobs, for an smb:// target" },
 };
 const size_t jobspec_n_fields = FIELDS_N(jobspec_fields);
 
@@ -137,8 +188,8 @@ static const struct field *jf(const char *name)
 /* A refusal into the API's problem. */
 static int problem(struct api_problem *p, const struct field_error *e)
 {
-	api_problem_set(p, e->status ? e->status : 400, e->field[0] ? e->field : NULL,
-			"%s", e->detail);
+	api_problem_set(p, e->status ? e->status : 400,
+			e->field[0] ? e->field : NULL, "%s", e->detail);
 	return -EINVAL;
 }
 
@@ -157,8 +208,9 @@ int jobspec_notes(json_t *v, struct api_problem *p)
 {
 	struct field_error e;
 
-	return field_check(jf("notes"), v, "notes", NULL, &e) < 0 ? problem(p, &e)
-								  : 0;
+	return field_check(jf("notes"), v, "notes", NULL, &e) < 0
+		       ? problem(p, &e)
+		       : 0;
 }
 
 int jobspec_labels(json_t *v, char **out, struct api_problem *p)
@@ -214,7 +266,8 @@ static int parse_engine(json_t *v, const struct tgt_ops *remote, char **out,
 		return field_fail(e, "engine",
 				  "%s cannot be set up on this machine (%s); "
 				  "use \"%s\"",
-				  o->name, strerror(-rc), d ? d->name : "psync");
+				  o->name, strerror(-rc),
+				  d ? d->name : "psync");
 	}
 	*out = strdup(o->name);
 	return *out ? 0 : -ENOMEM;
@@ -235,7 +288,10 @@ static void takers(unsigned flag, char *buf, size_t len)
 	for (size_t i = 0; i < n; i++) {
 		k = strlen(buf);
 		snprintf(buf + k, len - k, "%s%s",
-			 i == 0 ? "" : i + 1 == n ? " and " : ", ", names[i]);
+			 i == 0	      ? ""
+			 : i + 1 == n ? " and "
+				      : ", ",
+			 names[i]);
 	}
 }
 
@@ -266,15 +322,17 @@ static int check_slots(const struct preset *pr, const struct plan *plan,
 		else if (!(pr->flags & PRESET_TESTS))
 			snprintf(field, sizeof(field), "profile");
 		else
-			snprintf(field, sizeof(field), "tests[%u].%s", w->origin,
+			snprintf(field, sizeof(field), "tests[%u].%s",
+				 w->origin,
 				 strcmp(w->sweep_field, "threads") == 0
 					 ? "threads"
 					 : "queue_depth");
-		return field_fail(e, field,
-				  "test %s: engine %s runs one %s per queue slot; "
-				  "queue_depth × threads is %u, at most %u",
-				  w->name, o->name, o->slot_what,
-				  w->queue_depth * w->threads, o->max_slots);
+		return field_fail(
+			e, field,
+			"test %s: engine %s runs one %s per queue slot; "
+			"queue_depth × threads is %u, at most %u",
+			w->name, o->name, o->slot_what,
+			w->queue_depth * w->threads, o->max_slots);
 	}
 	return 0;
 }
@@ -284,18 +342,20 @@ static int check_slots(const struct preset *pr, const struct plan *plan,
  * tests (the request's for a preset that takes them, the hook's, or its
  * fixed ones), planned and written out in full.
  */
-static int parse_plan(json_t *root, const struct preset *pr,
-		      struct job_spec *s, const char *scratch,
-		      const void *session, const struct tgt_ops *ops,
-		      struct field_error *e)
+static int parse_plan(json_t *root, const struct preset *pr, struct job_spec *s,
+		      const char *scratch, const void *session,
+		      const struct tgt_ops *ops, struct field_error *e)
 {
-	struct workload def = {.file_size = s->size,
-			       .duration_s = s->duration_s};
-	struct preset_req rq = {.root = root, .s = s, .scratch = scratch,
-				.session = session, .e = e};
+	struct workload def = { .file_size = s->size,
+				.duration_s = s->duration_s };
+	struct preset_req rq = { .root = root,
+				 .s = s,
+				 .scratch = scratch,
+				 .session = session,
+				 .e = e };
 	json_t *tests = json_object_get(root, "tests");
 	json_t *opts = json_object_get(root, "options"), *v = NULL, *pj;
-	struct plan plan = {0};
+	struct plan plan = { 0 };
 	struct field_error pe;
 	char list[200];
 	int rc;
@@ -337,8 +397,8 @@ static int parse_plan(json_t *root, const struct preset *pr,
 		return rc;
 	if (pr->check && (rc = pr->check(&rq)) < 0)
 		goto out;
-	if (rq.options && !(s->options_json = json_dumps(rq.options,
-							 JSON_COMPACT))) {
+	if (rq.options &&
+	    !(s->options_json = json_dumps(rq.options, JSON_COMPACT))) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -393,7 +453,8 @@ static int parse_job_fields(json_t *root, const struct preset *pr,
 		return rc;
 	s->size = v ? (uint64_t)json_integer_value(v) : pr->defaults.size;
 	json_decref(v);
-	if ((rc = number(root, "iterations", pr->defaults.iterations, &d, e)) < 0)
+	if ((rc = number(root, "iterations", pr->defaults.iterations, &d, e)) <
+	    0)
 		return rc;
 	s->iterations = (int)d;
 	if ((rc = number(root, "duration_s", pr->defaults.duration_s,
@@ -414,9 +475,10 @@ static int parse_job_fields(json_t *root, const struct preset *pr,
 	s->direct = !v || json_is_true(v);
 	json_decref(v);
 	if (!s->direct && session)
-		return field_fail(e, "direct",
-				  "an SMB target has no client cache to bypass "
-				  "(libsmbclient keeps none): leave direct out");
+		return field_fail(
+			e, "direct",
+			"an SMB target has no client cache to bypass "
+			"(libsmbclient keeps none): leave direct out");
 	return 0;
 }
 
@@ -425,7 +487,7 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 {
 	json_t *root = NULL, *v;
 	json_error_t jerr;
-	struct field_error e = {0};
+	struct field_error e = { 0 };
 	const struct preset *pr = preset_at(0);
 	void *session = NULL;
 	uint64_t device_bytes = 0;
@@ -437,9 +499,10 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 	memset(p, 0, sizeof(*p));
 	rc = -EPROTO; /* below: the problem is set at once */
 	if (!body || len == 0) {
-		api_problem_set(p, 400, NULL,
-				"the body is empty: send a JSON object ({} takes "
-				"every default)");
+		api_problem_set(
+			p, 400, NULL,
+			"the body is empty: send a JSON object ({} takes "
+			"every default)");
 		goto out;
 	}
 	root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -473,26 +536,29 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 		rc = -ENOMEM;
 		goto out;
 	}
-	if ((rc = jobsession_from_request(root, &session, &s->smb_json, &e)) < 0 ||
+	if ((rc = jobsession_from_request(root, &session, &s->smb_json, &e)) <
+		    0 ||
 	    (rc = jobtarget_check(json_object_get(root, "target"), "target",
-				  scratch, session, pr->flags & PRESET_RAW_DEVICE,
-				  &device_bytes, &s->target, &e)) < 0 ||
+				  scratch, session,
+				  pr->flags & PRESET_RAW_DEVICE, &device_bytes,
+				  &s->target, &e)) < 0 ||
 	    (rc = parse_job_fields(root, pr, s, session, p, &e)) < 0 ||
 	    (rc = parse_engine(json_object_get(root, "engine"),
 			       session ? tgt_for_target(s->target) : NULL,
 			       &s->engine, &e)) < 0 ||
 	    (rc = parse_plan(root, pr, s, scratch, session,
-			      session ? tgt_for_target(s->target)
-				      : tgt_find(s->engine),
-			      &e)) < 0)
+			     session ? tgt_for_target(s->target)
+				     : tgt_find(s->engine),
+			     &e)) < 0)
 		goto out;
 	/* a raw device: the test region is its first size bytes */
 	if (device_bytes && s->size > device_bytes) {
 		char need[32], have[32];
 		units_format_size(s->size, need, sizeof(need));
 		units_format_size(device_bytes, have, sizeof(have));
-		rc = field_fail(&e, "size", "%s is larger than the device %s (%s)",
-				need, s->target, have);
+		rc = field_fail(&e, "size",
+				"%s is larger than the device %s (%s)", need,
+				s->target, have);
 		goto out;
 	}
 	/* a preset that places its own files checks their room itself */

@@ -46,7 +46,7 @@
 #define SCHEMAS "#/components/schemas/"
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static char *doc_text;      /* the document, or NULL */
+static char *doc_text; /* the document, or NULL */
 static size_t doc_len;
 static char doc_error[512]; /* why there is none */
 
@@ -109,10 +109,11 @@ static json_t *merge_fragments(void)
 		json_decref(part);
 		if (rc < 0) {
 			snprintf(doc_error, sizeof(doc_error),
-				 rc == -EEXIST ? "api/openapi/%s: %s is given by "
-						 "an earlier fragment too"
-					       : "api/openapi/%s: out of memory "
-						 "at %s",
+				 rc == -EEXIST
+					 ? "api/openapi/%s: %s is given by "
+					   "an earlier fragment too"
+					 : "api/openapi/%s: out of memory "
+					   "at %s",
 				 f->path, at);
 			json_decref(doc);
 			return NULL;
@@ -125,8 +126,8 @@ static json_t *merge_fragments(void)
 
 /* The units the document names (its info.description); any other unit of
  * a descriptor is a thing counted ("I/Os", "writes"): "1". */
-static const char *const doc_units[] = {"B",	 "s",	  "ms", "us", "MB/s",
-					"MiB/s", "IOPS", "%",	"1",  NULL};
+static const char *const doc_units[] = { "B",	  "s",	  "ms", "us", "MB/s",
+					 "MiB/s", "IOPS", "%",	"1",  NULL };
 
 static const char *unit_of(const struct field *f)
 {
@@ -157,9 +158,9 @@ static void unit_sentence(const char *u, char *buf, size_t len)
 	static const struct {
 		const char *unit, *words;
 	} words[] = {
-		{"B", "bytes"},	       {"s", "seconds"},
-		{"ms", "milliseconds"}, {"us", "microseconds"},
-		{"%", "percent"},      {"1", "a count"},
+		{ "B", "bytes" },	  { "s", "seconds" },
+		{ "ms", "milliseconds" }, { "us", "microseconds" },
+		{ "%", "percent" },	  { "1", "a count" },
 	};
 	const char *w = NULL;
 
@@ -194,7 +195,7 @@ static void sentence(char *buf, size_t len, const char *s, int keep_case)
  * Those keep their case. */
 static int starts_with_value(const struct field *f, const char *text)
 {
-	static const char *const bools[] = {"true", "false", NULL};
+	static const char *const bools[] = { "true", "false", NULL };
 	const char *const *v = f->type == FIELD_BOOL ? bools : f->choices;
 
 	for (size_t i = 0; v && v[i]; i++) {
@@ -407,19 +408,20 @@ static const struct {
 	const size_t *n;
 	const char *what;
 } objects[] = {
-	{"JobRequest", jobspec_fields, &jobspec_n_fields,
-	 "A benchmark job. Every field is optional (`{}` runs the profile's "
-	 "defaults on the scratch folder); an unknown field is a 400 naming "
-	 "it; an empty body is refused."},
-	{"TestRequest", plan_test_fields, &plan_n_test_fields,
-	 "One test of the `custom` profile; every field optional. A field "
-	 "that may be a list is a sweep: the test becomes one test per value "
-	 "(only one field of a test may be a list). An error names the field "
-	 "as `tests[2].block_size` (a sweep's value as "
-	 "`tests[0].threads[1]`)."},
-	{"SmbRequest", jobsession_smb_fields, &jobsession_n_smb_fields,
-	 "For an `smb://` target only: the session's knobs, for before/after "
-	 "comparisons."},
+	{ "JobRequest", jobspec_fields, &jobspec_n_fields,
+	  "A benchmark job. Every field is optional (`{}` runs the profile's "
+	  "defaults on the scratch folder); an unknown field is a 400 naming "
+	  "it; an empty body is refused." },
+	{ "TestRequest", plan_test_fields, &plan_n_test_fields,
+	  "One test of the profile that takes tests (its `fields.tests` in "
+	  "GET /api/v1/profiles); every field optional. A field "
+	  "that may be a list is a sweep: the test becomes one test per value "
+	  "(only one field of a test may be a list). An error names the field "
+	  "as `tests[2].block_size` (a sweep's value as "
+	  "`tests[0].threads[1]`)." },
+	{ "SmbRequest", jobsession_smb_fields, &jobsession_n_smb_fields,
+	  "For an `smb://` target only: the session's knobs, for before/after "
+	  "comparisons." },
 };
 
 /*
@@ -462,9 +464,8 @@ static int request_schemas(json_t *schemas)
 	json_object_set_new(o, "items", ref("TestRequest"));
 	to_ref(job, "smb", "SmbRequest");
 	if (json_array_size(opts)) {
-		const char *help = json_string_value(
-			json_object_get(json_object_get(props, "options"),
-					"description"));
+		const char *help = json_string_value(json_object_get(
+			json_object_get(props, "options"), "description"));
 		snprintf(what, sizeof(what),
 			 "%s%sThe schema is the profile's (%s); every other "
 			 "profile takes none.",
@@ -482,12 +483,12 @@ static int request_schemas(json_t *schemas)
 static void profile_enums(json_t *doc)
 {
 	json_t *props = json_object_get(
-		json_object_get(json_object_get(json_object_get(doc,
-								"components"),
-						"schemas"),
-				"Profile"),
+		json_object_get(
+			json_object_get(json_object_get(doc, "components"),
+					"schemas"),
+			"Profile"),
 		"properties");
-	static const char *const keys[] = {"kind", "view"};
+	static const char *const keys[] = { "kind", "view" };
 	const struct preset *p;
 
 	for (size_t k = 0; k < 2; k++) {
@@ -519,8 +520,8 @@ static void build(void)
 
 	if (!doc || !gen)
 		goto out;
-	schemas = json_object_get(json_object_get(doc, "components"),
-				  "schemas");
+	schemas =
+		json_object_get(json_object_get(doc, "components"), "schemas");
 	if (!json_is_object(schemas)) {
 		snprintf(doc_error, sizeof(doc_error),
 			 "no fragment gives components.schemas");

@@ -91,9 +91,9 @@ void api_send_json(struct api_resp *resp, unsigned status, json_t *v)
 	free(resp->body);
 	resp->body = NULL;
 	if (!s) {
-		static const char oom[] =
-			"{\"type\":\"about:blank\",\"title\":\"Internal error\","
-			"\"status\":500}";
+		static const char oom[] = "{\"type\":\"about:blank\",\"title\":"
+					  "\"Internal error\","
+					  "\"status\":500}";
 		resp->status = 500;
 		resp->content_type = "application/problem+json";
 		resp->static_body = (const unsigned char *)oom;
@@ -143,7 +143,8 @@ const char *api_query_str(struct api_req *req, const char *name)
 		return MHD_lookup_connection_value(req->conn,
 						   MHD_GET_ARGUMENT_KIND, name);
 	for (size_t i = 0; i < req->n_args; i++)
-		if (req->args[i].name && strcasecmp(req->args[i].name, name) == 0)
+		if (req->args[i].name &&
+		    strcasecmp(req->args[i].name, name) == 0)
 			return req->args[i].value;
 	return NULL;
 }
@@ -197,7 +198,7 @@ static enum MHD_Result query_check_mhd(void *cls, enum MHD_ValueKind kind,
 int api_query_known(struct api_req *req, struct api_resp *resp,
 		    const char *const *known)
 {
-	struct query_check c = {.known = known};
+	struct query_check c = { .known = known };
 	char list[256] = "";
 	size_t k, n = 0;
 
@@ -219,9 +220,8 @@ int api_query_known(struct api_req *req, struct api_resp *resp,
 	return -EINVAL;
 }
 
-int api_query_int(struct api_req *req, struct api_resp *resp,
-		  const char *name, long long def, long long min,
-		  long long max, long long *out)
+int api_query_int(struct api_req *req, struct api_resp *resp, const char *name,
+		  long long def, long long min, long long max, long long *out)
 {
 	const char *v = api_query_str(req, name);
 	char *end = NULL;
@@ -234,8 +234,9 @@ int api_query_int(struct api_req *req, struct api_resp *resp,
 	n = strtoll(v, &end, 10);
 	if (!isdigit((unsigned char)v[0]) || errno || *end != '\0' || n < min ||
 	    n > max) {
-		api_fail(resp, 400, name, "%s must be an integer from %lld to %lld",
-			 name, min, max);
+		api_fail(resp, 400, name,
+			 "%s must be an integer from %lld to %lld", name, min,
+			 max);
 		return -EINVAL;
 	}
 	*out = n;
@@ -251,7 +252,8 @@ static void csv_field(json_t *v, FILE *f)
 	if (json_is_string(v))
 		t = json_string_value(v);
 	else if (json_is_integer(v))
-		snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
+		snprintf(num, sizeof(num), "%lld",
+			 (long long)json_integer_value(v));
 	else if (json_is_real(v))
 		snprintf(num, sizeof(num), "%.15g", json_real_value(v));
 	else if (json_is_boolean(v))

@@ -15,16 +15,16 @@
  */
 #include "api.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <netdb.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <arpa/inet.h>
-#include <pthread.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -46,11 +46,10 @@ struct conn_state {
 	char *buf;
 	size_t len;
 	int too_big;
-	uint64_t t0_ns;          /* the request's first callback */
+	uint64_t t0_ns; /* the request's first callback */
 };
 
-static enum MHD_Result send_resp(struct MHD_Connection *c,
-				 struct api_resp *r)
+static enum MHD_Result send_resp(struct MHD_Connection *c, struct api_resp *r)
 {
 	struct MHD_Response *mr;
 	enum MHD_Result ret;
@@ -84,7 +83,8 @@ static enum MHD_Result send_resp(struct MHD_Connection *c,
 		size_t i;
 		for (i = 0; r->filename[i] && i < sizeof(name) - 1; i++) {
 			unsigned char ch = (unsigned char)r->filename[i];
-			name[i] = ch < 0x20 || ch > 0x7e || ch == '"' || ch == '\\'
+			name[i] = ch < 0x20 || ch > 0x7e || ch == '"' ||
+						  ch == '\\'
 					  ? '_'
 					  : (char)ch;
 		}
@@ -100,18 +100,21 @@ static enum MHD_Result send_resp(struct MHD_Connection *c,
 /* The largest body url takes: result files are larger than job bodies. */
 static size_t body_limit(const char *url)
 {
-	return strcmp(url, "/api/v1/import") == 0 ? API_IMPORT_LIMIT : API_BODY_LIMIT;
+	return strcmp(url, "/api/v1/import") == 0 ? API_IMPORT_LIMIT
+						  : API_BODY_LIMIT;
 }
 
 static enum MHD_Result too_big(struct MHD_Connection *c, const char *method,
 			       const struct conn_state *cs, size_t limit)
 {
-	struct api_resp r = {0};
+	struct api_resp r = { 0 };
 	enum MHD_Result ret;
 
-	api_fail(&r, 413, "body", "request body is larger than %zu bytes", limit);
+	api_fail(&r, 413, "body", "request body is larger than %zu bytes",
+		 limit);
 	ret = send_resp(c, &r);
-	api_http_count(NULL, method, 413, (double)(os_now_ns() - cs->t0_ns) / 1e9);
+	api_http_count(NULL, method, 413,
+		       (double)(os_now_ns() - cs->t0_ns) / 1e9);
 	free(r.body);
 	return ret;
 }
@@ -131,8 +134,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 {
 	struct api_server *s = cls;
 	struct conn_state *cs = *con_cls;
-	struct api_req req = {0};
-	struct api_resp resp = {0};
+	struct api_req req = { 0 };
+	struct api_resp resp = { 0 };
 	enum MHD_Result ret;
 
 	(void)version;
@@ -148,7 +151,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 			cs->too_big = 1; /* drop whatever body follows */
 			ret = send_resp(c, &resp);
 			api_http_count(NULL, method, resp.status,
-				   (double)(os_now_ns() - cs->t0_ns) / 1e9);
+				       (double)(os_now_ns() - cs->t0_ns) / 1e9);
 			free(resp.body);
 			return ret;
 		}
@@ -188,12 +191,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	api_dispatch(&req, &resp);
 	if (resp.stream) {
 		api_http_count(resp.route, method, 200,
-			   (double)(os_now_ns() - cs->t0_ns) / 1e9);
+			       (double)(os_now_ns() - cs->t0_ns) / 1e9);
 		return (enum MHD_Result)api_streams_open(s->streams, c);
 	}
 	ret = send_resp(c, &resp);
 	api_http_count(resp.route, method, resp.status,
-		   (double)(os_now_ns() - cs->t0_ns) / 1e9);
+		       (double)(os_now_ns() - cs->t0_ns) / 1e9);
 	free(resp.body);
 	return ret;
 }
@@ -289,8 +292,7 @@ static int parse_listen(const char *listen, struct addrinfo **ai)
 	errno = 0;
 	pn = strtol(port, &end, 10);
 	if (!isdigit((unsigned char)*port) || *end || errno || pn < 1 ||
-	    pn > 65535 ||
-	    getaddrinfo(host, port, &hints, ai) != 0)
+	    pn > 65535 || getaddrinfo(host, port, &hints, ai) != 0)
 		return -EINVAL;
 	return 0;
 }
@@ -337,8 +339,8 @@ int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out)
 				MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
 				MHD_OPTION_CONNECTION_LIMIT, (unsigned)900,
-				MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)200,
-				MHD_OPTION_END);
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+				(unsigned)200, MHD_OPTION_END);
 	freeaddrinfo(ai);
 	if (!s->d) {
 		rc = errno ? -errno : -EADDRINUSE;

@@ -21,10 +21,10 @@
 
 struct api_streams {
 	pthread_mutex_t mu;
-	struct sse *streams;     /* under mu */
-	int stopping;            /* under mu */
+	struct sse *streams; /* under mu */
+	int stopping;	     /* under mu */
 	pthread_t ticker;
-	pthread_cond_t tick_cv;  /* with mu: wakes the ticker to stop */
+	pthread_cond_t tick_cv; /* with mu: wakes the ticker to stop */
 	int ticker_started;
 };
 
@@ -37,10 +37,10 @@ struct api_streams {
 struct sse {
 	struct api_streams *srv;
 	struct MHD_Connection *c;
-	uint64_t last;           /* sequence number of the last event sent */
-	uint64_t wrote_ns;       /* when something was last sent */
-	int hello;               /* the opening lines went */
-	int suspended;           /* under srv->mu */
+	uint64_t last;		 /* sequence number of the last event sent */
+	uint64_t wrote_ns;	 /* when something was last sent */
+	int hello;		 /* the opening lines went */
+	int suspended;		 /* under srv->mu */
 	struct sse *next, *prev; /* under srv->mu */
 };
 
@@ -97,7 +97,8 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 		return MHD_CONTENT_READER_END_OF_STREAM;
 	}
 	if (!e->hello) {
-		int w = snprintf(buf, max, ": storbench %s event stream\nretry: 2000\n\n",
+		int w = snprintf(buf, max,
+				 ": storbench %s event stream\nretry: 2000\n\n",
 				 STORBENCH_VERSION);
 		n = w > 0 && (size_t)w < max ? (size_t)w : 0;
 		e->hello = 1;
@@ -158,8 +159,8 @@ int api_streams_open(struct api_streams *s, struct MHD_Connection *c)
 		if (!errno && !*end && v <= now_seq)
 			e->last = v;
 	}
-	mr = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read,
-					       e, sse_free);
+	mr = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384,
+					       sse_read, e, sse_free);
 	if (!mr) {
 		free(e);
 		return MHD_NO;

@@ -1,9 +1,9 @@
 /*
  * web_assets — the dashboard's files, embedded at build time by
  * cmake/embed_web.cmake from web/. The table ends with a NULL path.
- * api_openapi_fragments are the JSON files of api/openapi/ by name, embedded the same
- * way (not in the table: openapi.c merges them with the generated schemas
- * into the document served at /api/v1/openapi.json).
+ * api_openapi_fragments are the JSON files of api/openapi/ by name, embedded
+ * the same way (not in the table: openapi.c merges them with the generated
+ * schemas into the document served at /api/v1/openapi.json).
  */
 #ifndef STORBENCH_WEB_ASSETS_H
 #define STORBENCH_WEB_ASSETS_H
@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 struct web_asset {
-	const char *path;         /* relative to web/, e.g. "vendor/chart.js" */
+	const char *path; /* relative to web/, e.g. "vendor/chart.js" */
 	const char *content_type;
 	const unsigned char *data;
 	size_t size;

@@ -22,9 +22,10 @@
  * is measured with as many pairs again, up to three times, and the median
  * of all decides) and every run of both tools obeys Little's law
  * within 10 % (with --null: unless storbench does at least fio's IOPS; fio's
- * null engine does not time the queue, so Little's law is not checked). The tolerance (default 15 %) is what an honest comparison
- * on a shared, noisy virtual disk can promise; the medians of alternating
- * pairs keep one slow second from deciding it.
+ * null engine does not time the queue, so Little's law is not checked). The
+ * tolerance (default 15 %) is what an honest comparison on a shared, noisy
+ * virtual disk can promise; the medians of alternating pairs keep one slow
+ * second from deciding it.
  *
  *   storbench-vs-fio [--dir DIR] [--size 1GiB] [--duration 5] [--pairs 5]
  *                    [--null] [--check] [--tolerance 0.15] [--only NAME]
@@ -64,12 +65,12 @@ struct xw {
 
 /* The workloads issue 3 names, in this order. */
 static const struct xw workloads[] = {
-	{"SEQ1M Q8T1 read", WL_SEQUENTIAL, 100, 1U << 20, 8, 1},
-	{"SEQ1M Q8T1 write", WL_SEQUENTIAL, 0, 1U << 20, 8, 1},
-	{"RND4K Q32T1 read", WL_RANDOM, 100, 4096, 32, 1},
-	{"RND4K Q32T1 write", WL_RANDOM, 0, 4096, 32, 1},
-	{"RND4K Q1T1 read", WL_RANDOM, 100, 4096, 1, 1},
-	{"RND8K Q16T2 70/30", WL_RANDOM, 70, 8192, 16, 2},
+	{ "SEQ1M Q8T1 read", WL_SEQUENTIAL, 100, 1U << 20, 8, 1 },
+	{ "SEQ1M Q8T1 write", WL_SEQUENTIAL, 0, 1U << 20, 8, 1 },
+	{ "RND4K Q32T1 read", WL_RANDOM, 100, 4096, 32, 1 },
+	{ "RND4K Q32T1 write", WL_RANDOM, 0, 4096, 32, 1 },
+	{ "RND4K Q1T1 read", WL_RANDOM, 100, 4096, 1, 1 },
+	{ "RND8K Q16T2 70/30", WL_RANDOM, 70, 8192, 16, 2 },
 };
 #define N_WORKLOADS (sizeof(workloads) / sizeof(workloads[0]))
 
@@ -79,7 +80,7 @@ struct meas {
 	double cpu_per_io_ns; /* (user + system) CPU time per I/O */
 	double lat_mean_us;
 	double p50_us, p99_us; /* NAN for a mixed workload on fio's side */
-	double little;         /* QD × T / IOPS ÷ mean latency */
+	double little;	       /* QD × T / IOPS ÷ mean latency */
 };
 
 static struct {
@@ -92,8 +93,11 @@ static struct {
 	double tolerance;
 	const char *only;
 	int hugepages_old; /* -1: untouched */
-} cfg = {.size = 1ULL << 30, .duration = 5, .pairs = 5, .tolerance = 0.15,
-	 .hugepages_old = -1};
+} cfg = { .size = 1ULL << 30,
+	  .duration = 5,
+	  .pairs = 5,
+	  .tolerance = 0.15,
+	  .hugepages_old = -1 };
 
 static char file[PATH_MAX + 64];
 
@@ -127,13 +131,19 @@ static int run_storbench(const struct xw *x, struct meas *m)
 	char err[256] = "";
 	struct engine_opts o = {
 		.ops = tgt_find(cfg.null_engine ? "null" : "io_uring"),
-		.path = file, .direct = 1, .error = err,
-		.error_len = sizeof(err), .hist = &h,
+		.path = file,
+		.direct = 1,
+		.error = err,
+		.error_len = sizeof(err),
+		.hist = &h,
 	};
 	struct workload w = {
-		.pattern = x->pattern, .read_pct = x->read_pct,
-		.block_size = x->bs, .queue_depth = x->qd,
-		.threads = x->threads, .file_size = cfg.size,
+		.pattern = x->pattern,
+		.read_pct = x->read_pct,
+		.block_size = x->bs,
+		.queue_depth = x->qd,
+		.threads = x->threads,
+		.file_size = cfg.size,
 		.duration_s = cfg.duration,
 	};
 	struct result r;
@@ -210,7 +220,8 @@ static double num(json_t *o, const char *key)
 static double pct(json_t *dir, const char *p)
 {
 	json_t *v = json_object_get(
-		json_object_get(json_object_get(dir, "lat_ns"), "percentile"), p);
+		json_object_get(json_object_get(dir, "lat_ns"), "percentile"),
+		p);
 
 	return v ? json_number_value(v) / 1e3 : NAN;
 }
@@ -220,15 +231,19 @@ static int run_fio(const struct xw *x, struct meas *m, int shmhuge)
 	char a[16][PATH_MAX + 80];
 	char *argv[32];
 	int n = 0;
-	const char *rw = x->read_pct == 100 ? (x->pattern == WL_SEQUENTIAL ? "read" : "randread")
-			 : x->read_pct == 0 ? (x->pattern == WL_SEQUENTIAL ? "write" : "randwrite")
-					    : (x->pattern == WL_SEQUENTIAL ? "rw" : "randrw");
+	const char *rw =
+		x->read_pct == 100
+			? (x->pattern == WL_SEQUENTIAL ? "read" : "randread")
+		: x->read_pct == 0
+			? (x->pattern == WL_SEQUENTIAL ? "write" : "randwrite")
+			: (x->pattern == WL_SEQUENTIAL ? "rw" : "randrw");
 	char *out, *json_start;
 	json_t *root, *jobs, *job;
 	size_t i;
 	double ios = 0, lat_sum_us = 0, cpu_s = 0, iops = 0, runtime_s = 0;
 
-#define ARG(...) (snprintf(a[n], sizeof(a[n]), __VA_ARGS__), argv[n] = a[n], n++)
+#define ARG(...)                                                               \
+	(snprintf(a[n], sizeof(a[n]), __VA_ARGS__), argv[n] = a[n], n++)
 	argv[n++] = "fio";
 	argv[n++] = "--output-format=json";
 	argv[n++] = "--name=xcheck";
@@ -275,7 +290,8 @@ static int run_fio(const struct xw *x, struct meas *m, int shmhuge)
 	{
 		double rt = num(job, "job_runtime") / 1e3;
 		for (int d = 0; d < 2; d++) {
-			json_t *dir = json_object_get(job, d ? "write" : "read");
+			json_t *dir =
+				json_object_get(job, d ? "write" : "read");
 			json_t *lat = json_object_get(dir, "lat_ns");
 			double n_io = num(lat, "N");
 			ios += n_io;
@@ -283,7 +299,8 @@ static int run_fio(const struct xw *x, struct meas *m, int shmhuge)
 			lat_sum_us += n_io * num(lat, "mean") / 1e3;
 			/* percentiles of one direction: only for a pure
 			 * workload with one job do they mean the whole test */
-			if (n_io > 0 && (x->read_pct == 100 || x->read_pct == 0) &&
+			if (n_io > 0 &&
+			    (x->read_pct == 100 || x->read_pct == 0) &&
 			    x->threads == 1) {
 				m->p50_us = pct(dir, "50.000000");
 				m->p99_us = pct(dir, "99.000000");
@@ -335,7 +352,8 @@ static void restore_hugepages(void)
 {
 	FILE *f;
 
-	if (cfg.hugepages_old < 0 || !(f = fopen("/proc/sys/vm/nr_hugepages", "w")))
+	if (cfg.hugepages_old < 0 ||
+	    !(f = fopen("/proc/sys/vm/nr_hugepages", "w")))
 		return;
 	fprintf(f, "%d\n", cfg.hugepages_old);
 	fclose(f);
@@ -364,7 +382,8 @@ static const char *fmt_ratio(double v, char *buf, size_t len)
 static void usage(FILE *to)
 {
 	fprintf(to,
-		"usage: storbench-vs-fio [--dir DIR] [--size 1GiB] [--duration S]\n"
+		"usage: storbench-vs-fio [--dir DIR] [--size 1GiB] [--duration "
+		"S]\n"
 		"                        [--pairs N] [--null] [--check]\n"
 		"                        [--tolerance 0.15] [--only NAME]\n");
 }
@@ -383,16 +402,16 @@ static double number_arg(const char *text)
 static int parse_args(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"dir", required_argument, NULL, 'd'},
-		{"size", required_argument, NULL, 's'},
-		{"duration", required_argument, NULL, 't'},
-		{"pairs", required_argument, NULL, 'p'},
-		{"null", no_argument, NULL, 'n'},
-		{"check", no_argument, NULL, 'c'},
-		{"tolerance", required_argument, NULL, 'T'},
-		{"only", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{0},
+		{ "dir", required_argument, NULL, 'd' },
+		{ "size", required_argument, NULL, 's' },
+		{ "duration", required_argument, NULL, 't' },
+		{ "pairs", required_argument, NULL, 'p' },
+		{ "null", no_argument, NULL, 'n' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "tolerance", required_argument, NULL, 'T' },
+		{ "only", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
 	};
 	double d;
 	int c;
@@ -410,7 +429,8 @@ static int parse_args(int argc, char **argv)
 		case 's':
 			if (units_parse_size(optarg, &cfg.size) < 0 ||
 			    cfg.size < (16ULL << 20) || cfg.size % (1 << 20)) {
-				fprintf(stderr, "--size: whole MiB, at least 16MiB\n");
+				fprintf(stderr,
+					"--size: whole MiB, at least 16MiB\n");
 				return -1;
 			}
 			break;
@@ -423,7 +443,9 @@ static int parse_args(int argc, char **argv)
 			break;
 		case 'p':
 			d = number_arg(optarg);
-			cfg.pairs = d >= 1 && d <= MAX_PAIRS && d == (int)d ? (int)d : 0;
+			cfg.pairs = d >= 1 && d <= MAX_PAIRS && d == (int)d
+					    ? (int)d
+					    : 0;
 			if (cfg.pairs < 1 || cfg.pairs > MAX_PAIRS) {
 				fprintf(stderr, "--pairs: 1 … %d\n", MAX_PAIRS);
 				return -1;
@@ -438,7 +460,8 @@ static int parse_args(int argc, char **argv)
 		case 'T':
 			cfg.tolerance = number_arg(optarg);
 			if (!(cfg.tolerance > 0 && cfg.tolerance < 1)) {
-				fprintf(stderr, "--tolerance: a fraction, 0 … 1\n");
+				fprintf(stderr,
+					"--tolerance: a fraction, 0 … 1\n");
 				return -1;
 			}
 			break;
@@ -462,13 +485,14 @@ int main(int argc, char **argv)
 	struct meas sb[MAX_PAIRS], fio[MAX_PAIRS];
 	int shmhuge = 0, failures = 0, direct = 0, rc;
 	char err[256] = "";
-	struct engine_opts prep = {.error = err, .error_len = sizeof(err)};
+	struct engine_opts prep = { .error = err, .error_len = sizeof(err) };
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (parse_args(argc, argv) < 0)
 		return 2;
 	snprintf(salt, sizeof(salt), "%08lx", (unsigned long)getpid());
-	snprintf(file, sizeof(file), "%s/storbench-vs-fio-%s.tmp", cfg.dir, salt);
+	snprintf(file, sizeof(file), "%s/storbench-vs-fio-%s.tmp", cfg.dir,
+		 salt);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (!cfg.null_engine)
@@ -483,14 +507,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (!cfg.null_engine && !direct) {
-		fprintf(stderr, "%s refuses direct I/O; pick a disk filesystem\n",
+		fprintf(stderr,
+			"%s refuses direct I/O; pick a disk filesystem\n",
 			cfg.dir);
 		unlink(file);
 		restore_hugepages();
 		return 2;
 	}
 	{
-		char *const vargv[] = {"fio", "--version", NULL};
+		char *const vargv[] = { "fio", "--version", NULL };
 		char *v = capture(vargv);
 		snprintf(fio_version, sizeof(fio_version), "%s",
 			 v ? v : "fio (version unknown)");
@@ -499,7 +524,8 @@ int main(int argc, char **argv)
 	}
 	printf("# storbench engine vs %s, %s: %s file in %s, %g s per run, "
 	       "median of %d alternating pair%s%s\n",
-	       fio_version, cfg.null_engine ? "null back-ends" : "io_uring, direct=1",
+	       fio_version,
+	       cfg.null_engine ? "null back-ends" : "io_uring, direct=1",
 	       units_format_size(cfg.size, r1, sizeof(r1)) == 0 ? r1 : "?",
 	       cfg.dir, cfg.duration, cfg.pairs, cfg.pairs > 1 ? "s" : "",
 	       !cfg.null_engine && !shmhuge
@@ -517,7 +543,7 @@ int main(int argc, char **argv)
 
 		if (cfg.only && !strstr(x->name, cfg.only))
 			continue;
-again:
+	again:
 		for (; p < npairs && ok; p++) {
 			int fio_first = p % 2;
 			if (fio_first)
@@ -541,7 +567,8 @@ again:
 			if (getenv("STORBENCH_VERBOSE"))
 				fprintf(stderr,
 					"  %s pair %d (%s first): sb %.0f IOPS "
-					"%.0f ns/IO p99 %.1f µs · fio %.0f IOPS "
+					"%.0f ns/IO p99 %.1f µs · fio %.0f "
+					"IOPS "
 					"%.0f ns/IO p99 %.1f µs\n",
 					x->name, p, fio_first ? "fio" : "sb",
 					sb[p].iops, sb[p].cpu_per_io_ns,
@@ -575,9 +602,10 @@ again:
 			char l1[40], l2[40];
 			snprintf(l1, sizeof(l1), "%.3f–%.3f", lmin, lmax);
 			snprintf(l2, sizeof(l2), "%.3f–%.3f", flmin, flmax);
-			printf("| %s%s | %.0f | %.0f | %s | %s | %s | %s | %s | %s |\n",
-			       x->name, extended ? " (2× pairs)" : "", median(si, npairs),
-			       median(fi, npairs),
+			printf("| %s%s | %.0f | %.0f | %s | %s | %s | %s | %s "
+			       "| %s |\n",
+			       x->name, extended ? " (2× pairs)" : "",
+			       median(si, npairs), median(fi, npairs),
 			       fmt_ratio(mi, r1, sizeof(r1)),
 			       fmt_ratio(median(rc_, npairs), r2, sizeof(r2)),
 			       fmt_ratio(median(r50, npairs), r3, sizeof(r3)),
@@ -594,7 +622,8 @@ again:
 			} else if (cfg.check && !cfg.null_engine &&
 				   fabs(mi - 1) > cfg.tolerance) {
 				fprintf(stderr,
-					"FAIL %s: median IOPS ratio %.3f is outside "
+					"FAIL %s: median IOPS ratio %.3f is "
+					"outside "
 					"1 ± %.2f\n",
 					x->name, mi, cfg.tolerance);
 				failures++;
@@ -605,7 +634,8 @@ again:
 			     fabs(flmin - 1) > LITTLE_TOLERANCE ||
 			     fabs(flmax - 1) > LITTLE_TOLERANCE)) {
 				fprintf(stderr,
-					"FAIL %s: Little's law (QD × T / IOPS ÷ "
+					"FAIL %s: Little's law (QD × T / IOPS "
+					"÷ "
 					"mean latency) off by more than 10 %%: "
 					"storbench %s, fio %s\n",
 					x->name, l1, l2);
@@ -621,6 +651,7 @@ again:
 	tgt_unlink(prep.ops, file, NULL);
 	restore_hugepages();
 	if (cfg.check)
-		printf("%s\n", failures ? "cross-check FAILED" : "cross-check passed");
+		printf("%s\n",
+		       failures ? "cross-check FAILED" : "cross-check passed");
 	return failures ? 1 : 0;
 }

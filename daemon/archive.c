@@ -50,7 +50,8 @@ int archive_open(const char *path, struct archive **out)
 		goto out;
 	if (version > ARCHIVE_SCHEMA_VERSION) {
 		log_error("archive %s has schema version %d; this storbench "
-			  "knows up to %d", path, version, ARCHIVE_SCHEMA_VERSION);
+			  "knows up to %d",
+			  path, version, ARCHIVE_SCHEMA_VERSION);
 		rc = -EPROTO;
 		goto out;
 	}
@@ -59,7 +60,10 @@ int archive_open(const char *path, struct archive **out)
 	 * it was */
 	if ((rc = archive_exec(a, "PRAGMA foreign_keys=ON;")) < 0 ||
 	    (rc = archive_migrate(a, path)) < 0 ||
-	    (rc = archive_exec(a, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")) < 0)
+	    (rc = archive_exec(
+		     a,
+		     "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")) <
+		    0)
 		goto out;
 out:
 	if (rc < 0) {

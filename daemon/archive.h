@@ -38,26 +38,26 @@ struct archive;
 /* A job as queued. Strings are owned by the struct: job_spec_clear(). */
 struct job_spec {
 	char *profile;
-	char *target;       /* an absolute directory path, or an
-			       smb://server[:port]/share/dir URL */
-	uint64_t size;      /* bytes */
+	char *target;  /* an absolute directory path, or an
+			  smb://server[:port]/share/dir URL */
+	uint64_t size; /* bytes */
 	int iterations;
 	double duration_s;
 	double interval_s;
-	char *labels_json;  /* a JSON array of strings */
+	char *labels_json; /* a JSON array of strings */
 	char *notes;
-	char *plan_json;    /* the tests, explicit (plan.h); NULL for a job
-			       queued before plans were stored: the
-			       preset's fixed tests */
-	char *engine;       /* back-end name (target.h): "io_uring",
-			       "psync", "null" */
-	int direct;         /* ask for O_DIRECT */
-	char *options_json; /* a preset's options, explicit (preset.h),
-			       or NULL */
-	char *smb_json;     /* an smb:// target's session, without secrets:
-			       {"credential", "min_protocol",
-			       "max_protocol", "require_signing",
-			       "require_encryption"}; NULL for a local one */
+	char *plan_json;     /* the tests, explicit (plan.h); NULL for a job
+				queued before plans were stored: the
+				preset's fixed tests */
+	char *engine;	     /* back-end name (target.h): "io_uring",
+				"psync", "null" */
+	int direct;	     /* ask for O_DIRECT */
+	char *options_json;  /* a preset's options, explicit (preset.h),
+				or NULL */
+	char *smb_json;	     /* an smb:// target's session, without secrets:
+				{"credential", "min_protocol",
+				"max_protocol", "require_signing",
+				"require_encryption"}; NULL for a local one */
 	char created_at[32]; /* when queued (UTC, ISO 8601); filled by
 				archive_job_claim_next */
 };
@@ -75,8 +75,7 @@ int archive_job_insert(struct archive *a, const struct job_spec *s,
 		       int64_t *id);
 /* Moves the oldest queued job to running and returns it in *id and *s.
  * -ENOENT when nothing is queued. */
-int archive_job_claim_next(struct archive *a, int64_t *id,
-			   struct job_spec *s);
+int archive_job_claim_next(struct archive *a, int64_t *id, struct job_spec *s);
 /* The same, but only job only when it is queued (0: the oldest). */
 int archive_job_claim(struct archive *a, int64_t only, int64_t *id,
 		      struct job_spec *s);
@@ -128,8 +127,8 @@ int archive_samples_insert(struct archive *a, int64_t run_id,
 /* Stores (or replaces) one finished second, 1 s long, of an iteration still
  * running, so a crash keeps it (one statement, one transaction). */
 int archive_sample_put(struct archive *a, int64_t run_id,
-		       const struct workload *t, int iteration,
-		       unsigned second, const struct engine_sample *s);
+		       const struct workload *t, int iteration, unsigned second,
+		       const struct engine_sample *s);
 /* An iteration's result and its samples (smp may be NULL), as
  * archive_result_insert and archive_samples_insert, in one transaction:
  * both or neither. */
@@ -150,8 +149,7 @@ int archive_testfile_each(struct archive *a,
 
 /* --- reads for the API --- */
 int archive_job_json(struct archive *a, int64_t id, json_t **out);
-int archive_jobs_json(struct archive *a, int limit, int offset,
-		      json_t **out);
+int archive_jobs_json(struct archive *a, int limit, int offset, json_t **out);
 int archive_run_json(struct archive *a, int64_t id, json_t **out);
 
 /* Sets run id's labels (a JSON array text) and/or notes (NULL: unchanged).
@@ -162,11 +160,11 @@ int archive_run_update(struct archive *a, int64_t id, const char *labels_json,
 /* Which runs a list shows, and in what order; NULL fields do not filter. */
 struct run_filter {
 	const char *profile, *fs_type, *target, *label, *state;
-	const char *server;       /* the SMB server, else the hostname */
+	const char *server;	  /* the SMB server, else the hostname */
 	const char *cluster_size; /* the probe's fs_block_size, bytes */
-	const char *from, *to;    /* started_at ≥ from, ≤ to (ISO 8601 text;
+	const char *from, *to;	  /* started_at ≥ from, ≤ to (ISO 8601 text;
 				     to is a prefix: "2026-11-30" is the day) */
-	const char *sort;         /* id, started_at, profile, fs_type, target,
+	const char *sort;	  /* id, started_at, profile, fs_type, target,
 				     hostname; "-" first for descending;
 				     NULL = "-id" */
 };
@@ -184,11 +182,12 @@ struct archive_import_result {
 
 /* A run another tool measured, with its original file. */
 struct archive_import_in {
-	const char *tool, *version, *format; /* "CrystalDiskMark", "8.0.4", "cdm" */
+	const char *tool, *version,
+		*format; /* "CrystalDiskMark", "8.0.4", "cdm" */
 	const char *profile, *target, *notes;
 	const char *spec_json, *labels_json, *probe_json;
-	const char *started_at;              /* ISO 8601, or "" for now */
-	const char *sha256, *filename;       /* of the original */
+	const char *started_at;	       /* ISO 8601, or "" for now */
+	const char *sha256, *filename; /* of the original */
 	const void *original;
 	size_t len;
 	const struct archive_import_result *results;
@@ -228,8 +227,7 @@ int archive_runs_index(struct archive *a, const struct run_filter *f,
  * and IOPS); *total = how many runs f lets through. -EINVAL for a sort
  * archive_sort_ok refuses.
  */
-int archive_runs_json(struct archive *a, const struct run_filter *f,
-		      int limit, int offset, json_t **out,
-		      int64_t *total);
+int archive_runs_json(struct archive *a, const struct run_filter *f, int limit,
+		      int offset, json_t **out, int64_t *total);
 
 #endif

@@ -28,7 +28,8 @@ int archive_import(struct archive *a, const struct archive_import_in *in,
 		return rc;
 	/* the same file twice is the same run (asked inside the transaction:
 	 * two imports of one file at once make one run) */
-	if ((rc = archive_prep(a, "SELECT run_id FROM imports WHERE sha256=?", &st)) < 0)
+	if ((rc = archive_prep(a, "SELECT run_id FROM imports WHERE sha256=?",
+			       &st)) < 0)
 		goto out;
 	sqlite3_bind_text(st, 1, in->sha256, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW)
@@ -38,13 +39,15 @@ int archive_import(struct archive *a, const struct archive_import_in *in,
 		archive_exec(a, "ROLLBACK");
 		return -EEXIST;
 	}
-	if ((rc = archive_prep(a, "INSERT INTO runs(job_id, state, profile, target,"
-				  " spec, labels, notes, engine_version, engine_target,"
-				  " direct, probe, warnings, hostname, fs_type,"
-				  " started_at, finished_at) VALUES (NULL,'done',?,?,?,?,"
-				  " ?,?,?,1,?,'[]',json_extract(?8,'$.hostname'),"
-				  " json_extract(?8,'$.fs_type'),?,?)",
-			       &st)) < 0)
+	if ((rc = archive_prep(
+		     a,
+		     "INSERT INTO runs(job_id, state, profile, target,"
+		     " spec, labels, notes, engine_version, engine_target,"
+		     " direct, probe, warnings, hostname, fs_type,"
+		     " started_at, finished_at) VALUES (NULL,'done',?,?,?,?,"
+		     " ?,?,?,1,?,'[]',json_extract(?8,'$.hostname'),"
+		     " json_extract(?8,'$.fs_type'),?,?)",
+		     &st)) < 0)
 		goto out;
 	sqlite3_bind_text(st, 1, in->profile, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, in->target, -1, SQLITE_STATIC);
@@ -63,12 +66,16 @@ int archive_import(struct archive *a, const struct archive_import_in *in,
 	*run_id = sqlite3_last_insert_rowid(a->db);
 	for (size_t i = 0; i < in->n && rc == 0; i++) {
 		const struct archive_import_result *t = &in->results[i];
-		if ((rc = archive_prep(a, "INSERT INTO results(run_id, test, rw, pattern,"
-					  " block_size, queue_depth, threads, iteration, ios,"
-					  " bytes, lat_sum_ns, window_ns, seconds, mb_s, mib_s,"
-					  " iops, lat_mean_us, imported)"
-					  " VALUES (?,?,?,?,?,?,?,1,0,0,0,0,0,?,?,?,?,1)",
-				       &st)) < 0)
+		if ((rc = archive_prep(
+			     a,
+			     "INSERT INTO results(run_id, test, rw, pattern,"
+			     " block_size, queue_depth, threads, iteration, "
+			     "ios,"
+			     " bytes, lat_sum_ns, window_ns, seconds, mb_s, "
+			     "mib_s,"
+			     " iops, lat_mean_us, imported)"
+			     " VALUES (?,?,?,?,?,?,?,1,0,0,0,0,0,?,?,?,?,1)",
+			     &st)) < 0)
 			break;
 		sqlite3_bind_int64(st, 1, *run_id);
 		sqlite3_bind_text(st, 2, t->name, -1, SQLITE_STATIC);
@@ -82,18 +89,23 @@ int archive_import(struct archive *a, const struct archive_import_in *in,
 		/* IOPS not printed: it is the bytes per second over the block
 		 * size, as the tool computes it; a latency not printed is
 		 * stored as -1 and read back as null */
-		sqlite3_bind_double(st, 10, t->iops >= 0 ? t->iops
-				    : t->block_size ? t->mb_s * 1e6 / (double)t->block_size
-						    : 0);
-		sqlite3_bind_double(st, 11, t->lat_mean_us >= 0 ? t->lat_mean_us : -1);
+		sqlite3_bind_double(
+			st, 10,
+			t->iops >= 0	? t->iops
+			: t->block_size ? t->mb_s * 1e6 / (double)t->block_size
+					: 0);
+		sqlite3_bind_double(st, 11,
+				    t->lat_mean_us >= 0 ? t->lat_mean_us : -1);
 		rc = archive_step_done(a, st, "insert imported result");
 	}
 	if (rc < 0)
 		goto out;
-	if ((rc = archive_prep(a, "INSERT INTO imports(run_id, tool, version, format,"
-				  " sha256, filename, size, original, imported_at)"
-				  " VALUES (?,?,?,?,?,?,?,?,?)",
-			       &st)) < 0)
+	if ((rc = archive_prep(
+		     a,
+		     "INSERT INTO imports(run_id, tool, version, format,"
+		     " sha256, filename, size, original, imported_at)"
+		     " VALUES (?,?,?,?,?,?,?,?,?)",
+		     &st)) < 0)
 		goto out;
 	sqlite3_bind_int64(st, 1, *run_id);
 	sqlite3_bind_text(st, 2, in->tool, -1, SQLITE_STATIC);
@@ -118,8 +130,9 @@ int archive_import_original(struct archive *a, int64_t run_id, void **data,
 	int rc;
 
 	*data = NULL;
-	if ((rc = archive_prep(a, "SELECT original, filename FROM imports WHERE run_id=?",
-			       &st)) < 0)
+	if ((rc = archive_prep(
+		     a, "SELECT original, filename FROM imports WHERE run_id=?",
+		     &st)) < 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, run_id);
 	rc = -ENOENT;
@@ -127,7 +140,8 @@ int archive_import_original(struct archive *a, int64_t run_id, void **data,
 		const void *b = sqlite3_column_blob(st, 0);
 		const unsigned char *f = sqlite3_column_text(st, 1);
 		*len = (size_t)sqlite3_column_bytes(st, 0);
-		snprintf(filename, fn_len, "%s", f ? (const char *)f : "original");
+		snprintf(filename, fn_len, "%s",
+			 f ? (const char *)f : "original");
 		rc = (*data = malloc(*len ? *len : 1)) ? 0 : -ENOMEM;
 		if (rc == 0)
 			memcpy(*data, b, *len);

@@ -16,18 +16,19 @@
 
 #include "archive_int.h"
 
-int archive_job_insert(struct archive *a, const struct job_spec *s,
-		       int64_t *id)
+int archive_job_insert(struct archive *a, const struct job_spec *s, int64_t *id)
 {
 	sqlite3_stmt *st;
 	char now[32];
 	int rc;
 
-	if ((rc = archive_prep(a, "INSERT INTO jobs(state, profile, target, size,"
-				  " iterations, duration_s, interval_s, labels, notes,"
-				  " created_at, plan, engine, direct, options, smb)"
-				  " VALUES ('queued',?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-			       &st)) < 0)
+	if ((rc = archive_prep(
+		     a,
+		     "INSERT INTO jobs(state, profile, target, size,"
+		     " iterations, duration_s, interval_s, labels, notes,"
+		     " created_at, plan, engine, direct, options, smb)"
+		     " VALUES ('queued',?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		     &st)) < 0)
 		return rc;
 	archive_now_text(now);
 	sqlite3_bind_text(st, 1, s->profile, -1, SQLITE_STATIC);
@@ -51,7 +52,8 @@ int archive_job_insert(struct archive *a, const struct job_spec *s,
 }
 
 const char *const archive_job_states[ARCHIVE_N_STATES] = {
-	"queued", "running", "done", "failed", "cancelled", "interrupted"};
+	"queued", "running", "done", "failed", "cancelled", "interrupted"
+};
 
 static char *col_dup(sqlite3_stmt *st, int i)
 {
@@ -60,8 +62,7 @@ static char *col_dup(sqlite3_stmt *st, int i)
 	return strdup(t ? (const char *)t : "");
 }
 
-int archive_job_claim_next(struct archive *a, int64_t *id,
-			   struct job_spec *s)
+int archive_job_claim_next(struct archive *a, int64_t *id, struct job_spec *s)
 {
 	return archive_job_claim(a, 0, id, s);
 }
@@ -74,13 +75,15 @@ int archive_job_claim(struct archive *a, int64_t only, int64_t *id,
 	int rc, src;
 
 	memset(s, 0, sizeof(*s));
-	if ((rc = archive_prep(a, "UPDATE jobs SET state='running', started_at=?"
-				  " WHERE id=(SELECT id FROM jobs WHERE state='queued'"
-				  " AND (?2 = 0 OR id = ?2) ORDER BY id LIMIT 1)"
-				  " RETURNING id, profile, target, size, iterations,"
-				  " duration_s, interval_s, labels, notes, plan,"
-				  " engine, direct, options, smb, created_at",
-			       &st)) < 0)
+	if ((rc = archive_prep(
+		     a,
+		     "UPDATE jobs SET state='running', started_at=?"
+		     " WHERE id=(SELECT id FROM jobs WHERE state='queued'"
+		     " AND (?2 = 0 OR id = ?2) ORDER BY id LIMIT 1)"
+		     " RETURNING id, profile, target, size, iterations,"
+		     " duration_s, interval_s, labels, notes, plan,"
+		     " engine, direct, options, smb, created_at",
+		     &st)) < 0)
 		return rc;
 	archive_now_text(now);
 	sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
@@ -131,10 +134,12 @@ int archive_job_cancel_queued(struct archive *a, int64_t id)
 	char now[32];
 	int rc;
 
-	if ((rc = archive_prep(a, "UPDATE jobs SET state='cancelled', finished_at=?,"
-				  " error='cancelled by request'"
-				  " WHERE id=? AND state='queued'",
-			       &st)) < 0)
+	if ((rc = archive_prep(
+		     a,
+		     "UPDATE jobs SET state='cancelled', finished_at=?,"
+		     " error='cancelled by request'"
+		     " WHERE id=? AND state='queued'",
+		     &st)) < 0)
 		return rc;
 	archive_now_text(now);
 	sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
@@ -153,8 +158,9 @@ int archive_job_finish(struct archive *a, int64_t job_id, int64_t run_id,
 
 	if ((rc = archive_begin(a, now)) < 0)
 		return rc;
-	if ((rc = archive_prep(a, "UPDATE jobs SET state=?, finished_at=?, error=?"
-				  " WHERE id=?",
+	if ((rc = archive_prep(a,
+			       "UPDATE jobs SET state=?, finished_at=?, error=?"
+			       " WHERE id=?",
 			       &st)) < 0)
 		goto out;
 	sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
@@ -165,8 +171,9 @@ int archive_job_finish(struct archive *a, int64_t job_id, int64_t run_id,
 	if ((rc = archive_step_done(a, st, "finish job")) < 0)
 		goto out;
 	if (run_id > 0 &&
-	    (rc = archive_run_set(a, "UPDATE runs SET state=?, finished_at=?"
-				     " WHERE id=?",
+	    (rc = archive_run_set(a,
+				  "UPDATE runs SET state=?, finished_at=?"
+				  " WHERE id=?",
 				  state, now, run_id, "finish run")) < 0)
 		goto out;
 out:
@@ -202,8 +209,9 @@ int archive_job_state_counts(struct archive *a, int counts[ARCHIVE_N_STATES])
 	int rc;
 
 	memset(counts, 0, sizeof(int) * ARCHIVE_N_STATES);
-	if ((rc = archive_prep(a, "SELECT state, count(*) FROM jobs GROUP BY state",
-			       &st)) < 0)
+	if ((rc = archive_prep(
+		     a, "SELECT state, count(*) FROM jobs GROUP BY state",
+		     &st)) < 0)
 		return rc;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *state = (const char *)sqlite3_column_text(st, 0);
@@ -221,9 +229,10 @@ int archive_queue_counts(struct archive *a, int *queued, int *running)
 	int rc;
 
 	*queued = *running = 0;
-	if ((rc = archive_prep(a, "SELECT (SELECT count(*) FROM jobs WHERE"
-				  " state='queued'), (SELECT count(*) FROM jobs"
-				  " WHERE state='running')",
+	if ((rc = archive_prep(a,
+			       "SELECT (SELECT count(*) FROM jobs WHERE"
+			       " state='queued'), (SELECT count(*) FROM jobs"
+			       " WHERE state='running')",
 			       &st)) < 0)
 		return rc;
 	if (sqlite3_step(st) == SQLITE_ROW) {

@@ -24,7 +24,8 @@
 	" interval_s, labels AS labels_json, notes, created_at, started_at,"   \
 	" finished_at, run_id, error, plan AS tests_json, engine,"             \
 	" options AS options_json, smb AS smb_json,"                           \
-	" json(CASE direct WHEN 0 THEN 'false' ELSE 'true' END) AS direct_json" \
+	" json(CASE direct WHEN 0 THEN 'false' ELSE 'true' END) AS "           \
+	"direct_json"                                                          \
 	" FROM jobs"
 
 int archive_job_json(struct archive *a, int64_t id, json_t **out)
@@ -34,8 +35,9 @@ int archive_job_json(struct archive *a, int64_t id, json_t **out)
 
 int archive_jobs_json(struct archive *a, int limit, int offset, json_t **out)
 {
-	return archive_query_rows(a, JOB_COLUMNS " ORDER BY id DESC LIMIT ? OFFSET ?",
-				  limit, offset, 2, out);
+	return archive_query_rows(
+		a, JOB_COLUMNS " ORDER BY id DESC LIMIT ? OFFSET ?", limit,
+		offset, 2, out);
 }
 
 /* The merged histogram's summary as the API serves it (µs), or null. */
@@ -55,8 +57,7 @@ static json_t *latency_json(const struct hist *h)
 
 /* Adds the next row's stored histogram (lockstep with the rows query)
  * into h; rows without one (older versions) add nothing. */
-static void merge_next_hist(sqlite3_stmt *st, struct hist *h,
-			    struct hist *tmp)
+static void merge_next_hist(sqlite3_stmt *st, struct hist *h, struct hist *tmp)
 {
 	if (!st || sqlite3_step(st) != SQLITE_ROW ||
 	    sqlite3_column_type(st, 0) != SQLITE_BLOB)
@@ -78,25 +79,26 @@ static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
 	json_t *rows, *tests = json_array();
 	sqlite3_stmt *hs = NULL;
 	struct hist *h = NULL, *tmp = NULL;
-	int rc = archive_query_rows(a,
-				    "SELECT test, rw, pattern, block_size, queue_depth,"
-				    " threads, iteration, ios, bytes, lat_sum_ns,"
-				    " window_ns, CASE WHEN lat_p50_us IS NULL THEN NULL"
-				    " ELSE json_object('stdev', lat_stdev_us, 'min',"
-				    "  lat_min_us, 'p50', lat_p50_us, 'p90', lat_p90_us,"
-				    "  'p99', lat_p99_us, 'p99.9', lat_p999_us, 'p99.99',"
-				    "  lat_p9999_us, 'max', lat_max_us) END"
-				    " AS latency_us_json, cpu_user_s, cpu_sys_s,"
-				    " CASE WHEN sweep_field IS NULL THEN NULL"
-				    " ELSE json_object('group', sweep_group, 'field',"
-				    "  sweep_field, 'value', sweep_value) END AS sweep_json,"
-				    " error, allocated_bytes, imported,"
-				    " mb_s AS imp_mb_s, iops AS imp_iops,"
-				    " lat_mean_us AS imp_lat_mean_us,"
-				    " min(id) OVER (PARTITION BY test, rw) AS grp"
-				    " FROM results WHERE run_id=?"
-				    " ORDER BY grp, iteration, id",
-				    run_id, 0, 1, &rows);
+	int rc = archive_query_rows(
+		a,
+		"SELECT test, rw, pattern, block_size, queue_depth,"
+		" threads, iteration, ios, bytes, lat_sum_ns,"
+		" window_ns, CASE WHEN lat_p50_us IS NULL THEN NULL"
+		" ELSE json_object('stdev', lat_stdev_us, 'min',"
+		"  lat_min_us, 'p50', lat_p50_us, 'p90', lat_p90_us,"
+		"  'p99', lat_p99_us, 'p99.9', lat_p999_us, 'p99.99',"
+		"  lat_p9999_us, 'max', lat_max_us) END"
+		" AS latency_us_json, cpu_user_s, cpu_sys_s,"
+		" CASE WHEN sweep_field IS NULL THEN NULL"
+		" ELSE json_object('group', sweep_group, 'field',"
+		"  sweep_field, 'value', sweep_value) END AS sweep_json,"
+		" error, allocated_bytes, imported,"
+		" mb_s AS imp_mb_s, iops AS imp_iops,"
+		" lat_mean_us AS imp_lat_mean_us,"
+		" min(id) OVER (PARTITION BY test, rw) AS grp"
+		" FROM results WHERE run_id=?"
+		" ORDER BY grp, iteration, id",
+		run_id, 0, 1, &rows);
 	size_t i, n;
 
 	*out = NULL;
@@ -108,9 +110,12 @@ static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
 		h = malloc(sizeof(*h));
 		tmp = malloc(sizeof(*tmp));
 		if (!h || !tmp ||
-		    archive_prep(a, "SELECT lat_hist, min(id) OVER (PARTITION BY test,"
-				    " rw) AS grp FROM results WHERE run_id=?"
-				    " ORDER BY grp, iteration, id", &hs) < 0) {
+		    archive_prep(
+			    a,
+			    "SELECT lat_hist, min(id) OVER (PARTITION BY test,"
+			    " rw) AS grp FROM results WHERE run_id=?"
+			    " ORDER BY grp, iteration, id",
+			    &hs) < 0) {
 			free(h);
 			free(tmp);
 			json_decref(rows);
@@ -122,74 +127,100 @@ static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
 	n = json_array_size(rows);
 	for (i = 0; i < n;) {
 		json_t *first = json_array_get(rows, i), *its, *t;
-		const char *name = json_string_value(json_object_get(first, "test"));
-		const char *rw = json_string_value(json_object_get(first, "rw"));
+		const char *name =
+			json_string_value(json_object_get(first, "test"));
+		const char *rw =
+			json_string_value(json_object_get(first, "rw"));
 		struct result r[256];
 		int k = 0, best;
 
-		t = json_pack("{s:s, s:s, s:O, s:O, s:O, s:O}", "test", name,
-			      "rw", rw, "pattern",
-			      json_object_get(first, "pattern"), "block_size",
-			      json_object_get(first, "block_size"),
-			      "queue_depth", json_object_get(first, "queue_depth"),
-			      "threads", json_object_get(first, "threads"));
+		t = json_pack(
+			"{s:s, s:s, s:O, s:O, s:O, s:O}", "test", name, "rw",
+			rw, "pattern", json_object_get(first, "pattern"),
+			"block_size", json_object_get(first, "block_size"),
+			"queue_depth", json_object_get(first, "queue_depth"),
+			"threads", json_object_get(first, "threads"));
 		its = json_array();
 		if (h)
 			hist_init(h);
 		for (; i < n; i++) {
 			json_t *row = json_array_get(rows, i), *it;
-			if (strcmp(json_string_value(json_object_get(row, "test")), name) ||
-			    strcmp(json_string_value(json_object_get(row, "rw")), rw))
+			if (strcmp(json_string_value(
+					   json_object_get(row, "test")),
+				   name) ||
+			    strcmp(json_string_value(
+					   json_object_get(row, "rw")),
+				   rw))
 				break;
 			if (h)
 				merge_next_hist(hs, h, tmp);
 			if (k == 256)
 				continue;
 			memset(&r[k], 0, sizeof(r[k]));
-			r[k].ios = (uint64_t)json_integer_value(json_object_get(row, "ios"));
-			r[k].bytes = (uint64_t)json_integer_value(json_object_get(row, "bytes"));
-			r[k].lat_sum_ns = (uint64_t)json_integer_value(json_object_get(row, "lat_sum_ns"));
-			r[k].window_ns = (uint64_t)json_integer_value(json_object_get(row, "window_ns"));
+			r[k].ios = (uint64_t)json_integer_value(
+				json_object_get(row, "ios"));
+			r[k].bytes = (uint64_t)json_integer_value(
+				json_object_get(row, "bytes"));
+			r[k].lat_sum_ns = (uint64_t)json_integer_value(
+				json_object_get(row, "lat_sum_ns"));
+			r[k].window_ns = (uint64_t)json_integer_value(
+				json_object_get(row, "window_ns"));
 			result_finish(&r[k]);
-			if (json_integer_value(json_object_get(row, "imported"))) {
+			if (json_integer_value(
+				    json_object_get(row, "imported"))) {
 				/* another tool's numbers, as it printed them */
-				r[k].mb_s = json_number_value(json_object_get(row, "imp_mb_s"));
+				r[k].mb_s = json_number_value(
+					json_object_get(row, "imp_mb_s"));
 				r[k].mib_s = r[k].mb_s * 1e6 / (1 << 20);
-				r[k].iops = json_number_value(json_object_get(row, "imp_iops"));
-				r[k].lat_mean_us = json_number_value(
-					json_object_get(row, "imp_lat_mean_us"));
+				r[k].iops = json_number_value(
+					json_object_get(row, "imp_iops"));
+				r[k].lat_mean_us =
+					json_number_value(json_object_get(
+						row, "imp_lat_mean_us"));
 			}
-			it = json_pack("{s:O, s:f, s:f, s:f, s:f, s:I, s:I, s:f, s:O, s:O, s:O}",
-				       "iteration", json_object_get(row, "iteration"),
-				       "mb_s", r[k].mb_s, "mib_s", r[k].mib_s,
-				       "iops", r[k].iops, "lat_mean_us", r[k].lat_mean_us,
-				       "bytes", (json_int_t)r[k].bytes,
-				       "ios", (json_int_t)r[k].ios,
-				       "seconds", r[k].seconds, "latency_us",
-				       json_object_get(row, "latency_us"),
-				       "cpu_user_s", json_object_get(row, "cpu_user_s"),
-				       "cpu_sys_s", json_object_get(row, "cpu_sys_s"));
-			if (json_integer_value(json_object_get(row, "imported"))) {
+			it = json_pack(
+				"{s:O, s:f, s:f, s:f, s:f, s:I, s:I, s:f, s:O, "
+				"s:O, s:O}",
+				"iteration", json_object_get(row, "iteration"),
+				"mb_s", r[k].mb_s, "mib_s", r[k].mib_s, "iops",
+				r[k].iops, "lat_mean_us", r[k].lat_mean_us,
+				"bytes", (json_int_t)r[k].bytes, "ios",
+				(json_int_t)r[k].ios, "seconds", r[k].seconds,
+				"latency_us",
+				json_object_get(row, "latency_us"),
+				"cpu_user_s",
+				json_object_get(row, "cpu_user_s"), "cpu_sys_s",
+				json_object_get(row, "cpu_sys_s"));
+			if (json_integer_value(
+				    json_object_get(row, "imported"))) {
 				if (r[k].lat_mean_us < 0)
-					json_object_set_new(it, "lat_mean_us", json_null());
-				/* another tool's numbers: no window or I/O counts */
+					json_object_set_new(it, "lat_mean_us",
+							    json_null());
+				/* another tool's numbers: no window or I/O
+				 * counts */
 				json_object_set_new(it, "seconds", json_null());
 				json_object_set_new(it, "bytes", json_null());
 				json_object_set_new(it, "ios", json_null());
 			}
 			if (json_is_string(json_object_get(row, "error")))
-				json_object_set(it, "error", json_object_get(row, "error"));
-			if (json_is_integer(json_object_get(row, "allocated_bytes")))
-				json_object_set(it, "allocated_bytes",
-						json_object_get(row, "allocated_bytes"));
+				json_object_set(it, "error",
+						json_object_get(row, "error"));
+			if (json_is_integer(
+				    json_object_get(row, "allocated_bytes")))
+				json_object_set(
+					it, "allocated_bytes",
+					json_object_get(row,
+							"allocated_bytes"));
 			json_array_append_new(its, it);
 			k++;
 		}
 		best = result_best(r, k);
-		json_object_set(t, "best", best >= 0 ? json_array_get(its, (size_t)best)
-						     : json_null());
+		json_object_set(t, "best",
+				best >= 0 ? json_array_get(its, (size_t)best)
+					  : json_null());
 		if (json_is_object(json_object_get(first, "sweep")))
-			json_object_set(t, "sweep", json_object_get(first, "sweep"));
+			json_object_set(t, "sweep",
+					json_object_get(first, "sweep"));
 		json_object_set_new(t, "iterations", its);
 		if (h)
 			json_object_set_new(t, "latency_us", latency_json(h));
@@ -206,7 +237,7 @@ static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
 #define RUN_COLUMNS                                                            \
 	"SELECT id, job_id, state, profile, target, labels AS labels_json,"    \
 	" notes, started_at, finished_at, spec AS spec_json,"                  \
-	" json_object('version', engine_version, 'target', engine_target,"    \
+	" json_object('version', engine_version, 'target', engine_target,"     \
 	"  'direct', json(CASE direct WHEN 0 THEN 'false' ELSE 'true' END))"   \
 	"  AS engine_json,"                                                    \
 	" warnings AS warnings_json, probe AS probe_json FROM runs"
@@ -233,10 +264,12 @@ int archive_run_json(struct archive *a, int64_t id, json_t **out)
 	{
 		/* a run another tool measured: where from, and its file */
 		json_t *imp = NULL;
-		if (archive_query_one(a,
-				      "SELECT tool, version, format, sha256, filename, size,"
-				      " imported_at FROM imports WHERE run_id=?",
-				      id, &imp) == 0)
+		if (archive_query_one(
+			    a,
+			    "SELECT tool, version, format, sha256, filename, "
+			    "size,"
+			    " imported_at FROM imports WHERE run_id=?",
+			    id, &imp) == 0)
 			json_object_set_new(run, "import", imp);
 		else
 			json_object_set_new(run, "import", json_null());
@@ -245,14 +278,15 @@ int archive_run_json(struct archive *a, int64_t id, json_t **out)
 	return 0;
 }
 
-static const char *const sort_cols[] = {"id", "started_at", "profile",
-					 "fs_type", "target", "hostname"};
+static const char *const sort_cols[] = { "id",	    "started_at", "profile",
+					 "fs_type", "target",	  "hostname" };
 
 int archive_sort_ok(const char *sort)
 {
 	const char *c = sort && sort[0] == '-' ? sort + 1 : sort;
 
-	for (size_t i = 0; c && i < sizeof(sort_cols) / sizeof(sort_cols[0]); i++)
+	for (size_t i = 0; c && i < sizeof(sort_cols) / sizeof(sort_cols[0]);
+	     i++)
 		if (strcmp(c, sort_cols[i]) == 0)
 			return 1;
 	return 0;
@@ -266,19 +300,25 @@ static void filter_sql(const struct run_filter *f, char *sql, size_t len,
 		const char *val, *clause;
 		int uses; /* how many times the clause takes the value */
 	} c[] = {
-		{f->profile, "profile=?", 1},
-		{f->fs_type, "fs_type=?", 1},
-		{f->target, "target=?", 1},
-		{f->state, "state=?", 1},
-		{f->label, "EXISTS (SELECT 1 FROM json_each(runs.labels)"
-			   " WHERE value=?)", 1},
-		{f->server, "coalesce(json_extract(probe, '$.smb.server'),"
-			    " hostname)=?", 1},
-		{f->cluster_size, "CAST(json_extract(probe, '$.fs_block_size')"
-				  " AS TEXT)=?", 1},
-		{f->from, "started_at>=?", 1},
+		{ f->profile, "profile=?", 1 },
+		{ f->fs_type, "fs_type=?", 1 },
+		{ f->target, "target=?", 1 },
+		{ f->state, "state=?", 1 },
+		{ f->label,
+		  "EXISTS (SELECT 1 FROM json_each(runs.labels)"
+		  " WHERE value=?)",
+		  1 },
+		{ f->server,
+		  "coalesce(json_extract(probe, '$.smb.server'),"
+		  " hostname)=?",
+		  1 },
+		{ f->cluster_size,
+		  "CAST(json_extract(probe, '$.fs_block_size')"
+		  " AS TEXT)=?",
+		  1 },
+		{ f->from, "started_at>=?", 1 },
 		/* a prefix: to=2026-11-30 takes the whole day */
-		{f->to, "substr(started_at, 1, length(?))<=?", 2},
+		{ f->to, "substr(started_at, 1, length(?))<=?", 2 },
 	};
 	size_t k = 0;
 
@@ -294,10 +334,10 @@ static void filter_sql(const struct run_filter *f, char *sql, size_t len,
 	}
 }
 
-int archive_runs_json(struct archive *a, const struct run_filter *f,
-		      int limit, int offset, json_t **out, int64_t *total)
+int archive_runs_json(struct archive *a, const struct run_filter *f, int limit,
+		      int offset, json_t **out, int64_t *total)
 {
-	static const struct run_filter none = {0};
+	static const struct run_filter none = { 0 };
 	json_t *runs, *run;
 	const char *v[16];
 	char where[2048], sql[4096], order[64];
@@ -320,7 +360,8 @@ int archive_runs_json(struct archive *a, const struct run_filter *f,
 		return rc;
 	for (int k = 0; k < n; k++)
 		sqlite3_bind_text(st, k + 1, v[k], -1, SQLITE_STATIC);
-	*total = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	*total = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0)
+						: 0;
 	sqlite3_finalize(st);
 	snprintf(sql, sizeof(sql),
 		 "SELECT id, job_id, state, profile, target,"
@@ -358,11 +399,12 @@ int archive_runs_json(struct archive *a, const struct run_filter *f,
 		{
 			json_t *b = json_object_get(t, "best");
 			json_array_append_new(
-				head, json_pack("{s:O, s:O, s:O, s:O}", "test",
-						json_object_get(t, "test"), "rw",
-						json_object_get(t, "rw"), "mb_s",
-						json_object_get(b, "mb_s"), "iops",
-						json_object_get(b, "iops")));
+				head,
+				json_pack("{s:O, s:O, s:O, s:O}", "test",
+					  json_object_get(t, "test"), "rw",
+					  json_object_get(t, "rw"), "mb_s",
+					  json_object_get(b, "mb_s"), "iops",
+					  json_object_get(b, "iops")));
 		}
 		json_decref(tests);
 		json_object_set_new(run, "headline", head);
@@ -374,7 +416,7 @@ int archive_runs_json(struct archive *a, const struct run_filter *f,
 int archive_runs_index(struct archive *a, const struct run_filter *f,
 		       json_t **out)
 {
-	struct run_filter g = f ? *f : (struct run_filter){0};
+	struct run_filter g = f ? *f : (struct run_filter){ 0 };
 	const char *v[16];
 	char where[2048], sql[3072];
 	sqlite3_stmt *st;
@@ -409,7 +451,8 @@ int archive_runs_index(struct archive *a, const struct run_filter *f,
 int archive_samples_json(struct archive *a, int64_t run_id, json_t **out)
 {
 	json_t *run = NULL;
-	int rc = archive_query_one(a, "SELECT id FROM runs WHERE id=?", run_id, &run);
+	int rc = archive_query_one(a, "SELECT id FROM runs WHERE id=?", run_id,
+				   &run);
 
 	*out = NULL;
 	if (rc < 0)
@@ -418,16 +461,16 @@ int archive_samples_json(struct archive *a, int64_t run_id, json_t **out)
 	/* rates from counts: per second, per direction; latency null when no
 	 * I/O of that direction completed in that second */
 	return archive_query_rows(
-			a,
-			"SELECT test, rw, iteration, second AS t_s, length_s,"
-			" json_object('iops', read_ios / length_s,"
-			"  'mb_s', read_bytes / length_s / 1e6,"
-			"  'lat_mean_us', CASE read_ios WHEN 0 THEN NULL"
-			"   ELSE read_lat_sum_ns / 1e3 / read_ios END) AS read_json,"
-			" json_object('iops', write_ios / length_s,"
-			"  'mb_s', write_bytes / length_s / 1e6,"
-			"  'lat_mean_us', CASE write_ios WHEN 0 THEN NULL"
-			"   ELSE write_lat_sum_ns / 1e3 / write_ios END) AS write_json"
-			" FROM samples WHERE run_id=? ORDER BY rowid",
-			run_id, 0, 1, out);
+		a,
+		"SELECT test, rw, iteration, second AS t_s, length_s,"
+		" json_object('iops', read_ios / length_s,"
+		"  'mb_s', read_bytes / length_s / 1e6,"
+		"  'lat_mean_us', CASE read_ios WHEN 0 THEN NULL"
+		"   ELSE read_lat_sum_ns / 1e3 / read_ios END) AS read_json,"
+		" json_object('iops', write_ios / length_s,"
+		"  'mb_s', write_bytes / length_s / 1e6,"
+		"  'lat_mean_us', CASE write_ios WHEN 0 THEN NULL"
+		"   ELSE write_lat_sum_ns / 1e3 / write_ios END) AS write_json"
+		" FROM samples WHERE run_id=? ORDER BY rowid",
+		run_id, 0, 1, out);
 }

@@ -29,13 +29,15 @@ int archive_run_create(struct archive *a, int64_t job_id,
 
 	if ((rc = archive_begin(a, now)) < 0)
 		return rc;
-	if ((rc = archive_prep(a, "INSERT INTO runs(job_id, state, profile, target,"
-				  " spec, labels, notes, engine_version, engine_target,"
-				  " direct, probe, warnings, hostname, fs_type,"
-				  " started_at) VALUES (?,'running',?,?,?,?,?,?,?,?,?,?,"
-				  " json_extract(?10,'$.hostname'),"
-				  " json_extract(?10,'$.fs_type'),?)",
-			       &st)) < 0)
+	if ((rc = archive_prep(
+		     a,
+		     "INSERT INTO runs(job_id, state, profile, target,"
+		     " spec, labels, notes, engine_version, engine_target,"
+		     " direct, probe, warnings, hostname, fs_type,"
+		     " started_at) VALUES (?,'running',?,?,?,?,?,?,?,?,?,?,"
+		     " json_extract(?10,'$.hostname'),"
+		     " json_extract(?10,'$.fs_type'),?)",
+		     &st)) < 0)
 		goto out;
 	sqlite3_bind_int64(st, 1, job_id);
 	sqlite3_bind_text(st, 2, s->profile, -1, SQLITE_STATIC);
@@ -52,7 +54,8 @@ int archive_run_create(struct archive *a, int64_t job_id,
 	if ((rc = archive_step_done(a, st, "insert run")) < 0)
 		goto out;
 	*run_id = sqlite3_last_insert_rowid(a->db);
-	if ((rc = archive_prep(a, "UPDATE jobs SET run_id=? WHERE id=?", &st)) < 0)
+	if ((rc = archive_prep(a, "UPDATE jobs SET run_id=? WHERE id=?", &st)) <
+	    0)
 		goto out;
 	sqlite3_bind_int64(st, 1, *run_id);
 	sqlite3_bind_int64(st, 2, job_id);
@@ -70,8 +73,9 @@ int archive_run_warn(struct archive *a, int64_t run_id, const char *text)
 	if (!t)
 		return -ENOMEM;
 	utf8_sanitize(t); /* it names paths; the warnings are JSON */
-	if ((rc = archive_prep(a, "UPDATE runs SET warnings=json_insert(warnings,"
-				  " '$[#]', ?) WHERE id=?",
+	if ((rc = archive_prep(a,
+			       "UPDATE runs SET warnings=json_insert(warnings,"
+			       " '$[#]', ?) WHERE id=?",
 			       &st)) < 0) {
 		free(t);
 		return rc;
@@ -108,17 +112,19 @@ int archive_result_insert_note(struct archive *a, int64_t run_id,
 			return -ENOMEM;
 		hist_encode(h, blob, blob_len);
 	}
-	if ((rc = archive_prep(a, "INSERT INTO results(run_id, test, rw, pattern,"
-				  " block_size, queue_depth, threads, iteration, ios,"
-				  " bytes, lat_sum_ns, window_ns, seconds, mb_s, mib_s,"
-				  " iops, lat_mean_us, lat_stdev_us, lat_min_us,"
-				  " lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us,"
-				  " lat_p9999_us, lat_max_us, cpu_user_s, cpu_sys_s,"
-				  " lat_hist, sweep_group, sweep_field, sweep_value,"
-				  " error, allocated_bytes)"
-				  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-				  " ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-			       &st)) < 0) {
+	if ((rc = archive_prep(
+		     a,
+		     "INSERT INTO results(run_id, test, rw, pattern,"
+		     " block_size, queue_depth, threads, iteration, ios,"
+		     " bytes, lat_sum_ns, window_ns, seconds, mb_s, mib_s,"
+		     " iops, lat_mean_us, lat_stdev_us, lat_min_us,"
+		     " lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us,"
+		     " lat_p9999_us, lat_max_us, cpu_user_s, cpu_sys_s,"
+		     " lat_hist, sweep_group, sweep_field, sweep_value,"
+		     " error, allocated_bytes)"
+		     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+		     " ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		     &st)) < 0) {
 		free(blob);
 		return rc;
 	}
@@ -141,8 +147,8 @@ int archive_result_insert_note(struct archive *a, int64_t run_id,
 	sqlite3_bind_double(st, 16, r->iops);
 	sqlite3_bind_double(st, 17, r->lat_mean_us);
 	if (h) {
-		const double v[] = {ls.stdev, ls.min, ls.p50, ls.p90,
-				    ls.p99, ls.p999, ls.p9999, ls.max};
+		const double v[] = { ls.stdev, ls.min,	ls.p50,	  ls.p90,
+				     ls.p99,   ls.p999, ls.p9999, ls.max };
 		for (int i = 0; i < 8; i++)
 			sqlite3_bind_double(st, 18 + i, v[i]);
 		sqlite3_bind_blob(st, 28, blob, (int)blob_len, free);
@@ -188,7 +194,8 @@ static void bind_sample(sqlite3_stmt *st, int64_t run_id,
 	for (int d = 0; d < 2; d++) {
 		sqlite3_bind_int64(st, 7 + 3 * d, (sqlite3_int64)s->ios[d]);
 		sqlite3_bind_int64(st, 8 + 3 * d, (sqlite3_int64)s->bytes[d]);
-		sqlite3_bind_int64(st, 9 + 3 * d, (sqlite3_int64)s->lat_sum_ns[d]);
+		sqlite3_bind_int64(st, 9 + 3 * d,
+				   (sqlite3_int64)s->lat_sum_ns[d]);
 	}
 }
 
@@ -216,9 +223,11 @@ static int samples_put(struct archive *a, int64_t run_id,
 	if (rc < 0)
 		return rc;
 	/* a second streamed that the end folded into the one before */
-	if ((rc = archive_prep(a, "DELETE FROM samples WHERE run_id=? AND test=? AND"
-				  " rw=? AND iteration=? AND second>=?",
-			       &st)) < 0)
+	if ((rc = archive_prep(
+		     a,
+		     "DELETE FROM samples WHERE run_id=? AND test=? AND"
+		     " rw=? AND iteration=? AND second>=?",
+		     &st)) < 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_text(st, 2, t->name, -1, SQLITE_STATIC);
@@ -240,8 +249,8 @@ int archive_samples_insert(struct archive *a, int64_t run_id,
 }
 
 int archive_sample_put(struct archive *a, int64_t run_id,
-		       const struct workload *t, int iteration,
-		       unsigned second, const struct engine_sample *s)
+		       const struct workload *t, int iteration, unsigned second,
+		       const struct engine_sample *s)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -289,8 +298,9 @@ static int path_stmt(struct archive *a, const char *sql, const char *path,
 
 int archive_testfile_add(struct archive *a, const char *path, int64_t job_id)
 {
-	return path_stmt(a, "INSERT OR REPLACE INTO test_files(path, job_id,"
-			    " created_at) VALUES (?,?,?)",
+	return path_stmt(a,
+			 "INSERT OR REPLACE INTO test_files(path, job_id,"
+			 " created_at) VALUES (?,?,?)",
 			 path, job_id);
 }
 
@@ -316,8 +326,9 @@ int archive_testfile_each(struct archive *a,
 int archive_run_update(struct archive *a, int64_t id, const char *labels_json,
 		       const char *notes)
 {
-	int rc = archive_run_set(a, "UPDATE runs SET labels=coalesce(?, labels),"
-				    " notes=coalesce(?, notes) WHERE id=?",
+	int rc = archive_run_set(a,
+				 "UPDATE runs SET labels=coalesce(?, labels),"
+				 " notes=coalesce(?, notes) WHERE id=?",
 				 labels_json, notes, id, "update run");
 
 	if (rc < 0)
@@ -346,15 +357,17 @@ int archive_run_delete(struct archive *a, int64_t id)
 	/* the state is read inside the transaction that deletes */
 	if ((rc = archive_exec(a, "BEGIN IMMEDIATE")) < 0)
 		return rc;
-	if ((rc = archive_query_rows(a, "SELECT state FROM runs WHERE id=?", id, 0, 1,
-				     &rows)) < 0)
+	if ((rc = archive_query_rows(a, "SELECT state FROM runs WHERE id=?", id,
+				     0, 1, &rows)) < 0)
 		goto out;
-	state = json_string_value(json_object_get(json_array_get(rows, 0), "state"));
+	state = json_string_value(
+		json_object_get(json_array_get(rows, 0), "state"));
 	rc = !state ? -ENOENT : strcmp(state, "running") == 0 ? -EBUSY : 0;
 	if (rc < 0)
 		goto out;
 	/* results and samples go with the run (ON DELETE CASCADE) */
-	if ((rc = exec_id(a, "UPDATE jobs SET run_id=NULL WHERE run_id=?", id)) < 0)
+	if ((rc = exec_id(a, "UPDATE jobs SET run_id=NULL WHERE run_id=?",
+			  id)) < 0)
 		goto out;
 	rc = exec_id(a, "DELETE FROM runs WHERE id=?", id);
 out:

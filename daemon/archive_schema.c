@@ -120,10 +120,11 @@ static int repair_v2(struct archive *a, int *n)
 	int cpu = 1, samples = 1, rc;
 
 	*n = 0;
-	if ((rc = archive_prep(a, "SELECT (SELECT count(*) FROM pragma_table_info("
-				  "'results') WHERE name='cpu_user_s'),"
-				  " (SELECT count(*) FROM sqlite_schema WHERE"
-				  " type='table' AND name='samples')",
+	if ((rc = archive_prep(a,
+			       "SELECT (SELECT count(*) FROM pragma_table_info("
+			       "'results') WHERE name='cpu_user_s'),"
+			       " (SELECT count(*) FROM sqlite_schema WHERE"
+			       " type='table' AND name='samples')",
 			       &st)) < 0)
 		return rc;
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -132,26 +133,31 @@ static int repair_v2(struct archive *a, int *n)
 	}
 	sqlite3_finalize(st);
 	if (!cpu) {
-		if ((rc = archive_exec(a, "ALTER TABLE results ADD COLUMN cpu_user_s REAL;"
-					  "ALTER TABLE results ADD COLUMN cpu_sys_s REAL;")) < 0)
+		if ((rc = archive_exec(
+			     a,
+			     "ALTER TABLE results ADD COLUMN cpu_user_s REAL;"
+			     "ALTER TABLE results ADD COLUMN cpu_sys_s "
+			     "REAL;")) < 0)
 			return rc;
 		*n += 2;
 	}
 	if (!samples) {
-		if ((rc = archive_exec(a, "CREATE TABLE samples("
-					  " run_id INTEGER NOT NULL REFERENCES runs(id)"
-					  "  ON DELETE CASCADE,"
-					  " test TEXT NOT NULL, rw TEXT NOT NULL,"
-					  " iteration INTEGER NOT NULL,"
-					  " second INTEGER NOT NULL, length_s REAL NOT NULL,"
-					  " read_ios INTEGER NOT NULL,"
-					  " read_bytes INTEGER NOT NULL,"
-					  " read_lat_sum_ns INTEGER NOT NULL,"
-					  " write_ios INTEGER NOT NULL,"
-					  " write_bytes INTEGER NOT NULL,"
-					  " write_lat_sum_ns INTEGER NOT NULL,"
-					  " PRIMARY KEY (run_id, test, rw, iteration,"
-					  "  second));")) < 0)
+		if ((rc = archive_exec(
+			     a,
+			     "CREATE TABLE samples("
+			     " run_id INTEGER NOT NULL REFERENCES runs(id)"
+			     "  ON DELETE CASCADE,"
+			     " test TEXT NOT NULL, rw TEXT NOT NULL,"
+			     " iteration INTEGER NOT NULL,"
+			     " second INTEGER NOT NULL, length_s REAL NOT NULL,"
+			     " read_ios INTEGER NOT NULL,"
+			     " read_bytes INTEGER NOT NULL,"
+			     " read_lat_sum_ns INTEGER NOT NULL,"
+			     " write_ios INTEGER NOT NULL,"
+			     " write_bytes INTEGER NOT NULL,"
+			     " write_lat_sum_ns INTEGER NOT NULL,"
+			     " PRIMARY KEY (run_id, test, rw, iteration,"
+			     "  second));")) < 0)
 			return rc;
 		*n += 1;
 	}
@@ -206,7 +212,8 @@ int archive_migrate(struct archive *a, const char *path)
 		goto out;
 	if (repaired)
 		log_warn("archive %s: added %d object(s) an early version 2 "
-			 "lacked", path, repaired);
+			 "lacked",
+			 path, repaired);
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d;",
 		 N_MIGRATIONS);
 	if (version < N_MIGRATIONS && (rc = archive_exec(a, pragma)) < 0)

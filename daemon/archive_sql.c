@@ -19,9 +19,9 @@
 int archive_sql_err(struct archive *a, int src, const char *what)
 {
 	log_error("archive: %s: %s (%d)", what, sqlite3_errmsg(a->db), src);
-	return src == SQLITE_NOMEM ? -ENOMEM
+	return src == SQLITE_NOMEM			      ? -ENOMEM
 	       : (src == SQLITE_BUSY || src == SQLITE_LOCKED) ? -EBUSY
-							       : -EIO;
+							      : -EIO;
 }
 
 int archive_exec(struct archive *a, const char *sql)
@@ -114,12 +114,14 @@ json_t *archive_row_json(sqlite3_stmt *st)
 			break;
 		case SQLITE_TEXT:
 			if (is_json) {
-				v = json_loads((const char *)
-						       sqlite3_column_text(st, i),
-					       JSON_DECODE_ANY, NULL);
+				v = json_loads(
+					(const char *)sqlite3_column_text(st,
+									  i),
+					JSON_DECODE_ANY, NULL);
 			} else {
-				v = json_string((const char *)
-							sqlite3_column_text(st, i));
+				v = json_string(
+					(const char *)sqlite3_column_text(st,
+									  i));
 			}
 			break;
 		default:

@@ -30,8 +30,9 @@ int cmd_import(int argc, char **argv);
  */
 int cmd_lock_data_dir(const char *dir);
 
-/* Prints usage to f, its one "%s" replaced by the presets of this build, one line each ("  name  title"), from the
- * registry (preset.h), so no usage text names a preset. */
+/* Prints usage to f, its one "%s" replaced by the presets of this build, one
+ * line each ("  name  title"), from the registry (preset.h), so no usage text
+ * names a preset. */
 void cmd_usage(FILE *f, const char *usage);
 
 #endif

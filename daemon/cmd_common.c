@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "preset.h"
 #include "log.h"
+#include "preset.h"
 #include "sys.h"
 
 /*
@@ -43,9 +43,10 @@ int cmd_lock_data_dir(const char *dir)
 		pid[strcspn(pid, "\n")] = '\0';
 		if (pf >= 0)
 			close(pf);
-		log_error("another storbench (pid %s) is serving %s; one daemon "
-			  "per data directory",
-			  pid[0] ? pid : "?", dir);
+		log_error(
+			"another storbench (pid %s) is serving %s; one daemon "
+			"per data directory",
+			pid[0] ? pid : "?", dir);
 		return -1;
 	}
 	if (rc < 0) {
@@ -64,8 +65,9 @@ void cmd_usage(FILE *f, const char *usage)
 
 	for (size_t i = 0; (p = preset_at(i)) != NULL; i++) {
 		size_t k = strlen(list);
-		snprintf(list + k, sizeof(list) - k, "                        %-14s %s\n",
-			 p->name, p->title);
+		snprintf(list + k, sizeof(list) - k,
+			 "                        %-14s %s\n", p->name,
+			 p->title);
 	}
 	const char *at = strstr(usage, "%s");
 

@@ -71,11 +71,11 @@ static int slurp(const char *path, char **buf, size_t *len)
 int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"data", required_argument, NULL, 'd'},
-		{"format", required_argument, NULL, 'f'},
-		{"label", required_argument, NULL, 'l'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+		{ "data", required_argument, NULL, 'd' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "label", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	const char *data = "./var", *format = NULL, *labels = NULL;
 	char db[PATH_MAX], joined[2048] = "";
@@ -90,9 +90,10 @@ int cmd_import(int argc, char **argv)
 		else if (c == 'f')
 			format = optarg;
 		else if (c == 'l' && strchr(optarg, ',')) {
-			fprintf(stderr, "storbench import: --label %s: a label "
-					"holds no comma (give --label once per "
-					"label)\n",
+			fprintf(stderr,
+				"storbench import: --label %s: a label "
+				"holds no comma (give --label once per "
+				"label)\n",
 				optarg);
 			free(r);
 			return 2;
@@ -102,8 +103,7 @@ int cmd_import(int argc, char **argv)
 			snprintf(joined + k, sizeof(joined) - k, "%s%s",
 				 k ? "," : "", optarg);
 			labels = joined;
-		}
-		else {
+		} else {
 			fputs(usage_import, c == 'h' ? stdout : stderr);
 			free(r);
 			return c == 'h' ? 0 : 2;
@@ -123,7 +123,8 @@ int cmd_import(int argc, char **argv)
 		}
 	}
 	if ((err = sys_mkdir_private(data)) < 0 ||
-	    snprintf(db, sizeof(db), "%s/storbench.db", data) >= (int)sizeof(db) ||
+	    snprintf(db, sizeof(db), "%s/storbench.db", data) >=
+		    (int)sizeof(db) ||
 	    (err = archive_open(db, &a)) < 0) {
 		fprintf(stderr, "storbench import: archive in %s: %s\n", data,
 			strerror(err < 0 ? -err : ENAMETOOLONG));
@@ -142,18 +143,23 @@ int cmd_import(int argc, char **argv)
 		if (rc < 0)
 			snprintf(why, sizeof(why), "%s", strerror(-rc));
 		else if (!fmt && !(fmt = import_detect(buf, len)))
-			snprintf(why, sizeof(why), "not a result file storbench "
-						   "recognises (use --format)");
-		else if ((rc = import_parse(fmt, buf, len, r, why, sizeof(why))) >= 0 &&
-			 (rc = import_store(a, r, fmt, buf, len, base, labels, &id)) < 0 &&
+			snprintf(why, sizeof(why),
+				 "not a result file storbench "
+				 "recognises (use --format)");
+		else if ((rc = import_parse(fmt, buf, len, r, why,
+					    sizeof(why))) >= 0 &&
+			 (rc = import_store(a, r, fmt, buf, len, base, labels,
+					    &id)) < 0 &&
 			 rc != -EEXIST)
-			snprintf(why, sizeof(why), "the archive: %s", strerror(-rc));
+			snprintf(why, sizeof(why), "the archive: %s",
+				 strerror(-rc));
 		if (why[0]) {
 			fprintf(stderr, "%s: %s\n", path, why);
 			failed = 1;
 		} else {
 			printf("%s: %s run %lld (%s %s, %zu tests)\n", path,
-			       rc == -EEXIST ? "already imported as" : "imported as",
+			       rc == -EEXIST ? "already imported as"
+					     : "imported as",
 			       (long long)id, r->tool, r->version, r->n);
 		}
 		free(buf);

@@ -47,9 +47,11 @@ static const char usage_run[] =
 	"archive unless --no-archive.\n"
 	"  --profile P         a preset (the first is the default):\n"
 	"%s"
-	"  --size S            test file size (\"1GiB\", \"64MiB\"; default the "
+	"  --size S            test file size (\"1GiB\", \"64MiB\"; default "
+	"the "
 	"profile's)\n"
-	"  --iterations N      iterations of each test (default the profile's)\n"
+	"  --iterations N      iterations of each test (default the "
+	"profile's)\n"
 	"  --duration SECONDS  seconds per iteration (default the profile's)\n"
 	"  --label L           a label for the archive (repeatable)\n"
 	"  --data DIR          the archive to store the run in (default ./var; "
@@ -69,8 +71,9 @@ static void progress_line(const struct jobq_progress *p)
 
 	if (p->remaining_s >= 0)
 		snprintf(left, sizeof(left), ", %.0f s left", p->remaining_s);
-	fprintf(stderr, "\r\033[K%-10s %-14.14s %-5s %5.1f %%  %9.2f MB/s  "
-			"%9.0f IOPS%s",
+	fprintf(stderr,
+		"\r\033[K%-10s %-14.14s %-5s %5.1f %%  %9.2f MB/s  "
+		"%9.0f IOPS%s",
 		p->phase, p->test, p->rw, 100 * p->fraction, p->live_mb_s,
 		p->live_iops, left);
 }
@@ -90,7 +93,9 @@ static int run_flag(json_t *body, int c, const char *v)
 			return -1;
 		}
 		return json_object_set_new(body, c == 'p' ? "profile" : "size",
-					   str) ? -1 : 0;
+					   str)
+			       ? -1
+			       : 0;
 	}
 	if (c == 'i') {
 		long long n = strtoll(v, &end, 10);
@@ -116,22 +121,24 @@ static int run_flag(json_t *body, int c, const char *v)
 int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"profile", required_argument, NULL, 'p'},
-		{"size", required_argument, NULL, 's'},
-		{"iterations", required_argument, NULL, 'i'},
-		{"duration", required_argument, NULL, 'u'},
-		{"label", required_argument, NULL, 'l'},
-		{"data", required_argument, NULL, 'd'},
-		{"no-archive", no_argument, NULL, 'n'},
-		{"json", no_argument, NULL, 'j'},
-		{"verbose", no_argument, NULL, 'v'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+		{ "profile", required_argument, NULL, 'p' },
+		{ "size", required_argument, NULL, 's' },
+		{ "iterations", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'u' },
+		{ "label", required_argument, NULL, 'l' },
+		{ "data", required_argument, NULL, 'd' },
+		{ "no-archive", no_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	const char *data = "./var";
-	char tmpl[PATH_MAX], real[PATH_MAX], treal[PATH_MAX], why[PATH_MAX + 200];
+	char tmpl[PATH_MAX], real[PATH_MAX], treal[PATH_MAX],
+		why[PATH_MAX + 200];
 	char db[PATH_MAX + 16], scratch[PATH_MAX + 16];
-	json_t *body = json_object(), *labels = json_array(), *job = NULL, *run = NULL;
+	json_t *body = json_object(), *labels = json_array(), *job = NULL,
+	       *run = NULL;
 	struct job_spec spec;
 	struct api_problem prob;
 	struct archive *a = NULL;
@@ -143,7 +150,8 @@ int cmd_run(int argc, char **argv)
 	int interrupted = 0, tty = isatty(2);
 	const char *state;
 
-	while ((c = getopt_long(argc, argv, "p:s:i:u:l:d:njvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:s:i:u:l:d:njvh", opts, NULL)) !=
+	       -1) {
 		switch (c) {
 		case 'p':
 		case 's':
@@ -153,9 +161,11 @@ int cmd_run(int argc, char **argv)
 				goto out;
 			break;
 		case 'l':
-			if (json_array_append_new(labels, json_string(optarg)) < 0) {
-				fprintf(stderr, "storbench run: --label: not UTF-8 "
-						"text\n");
+			if (json_array_append_new(labels, json_string(optarg)) <
+			    0) {
+				fprintf(stderr,
+					"storbench run: --label: not UTF-8 "
+					"text\n");
 				goto out;
 			}
 			break;
@@ -185,9 +195,10 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (tgt_for_target(argv[optind])) {
-		fprintf(stderr, "storbench run: an SMB share runs through the "
-				"daemon, where its credential is stored (storbench "
-				"serve --allow %s, then POST /api/v1/jobs)\n",
+		fprintf(stderr,
+			"storbench run: an SMB share runs through the "
+			"daemon, where its credential is stored (storbench "
+			"serve --allow %s, then POST /api/v1/jobs)\n",
 			argv[optind]);
 		goto out;
 	}
@@ -224,26 +235,30 @@ int cmd_run(int argc, char **argv)
 	snprintf(scratch, sizeof(scratch), "%s/scratch", real);
 	if (sys_mkdir_private(scratch) < 0 ||
 	    (lock = cmd_lock_data_dir(real)) < 0) {
-		fprintf(stderr, "storbench run: %s is in use (a daemon serves it?): "
-				"queue the job through its API, or give another "
-				"--data, or --no-archive\n",
+		fprintf(stderr,
+			"storbench run: %s is in use (a daemon serves it?): "
+			"queue the job through its API, or give another "
+			"--data, or --no-archive\n",
 			real);
 		goto out;
 	}
 	/* the target named on the command line is the one root allowed */
 	if (confine_allow(scratch, why, sizeof(why)) < 0 ||
-	    (S_ISBLK(st.st_mode) ? confine_allow_device(treal, why, sizeof(why))
-				 : confine_allow(treal, why, sizeof(why))) < 0) {
+	    (S_ISBLK(st.st_mode)
+		     ? confine_allow_device(treal, why, sizeof(why))
+		     : confine_allow(treal, why, sizeof(why))) < 0) {
 		fprintf(stderr, "storbench run: %s\n",
-			strncmp(why, "--allow", 7) == 0 ? strchr(why, ' ') + 1 : why);
+			strncmp(why, "--allow", 7) == 0 ? strchr(why, ' ') + 1
+							: why);
 		rc = 2;
 		goto out;
 	}
 	if (json_object_set_new(body, "target", json_string(treal)) < 0) {
 		/* (not UTF-8: a JSON body cannot name it, and the default
 		 * target must not stand in for it) */
-		fprintf(stderr, "storbench run: %s: the path is not UTF-8 text; "
-				"storbench stores paths as UTF-8\n",
+		fprintf(stderr,
+			"storbench run: %s: the path is not UTF-8 text; "
+			"storbench stores paths as UTF-8\n",
 			treal);
 		rc = 2;
 		goto out;
@@ -259,7 +274,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (archive_open(db, &a) < 0 || archive_job_insert(a, &spec, &id) < 0) {
 		job_spec_clear(&spec);
-		fprintf(stderr, "storbench run: the archive %s cannot be written\n",
+		fprintf(stderr,
+			"storbench run: the archive %s cannot be written\n",
 			db);
 		goto out;
 	}
@@ -289,7 +305,8 @@ int cmd_run(int argc, char **argv)
 	state = json_string_value(json_object_get(job, "state"));
 	run_id = json_integer_value(json_object_get(job, "run_id"));
 	if (!state || strcmp(state, "done") != 0) {
-		const char *err = json_string_value(json_object_get(job, "error"));
+		const char *err =
+			json_string_value(json_object_get(job, "error"));
 		fprintf(stderr, "storbench run: %s%s%s\n", state ? state : "?",
 			err ? ": " : "", err ? err : "");
 		rc = interrupted ? 130 : 1;

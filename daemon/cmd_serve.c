@@ -78,10 +78,12 @@ static int load_token(const char *path, int create, char *tok, size_t len)
 	struct stat st;
 	ssize_t n;
 	char buf[512];
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), rc = 0;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC),
+	    rc = 0;
 
 	if (fd < 0 && errno == ENOENT && create) {
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		fd = open(path,
+			  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			  0600);
 		if (fd < 0 || os_random(raw, sizeof(raw)) != 0) {
 			rc = fd < 0 ? -errno : -EIO;
@@ -95,7 +97,8 @@ static int load_token(const char *path, int create, char *tok, size_t len)
 			rc = -EIO;
 			unlink(path);
 		} else {
-			log_info("created the API token in %s (mode 0600)", path);
+			log_info("created the API token in %s (mode 0600)",
+				 path);
 		}
 		goto out;
 	}
@@ -148,7 +151,7 @@ out:
 static void tighten(const char *dir, const char *scratch)
 {
 	static const char *const own[] = {
-		"storbench.db", "storbench.db-wal", "storbench.db-shm",
+		"storbench.db",	  "storbench.db-wal",	"storbench.db-shm",
 		"credentials.db", "credentials.db-wal", "credentials.db-shm",
 		"storbench.pid",
 	};
@@ -204,38 +207,44 @@ static void queue_demo(struct api_ctx *ctx)
 int cmd_serve(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"listen", required_argument, NULL, 'l'},
-		{"data", required_argument, NULL, 'd'},
-		{"demo", no_argument, NULL, 'D'},
-		{"allow", required_argument, NULL, 'a'},
-		{"allow-device", required_argument, NULL, 'A'},
-		{"reserve", required_argument, NULL, 'r'},
-		{"token-file", required_argument, NULL, 't'},
-		{"require-token", no_argument, NULL, 'T'},
-		{"log-format", required_argument, NULL, 'L'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+		{ "listen", required_argument, NULL, 'l' },
+		{ "data", required_argument, NULL, 'd' },
+		{ "demo", no_argument, NULL, 'D' },
+		{ "allow", required_argument, NULL, 'a' },
+		{ "allow-device", required_argument, NULL, 'A' },
+		{ "reserve", required_argument, NULL, 'r' },
+		{ "token-file", required_argument, NULL, 't' },
+		{ "require-token", no_argument, NULL, 'T' },
+		{ "log-format", required_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	const char *listen = "127.0.0.1:8080", *data = "./var";
 	const char *token_file = NULL, *allow[CONFINE_MAX_ROOTS],
 		   *devs[CONFINE_MAX_ROOTS], *reserve = NULL;
-	char db[PATH_MAX], scratch[PATH_MAX], real[PATH_MAX], creds[PATH_MAX + 32];
+	char db[PATH_MAX], scratch[PATH_MAX], real[PATH_MAX],
+		creds[PATH_MAX + 32];
 	char tokpath[PATH_MAX + 16], why[PATH_MAX + 200], roots[1024];
-	struct api_ctx ctx = {0};
+	struct api_ctx ctx = { 0 };
 	struct api_server *srv = NULL;
 	struct jobq *q = NULL;
 	size_t n_allow = 0, n_devs = 0;
 	int c, sig = 0, demo = 0, rc = 1, err, lock = -1;
 
-	while ((c = getopt_long(argc, argv, "l:d:Da:A:r:t:TL:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "l:d:Da:A:r:t:TL:h", opts, NULL)) !=
+	       -1) {
 		switch (c) {
 		case 'L':
-			if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0) {
-				fprintf(stderr, "storbench serve: --log-format: text "
-						"or json\n");
+			if (strcmp(optarg, "json") != 0 &&
+			    strcmp(optarg, "text") != 0) {
+				fprintf(stderr,
+					"storbench serve: --log-format: text "
+					"or json\n");
 				return 2;
 			}
-			log_setup(strcmp(optarg, "json") == 0 ? LOG_JSON : LOG_TEXT, 0);
+			log_setup(strcmp(optarg, "json") == 0 ? LOG_JSON
+							      : LOG_TEXT,
+				  0);
 			break;
 		case 'l':
 			listen = optarg;
@@ -248,8 +257,10 @@ int cmd_serve(int argc, char **argv)
 			break;
 		case 'a':
 		case 'A':
-			if ((c == 'a' ? n_allow : n_devs) == CONFINE_MAX_ROOTS) {
-				log_error("at most %d of --%s", CONFINE_MAX_ROOTS,
+			if ((c == 'a' ? n_allow : n_devs) ==
+			    CONFINE_MAX_ROOTS) {
+				log_error("at most %d of --%s",
+					  CONFINE_MAX_ROOTS,
 					  c == 'a' ? "allow" : "allow-device");
 				return 2;
 			}
@@ -284,12 +295,14 @@ int cmd_serve(int argc, char **argv)
 		ctx.require_token = 1;
 	umask(077);
 	sys_no_core_dumps();
-	if ((err = sys_mkdir_private(data)) < 0 || sys_realpath(data, real) < 0) {
+	if ((err = sys_mkdir_private(data)) < 0 ||
+	    sys_realpath(data, real) < 0) {
 		log_error("data directory %s: %s", data,
 			  strerror(err ? -err : errno));
 		return 1;
 	}
-	if (snprintf(db, sizeof(db), "%s/storbench.db", real) >= (int)sizeof(db) ||
+	if (snprintf(db, sizeof(db), "%s/storbench.db", real) >=
+		    (int)sizeof(db) ||
 	    snprintf(scratch, sizeof(scratch), "%s/scratch", real) >=
 		    (int)sizeof(scratch)) {
 		log_error("data directory path is too long");
@@ -324,10 +337,12 @@ int cmd_serve(int argc, char **argv)
 			log_error("%s", why);
 			return 2;
 		}
-		if (confine_device(devs[i], dreal, &bytes, why, sizeof(why)) < 0)
-			log_warn("--allow-device %s: %s; jobs on it are refused "
-				 "while that lasts",
-				 devs[i], why);
+		if (confine_device(devs[i], dreal, &bytes, why, sizeof(why)) <
+		    0)
+			log_warn(
+				"--allow-device %s: %s; jobs on it are refused "
+				"while that lasts",
+				devs[i], why);
 		else
 			log_info("jobs may overwrite the first bytes of raw "
 				 "device %s (%.1f GiB)",
@@ -365,9 +380,10 @@ int cmd_serve(int argc, char **argv)
 	ctx.scratch = scratch;
 	if ((err = api_start(listen, &ctx, &srv)) < 0) {
 		log_error("cannot listen on %s: %s", listen,
-			  err == -EINVAL ? "not ADDR:PORT with a numeric address "
-					   "and a port from 1 to 65535"
-					 : strerror(-err));
+			  err == -EINVAL
+				  ? "not ADDR:PORT with a numeric address "
+				    "and a port from 1 to 65535"
+				  : strerror(-err));
 		goto out;
 	}
 	log_info("storbench %s serving http://%s/ (data %s)", STORBENCH_VERSION,

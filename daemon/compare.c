@@ -19,29 +19,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_int.h"
 #include "preset.h"
 #include "runview.h"
 #include "stats.h"
 
-#define MIN_N 3        /* iterations per side for a t-test */
+#define MIN_N 3 /* iterations per side for a t-test */
 #define ALPHA 0.05
 
 /* I/O tests: a metric's value in an iteration is at its key, but p99
  * latency, which is in the iteration's latency summary. */
 static const struct metric io_metrics[] = {
-	{"mb_s", "10^6 B/s", 1, "more", "less", "MB/s", 0},
-	{"iops", "I/O/s", 1, "more", "fewer", "IOPS", 0},
-	{"lat_mean_us", "µs", 0, "higher", "lower", "µs mean latency", 1},
-	{"lat_p99_us", "µs", 0, "higher", "lower", "µs p99 latency", 1},
+	{ "mb_s", "10^6 B/s", 1, "more", "less", "MB/s", 0 },
+	{ "iops", "I/O/s", 1, "more", "fewer", "IOPS", 0 },
+	{ "lat_mean_us", "µs", 0, "higher", "lower", "µs mean latency", 1 },
+	{ "lat_p99_us", "µs", 0, "higher", "lower", "µs p99 latency", 1 },
 };
 
 /* What a test entry is, and so how it is read and shown. */
 struct kind {
-	const char *name;             /* compare's "kind": "io" … */
+	const char *name; /* compare's "kind": "io" … */
 	const struct metric *m;
 	size_t nm;
-	int io;                       /* I/O: headline by pattern, like for
-					 like by workload shape */
+	int io;				/* I/O: headline by pattern, like for
+					   like by workload shape */
 	const struct preset_rows *rows; /* a preset's summary rows */
 };
 
@@ -61,26 +62,6 @@ static int kind_index(struct kinds *ks, const struct kind *k)
 		return 0;
 	ks->k[ks->n] = *k;
 	return (int)ks->n++;
-}
-
-void compare_fmt_num(double v, int digits, char *buf, size_t len)
-{
-	char raw[64], *dot, out[96];
-	size_t k = 0, int_len;
-	const char *p = raw;
-
-	snprintf(raw, sizeof(raw), "%.*f", digits, fabs(v));
-	dot = strchr(raw, '.');
-	int_len = dot ? (size_t)(dot - raw) : strlen(raw);
-	if (v < 0 && strspn(raw, "0.") != strlen(raw))
-		out[k++] = '-';
-	for (size_t i = 0; i < int_len; i++) {
-		if (i && (int_len - i) % 3 == 0)
-			out[k++] = ',';
-		out[k++] = *p++;
-	}
-	snprintf(out + k, sizeof(out) - k, "%s", dot ? dot : "");
-	snprintf(buf, len, "%s", out);
 }
 
 /* The test entry of key in acc, made with n_sides empty value sets. */
@@ -107,8 +88,8 @@ static json_t *entry(json_t *acc, json_t *order, const char *test,
 		json_array_append_new(sides, vals);
 	}
 	e = json_pack("{s:s, s:s, s:i, s:s, s:o}", "test", test, "rw", rw,
-		      "kind", (int)k, "pattern", pattern ? pattern : "", "sides",
-		      sides);
+		      "kind", (int)k, "pattern", pattern ? pattern : "",
+		      "sides", sides);
 	json_object_set_new(acc, key, e);
 	json_array_append_new(order, json_string(key));
 	return e;
@@ -125,7 +106,8 @@ static void add_value(json_t *vals, const char *key, json_t *v)
 static json_t *value_of(json_t *it, const struct metric *m)
 {
 	if (strcmp(m->key, "lat_p99_us") == 0)
-		return json_object_get(json_object_get(it, "latency_us"), "p99");
+		return json_object_get(json_object_get(it, "latency_us"),
+				       "p99");
 	return json_object_get(it, m->key);
 }
 
@@ -135,15 +117,15 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 {
 	const struct preset *p =
 		preset_find(json_string_value(json_object_get(run, "profile")));
-	struct kind io = {"io", io_metrics, FIELDS_N(io_metrics), 1, NULL};
+	struct kind io = { "io", io_metrics, FIELDS_N(io_metrics), 1, NULL };
 	struct kind own;
 	json_t *t, *row;
 	size_t i, j;
 	int k;
 
 	if (p && p->metrics) {
-		own = (struct kind){p->compare_kind, p->metrics, p->n_metrics,
-				    0, NULL};
+		own = (struct kind){ p->compare_kind, p->metrics, p->n_metrics,
+				     0, NULL };
 		k = kind_index(ks, &own);
 	} else {
 		k = kind_index(ks, &io);
@@ -151,39 +133,55 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 
 	json_array_foreach(json_object_get(run, "tests"), i, t)
 	{
-		json_t *e = entry(acc, order,
-				  json_string_value(json_object_get(t, "test")),
-				  json_string_value(json_object_get(t, "rw")), ks,
-				  k, json_string_value(json_object_get(t, "pattern")),
-				  n_sides);
-		json_t *vals = json_array_get(json_object_get(e, "sides"), s), *it;
+		json_t *e = entry(
+			acc, order,
+			json_string_value(json_object_get(t, "test")),
+			json_string_value(json_object_get(t, "rw")), ks, k,
+			json_string_value(json_object_get(t, "pattern")),
+			n_sides);
+		json_t *vals = json_array_get(json_object_get(e, "sides"), s),
+		       *it;
 		json_t *sweep = json_object_get(t, "sweep");
 		char shape[160];
 		json_object_set_new(vals, "present", json_true());
 		/* what ran: a like-for-like comparison needs the same on
 		 * every side */
-		snprintf(shape, sizeof(shape), "%s, %lld B blocks, QD%lld, T%lld, %s",
-			 json_string_value(json_object_get(t, "pattern")) ?: "?",
-			 (long long)json_integer_value(json_object_get(t, "block_size")),
-			 (long long)json_integer_value(json_object_get(t, "queue_depth")),
-			 (long long)json_integer_value(json_object_get(t, "threads")),
-			 json_string_value(json_object_get(json_object_get(run, "engine"),
-							   "target")) ?: "?");
+		snprintf(shape, sizeof(shape),
+			 "%s, %lld B blocks, QD%lld, T%lld, %s",
+			 json_string_value(json_object_get(t, "pattern"))
+				 ?: "?",
+			 (long long)json_integer_value(
+				 json_object_get(t, "block_size")),
+			 (long long)json_integer_value(
+				 json_object_get(t, "queue_depth")),
+			 (long long)json_integer_value(
+				 json_object_get(t, "threads")),
+			 json_string_value(json_object_get(
+				 json_object_get(run, "engine"), "target"))
+				 ?: "?");
 		if (!json_object_get(vals, "shape"))
 			json_object_set_new(vals, "shape", json_string(shape));
-		else if (strcmp(json_string_value(json_object_get(vals, "shape")), shape))
-			json_object_set_new(vals, "shape", json_string("mixed within the side"));
+		else if (strcmp(json_string_value(
+					json_object_get(vals, "shape")),
+				shape))
+			json_object_set_new(
+				vals, "shape",
+				json_string("mixed within the side"));
 		if (json_is_object(sweep) && !json_object_get(e, "sweep"))
-			json_object_set_new(e, "sweep",
-					    json_pack("{s:O?, s:O?, s:O?}", "group",
-						      json_object_get(sweep, "group"),
-						      "field", json_object_get(sweep, "field"),
-						      "value", json_object_get(sweep, "value")));
+			json_object_set_new(
+				e, "sweep",
+				json_pack("{s:O?, s:O?, s:O?}", "group",
+					  json_object_get(sweep, "group"),
+					  "field",
+					  json_object_get(sweep, "field"),
+					  "value",
+					  json_object_get(sweep, "value")));
 		json_array_foreach(json_object_get(t, "iterations"), j, it)
 		{
 			json_t *err = json_object_get(it, "error");
 			if (json_is_string(err)) {
-				json_array_append(json_object_get(vals, "errors"), err);
+				json_array_append(
+					json_object_get(vals, "errors"), err);
 				continue;
 			}
 			for (size_t m = 0; m < ks->k[k].nm; m++)
@@ -194,23 +192,26 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 	if (!p || !p->summary || !p->rows)
 		return;
 	/* the preset's summary: a row each, one value per run */
-	own = (struct kind){p->rows->kind, p->rows->metrics, p->rows->n_metrics,
-			    0, p->rows};
+	own = (struct kind){ p->rows->kind, p->rows->metrics,
+			     p->rows->n_metrics, 0, p->rows };
 	k = kind_index(ks, &own);
 	json_array_foreach(json_object_get(run, p->summary_key), i, row)
 	{
 		char name[64];
 		json_t *e, *vals;
 		p->rows->row_name(row, name, sizeof(name));
-		e = entry(acc, order, name, p->rows->kind, ks, k, NULL, n_sides);
+		e = entry(acc, order, name, p->rows->kind, ks, k, NULL,
+			  n_sides);
 		vals = json_array_get(json_object_get(e, "sides"), s);
 		json_object_set_new(vals, "present", json_true());
 		for (size_t m = 0; m < p->rows->n_metrics; m++)
-			add_value(vals, p->rows->metrics[m].key,
-				  json_object_get(row, p->rows->metrics[m].key));
+			add_value(
+				vals, p->rows->metrics[m].key,
+				json_object_get(row, p->rows->metrics[m].key));
 		if (p->rows->verdict_key)
-			json_array_append(json_object_get(vals, "verdicts"),
-					  json_object_get(row, p->rows->verdict_key));
+			json_array_append(
+				json_object_get(vals, "verdicts"),
+				json_object_get(row, p->rows->verdict_key));
 	}
 }
 
@@ -226,8 +227,10 @@ static json_t *summary_json(const struct stats_summary *s)
 static void mismatch(json_t *e, size_t s, char *why, size_t len)
 {
 	json_t *sv = json_object_get(e, "sides");
-	const char *a = json_string_value(json_object_get(json_array_get(sv, 0), "shape"));
-	const char *b = json_string_value(json_object_get(json_array_get(sv, s), "shape"));
+	const char *a = json_string_value(
+		json_object_get(json_array_get(sv, 0), "shape"));
+	const char *b = json_string_value(
+		json_object_get(json_array_get(sv, s), "shape"));
 
 	why[0] = '\0';
 	if (a && b && strcmp(a, b) != 0)
@@ -254,38 +257,25 @@ static json_t *versus(const struct metric *m, const struct stats_summary *b,
 	json_t *o = json_pack("{s:f}", "delta", delta);
 	int better = m->higher ? delta > 0 : delta < 0;
 
-	json_object_set_new(o, "delta_pct", isfinite(pct) ? json_real(pct) : json_null());
-	json_object_set_new(o, "better", delta == 0 ? json_null() : json_boolean(better));
-	if (b->n >= MIN_N && x->n >= MIN_N && stats_welch(x, b, &t, &df, &p) == 0) {
-		json_object_set_new(o, "t", isfinite(t) ? json_real(t) : json_null());
+	json_object_set_new(o, "delta_pct",
+			    isfinite(pct) ? json_real(pct) : json_null());
+	json_object_set_new(o, "better",
+			    delta == 0 ? json_null() : json_boolean(better));
+	if (b->n >= MIN_N && x->n >= MIN_N &&
+	    stats_welch(x, b, &t, &df, &p) == 0) {
+		json_object_set_new(o, "t",
+				    isfinite(t) ? json_real(t) : json_null());
 		json_object_set_new(o, "df", json_real(df));
 		json_object_set_new(o, "p", json_real(p));
-		json_object_set_new(o, "verdict", json_string(p < ALPHA ? "significant"
-									: "within noise"));
+		json_object_set_new(o, "verdict",
+				    json_string(p < ALPHA ? "significant"
+							  : "within noise"));
 	} else {
 		json_object_set_new(o, "p", json_null());
-		json_object_set_new(o, "verdict", json_string("too few iterations"));
+		json_object_set_new(o, "verdict",
+				    json_string("too few iterations"));
 	}
 	return o;
-}
-
-/* "1,043 IOPS fewer (−12.4 %) on RND4K Q32T1 read" (rw left out for a
- * summary row, whose rw is its kind) */
-static void phrase(const struct metric *m, json_t *vs, const char *test,
-		   const char *rw, int row, char *buf, size_t len)
-{
-	double d = json_real_value(json_object_get(vs, "delta"));
-	json_t *pct = json_object_get(vs, "delta_pct");
-	char num[64], pc[48] = "";
-
-	compare_fmt_num(fabs(d), m->digits, num, sizeof(num));
-	if (json_is_number(pct))
-		snprintf(pc, sizeof(pc), " (%s%.1f %%)",
-			 json_real_value(pct) < 0 ? "−" : "+",
-			 fabs(json_real_value(pct)));
-	snprintf(buf, len, "%s %s %s%s on %s%s%s", num, m->what,
-		 d > 0 ? m->more : m->less, pc, test, row ? "" : " ",
-		 row ? "" : rw);
 }
 
 /* The metric a test is read by: MB/s for sequential I/O, IOPS for the
@@ -297,88 +287,16 @@ static size_t headline(const struct kind *k, const char *pattern)
 	return 0;
 }
 
-struct finding {
-	double abs_pct;
-	char text[256];
-};
-
-static int by_size(const void *a, const void *b)
-{
-	double x = ((const struct finding *)a)->abs_pct;
-	double y = ((const struct finding *)b)->abs_pct;
-	return x < y ? 1 : x > y ? -1 : 0;
-}
-
-static const char *plural(int n)
-{
-	return n == 1 ? "" : "s";
-}
-
-static json_t *verdict(const struct compare_side *sides, size_t s,
-		       int better, int worse, int noise, int untested,
-		       int unlike, int imported, struct finding *f, size_t nf,
-		       struct finding *raw, size_t nr)
-{
-	char text[1400];
-	size_t k = 0;
-	int total = better + worse + noise + untested;
-
-	k += (size_t)snprintf(text, sizeof(text), "%s vs %s: ", sides[s].label,
-			      sides[0].label);
-	if (total == 0) {
-		k += (size_t)snprintf(text + k, sizeof(text) - k,
-				      "no test to judge in common");
-	} else if (better + worse == 0 && noise > 0) {
-		k += (size_t)snprintf(text + k, sizeof(text) - k,
-				      "no significant difference on %d test%s%s",
-				      noise, plural(noise),
-				      untested ? " (others had too few iterations "
-						 "to test)"
-					       : "");
-	} else if (better + worse + noise == 0) {
-		k += (size_t)snprintf(text + k, sizeof(text) - k, "%s",
-				      imported ? "no significance can be computed: "
-						 "an imported result holds only the "
-						 "best of its iterations, with no "
-						 "spread"
-					       : "too few iterations to tell "
-						 "(Welch's t-test needs ≥ 3 per "
-						 "side)");
-		qsort(raw, nr, sizeof(*raw), by_size);
-		for (size_t i = 0; i < nr && i < 3 && k < sizeof(text); i++)
-			k += (size_t)snprintf(text + k, sizeof(text) - k, "%s%s",
-					      i ? "; " : "; largest: ", raw[i].text);
-	} else {
-		k += (size_t)snprintf(text + k, sizeof(text) - k,
-				      "better on %d, worse on %d, within noise on "
-				      "%d of %d test%s",
-				      better, worse, noise, total, plural(total));
-		qsort(f, nf, sizeof(*f), by_size);
-		for (size_t i = 0; i < nf && i < 3 && k < sizeof(text); i++)
-			k += (size_t)snprintf(text + k, sizeof(text) - k, "%s%s",
-					      i ? "; " : " — biggest: ", f[i].text);
-	}
-	if (unlike && k < sizeof(text))
-		snprintf(text + k, sizeof(text) - k,
-			 " (%d test%s of the same name ran a different workload "
-			 "and %s not judged)",
-			 unlike, plural(unlike), unlike == 1 ? "is" : "are");
-	return json_pack("{s:i, s:s, s:i, s:i, s:i, s:i, s:i}", "side", (int)s,
-			 "text", text, "better", better, "worse", worse,
-			 "within_noise", noise, "untested", untested,
-			 "not_like_for_like", unlike);
-}
-
-int compare_json(struct archive *a, const struct compare_side *sides,
-		 size_t n, json_t **out, char *err, size_t err_len)
+int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
+		 json_t **out, char *err, size_t err_len)
 {
 	json_t *acc = json_object(), *order = json_array(), *key;
 	json_t *tests = json_array(), *unmatched = json_array();
 	json_t *side_info = json_array(), *verdicts = json_array();
 	json_t *warnings = json_array();
-	char imported[32] = {0}; /* a side holds an imported run */
+	char imported[32] = { 0 }; /* a side holds an imported run */
 	struct finding *found = NULL, *raw = NULL;
-	struct kinds ks = {.n = 0};
+	struct kinds ks = { .n = 0 };
 	size_t i, nt;
 	int rc = 0;
 
@@ -387,7 +305,8 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 		json_t *runs = json_array();
 		for (size_t r = 0; r < sides[s].n && rc == 0; r++) {
 			json_t *run;
-			if ((rc = runview_json(a, sides[s].runs[r], &run)) < 0) {
+			if ((rc = runview_json(a, sides[s].runs[r], &run)) <
+			    0) {
 				if (rc == -ENOENT)
 					snprintf(err, err_len, "no run %lld",
 						 (long long)sides[s].runs[r]);
@@ -395,49 +314,70 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 			}
 			gather(acc, order, run, s, n, &ks);
 			json_array_append_new(
-				runs, json_pack("{s:O?, s:b, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?}",
-						"id", json_object_get(run, "id"), "imported",
-						json_is_object(json_object_get(run, "import")),
-						"state",
-						json_object_get(run, "state"), "profile",
-						json_object_get(run, "profile"), "target",
-						json_object_get(run, "target"), "labels",
-						json_object_get(run, "labels"), "fs_type",
-						json_object_get(json_object_get(run, "probe"),
-								"fs_type"),
-						"engine",
-						json_object_get(json_object_get(run, "engine"),
-								"target")));
+				runs,
+				json_pack(
+					"{s:O?, s:b, s:O?, s:O?, s:O?, s:O?, "
+					"s:O?, s:O?}",
+					"id", json_object_get(run, "id"),
+					"imported",
+					json_is_object(
+						json_object_get(run, "import")),
+					"state", json_object_get(run, "state"),
+					"profile",
+					json_object_get(run, "profile"),
+					"target",
+					json_object_get(run, "target"),
+					"labels",
+					json_object_get(run, "labels"),
+					"fs_type",
+					json_object_get(
+						json_object_get(run, "probe"),
+						"fs_type"),
+					"engine",
+					json_object_get(
+						json_object_get(run, "engine"),
+						"target")));
 			if (json_is_object(json_object_get(run, "import"))) {
 				char w[240];
 				if (s < sizeof(imported))
 					imported[s] = 1;
-				json_t *imp = json_object_get(json_object_get(run, "spec"),
-							      "imported");
+				json_t *imp = json_object_get(
+					json_object_get(run, "spec"),
+					"imported");
 				snprintf(w, sizeof(w),
-					 "run %lld was imported from %s: each number "
-					 "is the best of %lld, with no spread, so no "
+					 "run %lld was imported from %s: each "
+					 "number "
+					 "is the best of %lld, with no spread, "
+					 "so no "
 					 "significance can be computed for it",
 					 (long long)sides[s].runs[r],
-					 json_string_value(json_object_get(imp, "tool")) ?: "another tool",
-					 (long long)json_integer_value(json_object_get(imp, "best_of")));
+					 json_string_value(
+						 json_object_get(imp, "tool"))
+						 ?: "another tool",
+					 (long long)json_integer_value(
+						 json_object_get(imp,
+								 "best_of")));
 				json_array_append_new(warnings, json_string(w));
 			}
-			if (strcmp(json_string_value(json_object_get(run, "state")) ?: "",
+			if (strcmp(json_string_value(
+					   json_object_get(run, "state"))
+					   ?: "",
 				   "done") != 0) {
 				char w[160];
 				snprintf(w, sizeof(w),
 					 "run %lld ended %s: only its finished "
 					 "iterations are compared",
 					 (long long)sides[s].runs[r],
-					 json_string_value(json_object_get(run, "state")) ?: "?");
+					 json_string_value(
+						 json_object_get(run, "state"))
+						 ?: "?");
 				json_array_append_new(warnings, json_string(w));
 			}
 			json_decref(run);
 		}
-		json_array_append_new(side_info, json_pack("{s:s, s:o}", "label",
-							   sides[s].label, "runs",
-							   runs));
+		json_array_append_new(side_info,
+				      json_pack("{s:s, s:o}", "label",
+						sides[s].label, "runs", runs));
 	}
 	if (rc < 0)
 		goto out;
@@ -453,66 +393,91 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 		size_t nf = 0, nr = 0;
 		json_array_foreach(order, i, key)
 		{
-			json_t *e = json_object_get(acc, json_string_value(key));
+			json_t *e =
+				json_object_get(acc, json_string_value(key));
 			json_t *sv = json_object_get(e, "sides");
-			const struct kind *k =
-				&ks.k[json_integer_value(json_object_get(e, "kind"))];
+			const struct kind *k = &ks.k[json_integer_value(
+				json_object_get(e, "kind"))];
 			const struct metric *m = k->m;
 			size_t h;
 			struct stats_summary b, x;
 			json_t *vs;
 			const char *verdict_s;
-			if (!json_is_true(json_object_get(json_array_get(sv, 0), "present")) ||
-			    !json_is_true(json_object_get(json_array_get(sv, s), "present")))
+			if (!json_is_true(json_object_get(json_array_get(sv, 0),
+							  "present")) ||
+			    !json_is_true(json_object_get(json_array_get(sv, s),
+							  "present")))
 				continue;
-			h = headline(k, json_string_value(json_object_get(e, "pattern")));
-			summarize(json_object_get(json_array_get(sv, 0), m[h].key), &b);
-			summarize(json_object_get(json_array_get(sv, s), m[h].key), &x);
+			h = headline(k, json_string_value(
+						json_object_get(e, "pattern")));
+			summarize(json_object_get(json_array_get(sv, 0),
+						  m[h].key),
+				  &b);
+			summarize(json_object_get(json_array_get(sv, s),
+						  m[h].key),
+				  &x);
 			if (b.n == 0 || x.n == 0)
-				continue; /* unsupported on a side: listed, not judged */
+				continue; /* unsupported on a side: listed, not
+					     judged */
 			{
 				char why[400];
 				mismatch(e, s, why, sizeof(why));
 				if (why[0]) {
 					unlike++;
-					continue; /* not like for like: not judged */
+					continue; /* not like for like: not
+						     judged */
 				}
 			}
 			vs = versus(&m[h], &b, &x);
-			verdict_s = json_string_value(json_object_get(vs, "verdict"));
+			verdict_s = json_string_value(
+				json_object_get(vs, "verdict"));
 			if (strcmp(verdict_s, "significant") == 0) {
 				if (json_is_true(json_object_get(vs, "better")))
 					better++;
 				else
 					worse++;
-				found[nf].abs_pct = fabs(json_number_value(json_object_get(vs, "delta_pct")));
-				phrase(&m[h], vs, json_string_value(json_object_get(e, "test")),
-				       json_string_value(json_object_get(e, "rw")),
-				       k->rows != NULL, found[nf].text,
-				       sizeof(found[nf].text));
+				found[nf].abs_pct = fabs(json_number_value(
+					json_object_get(vs, "delta_pct")));
+				compare_phrase(
+					&m[h], vs,
+					json_string_value(
+						json_object_get(e, "test")),
+					json_string_value(
+						json_object_get(e, "rw")),
+					k->rows != NULL, found[nf].text,
+					sizeof(found[nf].text));
 				nf++;
 			} else if (strcmp(verdict_s, "within noise") == 0) {
 				noise++;
 			} else {
 				untested++;
-				raw[nr].abs_pct = fabs(json_number_value(json_object_get(vs, "delta_pct")));
-				phrase(&m[h], vs, json_string_value(json_object_get(e, "test")),
-				       json_string_value(json_object_get(e, "rw")),
-				       k->rows != NULL, raw[nr].text,
-				       sizeof(raw[nr].text));
+				raw[nr].abs_pct = fabs(json_number_value(
+					json_object_get(vs, "delta_pct")));
+				compare_phrase(
+					&m[h], vs,
+					json_string_value(
+						json_object_get(e, "test")),
+					json_string_value(
+						json_object_get(e, "rw")),
+					k->rows != NULL, raw[nr].text,
+					sizeof(raw[nr].text));
 				nr++;
 			}
 			json_decref(vs);
 		}
-		json_array_append_new(verdicts, verdict(sides, s, better, worse, noise,
-							untested, unlike,
-							imported[0] || (s < sizeof(imported) && imported[s]),
-							found, nf, raw, nr));
+		json_array_append_new(
+			verdicts,
+			compare_verdict(sides, s, better, worse, noise,
+					untested, unlike,
+					imported[0] || (s < sizeof(imported) &&
+							imported[s]),
+					found, nf, raw, nr));
 	}
 	json_array_foreach(order, i, key)
 	{
 		json_t *e = json_object_get(acc, json_string_value(key));
-		json_t *sv = json_object_get(e, "sides"), *present = json_array();
+		json_t *sv = json_object_get(e, "sides"),
+		       *present = json_array();
 		json_t *metrics = json_array(), *t, *mbv = json_array();
 		const struct kind *k =
 			&ks.k[json_integer_value(json_object_get(e, "kind"))];
@@ -523,14 +488,16 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 			int p = json_is_true(json_object_get(vals, "present"));
 			here += (size_t)p;
 			json_array_append_new(present, json_boolean(p));
-			json_array_append(mbv, json_object_get(vals, "verdicts"));
+			json_array_append(mbv,
+					  json_object_get(vals, "verdicts"));
 		}
 		if (here < n)
-			json_array_append_new(unmatched,
-					      json_pack("{s:O, s:O, s:O}", "test",
-							json_object_get(e, "test"), "rw",
-							json_object_get(e, "rw"), "present",
-							present));
+			json_array_append_new(
+				unmatched,
+				json_pack("{s:O, s:O, s:O}", "test",
+					  json_object_get(e, "test"), "rw",
+					  json_object_get(e, "rw"), "present",
+					  present));
 		if (here < n && !json_is_true(json_array_get(present, 0))) {
 			json_decref(present);
 			json_decref(metrics);
@@ -540,42 +507,59 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 		for (size_t mi = 0; mi < nm; mi++) {
 			json_t *sum = json_array(), *vsl = json_array();
 			struct stats_summary b;
-			summarize(json_object_get(json_array_get(sv, 0), m[mi].key), &b);
+			summarize(json_object_get(json_array_get(sv, 0),
+						  m[mi].key),
+				  &b);
 			for (size_t s = 0; s < n; s++) {
 				json_t *vals = json_array_get(sv, s);
 				struct stats_summary x;
-				if (!json_is_true(json_object_get(vals, "present"))) {
+				if (!json_is_true(
+					    json_object_get(vals, "present"))) {
 					json_array_append_new(sum, json_null());
 					json_array_append_new(vsl, json_null());
 					continue;
 				}
 				summarize(json_object_get(vals, m[mi].key), &x);
-				json_array_append_new(sum, x.n ? summary_json(&x) : json_null());
-				json_array_append_new(vsl, s == 0 || !x.n || !b.n ? json_null()
-									 : versus(&m[mi], &b, &x));
+				json_array_append_new(sum,
+						      x.n ? summary_json(&x)
+							  : json_null());
+				json_array_append_new(
+					vsl, s == 0 || !x.n || !b.n
+						     ? json_null()
+						     : versus(&m[mi], &b, &x));
 			}
 			json_array_append_new(
-				metrics, json_pack("{s:s, s:s, s:s, s:o, s:o}", "metric",
-						   m[mi].key, "unit", m[mi].unit, "better",
-						   m[mi].higher ? "higher" : "lower",
-						   "sides", sum, "vs_baseline", vsl));
+				metrics,
+				json_pack("{s:s, s:s, s:s, s:o, s:o}", "metric",
+					  m[mi].key, "unit", m[mi].unit,
+					  "better",
+					  m[mi].higher ? "higher" : "lower",
+					  "sides", sum, "vs_baseline", vsl));
 		}
 		t = json_pack("{s:O, s:O, s:s, s:s, s:o, s:o}", "test",
-			      json_object_get(e, "test"), "rw", json_object_get(e, "rw"),
-			      "kind", k->name,
+			      json_object_get(e, "test"), "rw",
+			      json_object_get(e, "rw"), "kind", k->name,
 			      "headline",
-			      m[headline(k, json_string_value(json_object_get(e, "pattern")))].key,
+			      m[headline(k, json_string_value(json_object_get(
+						    e, "pattern")))]
+				      .key,
 			      "present", present, "metrics", metrics);
 		if (json_object_get(e, "sweep"))
-			json_object_set(t, "sweep", json_object_get(e, "sweep"));
+			json_object_set(t, "sweep",
+					json_object_get(e, "sweep"));
 		if (k->io) {
 			json_t *shapes = json_array(), *mm = json_array();
 			for (size_t s = 0; s < n; s++) {
 				char why[400];
-				json_array_append(shapes, json_object_get(json_array_get(sv, s),
-									  "shape") ?: json_null());
+				json_array_append(
+					shapes,
+					json_object_get(json_array_get(sv, s),
+							"shape")
+						?: json_null());
 				mismatch(e, s, why, sizeof(why));
-				json_array_append_new(mm, why[0] ? json_string(why) : json_null());
+				json_array_append_new(mm,
+						      why[0] ? json_string(why)
+							     : json_null());
 			}
 			json_object_set_new(t, "workload", shapes);
 			json_object_set_new(t, "not_like_for_like", mm);
@@ -586,16 +570,19 @@ int compare_json(struct archive *a, const struct compare_side *sides,
 		if (!k->io && !k->rows) {
 			json_t *errs = json_array();
 			for (size_t s = 0; s < n; s++)
-				json_array_append(errs, json_object_get(json_array_get(sv, s),
-									"errors"));
+				json_array_append(
+					errs,
+					json_object_get(json_array_get(sv, s),
+							"errors"));
 			json_object_set_new(t, "errors", errs);
 		}
 		json_array_append_new(tests, t);
 	}
-	*out = json_pack("{s:i, s:O, s:O, s:O, s:O, s:O, s:{s:f, s:i}}", "baseline",
-			 0, "sides", side_info, "verdicts", verdicts, "warnings",
-			 warnings, "tests", tests, "unmatched", unmatched, "rules",
-			 "alpha", ALPHA, "min_iterations", MIN_N);
+	*out = json_pack("{s:i, s:O, s:O, s:O, s:O, s:O, s:{s:f, s:i}}",
+			 "baseline", 0, "sides", side_info, "verdicts",
+			 verdicts, "warnings", warnings, "tests", tests,
+			 "unmatched", unmatched, "rules", "alpha", ALPHA,
+			 "min_iterations", MIN_N);
 	rc = *out ? 0 : -ENOMEM;
 out:
 	free(found);

@@ -29,8 +29,8 @@ struct compare_side {
  * the archive into *out. Returns 0, -ENOENT (a run does not exist: err names
  * it), or another negative errno.
  */
-int compare_json(struct archive *a, const struct compare_side *sides,
-		 size_t n, json_t **out, char *err, size_t err_len);
+int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
+		 json_t **out, char *err, size_t err_len);
 
 /* "1,043" — v rounded to digits decimals with thousands separators. */
 void compare_fmt_num(double v, int digits, char *buf, size_t len);

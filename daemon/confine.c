@@ -46,7 +46,8 @@ static int has_dotdot(const char *path)
 	const char *p = path;
 
 	while ((p = strstr(p, "..")) != NULL) {
-		if ((p == path || p[-1] == '/') && (p[2] == '\0' || p[2] == '/'))
+		if ((p == path || p[-1] == '/') &&
+		    (p[2] == '\0' || p[2] == '/'))
 			return 1;
 		p += 2;
 	}
@@ -60,7 +61,8 @@ static int under(const char *path, const char *root)
 
 	if (strcmp(root, "/") == 0)
 		return path[0] == '/';
-	return strncmp(path, root, n) == 0 && (path[n] == '\0' || path[n] == '/');
+	return strncmp(path, root, n) == 0 &&
+	       (path[n] == '\0' || path[n] == '/');
 }
 
 int confine_allow(const char *path, char *why, size_t len)
@@ -71,7 +73,8 @@ int confine_allow(const char *path, char *why, size_t len)
 	int rc;
 
 	if (n_roots == CONFINE_MAX_ROOTS) {
-		snprintf(why, len, "at most %d allowed roots", CONFINE_MAX_ROOTS);
+		snprintf(why, len, "at most %d allowed roots",
+			 CONFINE_MAX_ROOTS);
 		return -E2BIG;
 	}
 	r = &roots[n_roots];
@@ -91,8 +94,8 @@ int confine_allow(const char *path, char *why, size_t len)
 		return 0;
 	}
 	if (path[0] != '/' || has_dotdot(path)) {
-		snprintf(why, len, "--allow %s: an absolute path without \"..\"",
-			 path);
+		snprintf(why, len,
+			 "--allow %s: an absolute path without \"..\"", path);
 		return -EINVAL;
 	}
 	if (lstat(path, &st) != 0) {
@@ -101,10 +104,11 @@ int confine_allow(const char *path, char *why, size_t len)
 	}
 	if (S_ISLNK(st.st_mode)) {
 		char to[PATH_MAX];
-		snprintf(why, len,
-			 "--allow %s: is a symlink (to %s); allow the directory "
-			 "it points to by its own path",
-			 path, sys_realpath(path, to) == 0 ? to : "nowhere");
+		snprintf(
+			why, len,
+			"--allow %s: is a symlink (to %s); allow the directory "
+			"it points to by its own path",
+			path, sys_realpath(path, to) == 0 ? to : "nowhere");
 		return -ELOOP;
 	}
 	if (!S_ISDIR(st.st_mode)) {
@@ -141,11 +145,13 @@ int confine_allow_device(const char *path, char *why, size_t len)
 		return -E2BIG;
 	}
 	if (stat(path, &st) != 0) {
-		snprintf(why, len, "--allow-device %s: %s", path, strerror(errno));
+		snprintf(why, len, "--allow-device %s: %s", path,
+			 strerror(errno));
 		return -errno;
 	}
 	if (sys_device_id(path, real, &id) < 0) {
-		snprintf(why, len, "--allow-device %s: not a block device", path);
+		snprintf(why, len, "--allow-device %s: not a block device",
+			 path);
 		return -ENOTBLK;
 	}
 	devices[n_devices++] = id;
@@ -172,10 +178,11 @@ int confine_set_reserve(const char *text, char *why, size_t len)
 		reserve_fixed = b;
 		return 0;
 	}
-	snprintf(why, len,
-		 "--reserve %s: a percentage of the filesystem from 0%% to 90%% "
-		 "(\"10%%\") or a size (\"20GiB\")",
-		 text);
+	snprintf(
+		why, len,
+		"--reserve %s: a percentage of the filesystem from 0%% to 90%% "
+		"(\"10%%\") or a size (\"20GiB\")",
+		text);
 	return -EINVAL;
 }
 
@@ -197,18 +204,19 @@ void confine_reserve_text(char *buf, size_t len)
 int confine_room(const char *path, int64_t free_bytes, int64_t total_bytes,
 		 uint64_t need, char *why, size_t len)
 {
-	uint64_t keep =
-		confine_reserve_bytes(total_bytes > 0 ? (uint64_t)total_bytes : 0);
+	uint64_t keep = confine_reserve_bytes(
+		total_bytes > 0 ? (uint64_t)total_bytes : 0);
 	char r[32];
 
 	if (free_bytes >= 0 && need + keep <= (uint64_t)free_bytes)
 		return 1;
 	confine_reserve_text(r, sizeof(r));
-	snprintf(why, len,
-		 "%s has %.2f GiB free and the job needs %.2f GiB more, keeping "
-		 "the reserve (%s) free (%.2f GiB; the daemon's --reserve)",
-		 path, (double)free_bytes / (1 << 30), (double)need / (1 << 30),
-		 r, (double)keep / (1 << 30));
+	snprintf(
+		why, len,
+		"%s has %.2f GiB free and the job needs %.2f GiB more, keeping "
+		"the reserve (%s) free (%.2f GiB; the daemon's --reserve)",
+		path, (double)free_bytes / (1 << 30), (double)need / (1 << 30),
+		r, (double)keep / (1 << 30));
 	return 0;
 }
 
@@ -262,7 +270,8 @@ int confine_dir(const char *path, const char *scratch, char real[PATH_MAX],
 		if (!under(real, r->real))
 			continue;
 		/* the root itself must still be what it was at start */
-		if (sys_realpath(r->given, now) < 0 || strcmp(now, r->real) != 0) {
+		if (sys_realpath(r->given, now) < 0 ||
+		    strcmp(now, r->real) != 0) {
 			snprintf(why, len,
 				 "%s: the allowed root %s now resolves to %s, "
 				 "not %s as when the daemon started (replaced "

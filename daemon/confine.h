@@ -2,8 +2,9 @@
  * confine — where a job may write, decided in one place.
  *
  * The daemon writes only under its allowed roots: DATA/scratch always, plus
- * each `--allow PATH` (a local directory) or `--allow smb://server/share[/dir]`.
- * A raw block device is a target only when allowed one by one
+ * each `--allow PATH` (a local directory) or `--allow
+ * smb://server/share[/dir]`. A raw block device is a target only when allowed
+ * one by one
  * (`--allow-device /dev/X`) and not mounted or held. Every job leaves a
  * reserve of free space on its filesystem (`--reserve`, default 10 % of its
  * size).

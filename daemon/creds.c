@@ -51,13 +51,14 @@ int creds_init(const char *path)
 	close(fd);
 	if (rc < 0 || !(db = db_open()))
 		return rc < 0 ? rc : -EIO;
-	rc = sqlite3_exec(db,
-			  "PRAGMA secure_delete=ON;"
-			  "CREATE TABLE IF NOT EXISTS credentials("
-			  " name TEXT PRIMARY KEY, user TEXT NOT NULL,"
-			  " password TEXT NOT NULL, domain TEXT NOT NULL,"
-			  " created_at TEXT NOT NULL, updated_at TEXT NOT NULL)",
-			  NULL, NULL, &err);
+	rc = sqlite3_exec(
+		db,
+		"PRAGMA secure_delete=ON;"
+		"CREATE TABLE IF NOT EXISTS credentials("
+		" name TEXT PRIMARY KEY, user TEXT NOT NULL,"
+		" password TEXT NOT NULL, domain TEXT NOT NULL,"
+		" created_at TEXT NOT NULL, updated_at TEXT NOT NULL)",
+		NULL, NULL, &err);
 	if (rc != SQLITE_OK)
 		log_error("credential store %s: %s", path, err ? err : "?");
 	sqlite3_free(err);
@@ -69,10 +70,12 @@ int creds_name_ok(const char *name)
 {
 	size_t n = strlen(name);
 
-	if (n < 1 || n > 64 || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+	if (n < 1 || n > 64 || strcmp(name, ".") == 0 ||
+	    strcmp(name, "..") == 0)
 		return 0;
-	return strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			    "0123456789._-") == n;
+	return strspn(name,
+		      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		      "0123456789._-") == n;
 }
 
 /* Prepares sql and binds ?1 … ?4 to name, user, password, domain. */
@@ -144,7 +147,8 @@ out:
 		log_error("credential store: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	if (sqlite3_exec(db, rc == 0 ? "COMMIT" : "ROLLBACK", NULL, NULL,
-			 NULL) != SQLITE_OK && rc == 0) {
+			 NULL) != SQLITE_OK &&
+	    rc == 0) {
 		log_error("credential store: %s", sqlite3_errmsg(db));
 		rc = -EIO;
 		*created = 0;
@@ -220,11 +224,12 @@ int creds_json(const char *name, json_t **out)
 		json_decref(list);
 		return db ? -ENOMEM : -EIO;
 	}
-	if (sqlite3_prepare_v2(db,
-			       "SELECT name, user, domain, created_at, updated_at"
-			       " FROM credentials WHERE ?1 IS NULL OR name=?1"
-			       " ORDER BY name",
-			       -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(
+		    db,
+		    "SELECT name, user, domain, created_at, updated_at"
+		    " FROM credentials WHERE ?1 IS NULL OR name=?1"
+		    " ORDER BY name",
+		    -1, &st, NULL) != SQLITE_OK) {
 		rc = -EIO;
 		goto out;
 	}

@@ -66,8 +66,9 @@ size_t events_read(uint64_t after, char *buf, size_t len, uint64_t *last)
 	s = after + 1;
 	if (last_seq > EVENTS_RING && s <= last_seq - EVENTS_RING) {
 		/* fell behind: say so, go on from the oldest still held */
-		int n = snprintf(buf, len, ": gap, %llu events were dropped\n\n",
-				 (unsigned long long)(last_seq - EVENTS_RING - s + 1));
+		int n = snprintf(
+			buf, len, ": gap, %llu events were dropped\n\n",
+			(unsigned long long)(last_seq - EVENTS_RING - s + 1));
 		if (n > 0 && (size_t)n < len)
 			used = (size_t)n;
 		s = last_seq - EVENTS_RING + 1;
@@ -79,7 +80,8 @@ size_t events_read(uint64_t after, char *buf, size_t len, uint64_t *last)
 				 "id: %llu\nevent: %s\ndata: %s\n\n",
 				 (unsigned long long)e->seq, e->name, e->data);
 		if ((n < 0 || (size_t)n >= len - used) && used == 0) {
-			*last = s; /* larger than any reader's buffer: skipped */
+			*last = s; /* larger than any reader's buffer: skipped
+				    */
 			continue;
 		}
 		if (n < 0 || (size_t)n >= len - used)

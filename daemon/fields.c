@@ -45,8 +45,8 @@ int json_to_bytes(json_t *v, uint64_t *out)
 
 void fields_bytes_text(uint64_t bytes, char *buf, size_t len)
 {
-	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB",
-					   "PiB"};
+	static const char *const unit[] = { "B",   "KiB", "MiB",
+					    "GiB", "TiB", "PiB" };
 	int u = 0;
 
 	while (u < 5 && bytes && bytes % 1024 == 0) {
@@ -125,22 +125,22 @@ static int check_number(const struct field *f, json_t *v, const char *path,
 	num_text(f->min, lo, sizeof(lo));
 	num_text(f->max, hi, sizeof(hi));
 	if (!ok && f->type == FIELD_INT)
-		return field_fail(e, path, "must be an integer from %s to %s", lo,
-				  hi);
+		return field_fail(e, path, "must be an integer from %s to %s",
+				  lo, hi);
 	if (!ok)
-		return field_fail(e, path, "must be a number%s %s%s %s%s%s",
-				  unit_words(f->unit),
-				  (f->flags & FIELD_ABOVE_MIN) ? "> " : "from ",
-				  lo,
-				  (f->flags & FIELD_ABOVE_MIN) ? "and at most "
-							       : "to ",
-				  hi,
-				  (f->flags & FIELD_NULLABLE)
-					  ? ", or null to not check it"
-					  : "");
+		return field_fail(
+			e, path, "must be a number%s %s%s %s%s%s",
+			unit_words(f->unit),
+			(f->flags & FIELD_ABOVE_MIN) ? "> " : "from ", lo,
+			(f->flags & FIELD_ABOVE_MIN) ? "and at most " : "to ",
+			hi,
+			(f->flags & FIELD_NULLABLE)
+				? ", or null to not check it"
+				: "");
 	if (out)
-		*out = f->type == FIELD_INT ? json_integer(json_integer_value(v))
-					    : json_real(d);
+		*out = f->type == FIELD_INT
+			       ? json_integer(json_integer_value(v))
+			       : json_real(d);
 	return 0;
 }
 
@@ -154,11 +154,12 @@ static int check_bytes(const struct field *f, json_t *v, const char *path,
 	fields_bytes_text((uint64_t)f->min, lo, sizeof(lo));
 	fields_bytes_text((uint64_t)f->max, hi, sizeof(hi));
 	if (rc == -EINVAL && json_is_string(v))
-		return field_fail(e, path,
-				  "\"%.40s\" is not a size: bytes as an integer "
-				  "or a string like \"4KiB\", \"1MiB\", \"1GiB\" "
-				  "(%s to %s)",
-				  json_string_value(v), lo, hi);
+		return field_fail(
+			e, path,
+			"\"%.40s\" is not a size: bytes as an integer "
+			"or a string like \"4KiB\", \"1MiB\", \"1GiB\" "
+			"(%s to %s)",
+			json_string_value(v), lo, hi);
 	if (rc == -EINVAL)
 		return field_fail(e, path,
 				  "must be bytes: an integer or a string like "
@@ -170,15 +171,17 @@ static int check_bytes(const struct field *f, json_t *v, const char *path,
 					   ? "must be > 0, and"
 					   : "must be";
 		if (step == 1U << 20)
-			return field_fail(e, path,
-					  "%s in whole MiB, a multiple of 1 MiB "
-					  "(\"256MiB\", \"1GiB\"), from %s to %s",
-					  must, lo, hi);
+			return field_fail(
+				e, path,
+				"%s in whole MiB, a multiple of 1 MiB "
+				"(\"256MiB\", \"1GiB\"), from %s to %s",
+				must, lo, hi);
 		if (step > 1)
-			return field_fail(e, path,
-					  "%s a multiple of %llu bytes from %s to "
-					  "%s",
-					  must, (unsigned long long)step, lo, hi);
+			return field_fail(
+				e, path,
+				"%s a multiple of %llu bytes from %s to "
+				"%s",
+				must, (unsigned long long)step, lo, hi);
 		return field_fail(e, path, "%s from %s to %s", must, lo, hi);
 	}
 	if (out)
@@ -194,12 +197,14 @@ static int check_string(const struct field *f, json_t *v, const char *path,
 	size_t n = s ? (bytes ? strlen(s) : utf8_chars(s)) : 0;
 
 	if (!s || (double)n < f->min || (double)n > f->max)
-		return field_fail(e, path, "must be a string of %.0f to %.0f %s",
-				  f->min, f->max, bytes ? "bytes" : "characters");
+		return field_fail(e, path,
+				  "must be a string of %.0f to %.0f %s", f->min,
+				  f->max, bytes ? "bytes" : "characters");
 	if ((f->flags & FIELD_CLEAN) && n &&
 	    (utf8_has_control(s) || s[0] == ' ' || s[strlen(s) - 1] == ' '))
-		return field_fail(e, path, "may not hold control characters or "
-					   "start or end with a space");
+		return field_fail(e, path,
+				  "may not hold control characters or "
+				  "start or end with a space");
 	if (out)
 		*out = json_incref(v);
 	return 0;
@@ -232,8 +237,9 @@ static int check_list(const struct field *f, json_t *v, const char *path,
 				join(at2, sizeof(at2), path, NULL, (long)j);
 				json_decref(norm);
 				json_decref(list);
-				return field_fail(e, at, "repeats %s, a duplicate: "
-							 "each value once",
+				return field_fail(e, at,
+						  "repeats %s, a duplicate: "
+						  "each value once",
 						  at2);
 			}
 		json_array_append_new(list, norm);
@@ -263,10 +269,10 @@ int field_check(const struct field *f, json_t *v, const char *path,
 		return check_number(f, v, path, out, e);
 	case FIELD_BOOL:
 		if (!json_is_boolean(v))
-			return field_fail(e, path, "must be true or false%s%s%s",
-					  f->help ? " (" : "",
-					  f->help ? f->help : "",
-					  f->help ? ")" : "");
+			return field_fail(
+				e, path, "must be true or false%s%s%s",
+				f->help ? " (" : "", f->help ? f->help : "",
+				f->help ? ")" : "");
 		if (out)
 			*out = json_incref(v);
 		return 0;
@@ -309,8 +315,8 @@ const struct field *fields_find(const struct field *fs, size_t n,
 	return NULL;
 }
 
-int fields_known(const struct field *fs, size_t n, json_t *o,
-		 const char *path, const char *what, struct field_error *e)
+int fields_known(const struct field *fs, size_t n, json_t *o, const char *path,
+		 const char *what, struct field_error *e)
 {
 	char at[96], known[400];
 	const char *key;
@@ -323,8 +329,9 @@ int fields_known(const struct field *fs, size_t n, json_t *o,
 		join(at, sizeof(at), path, key, -1);
 		names_of(fs, n, known, sizeof(known));
 		if (what && what[0])
-			return field_fail(e, at, "unknown field \"%.40s\" for %s "
-						 "(known: %s)",
+			return field_fail(e, at,
+					  "unknown field \"%.40s\" for %s "
+					  "(known: %s)",
 					  key, what, known);
 		return field_fail(e, at, "unknown field \"%.40s\" (known: %s)",
 				  key, known);
@@ -375,10 +382,10 @@ int fields_check_object(const struct field *fs, size_t n, json_t *o,
 }
 
 static const char *const type_names[] = {
-	[FIELD_INT] = "int",	 [FIELD_NUMBER] = "number",
-	[FIELD_BOOL] = "bool",	 [FIELD_STRING] = "string",
-	[FIELD_ENUM] = "enum",	 [FIELD_BYTES] = "bytes",
-	[FIELD_DIR] = "dir",	 [FIELD_LIST] = "list",
+	[FIELD_INT] = "int",	   [FIELD_NUMBER] = "number",
+	[FIELD_BOOL] = "bool",	   [FIELD_STRING] = "string",
+	[FIELD_ENUM] = "enum",	   [FIELD_BYTES] = "bytes",
+	[FIELD_DIR] = "dir",	   [FIELD_LIST] = "list",
 	[FIELD_OBJECT] = "object",
 };
 
@@ -404,7 +411,8 @@ static json_t *describe_one(const struct field *f)
 			json_object_set_new(o, "min_exclusive", json_true());
 	}
 	if (f->step > 1)
-		json_object_set_new(o, "step", json_integer((json_int_t)f->step));
+		json_object_set_new(o, "step",
+				    json_integer((json_int_t)f->step));
 	if (f->choices) {
 		json_t *c = json_array();
 		for (size_t i = 0; f->choices[i]; i++)
@@ -416,7 +424,8 @@ static json_t *describe_one(const struct field *f)
 		json_object_set_new(o, "default", d ? d : json_null());
 	}
 	if (f->def_text)
-		json_object_set_new(o, "default_text", json_string(f->def_text));
+		json_object_set_new(o, "default_text",
+				    json_string(f->def_text));
 	if (f->help)
 		json_object_set_new(o, "help", json_string(f->help));
 	if (f->flags & FIELD_NULLABLE)
@@ -431,7 +440,8 @@ static json_t *describe_one(const struct field *f)
 		json_object_set_new(o, "item", describe_one(f->item));
 	}
 	if (f->type == FIELD_OBJECT)
-		json_object_set_new(o, "fields", fields_describe(f->sub, f->n_sub));
+		json_object_set_new(o, "fields",
+				    fields_describe(f->sub, f->n_sub));
 	return o;
 }
 
@@ -451,8 +461,8 @@ static json_t *description(const struct field *f)
 
 	snprintf(text, sizeof(text), "%s%s%s%s%s", f->help ? f->help : "",
 		 f->help && f->def_text ? "." : "",
-		 f->def_text ? " Default: " : "", f->def_text ? f->def_text : "",
-		 f->def_text ? "." : "");
+		 f->def_text ? " Default: " : "",
+		 f->def_text ? f->def_text : "", f->def_text ? "." : "");
 	return json_string(text);
 }
 
@@ -465,12 +475,14 @@ static json_t *schema_plain(const struct field *f)
 	switch (f->type) {
 	case FIELD_INT:
 	case FIELD_NUMBER:
-		json_object_set_new(s, "type", json_string(f->type == FIELD_INT
-								   ? "integer"
-								   : "number"));
-		json_object_set_new(s, (f->flags & FIELD_ABOVE_MIN)
-					       ? "exclusiveMinimum"
-					       : "minimum",
+		json_object_set_new(s, "type",
+				    json_string(f->type == FIELD_INT
+							? "integer"
+							: "number"));
+		json_object_set_new(s,
+				    (f->flags & FIELD_ABOVE_MIN)
+					    ? "exclusiveMinimum"
+					    : "minimum",
 				    json_real(f->min));
 		json_object_set_new(s, "maximum", json_real(f->max));
 		break;
@@ -479,8 +491,10 @@ static json_t *schema_plain(const struct field *f)
 		break;
 	case FIELD_STRING:
 		json_object_set_new(s, "type", json_string("string"));
-		json_object_set_new(s, "minLength", json_integer((json_int_t)f->min));
-		json_object_set_new(s, "maxLength", json_integer((json_int_t)f->max));
+		json_object_set_new(s, "minLength",
+				    json_integer((json_int_t)f->min));
+		json_object_set_new(s, "maxLength",
+				    json_integer((json_int_t)f->max));
 		break;
 	case FIELD_ENUM:
 		c = json_array();
@@ -493,9 +507,9 @@ static json_t *schema_plain(const struct field *f)
 		json_object_set_new(
 			s, "oneOf",
 			json_pack("[{s:s, s:f, s:f, s:s}, {s:s, s:s}]", "type",
-				  "integer", "minimum", f->min, "maximum", f->max,
-				  "x-unit", "B", "type", "string", "pattern",
-				  "^[0-9]+ ?[A-Za-z]{0,3}$"));
+				  "integer", "minimum", f->min, "maximum",
+				  f->max, "x-unit", "B", "type", "string",
+				  "pattern", "^[0-9]+ ?[A-Za-z]{0,3}$"));
 		break;
 	case FIELD_DIR:
 		json_object_set_new(s, "type", json_string("string"));
@@ -520,8 +534,9 @@ static json_t *schema_one(const struct field *f)
 	json_t *s = schema_plain(f);
 
 	if (f->flags & FIELD_SWEEP)
-		s = json_pack("{s:[o, {s:s, s:O, s:i, s:i}]}", "oneOf", s, "type",
-			      "array", "items", s, "minItems", 1, "maxItems", 64);
+		s = json_pack("{s:[o, {s:s, s:O, s:i, s:i}]}", "oneOf", s,
+			      "type", "array", "items", s, "minItems", 1,
+			      "maxItems", 64);
 	if (f->flags & FIELD_NULLABLE)
 		s = json_pack("{s:[o, {s:s}]}", "oneOf", s, "type", "null");
 	if (!s)

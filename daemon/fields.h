@@ -37,32 +37,32 @@ enum field_type {
 };
 
 enum {
-	FIELD_NULLABLE = 1 << 0, /* null is a value ("not checked") */
-	FIELD_UNIQUE = 1 << 1,   /* FIELD_LIST: each value once */
-	FIELD_SWEEP = 1 << 2,    /* may be a list: a sweep of the test */
+	FIELD_NULLABLE = 1 << 0,  /* null is a value ("not checked") */
+	FIELD_UNIQUE = 1 << 1,	  /* FIELD_LIST: each value once */
+	FIELD_SWEEP = 1 << 2,	  /* may be a list: a sweep of the test */
 	FIELD_ABOVE_MIN = 1 << 3, /* FIELD_NUMBER: > min, not ≥ */
-	FIELD_CLEAN = 1 << 4,    /* FIELD_STRING: no control characters, no
-				    space at either end (a name, a label) */
+	FIELD_CLEAN = 1 << 4,	  /* FIELD_STRING: no control characters, no
+				     space at either end (a name, a label) */
 };
 
 struct field {
-	const char *name;        /* "queue_depth" */
+	const char *name; /* "queue_depth" */
 	enum field_type type;
-	const char *unit;        /* "B", "s", "ms", "%", "I/Os", or NULL */
-	double min, max;         /* limits (FIELD_INT, _NUMBER, _BYTES);
-				    characters for FIELD_STRING */
-	uint64_t step;           /* FIELD_BYTES: a multiple of it (0: 1) */
+	const char *unit;	    /* "B", "s", "ms", "%", "I/Os", or NULL */
+	double min, max;	    /* limits (FIELD_INT, _NUMBER, _BYTES);
+				       characters for FIELD_STRING */
+	uint64_t step;		    /* FIELD_BYTES: a multiple of it (0: 1) */
 	const char *const *choices; /* FIELD_ENUM: NULL-terminated */
-	const char *def;         /* the default as JSON text ("8",
-				    "[4,8,12]", "null"), or NULL when there
-				    is none or it depends on the job */
-	const char *def_text;    /* the default in words when def is NULL
-				    ("the job's size"), or NULL */
-	const char *help;        /* one line, for forms and docs */
-	unsigned flags;          /* FIELD_* */
-	const struct field *item; /* FIELD_LIST: each element */
+	const char *def;	    /* the default as JSON text ("8",
+				       "[4,8,12]", "null"), or NULL when there
+				       is none or it depends on the job */
+	const char *def_text;	    /* the default in words when def is NULL
+				       ("the job's size"), or NULL */
+	const char *help;	    /* one line, for forms and docs */
+	unsigned flags;		    /* FIELD_* */
+	const struct field *item;   /* FIELD_LIST: each element */
 	unsigned min_items, max_items; /* FIELD_LIST */
-	const struct field *sub; /* FIELD_OBJECT: its fields */
+	const struct field *sub;       /* FIELD_OBJECT: its fields */
 	size_t n_sub;
 };
 
@@ -100,8 +100,8 @@ int fields_check_object(const struct field *fs, size_t n, json_t *o,
 			struct field_error *e);
 
 /* Refuses a key of o not in fs[0 … n) as above; nothing else. */
-int fields_known(const struct field *fs, size_t n, json_t *o,
-		 const char *path, const char *what, struct field_error *e);
+int fields_known(const struct field *fs, size_t n, json_t *o, const char *path,
+		 const char *what, struct field_error *e);
 
 /* The field of fs[0 … n) called name, or NULL. */
 const struct field *fields_find(const struct field *fs, size_t n,

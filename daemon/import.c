@@ -25,7 +25,8 @@ static int holds(const char *buf, size_t len, const char *word)
 		return 1;
 	for (size_t i = 0; i + 2 * w <= len; i++) {
 		size_t k = 0;
-		while (k < w && buf[i + 2 * k] == word[k] && buf[i + 2 * k + 1] == 0)
+		while (k < w && buf[i + 2 * k] == word[k] &&
+		       buf[i + 2 * k + 1] == 0)
 			k++;
 		if (k == w)
 			return 1;
@@ -42,7 +43,8 @@ const char *import_detect(const char *buf, size_t len)
 		return "cdm";
 	if (holds(buf, len, "<Results>") || holds(buf, len, "DiskSpd") ||
 	    holds(buf, len, "diskspd") ||
-	    (holds(buf, len, "Input parameters:") && holds(buf, len, "Write IO")))
+	    (holds(buf, len, "Input parameters:") &&
+	     holds(buf, len, "Write IO")))
 		return "diskspd";
 	return NULL;
 }
@@ -56,9 +58,10 @@ const char *import_detect(const char *buf, size_t len)
  */
 static void text_fit(struct import_run *r)
 {
-	char *const fields[] = {r->tool, r->version, r->date, r->os, r->comment,
-				r->host, r->profile, r->drive, r->fs_type,
-				r->write_cache};
+	char *const fields[] = { r->tool,	r->version, r->date,
+				 r->os,		r->comment, r->host,
+				 r->profile,	r->drive,   r->fs_type,
+				 r->write_cache };
 
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		utf8_sanitize(fields[i]);
@@ -91,9 +94,10 @@ static void names_unique(struct import_run *r)
 		char base[sizeof(r->t[i].name)];
 		snprintf(base, sizeof(base), "%s", r->t[i].name);
 		for (int k = 2; name_taken(r, i); k++) {
-			snprintf(r->t[i].name, sizeof(r->t[i].name), "%.80s #%d",
-				 base, k);
-			utf8_sanitize(r->t[i].name); /* the cut may split a character */
+			snprintf(r->t[i].name, sizeof(r->t[i].name),
+				 "%.80s #%d", base, k);
+			utf8_sanitize(r->t[i].name); /* the cut may split a
+							character */
 		}
 	}
 }
@@ -110,7 +114,8 @@ int import_parse(const char *format, const char *buf, size_t len,
 	else if (strcmp(format, "diskspd") == 0)
 		rc = holds(buf, len, "<Results>")
 			     ? import_diskspd(buf, len, r, err, err_len, &line)
-			     : import_diskspd_text(buf, len, r, err, err_len, &line);
+			     : import_diskspd_text(buf, len, r, err, err_len,
+						   &line);
 	else
 		rc = -EOPNOTSUPP;
 	if (rc == 0) {
@@ -119,9 +124,10 @@ int import_parse(const char *format, const char *buf, size_t len,
 	}
 	if (rc != -EOPNOTSUPP)
 		return rc;
-	snprintf(err, err_len, "%s results cannot be imported by this version "
-			       "yet (CrystalDiskMark text, fio JSON and DiskSpd "
-			       "XML can)",
+	snprintf(err, err_len,
+		 "%s results cannot be imported by this version "
+		 "yet (CrystalDiskMark text, fio JSON and DiskSpd "
+		 "XML can)",
 		 strcmp(format, "diskspd") == 0 ? "DiskSpd text" : format);
 	return -EOPNOTSUPP;
 }
@@ -154,13 +160,15 @@ int import_check_args(const char *labels, const char *filename, char *err,
 	if (filename) {
 		size_t n = strlen(filename);
 		if (n > 255 || strpbrk(filename, "/\"\\")) {
-			snprintf(err, len, "filename: at most 255 bytes, without '/', "
-					   "'\\' or '\"'");
+			snprintf(err, len,
+				 "filename: at most 255 bytes, without '/', "
+				 "'\\' or '\"'");
 			return -EINVAL;
 		}
 		if (utf8_has_control(filename) || !utf8_valid(filename)) {
-			snprintf(err, len, "filename: UTF-8 text without control "
-					   "characters");
+			snprintf(err, len,
+				 "filename: UTF-8 text without control "
+				 "characters");
 			return -EINVAL;
 		}
 	}
@@ -170,24 +178,32 @@ int import_check_args(const char *labels, const char *filename, char *err,
 		int k = 0, n;
 		while (p) {
 			if (k == IMPORT_MAX_LABELS) {
-				snprintf(err, len, "labels: at most %d (the file's own "
-						   "labels come on top)", IMPORT_MAX_LABELS);
+				snprintf(err, len,
+					 "labels: at most %d (the file's own "
+					 "labels come on top)",
+					 IMPORT_MAX_LABELS);
 				return -EINVAL;
 			}
 			n = next_label(&p, seen[k]);
-			if (n <= 0 || seen[k][0] == ' ' || seen[k][n - 1] == ' ') {
-				snprintf(err, len, "labels: each 1 to 64 bytes, no leading "
-						   "or trailing space");
+			if (n <= 0 || seen[k][0] == ' ' ||
+			    seen[k][n - 1] == ' ') {
+				snprintf(err, len,
+					 "labels: each 1 to 64 bytes, no "
+					 "leading "
+					 "or trailing space");
 				return -EINVAL;
 			}
 			if (utf8_has_control(seen[k]) || !utf8_valid(seen[k])) {
-				snprintf(err, len, "labels: UTF-8 text without control "
-						   "characters");
+				snprintf(err, len,
+					 "labels: UTF-8 text without control "
+					 "characters");
 				return -EINVAL;
 			}
 			for (int j = 0; j < k; j++)
 				if (strcmp(seen[j], seen[k]) == 0) {
-					snprintf(err, len, "labels: \"%.64s\" twice", seen[k]);
+					snprintf(err, len,
+						 "labels: \"%.64s\" twice",
+						 seen[k]);
 					return -EINVAL;
 				}
 			k++;
@@ -215,15 +231,17 @@ static char *labels_for(const struct import_run *r, const char *extra)
 	char buf[64], *out;
 	json_t *l;
 
-	for (size_t i = 0; i < sizeof(buf) - 1 && (buf[i] = (char)tolower(
-				   (unsigned char)r->tool[i])); i++)
+	for (size_t i = 0; i < sizeof(buf) - 1 &&
+			   (buf[i] = (char)tolower((unsigned char)r->tool[i]));
+	     i++)
 		;
 	buf[sizeof(buf) - 1] = '\0';
 	l = json_pack("[s, s]", "imported", buf);
 	if (r->fs_type[0])
 		json_array_append_new(l, json_string(r->fs_type));
 	if (r->cluster > 0) {
-		snprintf(buf, sizeof(buf), "cluster-%lld", (long long)r->cluster);
+		snprintf(buf, sizeof(buf), "cluster-%lld",
+			 (long long)r->cluster);
 		json_array_append_new(l, json_string(buf));
 	}
 	if (r->write_cache[0]) {
@@ -236,8 +254,9 @@ static char *labels_for(const struct import_run *r, const char *extra)
 		size_t i, n = json_array_size(l);
 		if (next_label(&p, tok) <= 0)
 			continue;
-		for (i = 0; i < n && strcmp(json_string_value(json_array_get(l, i)),
-					    tok) != 0;
+		for (i = 0;
+		     i < n &&
+		     strcmp(json_string_value(json_array_get(l, i)), tok) != 0;
 		     i++)
 			;
 		if (i == n)
@@ -260,28 +279,35 @@ int import_store(struct archive *a, const struct import_run *r,
 
 	for (size_t i = 0; i < r->n; i++)
 		res[i] = (struct archive_import_result){
-			.name = r->t[i].name, .rw = r->t[i].rw,
-			.pattern = r->t[i].pattern, .block_size = r->t[i].block_size,
-			.queue_depth = r->t[i].queue_depth, .threads = r->t[i].threads,
-			.mb_s = r->t[i].mb_s, .iops = r->t[i].iops,
-			.lat_mean_us = r->t[i].lat_mean_us};
+			.name = r->t[i].name,
+			.rw = r->t[i].rw,
+			.pattern = r->t[i].pattern,
+			.block_size = r->t[i].block_size,
+			.queue_depth = r->t[i].queue_depth,
+			.threads = r->t[i].threads,
+			.mb_s = r->t[i].mb_s,
+			.iops = r->t[i].iops,
+			.lat_mean_us = r->t[i].lat_mean_us
+		};
 	/* what was tested: CrystalDiskMark's drive, fio's file or device */
 	snprintf(target, sizeof(target), "%s",
-		 r->drive[0] ? r->drive : r->comment[0] ? r->comment : "(unknown)");
+		 r->drive[0]	 ? r->drive
+		 : r->comment[0] ? r->comment
+				 : "(unknown)");
 	sha256_hex(original, len, sha);
 	labels = labels_for(r, labels_extra);
-	p = json_pack("{s:s?, s:s?, s:s?, s:o, s:s?, s:s, s:s?}", "hostname",
-		      r->host[0] ? r->host : NULL, "os",
-		      r->os[0] ? r->os : NULL, "fs_type",
-		      r->fs_type[0] ? r->fs_type : NULL, "fs_block_size",
-		      r->cluster > 0 ? json_integer(r->cluster) : json_null(),
-		      "write_cache", r->write_cache[0] ? r->write_cache : NULL,
-		      "device", target, "comment", r->comment[0] ? r->comment : NULL);
+	p = json_pack(
+		"{s:s?, s:s?, s:s?, s:o, s:s?, s:s, s:s?}", "hostname",
+		r->host[0] ? r->host : NULL, "os", r->os[0] ? r->os : NULL,
+		"fs_type", r->fs_type[0] ? r->fs_type : NULL, "fs_block_size",
+		r->cluster > 0 ? json_integer(r->cluster) : json_null(),
+		"write_cache", r->write_cache[0] ? r->write_cache : NULL,
+		"device", target, "comment", r->comment[0] ? r->comment : NULL);
 	sp = json_pack("{s:{s:s, s:s, s:s, s:s?, s:I, s:i, s:s?}}", "imported",
 		       "tool", r->tool, "version", r->version, "format", format,
-		       "profile", r->profile[0] ? r->profile : NULL, "test_size",
-		       (json_int_t)r->test_size, "best_of", r->iterations, "date",
-		       r->date[0] ? r->date : NULL);
+		       "profile", r->profile[0] ? r->profile : NULL,
+		       "test_size", (json_int_t)r->test_size, "best_of",
+		       r->iterations, "date", r->date[0] ? r->date : NULL);
 	probe = p ? json_dumps(p, JSON_COMPACT) : NULL;
 	spec = sp ? json_dumps(sp, JSON_COMPACT) : NULL;
 	json_decref(p);
@@ -290,13 +316,24 @@ int import_store(struct archive *a, const struct import_run *r,
 		rc = -ENOMEM;
 		goto out;
 	}
-	in = (struct archive_import_in){
-		.tool = r->tool, .version = r->version, .format = format,
-		.profile = strcmp(format, "cdm") == 0 ? "crystaldiskmark" : format,
-		.target = target, .notes = r->comment, .spec_json = spec,
-		.labels_json = labels, .probe_json = probe, .started_at = r->date,
-		.sha256 = sha, .filename = filename ? filename : "",
-		.original = original, .len = len, .results = res, .n = r->n};
+	in = (struct archive_import_in){ .tool = r->tool,
+					 .version = r->version,
+					 .format = format,
+					 .profile = strcmp(format, "cdm") == 0
+							    ? "crystaldiskmark"
+							    : format,
+					 .target = target,
+					 .notes = r->comment,
+					 .spec_json = spec,
+					 .labels_json = labels,
+					 .probe_json = probe,
+					 .started_at = r->date,
+					 .sha256 = sha,
+					 .filename = filename ? filename : "",
+					 .original = original,
+					 .len = len,
+					 .results = res,
+					 .n = r->n };
 	rc = archive_import(a, &in, id);
 out:
 	free(labels);

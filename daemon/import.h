@@ -14,29 +14,29 @@
 #define IMPORT_MAX_TESTS 64
 
 struct import_test {
-	char name[96];       /* storbench's naming: "SEQ1M Q8T1", CDM 3's "4K QD32";
-				fio's job name */
-	char rw[8];          /* read, write, mix */
+	char name[96]; /* storbench's naming: "SEQ1M Q8T1", CDM 3's "4K QD32";
+			  fio's job name */
+	char rw[8];    /* read, write, mix */
 	char pattern[12];    /* sequential, random */
 	uint64_t block_size; /* bytes */
 	int queue_depth, threads;
-	int read_pct;        /* 100, 0, or the mix's read share */
-	double mb_s;         /* 10^6 B/s, as printed */
-	double iops;         /* < 0 when the tool did not print it */
-	double lat_mean_us;  /* < 0 when not printed */
+	int read_pct;	    /* 100, 0, or the mix's read share */
+	double mb_s;	    /* 10^6 B/s, as printed */
+	double iops;	    /* < 0 when the tool did not print it */
+	double lat_mean_us; /* < 0 when not printed */
 };
 
 struct import_run {
-	char tool[32];       /* "CrystalDiskMark" */
-	char version[32];    /* "8.0.4" */
-	char date[32];       /* "2024-01-06T05:41:48" (the tool's local time) */
+	char tool[32];	  /* "CrystalDiskMark" */
+	char version[32]; /* "8.0.4" */
+	char date[32];	  /* "2024-01-06T05:41:48" (the tool's local time) */
 	char os[192];
-	char comment[256];   /* the free-form comment line, as written */
-	char host[128];      /* the machine, when the file names it */
-	char profile[32];    /* "Default", "Peak", … when the file says */
-	char drive[16];      /* "C:" */
-	uint64_t test_size;  /* bytes per test file */
-	int iterations;      /* the "(x5)": each number is the best of these */
+	char comment[256];  /* the free-form comment line, as written */
+	char host[128];	    /* the machine, when the file names it */
+	char profile[32];   /* "Default", "Peak", … when the file says */
+	char drive[16];	    /* "C:" */
+	uint64_t test_size; /* bytes per test file */
+	int iterations;	    /* the "(x5)": each number is the best of these */
 	/* read from the comment where recognisable, else "" / 0 */
 	char fs_type[16];    /* "ntfs", "refs", "fat32", "exfat" */
 	int64_t cluster;     /* allocation unit, bytes */
@@ -62,8 +62,8 @@ int import_fio(const char *buf, size_t len, struct import_run *r, char *err,
 	       size_t err_len, int *line);
 
 /* Parses DiskSpd XML (-Rxml). A test per target and direction. */
-int import_diskspd(const char *buf, size_t len, struct import_run *r,
-		   char *err, size_t err_len, int *line);
+int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
+		   size_t err_len, int *line);
 
 /* Parses DiskSpd's text report (-Rtext): a test per direction from the
  * "total:" rows of its Read IO and Write IO tables. */

@@ -7,16 +7,15 @@
  *              "Random Read 4KB (QD=32) : 2.210 MB/s [ 539.5 IOPS]";
  *              footer "Test : 1000 MB [F: …] (x5)", "Date : 2012/08/24 …",
  *              "OS : …", then often a free comment line.
- *   5.x, 6.x   "Sequential Read (Q= 32,T= 1) : …", "Random Read 4KiB (Q= 1,T= 1) : …",
- *              "Sequential Read (T= 1) : …".
- *   7.x, 8.x   "[Read]" / "[Write]" / "[Mix] Read 70%/Write 30%" sections of
- *              "SEQ 1MiB (Q= 8, T= 1): 7427.749 MB/s [ 7083.7 IOPS] < 987.81 us>"
- *              (7.0 writes "Sequential"/"Random"); footer "Profile:",
- *              "Test: 1 GiB (x5) […]", "Date:", "OS:", "Comment:".
- * Text converted by the user's tools is common: UTF-16 with a BOM, CRLF,
- * no trailing newline, rule lines of typographic dashes (pasted through a
- * blog). A file without the "CrystalDiskMark x.y" banner, or with a
- * result that is not a number ("?"), is refused.
+ *   5.x, 6.x   "Sequential Read (Q= 32,T= 1) : …", "Random Read 4KiB (Q= 1,T=
+ * 1) : …", "Sequential Read (T= 1) : …". 7.x, 8.x   "[Read]" / "[Write]" /
+ * "[Mix] Read 70%/Write 30%" sections of "SEQ 1MiB (Q= 8, T= 1): 7427.749 MB/s
+ * [ 7083.7 IOPS] < 987.81 us>" (7.0 writes "Sequential"/"Random"); footer
+ * "Profile:", "Test: 1 GiB (x5) […]", "Date:", "OS:", "Comment:". Text
+ * converted by the user's tools is common: UTF-16 with a BOM, CRLF, no trailing
+ * newline, rule lines of typographic dashes (pasted through a blog). A file
+ * without the "CrystalDiskMark x.y" banner, or with a result that is not a
+ * number ("?"), is refused.
  */
 #include "import.h"
 
@@ -112,8 +111,10 @@ static int is_rule(const char *s)
 	while (*s) {
 		if (*s == '-' || *s == '=' || *s == '_') {
 			s++;
-		} else if ((unsigned char)s[0] == 0xE2 && (unsigned char)s[1] == 0x80 &&
-			   (unsigned char)s[2] >= 0x90 && (unsigned char)s[2] <= 0x95) {
+		} else if ((unsigned char)s[0] == 0xE2 &&
+			   (unsigned char)s[1] == 0x80 &&
+			   (unsigned char)s[2] >= 0x90 &&
+			   (unsigned char)s[2] <= 0x95) {
 			s += 3;
 		} else {
 			return 0;
@@ -151,7 +152,8 @@ static int values(const char *p, struct import_test *t)
 		return -1;
 	if ((q = strchr(p, '['))) {
 		q++;
-		if (number(&q, &t->iops) < 0 || !(t->iops >= 0 && t->iops < 1e10))
+		if (number(&q, &t->iops) < 0 ||
+		    !(t->iops >= 0 && t->iops < 1e10))
 			return -1;
 	}
 	if ((q = strchr(p, '<'))) {
@@ -200,9 +202,9 @@ static int label(const char *lab, int major, const char *section,
 {
 	int seq = strncmp(lab, "Seq", 3) == 0 || strncmp(lab, "SEQ", 3) == 0;
 	int rnd = strncmp(lab, "Random", 6) == 0 || strncmp(lab, "RND", 3) == 0;
-	const char *rw = strstr(lab, " Read") ? "read"
+	const char *rw = strstr(lab, " Read")	 ? "read"
 			 : strstr(lab, " Write") ? "write"
-						  : section;
+						 : section;
 	char sz[16] = "";
 
 	if (!seq && !rnd)
@@ -210,26 +212,28 @@ static int label(const char *lab, int major, const char *section,
 	snprintf(t->rw, sizeof(t->rw), "%s", rw ? rw : "");
 	if (!t->rw[0])
 		return -1;
-	snprintf(t->pattern, sizeof(t->pattern), "%s", seq ? "sequential" : "random");
+	snprintf(t->pattern, sizeof(t->pattern), "%s",
+		 seq ? "sequential" : "random");
 	q_t(lab, &t->queue_depth, &t->threads);
 	if (major >= 7) {
 		/* "SEQ    1MiB (Q=  8, T= 1)", "Random 4KiB (Q= 32, T=16)" */
 		const char *p = lab + strcspn(lab, "0123456789");
 		if (!(t->block_size = size_word(p, sz, sizeof(sz))))
 			return -1;
-		snprintf(t->name, sizeof(t->name), "%s%s Q%dT%d", seq ? "SEQ" : "RND",
-			 sz, t->queue_depth, t->threads);
+		snprintf(t->name, sizeof(t->name), "%s%s Q%dT%d",
+			 seq ? "SEQ" : "RND", sz, t->queue_depth, t->threads);
 	} else if (major >= 5) {
 		/* "Sequential Read (Q= 32,T= 1)": 128 KiB blocks;
 		 * "Sequential Read (T= 1)": 1 MiB; "Random Read 4KiB (…)" */
 		int deep = strstr(lab, "Q=") != NULL && t->queue_depth > 1;
 		t->block_size = seq ? (deep ? 128 << 10 : 1 << 20) : 4 << 10;
 		if (seq)
-			snprintf(t->name, sizeof(t->name), deep ? "Seq Q%dT%d" : "Seq",
-				 t->queue_depth, t->threads);
-		else if (t->queue_depth > 1 || t->threads > 1)
-			snprintf(t->name, sizeof(t->name), "4K Q%dT%d", t->queue_depth,
+			snprintf(t->name, sizeof(t->name),
+				 deep ? "Seq Q%dT%d" : "Seq", t->queue_depth,
 				 t->threads);
+		else if (t->queue_depth > 1 || t->threads > 1)
+			snprintf(t->name, sizeof(t->name), "4K Q%dT%d",
+				 t->queue_depth, t->threads);
 		else
 			snprintf(t->name, sizeof(t->name), "4K");
 	} else {
@@ -244,12 +248,15 @@ static int label(const char *lab, int major, const char *section,
 		} else {
 			t->block_size = 4 << 10;
 			if (t->queue_depth > 1)
-				snprintf(t->name, sizeof(t->name), "4K QD%d", t->queue_depth);
+				snprintf(t->name, sizeof(t->name), "4K QD%d",
+					 t->queue_depth);
 			else
 				snprintf(t->name, sizeof(t->name), "4K");
 		}
 	}
-	t->read_pct = strcmp(t->rw, "read") == 0 ? 100 : strcmp(t->rw, "write") == 0 ? 0 : -1;
+	t->read_pct = strcmp(t->rw, "read") == 0    ? 100
+		      : strcmp(t->rw, "write") == 0 ? 0
+						    : -1;
 	/* what CrystalDiskMark can be set to */
 	if (t->queue_depth < 1 || t->queue_depth > 512 || t->threads < 1 ||
 	    t->threads > 64)
@@ -267,11 +274,11 @@ static void test_line(const char *v, struct import_run *r)
 	while (*end == ' ')
 		end++;
 	if (end != v) {
-		uint64_t mul = strncmp(end, "GiB", 3) == 0 ? 1ULL << 30
+		uint64_t mul = strncmp(end, "GiB", 3) == 0   ? 1ULL << 30
 			       : strncmp(end, "MiB", 3) == 0 ? 1ULL << 20
-			       : strncmp(end, "GB", 2) == 0 ? 1000000000ULL
-			       : strncmp(end, "MB", 2) == 0 ? 1000000ULL
-							  : 0;
+			       : strncmp(end, "GB", 2) == 0  ? 1000000000ULL
+			       : strncmp(end, "MB", 2) == 0  ? 1000000ULL
+							     : 0;
 		double bytes = n * (double)mul;
 		r->test_size = bytes > 0 && bytes < 9e18 ? (uint64_t)bytes : 0;
 	}
@@ -290,8 +297,8 @@ static int date_line(const char *v, struct import_run *r)
 	    y < 1990 || y > 2200 || mo < 1 || mo > 12 || d < 1 || d > 31 ||
 	    h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 60)
 		return -1;
-	snprintf(r->date, sizeof(r->date), "%04d-%02d-%02dT%02d:%02d:%02d", y, mo,
-		 d, h, mi, s);
+	snprintf(r->date, sizeof(r->date), "%04d-%02d-%02dT%02d:%02d:%02d", y,
+		 mo, d, h, mi, s);
 	return 0;
 }
 
@@ -299,8 +306,10 @@ static int date_line(const char *v, struct import_run *r)
  * "NTFS Aloc 4096", "ReFS 64K", "CacheON", "write cache off". */
 static void comment_facts(struct import_run *r)
 {
-	static const char *const fs[][2] = {{"ntfs", "ntfs"}, {"refs", "refs"},
-					    {"exfat", "exfat"}, {"fat32", "fat32"}};
+	static const char *const fs[][2] = { { "ntfs", "ntfs" },
+					     { "refs", "refs" },
+					     { "exfat", "exfat" },
+					     { "fat32", "fat32" } };
 	char low[256];
 	const char *p;
 	size_t i;
@@ -310,7 +319,8 @@ static void comment_facts(struct import_run *r)
 	low[i] = '\0';
 	for (i = 0; i < 4; i++)
 		if (strstr(low, fs[i][0])) {
-			snprintf(r->fs_type, sizeof(r->fs_type), "%s", fs[i][1]);
+			snprintf(r->fs_type, sizeof(r->fs_type), "%s",
+				 fs[i][1]);
 			break;
 		}
 	if ((p = strstr(low, "aloc")) || (p = strstr(low, "alloc")) ||
@@ -378,26 +388,32 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 		if (!major) {
 			const char *b = strstr(s, "CrystalDiskMark ");
 			if (b && isdigit((unsigned char)b[16])) {
-				const char *sb = strstr(s, "written by storbench ");
+				const char *sb =
+					strstr(s, "written by storbench ");
 				major = small_int(b + 16);
 				snprintf(r->version, sizeof(r->version), "%.*s",
-					 (int)strspn(b + 16, "0123456789."), b + 16);
+					 (int)strspn(b + 16, "0123456789."),
+					 b + 16);
 				/* storbench's own export in this layout */
 				if (sb) {
-					snprintf(r->tool, sizeof(r->tool), "storbench");
-					snprintf(r->version, sizeof(r->version), "%.31s",
-						 sb + 21);
+					snprintf(r->tool, sizeof(r->tool),
+						 "storbench");
+					snprintf(r->version, sizeof(r->version),
+						 "%.31s", sb + 21);
 				}
 				continue;
 			}
 			rc = fail(err, err_len, line, at,
-				  "not a CrystalDiskMark result: its first line of "
-				  "text is not the \"CrystalDiskMark x.y\" banner");
+				  "not a CrystalDiskMark result: its first "
+				  "line of "
+				  "text is not the \"CrystalDiskMark x.y\" "
+				  "banner");
 			goto out;
 		}
 		if (strstr(s, "Crystal Dew World"))
 			continue;
-		if (s[0] == '[') { /* [Read], [Write], [Mix] Read 70%/Write 30% */
+		if (s[0] ==
+		    '[') { /* [Read], [Write], [Mix] Read 70%/Write 30% */
 			section = strncasecmp(s, "[Read]", 6) == 0    ? "read"
 				  : strncasecmp(s, "[Write]", 7) == 0 ? "write"
 				  : strncasecmp(s, "[Mix]", 5) == 0   ? "mix"
@@ -406,7 +422,8 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 				const char *p = strstr(s, "Read ");
 				mix_pct = p ? small_int(p + 5) : -1;
 			}
-			snprintf(sec, sizeof(sec), "%s", section ? section : "");
+			snprintf(sec, sizeof(sec), "%s",
+				 section ? section : "");
 			continue;
 		}
 		if (!(colon = strchr(s, ':')))
@@ -428,38 +445,47 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 				snprintf(r->os, sizeof(r->os), "%s", val);
 				after_os = 1;
 			} else if (strcasecmp(key, "Comment") == 0) {
-				snprintf(r->comment, sizeof(r->comment), "%s", val);
+				snprintf(r->comment, sizeof(r->comment), "%s",
+					 val);
 			} else if (strcasecmp(key, "Profile") == 0) {
-				snprintf(r->profile, sizeof(r->profile), "%s", val);
+				snprintf(r->profile, sizeof(r->profile), "%s",
+					 val);
 			} else if (strcasecmp(key, "Mode") == 0 ||
 				   strcasecmp(key, "Time") == 0) {
-				/* the admin mode and the measure/interval times */
+				/* the admin mode and the measure/interval times
+				 */
 			} else if (strstr(val, "MB/s") || strchr(val, '?') ||
 				   strstr(val, "B/s") || strstr(val, "IOPS")) {
 				if (r->n == IMPORT_MAX_TESTS) {
-					rc = fail(err, err_len, line, at, "too many results");
+					rc = fail(err, err_len, line, at,
+						  "too many results");
 					goto out;
 				}
 				t = &r->t[r->n];
 				memset(t, 0, sizeof(*t));
-				if (label(key, major, sec[0] ? sec : NULL, t) < 0) {
+				if (label(key, major, sec[0] ? sec : NULL, t) <
+				    0) {
 					rc = fail(err, err_len, line, at,
-						  "a result line whose test CrystalDiskMark "
+						  "a result line whose test "
+						  "CrystalDiskMark "
 						  "does not print");
 					goto out;
 				}
 				if (values(val, t) < 0) {
 					rc = fail(err, err_len, line, at,
-						  "the result is not a number of MB/s");
+						  "the result is not a number "
+						  "of MB/s");
 					goto out;
 				}
 				if (strcmp(t->rw, "mix") == 0)
 					t->read_pct = mix_pct;
 				for (size_t k = 0; k < r->n; k++)
-					if (strcmp(r->t[k].name, t->name) == 0 &&
+					if (strcmp(r->t[k].name, t->name) ==
+						    0 &&
 					    strcmp(r->t[k].rw, t->rw) == 0) {
-						rc = fail(err, err_len, line, at,
-							  "the same test twice");
+						rc = fail(
+							err, err_len, line, at,
+							"the same test twice");
 						goto out;
 					}
 				r->n++;
@@ -469,25 +495,28 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 			}
 		}
 		continue;
-comment:
+	comment:
 		/* CrystalDiskMark 3's free comment line, after the OS line */
 		if (after_os && !r->comment[0])
 			snprintf(r->comment, sizeof(r->comment), "%s", s);
 	}
 	if (!major) {
 		rc = fail(err, err_len, line, 0,
-			  "not a CrystalDiskMark result: no \"CrystalDiskMark x.y\" "
+			  "not a CrystalDiskMark result: no \"CrystalDiskMark "
+			  "x.y\" "
 			  "banner");
 		goto out;
 	}
 	if (r->n == 0) {
-		rc = fail(err, err_len, line, at, "no result lines (… : 123.456 MB/s)");
+		rc = fail(err, err_len, line, at,
+			  "no result lines (… : 123.456 MB/s)");
 		goto out;
 	}
 	/* every version ends with its Test line: without it the file was cut */
 	if (!footer) {
 		rc = fail(err, err_len, line, at,
-			  "the file ends before CrystalDiskMark's \"Test\" line: it "
+			  "the file ends before CrystalDiskMark's \"Test\" "
+			  "line: it "
 			  "looks cut short");
 		goto out;
 	}

@@ -24,7 +24,8 @@
 static xmlNode *child(xmlNode *n, const char *name)
 {
 	for (xmlNode *c = n ? n->children : NULL; c; c = c->next)
-		if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, name) == 0)
+		if (c->type == XML_ELEMENT_NODE &&
+		    strcmp((const char *)c->name, name) == 0)
 			return c;
 	return NULL;
 }
@@ -69,8 +70,8 @@ struct acc {
 	int random, write_ratio, qd, threads;
 };
 
-int import_diskspd(const char *buf, size_t len, struct import_run *r,
-		   char *err, size_t err_len, int *line)
+int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
+		   size_t err_len, int *line)
 {
 	xmlDoc *doc;
 	xmlNode *root, *sys, *prof, *ts, *n;
@@ -82,8 +83,10 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r,
 
 	memset(r, 0, sizeof(*r));
 	*line = 0;
-	doc = xmlReadMemory(buf, (int)(len > (64u << 20) ? 64u << 20 : len), "diskspd.xml",
-			    NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	doc = xmlReadMemory(buf, (int)(len > (64u << 20) ? 64u << 20 : len),
+			    "diskspd.xml", NULL,
+			    XML_PARSE_NONET | XML_PARSE_NOERROR |
+				    XML_PARSE_NOWARNING);
 	if (!doc) {
 		const xmlError *e = xmlGetLastError();
 		*line = e ? e->line : 0;
@@ -97,8 +100,9 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r,
 	root = xmlDocGetRootElement(doc);
 	if (!root || strcmp((const char *)root->name, "Results") != 0 ||
 	    !(sys = child(root, "System")) || !(ts = child(root, "TimeSpan"))) {
-		snprintf(err, err_len, "not DiskSpd XML: no <Results> with <System> and "
-				       "<TimeSpan>");
+		snprintf(err, err_len,
+			 "not DiskSpd XML: no <Results> with <System> and "
+			 "<TimeSpan>");
 		rc = -EINVAL;
 		goto out;
 	}
@@ -107,20 +111,25 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r,
 	text(sys, "ComputerName", r->host, sizeof(r->host));
 	{
 		int y, mo, d, h = 0, mi = 0, s = 0;
-		if (sscanf(text(sys, "RunTime", tb, sizeof(tb)), "%d/%d/%d %d:%d:%d", &y,
-			   &mo, &d, &h, &mi, &s) >= 3 && y > 1990 && y < 2200 && mo >= 1 &&
-		    mo <= 12 && d >= 1 && d <= 31 && h >= 0 && h < 24 && mi >= 0 &&
-		    mi < 60 && s >= 0 && s <= 60)
-			snprintf(r->date, sizeof(r->date), "%04d-%02d-%02dT%02d:%02d:%02d%s",
-				 y, mo, d, h, mi, s, strstr(tb, "UTC") ? "Z" : "");
+		if (sscanf(text(sys, "RunTime", tb, sizeof(tb)),
+			   "%d/%d/%d %d:%d:%d", &y, &mo, &d, &h, &mi,
+			   &s) >= 3 &&
+		    y > 1990 && y < 2200 && mo >= 1 && mo <= 12 && d >= 1 &&
+		    d <= 31 && h >= 0 && h < 24 && mi >= 0 && mi < 60 &&
+		    s >= 0 && s <= 60)
+			snprintf(r->date, sizeof(r->date),
+				 "%04d-%02d-%02dT%02d:%02d:%02d%s", y, mo, d, h,
+				 mi, s, strstr(tb, "UTC") ? "Z" : "");
 	}
 	r->iterations = 1;
 	/* what ran, per target path */
-	prof = child(child(child(child(root, "Profile"), "TimeSpans"), "TimeSpan"),
-		     "Targets");
+	prof = child(
+		child(child(child(root, "Profile"), "TimeSpans"), "TimeSpan"),
+		"Targets");
 	for (n = prof ? prof->children : NULL; n; n = n->next) {
 		struct acc *a;
-		if (n->type != XML_ELEMENT_NODE || strcmp((const char *)n->name, "Target"))
+		if (n->type != XML_ELEMENT_NODE ||
+		    strcmp((const char *)n->name, "Target"))
 			continue;
 		if (nacc == 16)
 			break;
@@ -131,28 +140,32 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r,
 		a->random = child(n, "Random") != NULL;
 		a->write_ratio = (int)bounded(n, "WriteRatio", 100, &ok);
 		a->qd = (int)bounded(n, "RequestCount", 1e6, &ok);
-		a->threads = child(n, "ThreadsPerFile")
-				     ? (int)bounded(n, "ThreadsPerFile", 1e6, &ok)
-				     : 1;
+		a->threads =
+			child(n, "ThreadsPerFile")
+				? (int)bounded(n, "ThreadsPerFile", 1e6, &ok)
+				: 1;
 	}
 	secs = number(ts, "TestTimeSeconds", &ok);
 	for (size_t k = 0; k < nacc; k++)
 		if (acc[k].bs == 0 || acc[k].qd < 1 || acc[k].threads < 1)
 			ok = 0;
 	if (!ok || nacc == 0 || !(secs > 0)) {
-		snprintf(err, err_len, "DiskSpd XML without targets, a positive "
-				       "<TestTimeSeconds>, or a target's <BlockSize>, "
-				       "<RequestCount> and thread count");
+		snprintf(err, err_len,
+			 "DiskSpd XML without targets, a positive "
+			 "<TestTimeSeconds>, or a target's <BlockSize>, "
+			 "<RequestCount> and thread count");
 		rc = -EINVAL;
 		goto out;
 	}
 	/* what was measured: every thread's counts on every target */
 	for (n = ts->children; n; n = n->next) {
-		if (n->type != XML_ELEMENT_NODE || strcmp((const char *)n->name, "Thread"))
+		if (n->type != XML_ELEMENT_NODE ||
+		    strcmp((const char *)n->name, "Thread"))
 			continue;
 		for (xmlNode *t = n->children; t; t = t->next) {
 			size_t k;
-			if (t->type != XML_ELEMENT_NODE || strcmp((const char *)t->name, "Target"))
+			if (t->type != XML_ELEMENT_NODE ||
+			    strcmp((const char *)t->name, "Target"))
 				continue;
 			text(t, "Path", tb, sizeof(tb));
 			for (k = 0; k < nacc && strcmp(acc[k].path, tb); k++)
@@ -160,22 +173,34 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r,
 			if (k == nacc)
 				continue;
 			for (int d = 0; d < 2; d++) {
-				double c = bounded(t, d ? "WriteCount" : "ReadCount", 1e15, &ok);
+				double c = bounded(
+					t, d ? "WriteCount" : "ReadCount", 1e15,
+					&ok);
 				acc[k].count[d] += c;
-				acc[k].bytes[d] += bounded(t, d ? "WriteBytes" : "ReadBytes", 1e18, &ok);
-				if (child(t, d ? "AverageWriteLatencyMilliseconds"
-					       : "AverageReadLatencyMilliseconds"))
+				acc[k].bytes[d] += bounded(
+					t, d ? "WriteBytes" : "ReadBytes", 1e18,
+					&ok);
+				if (child(t,
+					  d ? "AverageWriteLatencyMilliseconds"
+					    : "AverageReadLatencyMilliseconds"))
 					acc[k].lat_sum_ms[d] +=
-						c * bounded(t, d ? "AverageWriteLatencyMilliseconds"
-								 : "AverageReadLatencyMilliseconds",
-							    1e9, &ok);
+						c *
+						bounded(t,
+							d ? "AverageWriteLatenc"
+							    "yMilliseconds"
+							  : "AverageReadLatency"
+							    "Milliseconds",
+							1e9, &ok);
 				else
-					acc[k].lat_sum_ms[d] = -1e300; /* not measured (-L off) */
+					acc[k].lat_sum_ms[d] =
+						-1e300; /* not measured (-L off)
+							 */
 			}
 		}
 	}
 	if (!ok) {
-		snprintf(err, err_len, "a DiskSpd count or time is not a number");
+		snprintf(err, err_len,
+			 "a DiskSpd count or time is not a number");
 		rc = -EINVAL;
 		goto out;
 	}
@@ -187,22 +212,31 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r,
 				continue;
 			t = &r->t[r->n++];
 			memset(t, 0, sizeof(*t));
-			if (acc[k].bs >= (1 << 20) && acc[k].bs % (1 << 20) == 0)
-				snprintf(sz, sizeof(sz), "%lluM", (unsigned long long)(acc[k].bs >> 20));
+			if (acc[k].bs >= (1 << 20) &&
+			    acc[k].bs % (1 << 20) == 0)
+				snprintf(sz, sizeof(sz), "%lluM",
+					 (unsigned long long)(acc[k].bs >> 20));
 			else
-				snprintf(sz, sizeof(sz), "%lluK", (unsigned long long)(acc[k].bs >> 10));
+				snprintf(sz, sizeof(sz), "%lluK",
+					 (unsigned long long)(acc[k].bs >> 10));
 			/* "RND4K Q1T1 W30" (a mix names its write share) */
 			if (acc[k].write_ratio > 0 && acc[k].write_ratio < 100)
-				snprintf(t->name, sizeof(t->name), "%s%s Q%dT%d W%d%s%.24s",
-					 acc[k].random ? "RND" : "SEQ", sz, acc[k].qd,
-					 acc[k].threads, acc[k].write_ratio, nacc > 1 ? " " : "",
+				snprintf(t->name, sizeof(t->name),
+					 "%s%s Q%dT%d W%d%s%.24s",
+					 acc[k].random ? "RND" : "SEQ", sz,
+					 acc[k].qd, acc[k].threads,
+					 acc[k].write_ratio,
+					 nacc > 1 ? " " : "",
 					 nacc > 1 ? acc[k].path : "");
 			else
-				snprintf(t->name, sizeof(t->name), "%s%s Q%dT%d%s%.24s",
-					 acc[k].random ? "RND" : "SEQ", sz, acc[k].qd,
-					 acc[k].threads, nacc > 1 ? " " : "",
+				snprintf(t->name, sizeof(t->name),
+					 "%s%s Q%dT%d%s%.24s",
+					 acc[k].random ? "RND" : "SEQ", sz,
+					 acc[k].qd, acc[k].threads,
+					 nacc > 1 ? " " : "",
 					 nacc > 1 ? acc[k].path : "");
-			snprintf(t->rw, sizeof(t->rw), "%s", d ? "write" : "read");
+			snprintf(t->rw, sizeof(t->rw), "%s",
+				 d ? "write" : "read");
 			snprintf(t->pattern, sizeof(t->pattern), "%s",
 				 acc[k].random ? "random" : "sequential");
 			t->block_size = acc[k].bs;
@@ -212,10 +246,12 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r,
 			t->mb_s = acc[k].bytes[d] / secs / 1e6;
 			t->iops = acc[k].count[d] / secs;
 			t->lat_mean_us = acc[k].lat_sum_ms[d] >= 0
-						 ? acc[k].lat_sum_ms[d] / acc[k].count[d] * 1e3
+						 ? acc[k].lat_sum_ms[d] /
+							   acc[k].count[d] * 1e3
 						 : -1;
 			if (!r->drive[0])
-				snprintf(r->drive, sizeof(r->drive), "%.15s", acc[k].path);
+				snprintf(r->drive, sizeof(r->drive), "%.15s",
+					 acc[k].path);
 		}
 	}
 	if (r->n == 0) {
@@ -272,12 +308,14 @@ int import_diskspd_text(const char *buf, size_t len, struct import_run *r,
 			*next++ = '\0';
 		at++;
 		s = ln + strspn(ln, " \t\r");
-		if (at == 1 && (unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB &&
+		if (at == 1 && (unsigned char)s[0] == 0xEF &&
+		    (unsigned char)s[1] == 0xBB &&
 		    (unsigned char)s[2] == 0xBF) /* UTF-8 BOM */
 			s += 3;
 		if (strncmp(s, "path:", 5) == 0)
 			paths++;
-		else if (sscanf(s, "block size: %llu", (unsigned long long *)&bs) == 1)
+		else if (sscanf(s, "block size: %llu",
+				(unsigned long long *)&bs) == 1)
 			;
 		else if (strncmp(s, "using random I/O", 16) == 0)
 			random = 1;
@@ -295,15 +333,16 @@ int import_diskspd_text(const char *buf, size_t len, struct import_run *r,
 			secs = strtod(s + 17, NULL);
 		else if (strncmp(s, "start time:", 11) == 0) {
 			int y, mo, d, h, mi, se;
-			if (sscanf(s + 11, "%d/%d/%d %d:%d:%d", &y, &mo, &d, &h, &mi, &se) == 6 &&
-			    y > 1990 && y < 2200 && mo >= 1 && mo <= 12 && d >= 1 &&
-			    d <= 31 && h >= 0 && h < 24 && mi >= 0 && mi < 60 &&
-			    se >= 0 && se <= 60)
+			if (sscanf(s + 11, "%d/%d/%d %d:%d:%d", &y, &mo, &d, &h,
+				   &mi, &se) == 6 &&
+			    y > 1990 && y < 2200 && mo >= 1 && mo <= 12 &&
+			    d >= 1 && d <= 31 && h >= 0 && h < 24 && mi >= 0 &&
+			    mi < 60 && se >= 0 && se <= 60)
 				snprintf(r->date, sizeof(r->date),
-					 "%04d-%02d-%02dT%02d:%02d:%02d%s", y, mo, d, h, mi,
-					 se, strstr(s, "UTC") ? "Z" : "");
-		}
-		else if (strncmp(s, "Read IO", 7) == 0)
+					 "%04d-%02d-%02dT%02d:%02d:%02d%s", y,
+					 mo, d, h, mi, se,
+					 strstr(s, "UTC") ? "Z" : "");
+		} else if (strncmp(s, "Read IO", 7) == 0)
 			section = 0;
 		else if (strncmp(s, "Write IO", 8) == 0)
 			section = 1;
@@ -315,17 +354,21 @@ int import_diskspd_text(const char *buf, size_t len, struct import_run *r,
 			char sz[24];
 			if (total_row(s + 6, &bytes, &ios, &iops, &lat) < 0) {
 				*line = at;
-				snprintf(err, err_len, "line %d: a total row that is not "
-						       "numbers", at);
+				snprintf(err, err_len,
+					 "line %d: a total row that is not "
+					 "numbers",
+					 at);
 				rc = -EINVAL;
 				goto out;
 			}
-			if (!(bytes >= 0 && ios >= 0 && iops >= 0 && lat >= 0 && bytes < 1e18 &&
-			      iops < 1e10 && lat < 1e9) ||
+			if (!(bytes >= 0 && ios >= 0 && iops >= 0 && lat >= 0 &&
+			      bytes < 1e18 && iops < 1e10 && lat < 1e9) ||
 			    bs == 0 || bs > (1ULL << 40)) {
 				*line = at;
-				snprintf(err, err_len, "line %d: a total row, or the block "
-						       "size, out of range", at);
+				snprintf(err, err_len,
+					 "line %d: a total row, or the block "
+					 "size, out of range",
+					 at);
 				rc = -EINVAL;
 				goto out;
 			}
@@ -333,26 +376,40 @@ int import_diskspd_text(const char *buf, size_t len, struct import_run *r,
 				t = &r->t[r->n++];
 				memset(t, 0, sizeof(*t));
 				if (bs >= (1 << 20) && bs % (1 << 20) == 0)
-					snprintf(sz, sizeof(sz), "%lluM", (unsigned long long)(bs >> 20));
+					snprintf(
+						sz, sizeof(sz), "%lluM",
+						(unsigned long long)(bs >> 20));
 				else
-					snprintf(sz, sizeof(sz), "%lluK", (unsigned long long)(bs >> 10));
+					snprintf(
+						sz, sizeof(sz), "%lluK",
+						(unsigned long long)(bs >> 10));
 				if (write_pct > 0 && write_pct < 100)
-					snprintf(t->name, sizeof(t->name), "%s%s Q%dT%d W%d",
-						 random ? "RND" : "SEQ", sz, qd, threads, write_pct);
+					snprintf(t->name, sizeof(t->name),
+						 "%s%s Q%dT%d W%d",
+						 random ? "RND" : "SEQ", sz, qd,
+						 threads, write_pct);
 				else
-					snprintf(t->name, sizeof(t->name), "%s%s Q%dT%d",
-						 random ? "RND" : "SEQ", sz, qd, threads);
+					snprintf(t->name, sizeof(t->name),
+						 "%s%s Q%dT%d",
+						 random ? "RND" : "SEQ", sz, qd,
+						 threads);
 				if (paths > 1)
 					snprintf(t->name + strlen(t->name),
-						 sizeof(t->name) - strlen(t->name), " %d files",
-						 paths);
-				snprintf(t->rw, sizeof(t->rw), "%s", section ? "write" : "read");
+						 sizeof(t->name) -
+							 strlen(t->name),
+						 " %d files", paths);
+				snprintf(t->rw, sizeof(t->rw), "%s",
+					 section ? "write" : "read");
 				snprintf(t->pattern, sizeof(t->pattern), "%s",
 					 random ? "random" : "sequential");
 				t->block_size = bs;
-				t->queue_depth = qd > 0 && qd < 1000000 ? qd : 1;
-				t->threads = threads > 0 && threads < 1000000 ? threads : 1;
-				t->read_pct = write_pct >= 0 ? 100 - write_pct : -1;
+				t->queue_depth =
+					qd > 0 && qd < 1000000 ? qd : 1;
+				t->threads = threads > 0 && threads < 1000000
+						     ? threads
+						     : 1;
+				t->read_pct =
+					write_pct >= 0 ? 100 - write_pct : -1;
 				t->iops = iops;
 				t->mb_s = secs > 0 ? bytes / secs / 1e6 : 0;
 				t->lat_mean_us = lat * 1e3;
@@ -361,15 +418,17 @@ int import_diskspd_text(const char *buf, size_t len, struct import_run *r,
 		}
 	}
 	if (r->n == 0) {
-		snprintf(err, err_len, "not a DiskSpd text report: no \"Read IO\" or "
-				       "\"Write IO\" total row that moved data");
+		snprintf(err, err_len,
+			 "not a DiskSpd text report: no \"Read IO\" or "
+			 "\"Write IO\" total row that moved data");
 		rc = -EINVAL;
 	} else if (!(secs > 0)) {
 		snprintf(err, err_len, "no \"actual test time\"");
 		rc = -EINVAL;
 	}
 	if (paths > 1)
-		snprintf(r->comment, sizeof(r->comment), "%d target files", paths);
+		snprintf(r->comment, sizeof(r->comment), "%d target files",
+			 paths);
 out:
 	free(text);
 	return rc;

@@ -25,8 +25,8 @@ static int remote(const struct job_run *jr)
 	return (jr->ops->caps & TGT_CAP_REMOTE) != 0;
 }
 
-int job_file_path(const char *dir, int64_t id, const char *created_at,
-		  size_t n, char *buf, size_t len)
+int job_file_path(const char *dir, int64_t id, const char *created_at, size_t n,
+		  char *buf, size_t len)
 {
 	uint32_t tag = 2166136261u; /* FNV-1a of "ID created_at" */
 	char key[64];
@@ -102,7 +102,8 @@ int job_file_name(struct job_run *jr, const char *dir, const char **path)
 	real = jr->real[jr->n_files];
 	if (remote(jr)) {
 		if (confine_smb(dir, why, sizeof(why)) < 0) {
-			snprintf(jr->error, sizeof(jr->error), "refused: %s", why);
+			snprintf(jr->error, sizeof(jr->error), "refused: %s",
+				 why);
 			return -EACCES;
 		}
 		snprintf(realdir, sizeof(realdir), "%s", dir);
@@ -111,18 +112,18 @@ int job_file_name(struct job_run *jr, const char *dir, const char **path)
 	} else {
 		snprintf(realdir, sizeof(realdir), "%s", jr->dirs[di].real);
 	}
-	if (job_file_path(realdir, jr->id, jr->s->created_at, jr->n_files,
-			  real, PATH_MAX) < 0) {
-		snprintf(jr->error, sizeof(jr->error), "path too long in %.100s",
-			 dir);
+	if (job_file_path(realdir, jr->id, jr->s->created_at, jr->n_files, real,
+			  PATH_MAX) < 0) {
+		snprintf(jr->error, sizeof(jr->error),
+			 "path too long in %.100s", dir);
 		return -ENAMETOOLONG;
 	}
 	if (remote(jr))
 		memcpy(p, real, strlen(real) + 1); /* both PATH_MAX */
 	else if (sys_dir_child(jr->dirs[di].h, strrchr(real, '/') + 1, p,
 			       PATH_MAX) < 0) {
-		snprintf(jr->error, sizeof(jr->error), "path too long in %.100s",
-			 dir);
+		snprintf(jr->error, sizeof(jr->error),
+			 "path too long in %.100s", dir);
 		return -ENAMETOOLONG;
 	}
 	if ((rc = archive_testfile_add(jr->a, real, jr->id)) < 0) {
@@ -180,10 +181,12 @@ static int device_make(struct job_run *jr, const char *dev, uint64_t size,
 		snprintf(jr->error, sizeof(jr->error),
 			 "refused: %.100s holds %llu bytes now, fewer than the "
 			 "job's %llu",
-			 dev, (unsigned long long)bytes, (unsigned long long)size);
+			 dev, (unsigned long long)bytes,
+			 (unsigned long long)size);
 		return -EINVAL;
 	}
-	if (jr->device_h < 0 && (rc = sys_device_hold(real, &jr->device_h)) < 0) {
+	if (jr->device_h < 0 &&
+	    (rc = sys_device_hold(real, &jr->device_h)) < 0) {
 		snprintf(jr->error, sizeof(jr->error),
 			 "refused: %.100s: %s (claimed by something else just "
 			 "now)",
@@ -266,8 +269,8 @@ void job_file_remove(struct job_run *jr, const char *path)
 			 "(was it removed by someone else during the job?)",
 			 (long long)jr->id, real);
 	else if (urc < 0 && urc != -ENOENT)
-		log_warn("job %lld: could not remove %s: %s",
-			 (long long)jr->id, real, strerror(-urc));
+		log_warn("job %lld: could not remove %s: %s", (long long)jr->id,
+			 real, strerror(-urc));
 	archive_testfile_remove(jr->a, real);
 	drop(jr, p);
 }
@@ -320,7 +323,7 @@ static void free_paths(struct paths *p)
 
 void job_files_remove_remote_leftovers(struct job_run *jr)
 {
-	struct paths p = {0};
+	struct paths p = { 0 };
 	char root[800];
 
 	if (!remote(jr) ||
@@ -366,7 +369,7 @@ static int ours(const char *path)
 void job_files_remove_leftovers(struct archive *a)
 {
 	const struct tgt_ops *local = tgt_local_default(NULL, 0);
-	struct paths p = {0};
+	struct paths p = { 0 };
 
 	archive_testfile_each(a, collect_path, &p);
 	for (size_t i = 0; i < p.n; i++) {
@@ -381,13 +384,15 @@ void job_files_remove_leftovers(struct archive *a)
 		if (!ours(p.v[i])) {
 			/* kept on the list: a start that allows its folder
 			 * again removes it */
-			log_warn("not removing %s, listed as a test file: not a "
-				 "storbench-*.tmp name inside the allowed roots",
-				 p.v[i]);
+			log_warn(
+				"not removing %s, listed as a test file: not a "
+				"storbench-*.tmp name inside the allowed roots",
+				p.v[i]);
 			continue;
 		}
 		if (local && tgt_unlink(local, p.v[i], NULL) == 0)
-			log_info("removed test file %s left by a crash", p.v[i]);
+			log_info("removed test file %s left by a crash",
+				 p.v[i]);
 		archive_testfile_remove(a, p.v[i]);
 	}
 	free_paths(&p);

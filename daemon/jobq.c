@@ -23,16 +23,16 @@
 #include "utf8.h"
 
 struct jobq {
-	struct archive *a;       /* the worker's own connection */
+	struct archive *a;	   /* the worker's own connection */
 	const struct tgt_ops *ops; /* the default local back-end */
 	pthread_t tid;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	int stopping;            /* under mu */
-	int kicked;              /* under mu */
-	int64_t current;         /* running job id or 0; under mu */
-	atomic_int cancel;       /* read by the engine threads */
-	int64_t only;            /* run this job only, then stop (0: all) */
+	int stopping;		 /* under mu */
+	int kicked;		 /* under mu */
+	int64_t current;	 /* running job id or 0; under mu */
+	atomic_int cancel;	 /* read by the engine threads */
+	int64_t only;		 /* run this job only, then stop (0: all) */
 	struct jobrun_live live; /* the running job's progress */
 };
 
@@ -66,11 +66,11 @@ void jobq_publish_job(int64_t id, const char *state, int64_t run_id,
 	for (int i = 2; i < ARCHIVE_N_STATES; i++) /* the end states */
 		if (strcmp(state, archive_job_states[i]) == 0)
 			atomic_fetch_add(&finished[i], 1);
-	events_publish("job", json_pack("{s:I, s:s, s:o, s:s?}", "id",
-					(json_int_t)id, "state", state, "run_id",
-					run_id ? json_integer(run_id)
-					       : json_null(),
-					"error", error && error[0] ? error : NULL));
+	events_publish("job",
+		       json_pack("{s:I, s:s, s:o, s:s?}", "id", (json_int_t)id,
+				 "state", state, "run_id",
+				 run_id ? json_integer(run_id) : json_null(),
+				 "error", error && error[0] ? error : NULL));
 }
 
 /* --- one job --- */
@@ -142,7 +142,8 @@ static void explain(struct job_run *jr, int rc)
 	char was[sizeof(jr->error)];
 
 	snprintf(was, sizeof(was), "%s", jr->error);
-	if ((jr->ops && (jr->ops->caps & TGT_CAP_REMOTE)) && lost_connection(rc))
+	if ((jr->ops && (jr->ops->caps & TGT_CAP_REMOTE)) &&
+	    lost_connection(rc))
 		snprintf(jr->error, sizeof(jr->error),
 			 "SMB server of %.60s went away mid-run (%.100s)%s",
 			 jr->s->target, was,
@@ -200,7 +201,7 @@ out:
 	if (rc == -ECANCELED)
 		snprintf(error, sizeof(error), "%s",
 			 stopping ? "the daemon stopped while this job ran"
-				     : "cancelled by request");
+				  : "cancelled by request");
 	else if (rc < 0 && error[0] == '\0')
 		snprintf(error, sizeof(error), "%s", strerror(-rc));
 	/* JSON holds only UTF-8: a path that is not, or a %.Ns cut through a
@@ -208,7 +209,8 @@ out:
 	utf8_sanitize(error);
 	archive_job_finish(q->a, id, jr ? jr->run_id : 0, state,
 			   rc == 0 ? NULL : error);
-	jobq_publish_job(id, state, jr ? jr->run_id : 0, rc == 0 ? NULL : error);
+	jobq_publish_job(id, state, jr ? jr->run_id : 0,
+			 rc == 0 ? NULL : error);
 	log_info("job %lld: %s%s%s", (long long)id, state, rc ? ": " : "",
 		 rc ? error : "");
 	if (jr) {
@@ -290,7 +292,8 @@ int jobq_start_one(const char *db_path, int64_t only, struct jobq **out)
 		goto fail;
 	if (n)
 		log_warn("%d job(s) were running when the daemon stopped; "
-			 "marked interrupted", n);
+			 "marked interrupted",
+			 n);
 	job_files_remove_leftovers(q->a);
 	if (pthread_create(&q->tid, NULL, worker, q) != 0) {
 		rc = -EAGAIN;
@@ -324,7 +327,8 @@ int jobq_cancel(struct jobq *q, struct archive *a, int64_t id)
 	if (!q) { /* no worker: nothing runs, a queued job just ends */
 		rc = archive_job_cancel_queued(a, id);
 		if (rc == 1)
-			jobq_publish_job(id, "cancelled", 0, "cancelled by request");
+			jobq_publish_job(id, "cancelled", 0,
+					 "cancelled by request");
 		return rc == 1 ? 0 : rc == 0 ? -EALREADY : rc;
 	}
 	pthread_mutex_lock(&q->mu);

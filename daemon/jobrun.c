@@ -19,17 +19,17 @@
 
 json_t *jobrun_progress_json(const struct jobq_progress *p)
 {
-	return json_pack("{s:I, s:s, s:s?, s:s?, s:i, s:i, s:i, s:i, s:f, s:f, "
-			 "s:o, s:f, s:f}",
-			 "job_id", (json_int_t)p->job_id, "phase", p->phase,
-			 "test", p->test[0] ? p->test : NULL, "rw",
-			 p->rw[0] ? p->rw : NULL, "iteration", p->iteration,
-			 "iterations", p->iterations, "tests_done", p->tests_done,
-			 "tests_total", p->tests_total, "fraction", p->fraction,
-			 "elapsed_s", p->elapsed_s, "remaining_s",
-			 p->remaining_s >= 0 ? json_real(p->remaining_s)
-					     : json_null(),
-			 "live_mb_s", p->live_mb_s, "live_iops", p->live_iops);
+	return json_pack(
+		"{s:I, s:s, s:s?, s:s?, s:i, s:i, s:i, s:i, s:f, s:f, "
+		"s:o, s:f, s:f}",
+		"job_id", (json_int_t)p->job_id, "phase", p->phase, "test",
+		p->test[0] ? p->test : NULL, "rw", p->rw[0] ? p->rw : NULL,
+		"iteration", p->iteration, "iterations", p->iterations,
+		"tests_done", p->tests_done, "tests_total", p->tests_total,
+		"fraction", p->fraction, "elapsed_s", p->elapsed_s,
+		"remaining_s",
+		p->remaining_s >= 0 ? json_real(p->remaining_s) : json_null(),
+		"live_mb_s", p->live_mb_s, "live_iops", p->live_iops);
 }
 
 void jobrun_live_init(struct jobrun_live *l)
@@ -68,13 +68,13 @@ void jobrun_live_end(struct jobrun_live *l)
 /* Fills p's elapsed and remaining times; the caller holds l->mu. */
 static void progress_times(const struct jobrun_live *l, struct jobq_progress *p)
 {
-	p->elapsed_s = l->started_ns
-			       ? (double)(os_now_ns() - l->started_ns) / 1e9
-			       : 0;
+	p->elapsed_s =
+		l->started_ns ? (double)(os_now_ns() - l->started_ns) / 1e9 : 0;
 	/* a straight-line guess once a little of the job is done */
-	p->remaining_s = p->fraction >= 0.02 && p->fraction < 1
-				 ? p->elapsed_s * (1 - p->fraction) / p->fraction
-				 : -1;
+	p->remaining_s =
+		p->fraction >= 0.02 && p->fraction < 1
+			? p->elapsed_s * (1 - p->fraction) / p->fraction
+			: -1;
 }
 
 int jobrun_live_get(struct jobrun_live *l, int64_t id, struct jobq_progress *p)
@@ -169,10 +169,15 @@ static void on_progress(void *arg, const struct engine_progress *p)
 struct engine_opts job_engine_opts(struct job_run *jr, const char *path)
 {
 	struct engine_opts o = {
-		.ops = jr->ops, .session = jr->session, .path = path,
-		.device = jr->device, .direct = jr->s->direct,
-		.cancel = jr->cancel, .progress = on_progress,
-		.progress_arg = jr->live, .error = jr->error,
+		.ops = jr->ops,
+		.session = jr->session,
+		.path = path,
+		.device = jr->device,
+		.direct = jr->s->direct,
+		.cancel = jr->cancel,
+		.progress = on_progress,
+		.progress_arg = jr->live,
+		.error = jr->error,
 		.error_len = sizeof(jr->error),
 	};
 	return o;
@@ -221,7 +226,8 @@ static char *probe_json(const struct probe *p)
 	char *s;
 
 	if (o && p->mount_type[0])
-		json_object_set_new(o, "mount_type", json_string(p->mount_type));
+		json_object_set_new(o, "mount_type",
+				    json_string(p->mount_type));
 	if (o && p->smb_server[0])
 		json_object_set_new(
 			o, "smb",
@@ -231,8 +237,9 @@ static char *probe_json(const struct probe *p)
 					      : json_null(),
 				  "share", p->smb_share, "dialect",
 				  str_or_null(p->smb_dialect), "signing",
-				  p->smb_signing < 0 ? json_null()
-						     : json_boolean(p->smb_signing),
+				  p->smb_signing < 0
+					  ? json_null()
+					  : json_boolean(p->smb_signing),
 				  "encryption",
 				  p->smb_encryption < 0
 					  ? json_null()
@@ -244,8 +251,8 @@ static char *probe_json(const struct probe *p)
 	return s;
 }
 
-static void add_warnings(json_t *warnings, int asked, int direct,
-			 uint64_t size, const struct probe *pr)
+static void add_warnings(json_t *warnings, int asked, int direct, uint64_t size,
+			 const struct probe *pr)
 {
 	if (asked && !direct)
 		json_array_append_new(
@@ -264,15 +271,14 @@ static void add_warnings(json_t *warnings, int asked, int direct,
 static char *dump_spec(const struct job_spec *s, const struct plan *p,
 		       json_t *options)
 {
-	struct plan none = {0};
-	json_t *o = json_pack("{s:s, s:I, s:i, s:f, s:f, s:b, s:s, s:o}",
-			      "profile", s->profile, "size",
-			      (json_int_t)s->size, "iterations", s->iterations,
-			      "duration_s", s->duration_s, "interval_s",
-			      s->interval_s, "direct_requested", s->direct,
-			      "engine_requested",
-			      s->engine ? s->engine : "default", "tests",
-			      plan_json(p ? p : &none));
+	struct plan none = { 0 };
+	json_t *o = json_pack(
+		"{s:s, s:I, s:i, s:f, s:f, s:b, s:s, s:o}", "profile",
+		s->profile, "size", (json_int_t)s->size, "iterations",
+		s->iterations, "duration_s", s->duration_s, "interval_s",
+		s->interval_s, "direct_requested", s->direct,
+		"engine_requested", s->engine ? s->engine : "default", "tests",
+		plan_json(p ? p : &none));
 	char *t;
 
 	if (o && options)
@@ -294,11 +300,11 @@ int job_run_create(struct job_run *jr, int direct, uint64_t buffered_size)
 	pj = probe_json(&jr->pr);
 	spec = dump_spec(jr->s, jr->plan, jr->options);
 	warn = json_dumps(warnings, JSON_COMPACT);
-	rc = !pj || !spec || !warn ? -ENOMEM
-				   : archive_run_create(jr->a, jr->id, jr->s,
-							spec, pj, jr->ops->name,
-							direct, warn,
-							&jr->run_id);
+	rc = !pj || !spec || !warn
+		     ? -ENOMEM
+		     : archive_run_create(jr->a, jr->id, jr->s, spec, pj,
+					  jr->ops->name, direct, warn,
+					  &jr->run_id);
 	if (rc < 0)
 		snprintf(jr->error, sizeof(jr->error), "archive unavailable");
 	json_decref(warnings);

@@ -38,10 +38,10 @@ struct preset;
 /* Live state of the running job, for the API. */
 struct jobq_progress {
 	int64_t job_id;
-	char phase[16];   /* preparing, measuring, ramp, interval, cleanup */
-	char test[32];    /* "SEQ1M Q8T1" */
-	char rw[16];      /* read, write, db+log, or a file-create method */
-	int iteration;    /* 1-based */
+	char phase[16]; /* preparing, measuring, ramp, interval, cleanup */
+	char test[32];	/* "SEQ1M Q8T1" */
+	char rw[16];	/* read, write, db+log, or a file-create method */
+	int iteration;	/* 1-based */
 	int iterations;
 	int tests_done;
 	int tests_total;
@@ -60,9 +60,9 @@ json_t *jobrun_progress_json(const struct jobq_progress *p);
 struct jobrun_live {
 	pthread_mutex_t mu;
 	struct jobq_progress prog; /* under mu */
-	int64_t current;           /* the running job, 0 when none; under mu */
-	uint64_t started_ns;       /* its start (os_now_ns); under mu */
-	uint64_t published_ns;     /* the last progress event; under mu */
+	int64_t current;	   /* the running job, 0 when none; under mu */
+	uint64_t started_ns;	   /* its start (os_now_ns); under mu */
+	uint64_t published_ns;	   /* the last progress event; under mu */
 	int steps_done, steps_total; /* the worker's only */
 };
 
@@ -79,17 +79,17 @@ int jobrun_live_get(struct jobrun_live *l, int64_t id, struct jobq_progress *p);
 void jobrun_live_publish(struct jobrun_live *l, int force);
 
 struct job_run {
-	struct archive *a;           /* the worker's connection */
+	struct archive *a; /* the worker's connection */
 	struct jobrun_live *live;
 	int64_t id;
-	int64_t run_id;              /* 0 until the run exists */
+	int64_t run_id; /* 0 until the run exists */
 	const struct job_spec *s;
 	const struct preset *preset;
-	const struct tgt_ops *ops;   /* the target's back-end */
-	const void *session;         /* its own arguments (smb), or NULL */
+	const struct tgt_ops *ops; /* the target's back-end */
+	const void *session;	   /* its own arguments (smb), or NULL */
 	const atomic_int *cancel;
-	int device;                  /* the target is a raw block device */
-	intptr_t device_h;           /* held while the job runs, or -1 */
+	int device;	   /* the target is a raw block device */
+	intptr_t device_h; /* held while the job runs, or -1 */
 	char error[256];
 	char files[JOB_MAX_FILES][PATH_MAX]; /* as the job opens them: local
 						files through their directory's
@@ -97,15 +97,15 @@ struct job_run {
 	char real[JOB_MAX_FILES][PATH_MAX];  /* where each is: archive, logs */
 	size_t n_files;
 	struct {
-		char path[PATH_MAX];         /* as the job names it */
-		char real[PATH_MAX];         /* where it was when opened */
-		intptr_t h;                  /* held for the job (sys.h) */
+		char path[PATH_MAX]; /* as the job names it */
+		char real[PATH_MAX]; /* where it was when opened */
+		intptr_t h;	     /* held for the job (sys.h) */
 	} dirs[JOB_MAX_DIRS];
 	size_t n_dirs;
-	struct probe pr;             /* of the job's target */
-	const struct plan *plan;     /* its tests, set by a runner of tests
-					(stored with the run), or NULL */
-	json_t *options;             /* its preset's options, or NULL */
+	struct probe pr;	 /* of the job's target */
+	const struct plan *plan; /* its tests, set by a runner of tests
+				    (stored with the run), or NULL */
+	json_t *options;	 /* its preset's options, or NULL */
 };
 
 /* --- the run (jobrun.c) --- */
@@ -174,8 +174,8 @@ void job_files_remove(struct job_run *jr);
  * GET /api/v1/jobs/{id} shows it as test_file — and differs between
  * archives. Returns 0 or -ENAMETOOLONG.
  */
-int job_file_path(const char *dir, int64_t id, const char *created_at,
-		  size_t n, char *buf, size_t len);
+int job_file_path(const char *dir, int64_t id, const char *created_at, size_t n,
+		  char *buf, size_t len);
 
 /* At the start of a job on a remote back-end: removes the test files earlier
  * jobs left on the same volume (the server was gone when they ended), with

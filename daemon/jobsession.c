@@ -14,21 +14,29 @@
 #include "smb.h"
 #include "target.h"
 
-static const char *const dialects[] = {"SMB2_02", "SMB2_10", "SMB3_00",
-				       "SMB3_02", "SMB3_11", NULL};
+static const char *const dialects[] = { "SMB2_02", "SMB2_10", "SMB3_00",
+					"SMB3_02", "SMB3_11", NULL };
 
 const struct field jobsession_smb_fields[JOBSESSION_N_SMB_FIELDS] = {
-	{.name = "min_protocol", .type = FIELD_ENUM, .choices = dialects,
-	 .def_text = "the library's (SMB2_02)",
-	 .help = "the oldest SMB dialect to negotiate"},
-	{.name = "max_protocol", .type = FIELD_ENUM, .choices = dialects,
-	 .def_text = "the library's (SMB3_11)",
-	 .help = "the newest SMB dialect to negotiate; not below "
-		 "min_protocol"},
-	{.name = "require_signing", .type = FIELD_BOOL, .def = "false",
-	 .help = "refuse a session without signing"},
-	{.name = "require_encryption", .type = FIELD_BOOL, .def = "false",
-	 .help = "SMB 3 encryption required, else the job fails"},
+	{ .name = "min_protocol",
+	  .type = FIELD_ENUM,
+	  .choices = dialects,
+	  .def_text = "the library's (SMB2_02)",
+	  .help = "the oldest SMB dialect to negotiate" },
+	{ .name = "max_protocol",
+	  .type = FIELD_ENUM,
+	  .choices = dialects,
+	  .def_text = "the library's (SMB3_11)",
+	  .help = "the newest SMB dialect to negotiate; not below "
+		  "min_protocol" },
+	{ .name = "require_signing",
+	  .type = FIELD_BOOL,
+	  .def = "false",
+	  .help = "refuse a session without signing" },
+	{ .name = "require_encryption",
+	  .type = FIELD_BOOL,
+	  .def = "false",
+	  .help = "SMB 3 encryption required, else the job fails" },
 };
 const size_t jobsession_n_smb_fields = FIELDS_N(jobsession_smb_fields);
 _Static_assert(FIELDS_N(jobsession_smb_fields) == JOBSESSION_N_SMB_FIELDS,
@@ -56,7 +64,8 @@ static void knobs(json_t *o, struct smb_session *ss)
 		snprintf(ss->min_protocol, sizeof(ss->min_protocol), "%s", v);
 	if ((v = json_string_value(json_object_get(o, "max_protocol"))))
 		snprintf(ss->max_protocol, sizeof(ss->max_protocol), "%s", v);
-	ss->require_signing = json_is_true(json_object_get(o, "require_signing"));
+	ss->require_signing =
+		json_is_true(json_object_get(o, "require_signing"));
 	ss->require_encryption =
 		json_is_true(json_object_get(o, "require_encryption"));
 }
@@ -77,9 +86,11 @@ int jobsession_from_request(json_t *root, void **session, char **smb_json,
 		return 0; /* the target's check says what is wrong with it */
 	if (!json_is_string(t) || !tgt_for_target(json_string_value(t))) {
 		if (c)
-			return field_fail(e, "credential", "only for an smb:// target");
+			return field_fail(e, "credential",
+					  "only for an smb:// target");
 		if (o)
-			return field_fail(e, "smb", "only for an smb:// target");
+			return field_fail(e, "smb",
+					  "only for an smb:// target");
 		return 0;
 	}
 	if (!c)
@@ -100,25 +111,27 @@ int jobsession_from_request(json_t *root, void **session, char **smb_json,
 				  "POST /api/v1/credentials)",
 				  name);
 	if ((rc = fields_check_object(jobsession_smb_fields,
-				      jobsession_n_smb_fields, o, "smb", NULL, &n,
-				      e)) < 0)
+				      jobsession_n_smb_fields, o, "smb", NULL,
+				      &n, e)) < 0)
 		return rc;
 	knobs(n, ss);
 	lo = ss->min_protocol[0] ? smb_dialect_index(ss->min_protocol) : -1;
 	hi = ss->max_protocol[0] ? smb_dialect_index(ss->max_protocol) : -1;
 	if (lo >= 0 && hi >= 0 && lo > hi)
-		rc = field_fail(e, "smb.min_protocol", "is above smb.max_protocol");
+		rc = field_fail(e, "smb.min_protocol",
+				"is above smb.max_protocol");
 	else if (ss->require_encryption && hi >= 0 && hi < 2)
 		rc = field_fail(e, "smb.require_encryption",
 				"needs SMB 3 (max_protocol SMB3_00 or above)");
 	json_decref(n);
 	if (rc < 0)
 		return rc;
-	v = json_pack("{s:s, s:s?, s:s?, s:b, s:b}", "credential", name,
-		      "min_protocol", ss->min_protocol[0] ? ss->min_protocol : NULL,
-		      "max_protocol", ss->max_protocol[0] ? ss->max_protocol : NULL,
-		      "require_signing", ss->require_signing,
-		      "require_encryption", ss->require_encryption);
+	v = json_pack(
+		"{s:s, s:s?, s:s?, s:b, s:b}", "credential", name,
+		"min_protocol", ss->min_protocol[0] ? ss->min_protocol : NULL,
+		"max_protocol", ss->max_protocol[0] ? ss->max_protocol : NULL,
+		"require_signing", ss->require_signing, "require_encryption",
+		ss->require_encryption);
 	*smb_json = v ? json_dumps(v, JSON_COMPACT) : NULL;
 	json_decref(v);
 	return *smb_json ? 0 : -ENOMEM;
@@ -146,9 +159,10 @@ int jobsession_from_job(const struct job_spec *s, void **session, char *error,
 		rc = -EINVAL;
 	} else if ((rc = creds_get(name, ss)) < 0) {
 		snprintf(error, len,
-			 rc == -ENOENT ? "credential \"%s\" was deleted after the "
-					 "job was queued"
-				       : "credential \"%s\": the store failed",
+			 rc == -ENOENT
+				 ? "credential \"%s\" was deleted after the "
+				   "job was queued"
+				 : "credential \"%s\": the store failed",
 			 name);
 	} else {
 		knobs(o, ss);

@@ -100,8 +100,9 @@ int jobtarget_check(json_t *v, const char *field, const char *scratch,
 		*device_bytes = 0;
 	if (v) {
 		if (!json_is_string(v))
-			return field_fail(e, field,
-					  "must be a string (a directory path)");
+			return field_fail(
+				e, field,
+				"must be a string (a directory path)");
 		t = json_string_value(v);
 		remote = tgt_for_target(t);
 		if (!!remote != !!session)

@@ -63,9 +63,11 @@ void log_msg(const char *level, const char *fmt, ...)
 	if (format == LOG_JSON) {
 		/* "job 3: …" / "run 3: …": the id becomes a field */
 		if (sscanf(line, "%3[a-z] %lld: %n", what, &id, &skip) == 2 &&
-		    skip > 0 && (strcmp(what, "job") == 0 || strcmp(what, "run") == 0))
+		    skip > 0 &&
+		    (strcmp(what, "job") == 0 || strcmp(what, "run") == 0))
 			msg = line + skip;
-		fprintf(stderr, "{\"time\":\"%s\",\"level\":\"%s\",", now, level);
+		fprintf(stderr, "{\"time\":\"%s\",\"level\":\"%s\",", now,
+			level);
 		if (msg != line)
 			fprintf(stderr, "\"%s\":%lld,", what, id);
 		fputs("\"msg\":\"", stderr);

@@ -16,17 +16,17 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: storbench COMMAND [OPTIONS]\n"
-		"\n"
-		"  serve    the daemon: dashboard, REST API and job queue\n"
-		"  run      one benchmark here and now, printed like "
-		"CrystalDiskMark\n"
-		"  import   results of CrystalDiskMark, fio or DiskSpd into the "
-		"archive\n"
-		"\n"
-		"storbench COMMAND --help   what a command takes\n"
-		"storbench --version\n");
+	fprintf(f, "usage: storbench COMMAND [OPTIONS]\n"
+		   "\n"
+		   "  serve    the daemon: dashboard, REST API and job queue\n"
+		   "  run      one benchmark here and now, printed like "
+		   "CrystalDiskMark\n"
+		   "  import   results of CrystalDiskMark, fio or DiskSpd into "
+		   "the "
+		   "archive\n"
+		   "\n"
+		   "storbench COMMAND --help   what a command takes\n"
+		   "storbench --version\n");
 }
 
 int main(int argc, char **argv)
@@ -45,8 +45,8 @@ int main(int argc, char **argv)
 		printf("storbench %s\n", STORBENCH_VERSION);
 		return 0;
 	}
-	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
-			  strcmp(argv[1], "help") == 0)) {
+	if (argc >= 2 &&
+	    (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)) {
 		usage(stdout);
 		return 0;
 	}

@@ -15,67 +15,118 @@
 
 #define MAX_IO_SIZE (64ULL << 40)
 
-static const char *const patterns[] = {"sequential", "random", NULL};
-static const char *const syncs[] = {"none", "dsync", "fdatasync", NULL};
-const char *const plan_data_names[] = {"random", "zeros", "repeat", NULL};
+static const char *const patterns[] = { "sequential", "random", NULL };
+static const char *const syncs[] = { "none", "dsync", "fdatasync", NULL };
+const char *const plan_data_names[] = { "random", "zeros", "repeat", NULL };
 
 /* The test object (docs/api.md, "Custom tests"); a field with FIELD_SWEEP
  * may be a list (a sweep). duration_s, ramp_s and data default to the
  * job's. */
 const struct field plan_test_fields[PLAN_N_TEST_FIELDS] = {
-	{.name = "pattern", .type = FIELD_ENUM, .choices = patterns,
-	 .def = "\"random\"",
-	 .help = "how offsets are chosen: sequential (each thread walks its "
-		 "own equal region of the file, wrapping at its end) or random "
-		 "(uniform block-aligned offsets over the whole file, with "
-		 "repeats)"},
-	{.name = "read_pct", .type = FIELD_INT, .unit = "%", .min = 0,
-	 .max = 100, .def = "100", .flags = FIELD_SWEEP,
-	 .help = "the share of reads: each I/O is a read with this "
-		 "probability (100 read only, 0 write only, between: a mix)"},
-	{.name = "block_size", .type = FIELD_BYTES, .unit = "B", .min = 512,
-	 .max = PLAN_MAX_BLOCK, .step = 512, .def = "4096",
-	 .flags = FIELD_SWEEP,
-	 .help = "bytes per I/O, a multiple of 512; each thread's region of "
-		 "the file must hold one block"},
-	{.name = "queue_depth", .type = FIELD_INT, .unit = "I/Os", .min = 1,
-	 .max = WL_MAX_QUEUE_DEPTH, .def = "1", .flags = FIELD_SWEEP,
-	 .help = "I/Os in flight per thread (QD)"},
-	{.name = "threads", .type = FIELD_INT, .min = 1, .max = WL_MAX_THREADS,
-	 .def = "1", .flags = FIELD_SWEEP,
-	 .unit = "threads",
-	 .help = "engine threads, each with its own queue (T); queue_depth × "
-		 "threads × block_size at most 1 GiB, and queue_depth × "
-		 "threads at most 4096 with psync, 512 on an SMB target"},
-	{.name = "duration_s", .type = FIELD_NUMBER, .unit = "s", .min = 0.5,
-	 .max = 3600, .def_text = "the job's duration_s", .flags = FIELD_SWEEP,
-	 .help = "the measured window of each iteration"},
-	{.name = "io_size", .type = FIELD_BYTES, .unit = "B", .min = 0,
-	 .max = (double)MAX_IO_SIZE, .def = "0", .flags = FIELD_SWEEP,
-	 .help = "size-based: the iteration ends after exactly this much I/O, "
-		 "a multiple of threads × block_size; 0 = time-based"},
-	{.name = "ramp_s", .type = FIELD_NUMBER, .unit = "s", .min = 0,
-	 .max = 3600, .def_text = "the job's ramp_s (time-based tests only)",
-	 .flags = FIELD_SWEEP,
-	 .help = "I/O before the measured window, counted nowhere"},
-	{.name = "sync", .type = FIELD_ENUM, .choices = syncs, .def = "\"none\"",
-	 .help = "for tests that write (read_pct < 100): none; dsync (the "
-		 "file opened O_DSYNC); fdatasync (once every sync_every "
-		 "completed writes per thread)"},
-	{.name = "sync_every", .type = FIELD_INT, .unit = "writes", .min = 1,
-	 .max = 1000000, .def = "1", .flags = FIELD_SWEEP,
-	 .help = "writes per fdatasync, per thread (sync \"fdatasync\" only)"},
-	{.name = "data", .type = FIELD_ENUM, .choices = plan_data_names,
-	 .def_text = "the job's data",
-	 .help = "what writes carry: random (incompressible, never repeated), "
-		 "zeros, or repeat (one 4 KiB block)"},
-	{.name = "name", .type = FIELD_STRING, .unit = "B", .min = 1, .max = 31,
-	 .flags = FIELD_CLEAN,
-	 .def_text = "CrystalDiskMark style from the fields: \"RND4K Q32T1\", "
-		     "a mix adds its read share (\"RND8K Q16T2 R70\")",
-	 .help = "the test's name in results and comparisons, unique with its "
-		 "direction in the job; a sweep's points are named after it "
-		 "with the value (\"scale T4\")"},
+	{ .name = "pattern",
+	  .type = FIELD_ENUM,
+	  .choices = patterns,
+	  .def = "\"random\"",
+	  .help = "how offsets are chosen: sequential (each thread walks its "
+		  "own equal region of the file, wrapping at its end) or "
+		  "random "
+		  "(uniform block-aligned offsets over the whole file, with "
+		  "repeats)" },
+	{ .name = "read_pct",
+	  .type = FIELD_INT,
+	  .unit = "%",
+	  .min = 0,
+	  .max = 100,
+	  .def = "100",
+	  .flags = FIELD_SWEEP,
+	  .help = "the share of reads: each I/O is a read with this "
+		  "probability (100 read only, 0 write only, between: a mix)" },
+	{ .name = "block_size",
+	  .type = FIELD_BYTES,
+	  .unit = "B",
+	  .min = 512,
+	  .max = PLAN_MAX_BLOCK,
+	  .step = 512,
+	  .def = "4096",
+	  .flags = FIELD_SWEEP,
+	  .help = "bytes per I/O, a multiple of 512; each thread's region of "
+		  "the file must hold one block" },
+	{ .name = "queue_depth",
+	  .type = FIELD_INT,
+	  .unit = "I/Os",
+	  .min = 1,
+	  .max = WL_MAX_QUEUE_DEPTH,
+	  .def = "1",
+	  .flags = FIELD_SWEEP,
+	  .help = "I/Os in flight per thread (QD)" },
+	{ .name = "threads",
+	  .type = FIELD_INT,
+	  .min = 1,
+	  .max = WL_MAX_THREADS,
+	  .def = "1",
+	  .flags = FIELD_SWEEP,
+	  .unit = "threads",
+	  .help = "engine threads, each with its own queue (T); queue_depth × "
+		  "threads × block_size at most 1 GiB, and queue_depth × "
+		  "threads at most 4096 with psync, 512 on an SMB target" },
+	{ .name = "duration_s",
+	  .type = FIELD_NUMBER,
+	  .unit = "s",
+	  .min = 0.5,
+	  .max = 3600,
+	  .def_text = "the job's duration_s",
+	  .flags = FIELD_SWEEP,
+	  .help = "the measured window of each iteration" },
+	{ .name = "io_size",
+	  .type = FIELD_BYTES,
+	  .unit = "B",
+	  .min = 0,
+	  .max = (double)MAX_IO_SIZE,
+	  .def = "0",
+	  .flags = FIELD_SWEEP,
+	  .help = "size-based: the iteration ends after exactly this much I/O, "
+		  "a multiple of threads × block_size; 0 = time-based" },
+	{ .name = "ramp_s",
+	  .type = FIELD_NUMBER,
+	  .unit = "s",
+	  .min = 0,
+	  .max = 3600,
+	  .def_text = "the job's ramp_s (time-based tests only)",
+	  .flags = FIELD_SWEEP,
+	  .help = "I/O before the measured window, counted nowhere" },
+	{ .name = "sync",
+	  .type = FIELD_ENUM,
+	  .choices = syncs,
+	  .def = "\"none\"",
+	  .help = "for tests that write (read_pct < 100): none; dsync (the "
+		  "file opened O_DSYNC); fdatasync (once every sync_every "
+		  "completed writes per thread)" },
+	{ .name = "sync_every",
+	  .type = FIELD_INT,
+	  .unit = "writes",
+	  .min = 1,
+	  .max = 1000000,
+	  .def = "1",
+	  .flags = FIELD_SWEEP,
+	  .help = "writes per fdatasync, per thread (sync \"fdatasync\" "
+		  "only)" },
+	{ .name = "data",
+	  .type = FIELD_ENUM,
+	  .choices = plan_data_names,
+	  .def_text = "the job's data",
+	  .help = "what writes carry: random (incompressible, never repeated), "
+		  "zeros, or repeat (one 4 KiB block)" },
+	{ .name = "name",
+	  .type = FIELD_STRING,
+	  .unit = "B",
+	  .min = 1,
+	  .max = 31,
+	  .flags = FIELD_CLEAN,
+	  .def_text = "CrystalDiskMark style from the fields: \"RND4K Q32T1\", "
+		      "a mix adds its read share (\"RND8K Q16T2 R70\")",
+	  .help = "the test's name in results and comparisons, unique with its "
+		  "direction in the job; a sweep's points are named after it "
+		  "with the value (\"scale T4\")" },
 };
 const size_t plan_n_test_fields = FIELDS_N(plan_test_fields);
 _Static_assert(FIELDS_N(plan_test_fields) == PLAN_N_TEST_FIELDS,
@@ -117,8 +168,8 @@ static void default_name(struct workload *w)
 
 	block_text(w->block_size, b, sizeof(b));
 	snprintf(w->name, sizeof(w->name), "%s%s Q%uT%u",
-		 w->pattern == WL_SEQUENTIAL ? "SEQ" : "RND", b,
-		 w->queue_depth, w->threads);
+		 w->pattern == WL_SEQUENTIAL ? "SEQ" : "RND", b, w->queue_depth,
+		 w->threads);
 	if (w->read_pct != 0 && w->read_pct != 100)
 		snprintf(w->name + strlen(w->name),
 			 sizeof(w->name) - strlen(w->name), " R%u",
@@ -130,7 +181,8 @@ static int check_test(size_t i, const struct workload *w, json_t *o,
 		      struct field_error *e)
 {
 	char a[32];
-	uint64_t buffers = (uint64_t)w->queue_depth * w->threads * w->block_size;
+	uint64_t buffers =
+		(uint64_t)w->queue_depth * w->threads * w->block_size;
 
 	if ((uint64_t)w->block_size * w->threads > w->file_size) {
 		units_format_size(w->file_size, a, sizeof(a));
@@ -151,19 +203,21 @@ static int check_test(size_t i, const struct workload *w, json_t *o,
 			return fail(e, i, "io_size",
 				    "must be at least one block per thread");
 		if (w->io_bytes % ((uint64_t)w->block_size * w->threads))
-			return fail(e, i, "io_size",
-				    "must be a whole number of blocks per thread: "
-				    "a multiple of threads × block_size = %llu "
-				    "bytes",
-				    (unsigned long long)w->block_size * w->threads);
+			return fail(
+				e, i, "io_size",
+				"must be a whole number of blocks per thread: "
+				"a multiple of threads × block_size = %llu "
+				"bytes",
+				(unsigned long long)w->block_size * w->threads);
 		if (w->ramp_s > 0)
 			return fail(e, i, "ramp_s",
 				    "a ramp applies to time-based tests only "
 				    "(io_size is set)");
 	}
 	if (w->sync != WL_SYNC_NONE && w->read_pct == 100)
-		return fail(e, i, "sync", "applies to writes, and this test only "
-					  "reads (read_pct 100)");
+		return fail(e, i, "sync",
+			    "applies to writes, and this test only "
+			    "reads (read_pct 100)");
 	if (json_object_get(o, "sync_every") && w->sync != WL_SYNC_FDATASYNC)
 		return fail(e, i, "sync_every",
 			    "applies only with sync \"fdatasync\"");
@@ -197,8 +251,9 @@ static int parse_test(json_t *o, size_t i, const struct workload *def,
 	if (!json_is_object(o))
 		return fail(e, i, NULL, "every test must be a JSON object");
 	if ((v = json_object_get(o, "sweep")) != NULL && !stored)
-		return fail(e, i, "sweep", "unknown field \"sweep\": make a sweep "
-					   "by giving a numeric field a list");
+		return fail(e, i, "sweep",
+			    "unknown field \"sweep\": make a sweep "
+			    "by giving a numeric field a list");
 	if (v) {
 		/* a stored plan's point: checked below, not a request field */
 		sweep = v;
@@ -211,23 +266,26 @@ static int parse_test(json_t *o, size_t i, const struct workload *def,
 	if (rc < 0)
 		goto out;
 	memset(w, 0, sizeof(*w));
-	w->pattern = (enum wl_pattern)enum_of(n, "pattern", patterns, WL_RANDOM);
+	w->pattern =
+		(enum wl_pattern)enum_of(n, "pattern", patterns, WL_RANDOM);
 	w->read_pct = (unsigned)int_of(n, "read_pct");
 	w->block_size = (uint32_t)int_of(n, "block_size");
 	w->queue_depth = (unsigned)int_of(n, "queue_depth");
 	w->threads = (unsigned)int_of(n, "threads");
 	w->file_size = def->file_size;
-	w->duration_s = (v = json_object_get(n, "duration_s")) ? json_number_value(v)
-							      : def->duration_s;
+	w->duration_s = (v = json_object_get(n, "duration_s"))
+				? json_number_value(v)
+				: def->duration_s;
 	w->io_bytes = int_of(n, "io_size");
 	/* the job-wide ramp is for time-based tests; a size-based one
 	 * refuses only a ramp of its own */
 	w->ramp_s = (v = json_object_get(n, "ramp_s")) ? json_number_value(v)
-		    : w->io_bytes			   ? 0
-							   : def->ramp_s;
+		    : w->io_bytes		       ? 0
+						       : def->ramp_s;
 	w->sync = (enum wl_sync)enum_of(n, "sync", syncs, WL_SYNC_NONE);
 	w->sync_every = (unsigned)int_of(n, "sync_every");
-	w->data = (enum wl_data)enum_of(n, "data", plan_data_names, (int)def->data);
+	w->data = (enum wl_data)enum_of(n, "data", plan_data_names,
+					(int)def->data);
 	if ((rc = check_test(i, w, o, e)) < 0)
 		goto out;
 	if (sweep) {
@@ -235,16 +293,19 @@ static int parse_test(json_t *o, size_t i, const struct workload *def,
 		json_t *g = json_object_get(sweep, "group"),
 		       *f = json_object_get(sweep, "field"),
 		       *x = json_object_get(sweep, "value");
-		if (!json_is_string(g) || !json_is_string(f) || !json_is_number(x) ||
+		if (!json_is_string(g) || !json_is_string(f) ||
+		    !json_is_number(x) ||
 		    strlen(json_string_value(g)) >= sizeof(w->group) ||
 		    strlen(json_string_value(f)) >= sizeof(w->sweep_field)) {
-			rc = fail(e, i, "sweep", "must be {\"group\": string, "
-						 "\"field\": string, \"value\": "
-						 "number} (make a sweep by giving a "
-						 "field a list instead)");
+			rc = fail(e, i, "sweep",
+				  "must be {\"group\": string, "
+				  "\"field\": string, \"value\": "
+				  "number} (make a sweep by giving a "
+				  "field a list instead)");
 			goto out;
 		}
-		snprintf(w->group, sizeof(w->group), "%s", json_string_value(g));
+		snprintf(w->group, sizeof(w->group), "%s",
+			 json_string_value(g));
 		snprintf(w->sweep_field, sizeof(w->sweep_field), "%s",
 			 json_string_value(f));
 		w->sweep_value = json_number_value(x);
@@ -263,13 +324,13 @@ out:
 /* The value of the swept field at this point, as a number. */
 static double sweep_value(const struct workload *w, const char *key)
 {
-	return strcmp(key, "read_pct") == 0      ? w->read_pct
-	       : strcmp(key, "block_size") == 0  ? w->block_size
+	return strcmp(key, "read_pct") == 0	 ? w->read_pct
+	       : strcmp(key, "block_size") == 0	 ? w->block_size
 	       : strcmp(key, "queue_depth") == 0 ? w->queue_depth
-	       : strcmp(key, "threads") == 0     ? w->threads
-	       : strcmp(key, "duration_s") == 0  ? w->duration_s
-	       : strcmp(key, "io_size") == 0     ? (double)w->io_bytes
-	       : strcmp(key, "ramp_s") == 0      ? w->ramp_s
+	       : strcmp(key, "threads") == 0	 ? w->threads
+	       : strcmp(key, "duration_s") == 0	 ? w->duration_s
+	       : strcmp(key, "io_size") == 0	 ? (double)w->io_bytes
+	       : strcmp(key, "ramp_s") == 0	 ? w->ramp_s
 						 : w->sync_every;
 }
 
@@ -286,7 +347,8 @@ static void point_token(const struct workload *w, const char *key, char *buf,
 	else if (strcmp(key, "read_pct") == 0)
 		snprintf(buf, len, " R%u", w->read_pct);
 	else if (strcmp(key, "block_size") == 0)
-		block_text(w->block_size, b, sizeof(b)), snprintf(buf, len, " %s", b);
+		block_text(w->block_size, b, sizeof(b)),
+			snprintf(buf, len, " %s", b);
 	else
 		snprintf(buf, len, " %s=%g", key, sweep_value(w, key));
 }
@@ -317,15 +379,16 @@ static int add_tests(json_t *o, size_t i, const struct workload *def,
 			for (size_t k = 0; k < plan_n_test_fields; k++)
 				if (plan_test_fields[k].flags & FIELD_SWEEP)
 					snprintf(can + strlen(can),
-						 sizeof(can) - strlen(can), "%s%s",
-						 can[0] ? ", " : "",
+						 sizeof(can) - strlen(can),
+						 "%s%s", can[0] ? ", " : "",
 						 plan_test_fields[k].name);
-			return fail(e, i, key, "cannot be a list (these can: %s)",
-				    can);
+			return fail(e, i, key,
+				    "cannot be a list (these can: %s)", can);
 		}
 		if (list_key)
-			return fail(e, i, key, "only one field of a test may be "
-					       "a list (%s is one already)",
+			return fail(e, i, key,
+				    "only one field of a test may be "
+				    "a list (%s is one already)",
 				    list_key);
 		list_key = key;
 		list = v;
@@ -333,7 +396,8 @@ static int add_tests(json_t *o, size_t i, const struct workload *def,
 	if (!list) {
 		if (out->n == PLAN_MAX_TESTS)
 			goto too_many;
-		if ((rc = parse_test(o, i, def, stored, &out->w[out->n], e)) < 0)
+		if ((rc = parse_test(o, i, def, stored, &out->w[out->n], e)) <
+		    0)
 			return rc;
 		out->w[out->n].origin = (unsigned)i;
 		out->n++;
@@ -369,9 +433,10 @@ static int add_tests(json_t *o, size_t i, const struct workload *def,
 			    strstr(e->field, list_key)) {
 				snprintf(e->field + fl, sizeof(e->field) - fl,
 					 "[%zu]", j);
-				snprintf(detail, sizeof(detail), "%s%s", e->field,
-					 why);
-				snprintf(e->detail, sizeof(e->detail), "%s", detail);
+				snprintf(detail, sizeof(detail), "%s%s",
+					 e->field, why);
+				snprintf(e->detail, sizeof(e->detail), "%s",
+					 detail);
 			}
 			return rc;
 		}
@@ -379,32 +444,37 @@ static int add_tests(json_t *o, size_t i, const struct workload *def,
 		if (json_is_string(name)) {
 			snprintf(w->group, sizeof(w->group), "%s",
 				 json_string_value(name));
-			if (snprintf(w->name, sizeof(w->name), "%s%s",
-				     w->group, tok) >= (int)sizeof(w->name))
-				return fail(e, i, "name", "too long for a sweep: "
-							  "the point's name "
-							  "\"%s%s\" is over 31 "
-							  "bytes",
+			if (snprintf(w->name, sizeof(w->name), "%s%s", w->group,
+				     tok) >= (int)sizeof(w->name))
+				return fail(e, i, "name",
+					    "too long for a sweep: "
+					    "the point's name "
+					    "\"%s%s\" is over 31 "
+					    "bytes",
 					    w->group, tok);
 		} else {
 			snprintf(w->group, sizeof(w->group), "%s sweep %zu",
 				 list_key, i + 1);
-			if (strcmp(list_key, "read_pct") && strcmp(list_key, "threads") &&
+			if (strcmp(list_key, "read_pct") &&
+			    strcmp(list_key, "threads") &&
 			    strcmp(list_key, "queue_depth") &&
 			    strcmp(list_key, "block_size"))
 				snprintf(w->name + strlen(w->name),
-					 sizeof(w->name) - strlen(w->name), "%s",
-					 tok);
+					 sizeof(w->name) - strlen(w->name),
+					 "%s", tok);
 		}
-		snprintf(w->sweep_field, sizeof(w->sweep_field), "%s", list_key);
+		snprintf(w->sweep_field, sizeof(w->sweep_field), "%s",
+			 list_key);
 		w->sweep_value = sweep_value(w, list_key);
 		w->origin = (unsigned)i;
 		for (size_t k = out->n - j; k < out->n; k++)
 			if (out->w[k].sweep_value == w->sweep_value) {
 				char pkey[24];
-				snprintf(pkey, sizeof(pkey), "%s[%zu]", list_key, j);
-				return fail(e, i, pkey, "repeats the value of %s[%zu] "
-						       "(each point of a sweep once)",
+				snprintf(pkey, sizeof(pkey), "%s[%zu]",
+					 list_key, j);
+				return fail(e, i, pkey,
+					    "repeats the value of %s[%zu] "
+					    "(each point of a sweep once)",
 					    list_key, k - (out->n - j));
 			}
 		out->n++;
@@ -436,19 +506,22 @@ static int parse_plan_tests(json_t *tests, const struct workload *def,
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		size_t first = out->n;
-		if ((rc = add_tests(json_array_get(tests, i), i, def, stored, out,
-				    e)) < 0) {
+		if ((rc = add_tests(json_array_get(tests, i), i, def, stored,
+				    out, e)) < 0) {
 			plan_free(out);
 			return rc;
 		}
 		for (size_t a = first; a < out->n; a++)
 			for (size_t b = 0; b < a; b++)
-				if (strcmp(out->w[a].name, out->w[b].name) == 0 &&
+				if (strcmp(out->w[a].name, out->w[b].name) ==
+					    0 &&
 				    strcmp(wl_rw_name(out->w[a].read_pct),
-					   wl_rw_name(out->w[b].read_pct)) == 0) {
+					   wl_rw_name(out->w[b].read_pct)) ==
+					    0) {
 					fail(e, i, "name",
 					     "\"%s\" (%s) is already in the "
-					     "plan; give each test its own name",
+					     "plan; give each test its own "
+					     "name",
 					     out->w[a].name,
 					     wl_rw_name(out->w[a].read_pct));
 					plan_free(out);
@@ -502,7 +575,8 @@ json_t *plan_json(const struct plan *p)
 	for (size_t i = 0; a && i < p->n; i++) {
 		const struct workload *w = &p->w[i];
 		json_t *t = json_pack(
-			"{s:s, s:s, s:i, s:I, s:i, s:i, s:f, s:I, s:f, s:s, s:s}",
+			"{s:s, s:s, s:i, s:I, s:i, s:i, s:f, s:I, s:f, s:s, "
+			"s:s}",
 			"name", w->name, "pattern", wl_pattern_name(w->pattern),
 			"read_pct", (int)w->read_pct, "block_size",
 			(json_int_t)w->block_size, "queue_depth",
@@ -515,10 +589,10 @@ json_t *plan_json(const struct plan *p)
 					    json_integer(w->sync_every));
 		if (t && w->sweep_field[0])
 			json_object_set_new(t, "sweep",
-					    json_pack("{s:s, s:s, s:f}", "group",
-						      w->group, "field",
-						      w->sweep_field, "value",
-						      w->sweep_value));
+					    json_pack("{s:s, s:s, s:f}",
+						      "group", w->group,
+						      "field", w->sweep_field,
+						      "value", w->sweep_value));
 		if (!t || json_array_append_new(a, t) < 0) {
 			json_decref(a);
 			return NULL;

@@ -22,7 +22,7 @@
 #include "workload.h"
 
 #define PLAN_MAX_TESTS 64
-#define PLAN_MAX_BLOCK (64U << 20) /* bytes */
+#define PLAN_MAX_BLOCK (64U << 20)    /* bytes */
 #define PLAN_MAX_BUFFERS (1ULL << 30) /* queue_depth × threads × block_size */
 
 struct plan {
@@ -45,10 +45,10 @@ int plan_parse_stored(json_t *tests, const struct workload *def,
 
 /* A fixed test of a preset (CrystalDiskMark's sets): its name and shape. */
 struct plan_test {
-	const char *name;        /* "SEQ1M Q8T1" */
+	const char *name; /* "SEQ1M Q8T1" */
 	enum wl_pattern pattern;
-	unsigned read_pct;       /* 100 read, 0 write */
-	uint32_t block_size;     /* bytes */
+	unsigned read_pct;   /* 100 read, 0 write */
+	uint32_t block_size; /* bytes */
 	unsigned queue_depth;
 	unsigned threads;
 };

@@ -33,8 +33,8 @@ static void pause_between_tests(struct job_run *jr, double seconds)
  * I/Os queued on a slow device) breaks it: most I/Os are still in flight
  * when it closes. Says so on the run, once per test.
  */
-static int check_little(struct job_run *jr,
-			const struct workload *w, const struct result *r)
+static int check_little(struct job_run *jr, const struct workload *w,
+			const struct result *r)
 {
 	double slots = (double)w->queue_depth * w->threads;
 	double busy = r->iops * r->lat_mean_us / 1e6;
@@ -59,7 +59,7 @@ struct sample_sink {
 	struct job_run *jr;
 	const struct workload *w;
 	int iteration;
-	int failed;         /* logged once per iteration */
+	int failed;	    /* logged once per iteration */
 	unsigned published; /* seconds of this iteration sent as events */
 };
 
@@ -70,17 +70,18 @@ static void publish_sample(const struct sample_sink *k, unsigned second,
 {
 	double l = length_s > 0 ? length_s : 1;
 
-	events_publish("sample",
-		       json_pack("{s:I, s:I, s:s, s:s, s:i, s:i, s:f, s:{s:f, s:f}, "
-				 "s:{s:f, s:f}}",
-				 "job_id", (json_int_t)k->jr->id, "run_id",
-				 (json_int_t)k->jr->run_id, "test", k->w->name, "rw",
-				 wl_rw_name(k->w->read_pct), "iteration",
-				 k->iteration, "second", (int)second, "length_s", l,
-				 "read", "iops", (double)s->ios[0] / l, "mb_s",
-				 (double)s->bytes[0] / 1e6 / l, "write", "iops",
-				 (double)s->ios[1] / l, "mb_s",
-				 (double)s->bytes[1] / 1e6 / l));
+	events_publish(
+		"sample",
+		json_pack("{s:I, s:I, s:s, s:s, s:i, s:i, s:f, s:{s:f, s:f}, "
+			  "s:{s:f, s:f}}",
+			  "job_id", (json_int_t)k->jr->id, "run_id",
+			  (json_int_t)k->jr->run_id, "test", k->w->name, "rw",
+			  wl_rw_name(k->w->read_pct), "iteration", k->iteration,
+			  "second", (int)second, "length_s", l, "read", "iops",
+			  (double)s->ios[0] / l, "mb_s",
+			  (double)s->bytes[0] / 1e6 / l, "write", "iops",
+			  (double)s->ios[1] / l, "mb_s",
+			  (double)s->bytes[1] / 1e6 / l));
 }
 
 /* engine_opts.sample_done: each finished second is stored at once, so a
@@ -90,8 +91,8 @@ static void on_sample(void *arg, unsigned second, const struct engine_sample *s)
 {
 	struct sample_sink *k = arg;
 
-	if (archive_sample_put(k->jr->a, k->jr->run_id, k->w, k->iteration, second,
-			       s) < 0 &&
+	if (archive_sample_put(k->jr->a, k->jr->run_id, k->w, k->iteration,
+			       second, s) < 0 &&
 	    !k->failed++)
 		log_warn("run %lld: storing a second of samples failed; the "
 			 "iteration's samples are stored when it ends",
@@ -135,16 +136,17 @@ static int run_tests_into(struct job_run *jr, const struct plan *p,
 			if (!warned)
 				warned = check_little(jr, w, &r);
 			/* the result and its seconds: both or neither */
-			rc = archive_iteration_insert(jr->a, jr->run_id, w, it, &r,
-						      o->hist, o->samples);
+			rc = archive_iteration_insert(jr->a, jr->run_id, w, it,
+						      &r, o->hist, o->samples);
 			if (rc < 0) {
 				snprintf(o->error, o->error_len,
-					 "storing a result in the archive failed");
+					 "storing a result in the archive "
+					 "failed");
 				return rc;
 			}
 			/* the ragged end the engine keeps for its result */
-			for (unsigned sec = k->published; o->samples &&
-							  sec < o->samples->n; sec++)
+			for (unsigned sec = k->published;
+			     o->samples && sec < o->samples->n; sec++)
 				publish_sample(k, sec, &o->samples->s[sec],
 					       sec + 1 == o->samples->n
 						       ? o->samples->last_s
@@ -161,7 +163,7 @@ static int run_tests_into(struct job_run *jr, const struct plan *p,
 static int run_tests(struct job_run *jr, const struct plan *p,
 		     struct engine_opts *o)
 {
-	struct sample_sink sink = {.jr = jr};
+	struct sample_sink sink = { .jr = jr };
 	int rc;
 
 	o->sample_done = on_sample;
@@ -180,8 +182,8 @@ static int job_plan(const struct job_run *jr, struct plan *p, char *error,
 		    size_t error_len)
 {
 	const struct job_spec *s = jr->s;
-	struct workload def = {.file_size = s->size,
-			       .duration_s = s->duration_s};
+	struct workload def = { .file_size = s->size,
+				.duration_s = s->duration_s };
 	struct field_error pe;
 	json_t *tests;
 	int rc;
@@ -217,7 +219,7 @@ static unsigned samples_cap(const struct plan *p)
 /* A plan of tests on one test file of the job's size. */
 static int run_plan(struct job_run *jr, const struct plan *p)
 {
-	struct engine_samples samples = {.cap = samples_cap(p)};
+	struct engine_samples samples = { .cap = samples_cap(p) };
 	struct engine_opts o;
 	const char *path;
 	int direct = 0, rc;
@@ -236,8 +238,7 @@ static int run_plan(struct job_run *jr, const struct plan *p)
 	o.hist = malloc(sizeof(struct hist)); /* 32 KiB: not the stack */
 	o.samples = &samples;
 	samples.s = calloc(samples.cap, sizeof(*samples.s));
-	rc = o.hist && samples.s ? run_tests(jr, p, &o)
-				 : -ENOMEM;
+	rc = o.hist && samples.s ? run_tests(jr, p, &o) : -ENOMEM;
 	free(o.hist);
 	free(samples.s);
 	return rc;
@@ -245,7 +246,7 @@ static int run_plan(struct job_run *jr, const struct plan *p)
 
 int planrun_run(struct job_run *jr)
 {
-	struct plan p = {0};
+	struct plan p = { 0 };
 	int rc = job_plan(jr, &p, jr->error, sizeof(jr->error));
 
 	if (rc == 0) {

@@ -36,7 +36,7 @@ struct job_run;
 struct job_spec;
 
 enum {
-	PRESET_TESTS = 1 << 0,      /* the request carries `tests` (custom) */
+	PRESET_TESTS = 1 << 0,	    /* the request carries `tests` (custom) */
 	PRESET_RAW_DEVICE = 1 << 1, /* a raw block device may be the target
 				       (the plan's test file is the device) */
 	PRESET_OWN_ROOM = 1 << 2,   /* the preset checks the room its files
@@ -46,12 +46,12 @@ enum {
 
 /* A measure compare reads, and how it words a difference. */
 struct metric {
-	const char *key;   /* in the iteration or summary row */
+	const char *key; /* in the iteration or summary row */
 	const char *unit;
-	int higher;        /* higher is better */
+	int higher;		 /* higher is better */
 	const char *more, *less; /* the users' words for a delta */
-	const char *what;  /* "MB/s", "IOPS", … before more/less */
-	int digits;        /* decimals in sentences */
+	const char *what;	 /* "MB/s", "IOPS", … before more/less */
+	int digits;		 /* decimals in sentences */
 };
 
 /* A column of the summary's table on the run page (and maybe a line of its
@@ -59,8 +59,8 @@ struct metric {
 struct preset_column {
 	const char *key;   /* in the summary row */
 	const char *title; /* "DB read mean (ms)" */
-	int digits;        /* decimals shown */
-	int axis;          /* 0: table only; 1: the chart's left axis; 2: its
+	int digits;	   /* decimals shown */
+	int axis;	   /* 0: table only; 1: the chart's left axis; 2: its
 			      right axis */
 	const char *limit; /* the option holding its threshold, drawn dashed
 			      ("thresholds.db_read_mean_ms"), or NULL */
@@ -69,20 +69,20 @@ struct preset_column {
 /* How compare reads a preset's summary rows (one value per run each), and
  * how the run page draws them. */
 struct preset_rows {
-	const char *title;           /* the run page's card: "Mailbox
-					database" */
-	const char *x;               /* the row field along the chart's x
-					axis ("threads") */
+	const char *title;		/* the run page's card: "Mailbox
+					   database" */
+	const char *x;			/* the row field along the chart's x
+					   axis ("threads") */
 	const char *y_title, *y2_title; /* the chart's axes: "IOPS", "ms" */
 	const struct preset_column *columns;
 	size_t n_columns;
-	const char *kind;            /* compare's "kind" of these rows */
+	const char *kind; /* compare's "kind" of these rows */
 	const struct metric *metrics;
 	size_t n_metrics;
-	const char *verdict_key;     /* a row's verdict ("PASS"), or NULL */
-	const char *reasons_key;     /* the verdict's reasons (sentences), or
-					NULL */
-	const char *verdicts_key;    /* compare's per-side list of them */
+	const char *verdict_key;  /* a row's verdict ("PASS"), or NULL */
+	const char *reasons_key;  /* the verdict's reasons (sentences), or
+				     NULL */
+	const char *verdicts_key; /* compare's per-side list of them */
 	/* The row's test name ("Mailbox T8") into buf. */
 	void (*row_name)(json_t *row, char *buf, size_t len);
 };
@@ -94,32 +94,32 @@ struct preset_rows {
  * refusal it fills e and returns -EINVAL.
  */
 struct preset_req {
-	json_t *root;           /* the request as sent */
-	json_t *options;        /* the options, normalized (may be changed) */
-	json_t *tests;          /* out: the tests to plan (new reference) */
-	struct job_spec *s;     /* target, size, duration …, as parsed */
-	const char *scratch;    /* the default target */
-	const void *session;    /* the target's back-end session (smb), or
-				   NULL, for checks on the server */
+	json_t *root;	     /* the request as sent */
+	json_t *options;     /* the options, normalized (may be changed) */
+	json_t *tests;	     /* out: the tests to plan (new reference) */
+	struct job_spec *s;  /* target, size, duration …, as parsed */
+	const char *scratch; /* the default target */
+	const void *session; /* the target's back-end session (smb), or
+				NULL, for checks on the server */
 	struct field_error *e;
 };
 
 struct preset {
-	unsigned version;       /* PRESET_VERSION */
-	const char *name;       /* "cdm-default" */
-	const char *title;      /* "CrystalDiskMark 8 default" */
-	const char *kind;       /* what /profiles lists as its kind: "tests"
-				   for a fixed set, else the preset's own */
-	unsigned flags;         /* PRESET_* */
+	unsigned version;  /* PRESET_VERSION */
+	const char *name;  /* "cdm-default" */
+	const char *title; /* "CrystalDiskMark 8 default" */
+	const char *kind;  /* what /profiles lists as its kind: "tests"
+			      for a fixed set, else the preset's own */
+	unsigned flags;	   /* PRESET_* */
 	struct {
-		uint64_t size;  /* bytes */
+		uint64_t size; /* bytes */
 		int iterations;
 		double duration_s;
 		double interval_s;
 	} defaults;
 	const struct plan_test *tests; /* in run order, or NULL */
 	size_t n_tests;
-	const struct field *options;   /* NULL: takes no options */
+	const struct field *options; /* NULL: takes no options */
 	size_t n_options;
 
 	/* Checks what descriptors cannot; may set req->tests. NULL: none. */

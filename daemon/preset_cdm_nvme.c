@@ -14,14 +14,14 @@
 #define MiB (1024U * 1024U)
 
 static const struct plan_test tests[] = {
-	{"SEQ1M Q8T1", WL_SEQUENTIAL, 100, 1 * MiB, 8, 1},
-	{"SEQ128K Q32T1", WL_SEQUENTIAL, 100, 128 * KiB, 32, 1},
-	{"RND4K Q32T16", WL_RANDOM, 100, 4 * KiB, 32, 16},
-	{"RND4K Q1T1", WL_RANDOM, 100, 4 * KiB, 1, 1},
-	{"SEQ1M Q8T1", WL_SEQUENTIAL, 0, 1 * MiB, 8, 1},
-	{"SEQ128K Q32T1", WL_SEQUENTIAL, 0, 128 * KiB, 32, 1},
-	{"RND4K Q32T16", WL_RANDOM, 0, 4 * KiB, 32, 16},
-	{"RND4K Q1T1", WL_RANDOM, 0, 4 * KiB, 1, 1},
+	{ "SEQ1M Q8T1", WL_SEQUENTIAL, 100, 1 * MiB, 8, 1 },
+	{ "SEQ128K Q32T1", WL_SEQUENTIAL, 100, 128 * KiB, 32, 1 },
+	{ "RND4K Q32T16", WL_RANDOM, 100, 4 * KiB, 32, 16 },
+	{ "RND4K Q1T1", WL_RANDOM, 100, 4 * KiB, 1, 1 },
+	{ "SEQ1M Q8T1", WL_SEQUENTIAL, 0, 1 * MiB, 8, 1 },
+	{ "SEQ128K Q32T1", WL_SEQUENTIAL, 0, 128 * KiB, 32, 1 },
+	{ "RND4K Q32T16", WL_RANDOM, 0, 4 * KiB, 32, 16 },
+	{ "RND4K Q1T1", WL_RANDOM, 0, 4 * KiB, 1, 1 },
 };
 
 const struct preset preset_cdm_nvme = {
@@ -30,7 +30,7 @@ const struct preset preset_cdm_nvme = {
 	.title = "CrystalDiskMark 8 NVMe SSD",
 	.kind = "tests",
 	.flags = PRESET_RAW_DEVICE,
-	.defaults = {.size = 1ULL << 30, .iterations = 5, .duration_s = 5},
+	.defaults = { .size = 1ULL << 30, .iterations = 5, .duration_s = 5 },
 	.tests = tests,
 	.n_tests = sizeof(tests) / sizeof(tests[0]),
 	.run = planrun_run,

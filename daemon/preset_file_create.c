@@ -24,23 +24,29 @@
 
 #define MAX_SIZE (64ULL << 40)
 
-static const struct field size = {.type = FIELD_BYTES, .unit = "B",
-				  .min = 1 << 20, .max = (double)MAX_SIZE,
-				  .step = 1 << 20};
+static const struct field size = { .type = FIELD_BYTES,
+				   .unit = "B",
+				   .min = 1 << 20,
+				   .max = (double)MAX_SIZE,
+				   .step = 1 << 20 };
 
 static const struct field options[] = {
-	{.name = "sizes", .type = FIELD_LIST, .item = &size, .min_items = 1,
-	 .max_items = 16, .flags = FIELD_UNIQUE,
-	 .def_text = "1, 4 and 16 GiB, those that fit twice (the file and "
-		     "its copy) in free space; [size] when the job gives size",
-	 .help = "the file sizes, in whole MiB; each file and its copy must "
-		 "fit in the free space less the reserve"},
+	{ .name = "sizes",
+	  .type = FIELD_LIST,
+	  .item = &size,
+	  .min_items = 1,
+	  .max_items = 16,
+	  .flags = FIELD_UNIQUE,
+	  .def_text = "1, 4 and 16 GiB, those that fit twice (the file and "
+		      "its copy) in free space; [size] when the job gives size",
+	  .help = "the file sizes, in whole MiB; each file and its copy must "
+		  "fit in the free space less the reserve" },
 };
 
 /* The methods in the order they run: the two that only create, zeros (the
  * source), then the copies of it. */
 static const enum tgt_file_op methods[] = {
-	TGT_FILE_PREALLOCATE, TGT_FILE_SPARSE, TGT_FILE_ZEROS,
+	TGT_FILE_PREALLOCATE, TGT_FILE_SPARSE,	     TGT_FILE_ZEROS,
 	TGT_FILE_CLONE,	      TGT_FILE_COPY_OFFLOAD, TGT_FILE_COPY_RW,
 };
 
@@ -52,11 +58,11 @@ static int unsupported(int err)
 }
 
 /* Files one measurement: seconds and bytes, or why it could not be made. */
-static int store(struct job_run *jr, uint64_t bytes, const char *method,
-		 int it, double secs, int err, int64_t allocated)
+static int store(struct job_run *jr, uint64_t bytes, const char *method, int it,
+		 double secs, int err, int64_t allocated)
 {
-	struct workload w = {0};
-	struct result r = {0};
+	struct workload w = { 0 };
+	struct result r = { 0 };
 	char text[160] = "";
 
 	units_format_size(bytes, w.name, sizeof(w.name));
@@ -77,25 +83,25 @@ static int store(struct job_run *jr, uint64_t bytes, const char *method,
 		snprintf(text, sizeof(text), "unsupported: %s (%s)",
 			 strerror(-err),
 			 err == -EOPNOTSUPP ? "EOPNOTSUPP"
-			 : err == -EXDEV	? "EXDEV"
-			 : err == -EINVAL	? "EINVAL"
-			 : err == -ENOSYS	? "ENOSYS"
-			 : err == -ENOTTY	? "ENOTTY"
-						: "errno");
+			 : err == -EXDEV    ? "EXDEV"
+			 : err == -EINVAL   ? "EINVAL"
+			 : err == -ENOSYS   ? "ENOSYS"
+			 : err == -ENOTTY   ? "ENOTTY"
+					    : "errno");
 	}
 	result_finish(&r);
-	return job_stored(jr, archive_result_insert_note(jr->a, jr->run_id, &w,
-							 it, &r, NULL,
-							 err ? text : NULL,
-							 allocated));
+	return job_stored(jr, archive_result_insert_note(
+				      jr->a, jr->run_id, &w, it, &r, NULL,
+				      err ? text : NULL, allocated));
 }
 
 /* Makes path by op (src: the zeros, for the copies); *secs the op alone. */
 static int make(struct job_run *jr, enum tgt_file_op op, const char *src,
 		const char *path, uint64_t bytes, double *secs)
 {
-	struct tgt_open_args dst = {.path = path, .create = 1,
-				    .session = jr->session};
+	struct tgt_open_args dst = { .path = path,
+				     .create = 1,
+				     .session = jr->session };
 	struct engine_opts o;
 	uint64_t t0;
 	int direct, rc;
@@ -142,7 +148,8 @@ static int iteration(struct job_run *jr, uint64_t bytes, const char *name,
 			goto failed;
 		}
 		if (err == 0)
-			(void)tgt_allocated(jr->ops, p, jr->session, &allocated);
+			(void)tgt_allocated(jr->ops, p, jr->session,
+					    &allocated);
 		rc = store(jr, bytes, method, it, secs, err, allocated);
 		if (op == TGT_FILE_ZEROS)
 			src = p; /* kept for the copies */
@@ -158,13 +165,14 @@ failed:
 		job_file_remove(jr, src);
 	if (err == -EEXIST)
 		snprintf(jr->error, sizeof(jr->error),
-			 "refused: a file exists at %.110s and is not this job's; "
+			 "refused: a file exists at %.110s and is not this "
+			 "job's; "
 			 "storbench writes only files it creates (O_EXCL) and "
 			 "left it untouched",
 			 jr->real[jr->n_files - 1]);
 	else
-		snprintf(jr->error, sizeof(jr->error), "file-create %s: %s", name,
-			 strerror(-err));
+		snprintf(jr->error, sizeof(jr->error), "file-create %s: %s",
+			 name, strerror(-err));
 	return err;
 }
 
@@ -175,7 +183,8 @@ static int run(struct job_run *jr)
 	int rc;
 
 	if (n == 0) {
-		snprintf(jr->error, sizeof(jr->error), "file-create: bad options");
+		snprintf(jr->error, sizeof(jr->error),
+			 "file-create: bad options");
 		return -EINVAL;
 	}
 	/* files must really be written and removed, whatever back-end the
@@ -186,7 +195,8 @@ static int run(struct job_run *jr)
 	if ((rc = job_run_create(jr, jr->s->direct, 0)) < 0)
 		return rc;
 	for (i = 0; i < n && rc == 0; i++) {
-		uint64_t bytes = (uint64_t)json_integer_value(json_array_get(sizes, i));
+		uint64_t bytes =
+			(uint64_t)json_integer_value(json_array_get(sizes, i));
 		char name[32];
 		units_format_size(bytes, name, sizeof(name));
 		/* the file and its copy, with the reserve, as when queued */
@@ -204,8 +214,8 @@ static int run(struct job_run *jr)
  * that fit; each must fit twice (the file and its copy) with the reserve. */
 static int check(struct preset_req *rq)
 {
-	json_t *given = json_object_get(json_object_get(rq->root, "options"),
-					"sizes");
+	json_t *given =
+		json_object_get(json_object_get(rq->root, "options"), "sizes");
 	json_t *v = json_object_get(rq->options, "sizes"), *list, *e;
 	int size_given = json_object_get(rq->root, "size") != NULL;
 	char why[300], field[64];
@@ -240,24 +250,25 @@ static int check(struct preset_req *rq)
 				  "does not fit: the file and its copy need "
 				  "twice its size; %s",
 				  why);
-fits:
+	fits:
 		json_array_append(list, e);
 	}
 	json_decref(v);
 	if (json_array_size(list) == 0) {
 		json_decref(list);
-		return field_fail(rq->e, "options.sizes",
-				  "none of the default sizes (1, 4, 16 GiB) fits "
-				  "twice (the file and its copy) in the target's "
-				  "free space minus the reserve; give "
-				  "options.sizes or size");
+		return field_fail(
+			rq->e, "options.sizes",
+			"none of the default sizes (1, 4, 16 GiB) fits "
+			"twice (the file and its copy) in the target's "
+			"free space minus the reserve; give "
+			"options.sizes or size");
 	}
 	json_object_set_new(rq->options, "sizes", list);
 	return 0;
 }
 
 static const struct metric metrics[] = {
-	{"seconds", "s", 0, "slower", "faster", "s", 3},
+	{ "seconds", "s", 0, "slower", "faster", "s", 3 },
 };
 
 const struct preset preset_file_create = {
@@ -266,7 +277,7 @@ const struct preset preset_file_create = {
 	.title = "Time to create and copy fixed-size files",
 	.kind = "file-create",
 	.flags = PRESET_OWN_ROOM,
-	.defaults = {.size = 1ULL << 30, .iterations = 1, .duration_s = 5},
+	.defaults = { .size = 1ULL << 30, .iterations = 1, .duration_s = 5 },
 	.options = options,
 	.n_options = FIELDS_N(options),
 	.check = check,

@@ -25,69 +25,109 @@
 #define MAILBOX_MAX_DBS 16
 #define MAX_SIZE (64ULL << 40)
 
-static const struct field dir_item = {.type = FIELD_DIR,
-				 .help = "a directory, checked like target"};
-static const struct field thread_count = {.type = FIELD_INT, .min = 1,
-					  .max = WL_MAX_THREADS};
+static const struct field dir_item = {
+	.type = FIELD_DIR, .help = "a directory, checked like target"
+};
+static const struct field thread_count = { .type = FIELD_INT,
+					   .min = 1,
+					   .max = WL_MAX_THREADS };
+
+/* A latency threshold in ms: > 0 and at most an hour, or null (not
+ * checked). */
+#define THRESHOLD(field, def_ms, what)                                         \
+	{                                                                      \
+		.name = field, .type = FIELD_NUMBER, .unit = "ms", .min = 0,   \
+		.max = 3.6e6, .def = def_ms,                                   \
+		.flags = FIELD_NULLABLE | FIELD_ABOVE_MIN,                     \
+		.help = what "; null: not checked"                             \
+	}
 
 static const struct field thresholds[] = {
-	{.name = "db_read_mean_ms", .type = FIELD_NUMBER, .unit = "ms", .min = 0,
-	 .max = 3.6e6, .def = "20", .flags = FIELD_NULLABLE | FIELD_ABOVE_MIN,
-	 .help = "database read mean latency; null: not checked"},
-	{.name = "db_read_p99_ms", .type = FIELD_NUMBER, .unit = "ms", .min = 0,
-	 .max = 3.6e6, .def = "null", .flags = FIELD_NULLABLE | FIELD_ABOVE_MIN,
-	 .help = "database read p99 latency; null: not checked"},
-	{.name = "db_write_mean_ms", .type = FIELD_NUMBER, .unit = "ms",
-	 .min = 0, .max = 3.6e6, .def = "null",
-	 .flags = FIELD_NULLABLE | FIELD_ABOVE_MIN,
-	 .help = "database write mean latency; null: not checked"},
-	{.name = "log_write_mean_ms", .type = FIELD_NUMBER, .unit = "ms",
-	 .min = 0, .max = 3.6e6, .def = "10",
-	 .flags = FIELD_NULLABLE | FIELD_ABOVE_MIN,
-	 .help = "log write mean latency; null: not checked"},
-	{.name = "log_write_p99_ms", .type = FIELD_NUMBER, .unit = "ms",
-	 .min = 0, .max = 3.6e6, .def = "null",
-	 .flags = FIELD_NULLABLE | FIELD_ABOVE_MIN,
-	 .help = "log write p99 latency; null: not checked"},
+	THRESHOLD("db_read_mean_ms", "20", "database read mean latency"),
+	THRESHOLD("db_read_p99_ms", "null", "database read p99 latency"),
+	THRESHOLD("db_write_mean_ms", "null", "database write mean latency"),
+	THRESHOLD("log_write_mean_ms", "10", "log write mean latency"),
+	THRESHOLD("log_write_p99_ms", "null", "log write p99 latency"),
 };
 
 static const struct field options[] = {
-	{.name = "database_paths", .type = FIELD_LIST, .item = &dir_item,
-	 .min_items = 1, .max_items = 16, .def_text = "[target]",
-	 .help = "directories for the database files, used in turn; the "
-		 "run's target becomes the first"},
-	{.name = "log_paths", .type = FIELD_LIST, .item = &dir_item, .min_items = 1,
-	 .max_items = 16, .def_text = "[target]",
-	 .help = "directories of the log files, used in turn"},
-	{.name = "databases", .type = FIELD_INT, .min = 1,
-	 .max = MAILBOX_MAX_DBS, .def_text = "one per database path",
-	 .help = "database files, each with its log: database d on "
-		 "database_paths[d mod n], its log on log_paths[d mod n]"},
-	{.name = "database_size", .type = FIELD_BYTES, .unit = "B",
-	 .min = 8 << 20, .max = (double)MAX_SIZE, .step = 1 << 20,
-	 .def_text = "the job's size",
-	 .help = "each database file; all the files must fit, summed per "
-		 "filesystem, in the free space less the reserve"},
-	{.name = "log_size", .type = FIELD_BYTES, .unit = "B", .min = 8 << 20,
-	 .max = (double)MAX_SIZE, .step = 1 << 20, .def = "67108864",
-	 .help = "each log file"},
-	{.name = "threads", .type = FIELD_LIST, .item = &thread_count,
-	 .min_items = 1, .max_items = 16, .flags = FIELD_UNIQUE,
-	 .def = "[4, 8, 12]",
-	 .help = "the thread counts of the sweep, at least one per database"},
-	{.name = "db_block_size", .type = FIELD_BYTES, .unit = "B", .min = 512,
-	 .max = 1 << 20, .step = 512, .def = "32768",
-	 .help = "bytes per database I/O"},
-	{.name = "db_read_pct", .type = FIELD_INT, .unit = "%", .min = 0,
-	 .max = 100, .def = "60",
-	 .help = "share of database I/Os that are reads"},
-	{.name = "log_block_size", .type = FIELD_BYTES, .unit = "B", .min = 512,
-	 .max = 1 << 20, .step = 512, .def = "8192",
-	 .help = "bytes per log write"},
-	{.name = "thresholds", .type = FIELD_OBJECT, .sub = thresholds,
-	 .n_sub = FIELDS_N(thresholds), .def = "{}",
-	 .help = "PASS/FAIL limits in milliseconds; a threshold on reads "
-		 "with db_read_pct 0, or on writes with 100, is refused"},
+	{ .name = "database_paths",
+	  .type = FIELD_LIST,
+	  .item = &dir_item,
+	  .min_items = 1,
+	  .max_items = 16,
+	  .def_text = "[target]",
+	  .help = "directories for the database files, used in turn; the "
+		  "run's target becomes the first" },
+	{ .name = "log_paths",
+	  .type = FIELD_LIST,
+	  .item = &dir_item,
+	  .min_items = 1,
+	  .max_items = 16,
+	  .def_text = "[target]",
+	  .help = "directories of the log files, used in turn" },
+	{ .name = "databases",
+	  .type = FIELD_INT,
+	  .min = 1,
+	  .max = MAILBOX_MAX_DBS,
+	  .def_text = "one per database path",
+	  .help = "database files, each with its log: database d on "
+		  "database_paths[d mod n], its log on log_paths[d mod n]" },
+	{ .name = "database_size",
+	  .type = FIELD_BYTES,
+	  .unit = "B",
+	  .min = 8 << 20,
+	  .max = (double)MAX_SIZE,
+	  .step = 1 << 20,
+	  .def_text = "the job's size",
+	  .help = "each database file; all the files must fit, summed per "
+		  "filesystem, in the free space less the reserve" },
+	{ .name = "log_size",
+	  .type = FIELD_BYTES,
+	  .unit = "B",
+	  .min = 8 << 20,
+	  .max = (double)MAX_SIZE,
+	  .step = 1 << 20,
+	  .def = "67108864",
+	  .help = "each log file" },
+	{ .name = "threads",
+	  .type = FIELD_LIST,
+	  .item = &thread_count,
+	  .min_items = 1,
+	  .max_items = 16,
+	  .flags = FIELD_UNIQUE,
+	  .def = "[4, 8, 12]",
+	  .help = "the thread counts of the sweep, at least one per database" },
+	{ .name = "db_block_size",
+	  .type = FIELD_BYTES,
+	  .unit = "B",
+	  .min = 512,
+	  .max = 1 << 20,
+	  .step = 512,
+	  .def = "32768",
+	  .help = "bytes per database I/O" },
+	{ .name = "db_read_pct",
+	  .type = FIELD_INT,
+	  .unit = "%",
+	  .min = 0,
+	  .max = 100,
+	  .def = "60",
+	  .help = "share of database I/Os that are reads" },
+	{ .name = "log_block_size",
+	  .type = FIELD_BYTES,
+	  .unit = "B",
+	  .min = 512,
+	  .max = 1 << 20,
+	  .step = 512,
+	  .def = "8192",
+	  .help = "bytes per log write" },
+	{ .name = "thresholds",
+	  .type = FIELD_OBJECT,
+	  .sub = thresholds,
+	  .n_sub = FIELDS_N(thresholds),
+	  .def = "{}",
+	  .help = "PASS/FAIL limits in milliseconds; a threshold on reads "
+		  "with db_read_pct 0, or on writes with 100, is refused" },
 };
 
 static uint64_t opt_u64(json_t *o, const char *key)
@@ -106,8 +146,8 @@ static const char *path_at(json_t *list, size_t i)
 /* The workloads of one point: per database, a database stream and a log
  * stream, with the point's threads shared out over the databases. */
 static void mailbox_workloads(json_t *opt, unsigned threads, unsigned dbs,
-			      double duration, double ramp,
-			      struct workload *db, struct workload *log)
+			      double duration, double ramp, struct workload *db,
+			      struct workload *log)
 {
 	for (unsigned d = 0; d < dbs; d++) {
 		struct workload *w = &db[d], *l = &log[d];
@@ -144,7 +184,7 @@ static int mailbox_store(struct job_run *jr, unsigned threads, int it,
 			 struct hist *const *parts)
 {
 	struct workload w = *tasks[first].w;
-	struct result r = {0};
+	struct result r = { 0 };
 
 	hist_init(merged);
 	for (size_t i = first; i < first + n; i++) {
@@ -166,7 +206,7 @@ static int mailbox_store(struct job_run *jr, unsigned threads, int it,
 	w.sweep_value = threads;
 	/* the database rows ran `threads`; the log rows one stream each */
 	w.threads = dir == 1 && strcmp(rw, "log write") == 0 ? (unsigned)n
-							      : threads;
+							     : threads;
 	return job_stored(jr, archive_result_insert(jr->a, jr->run_id, &w, it,
 						    &r, merged));
 }
@@ -182,7 +222,8 @@ static int run(struct job_run *jr)
 	struct workload db[MAILBOX_MAX_DBS], lg[MAILBOX_MAX_DBS];
 	struct engine_opts o[2 * MAILBOX_MAX_DBS];
 	struct engine_task tasks[2 * MAILBOX_MAX_DBS];
-	struct hist *h[2 * MAILBOX_MAX_DBS][2] = {{0}}, *part[2 * MAILBOX_MAX_DBS];
+	struct hist *h[2 * MAILBOX_MAX_DBS][2] = { { 0 } },
+			   *part[2 * MAILBOX_MAX_DBS];
 	struct hist *merged = malloc(sizeof(*merged));
 	size_t points = json_array_size(tl), i;
 	int direct = 0, d1 = 0, rc = 0;
@@ -190,7 +231,8 @@ static int run(struct job_run *jr)
 	if (!opt || !json_is_array(dbp) || !json_is_array(logp) || dbs < 1 ||
 	    dbs > MAILBOX_MAX_DBS || points == 0 || !merged) {
 		free(merged);
-		snprintf(jr->error, sizeof(jr->error), "mailbox-db: bad options");
+		snprintf(jr->error, sizeof(jr->error),
+			 "mailbox-db: bad options");
 		return -EINVAL;
 	}
 	job_set_steps(jr, (int)(2 * dbs + points * (size_t)jr->s->iterations),
@@ -198,20 +240,25 @@ static int run(struct job_run *jr)
 	job_phase(jr, "preparing", NULL, NULL, 0);
 	/* database files first (random data), then the logs */
 	for (unsigned d = 0; d < dbs && rc == 0; d++, job_step(jr))
-		rc = job_file_make(jr, path_at(dbp, d), opt_u64(opt, "database_size"),
-				   WL_DATA_RANDOM, d == 0 ? &direct : &d1, &dbf[d]);
+		rc = job_file_make(
+			jr, path_at(dbp, d), opt_u64(opt, "database_size"),
+			WL_DATA_RANDOM, d == 0 ? &direct : &d1, &dbf[d]);
 	for (unsigned d = 0; d < dbs && rc == 0; d++, job_step(jr))
-		rc = job_file_make(jr, path_at(logp, d), opt_u64(opt, "log_size"),
-				   WL_DATA_RANDOM, &d1, &logf[d]);
+		rc = job_file_make(jr, path_at(logp, d),
+				   opt_u64(opt, "log_size"), WL_DATA_RANDOM,
+				   &d1, &logf[d]);
 	if (rc == 0)
-		rc = job_run_create(jr, direct, opt_u64(opt, "database_size") * dbs);
+		rc = job_run_create(jr, direct,
+				    opt_u64(opt, "database_size") * dbs);
 	for (i = 0; i < 2 * dbs && rc == 0; i++)
 		for (int k = 0; k < 2; k++)
 			if (!(h[i][k] = malloc(sizeof(struct hist))))
 				rc = -ENOMEM;
 	for (i = 0; i < points && rc == 0; i++) {
-		unsigned threads = (unsigned)json_integer_value(json_array_get(tl, i));
-		mailbox_workloads(opt, threads, dbs, jr->s->duration_s, 0, db, lg);
+		unsigned threads =
+			(unsigned)json_integer_value(json_array_get(tl, i));
+		mailbox_workloads(opt, threads, dbs, jr->s->duration_s, 0, db,
+				  lg);
 		for (int it = 1; it <= jr->s->iterations && rc == 0; it++) {
 			char test[32];
 			snprintf(test, sizeof(test), "Mailbox T%u", threads);
@@ -222,9 +269,11 @@ static int run(struct job_run *jr)
 				o[d].hist_dir[0] = h[d][0];
 				o[d].hist_dir[1] = h[d][1];
 				o[dbs + d].hist_dir[1] = h[dbs + d][1];
-				tasks[d] = (struct engine_task){.o = &o[d], .w = &db[d]};
-				tasks[dbs + d] = (struct engine_task){.o = &o[dbs + d],
-								      .w = &lg[d]};
+				tasks[d] = (struct engine_task){ .o = &o[d],
+								 .w = &db[d] };
+				tasks[dbs + d] =
+					(struct engine_task){ .o = &o[dbs + d],
+							      .w = &lg[d] };
 			}
 			if ((rc = engine_run_group(tasks, 2 * dbs)) < 0)
 				break;
@@ -236,12 +285,14 @@ static int run(struct job_run *jr)
 				part[d] = h[d][1];
 			if (rc == 0)
 				rc = mailbox_store(jr, threads, it, "db write",
-						   tasks, 0, dbs, 1, merged, part);
+						   tasks, 0, dbs, 1, merged,
+						   part);
 			for (unsigned d = 0; d < dbs && rc == 0; d++)
 				part[dbs + d] = h[dbs + d][1];
 			if (rc == 0)
 				rc = mailbox_store(jr, threads, it, "log write",
-						   tasks, dbs, dbs, 1, merged, part);
+						   tasks, dbs, dbs, 1, merged,
+						   part);
 			job_step(jr);
 		}
 	}
@@ -313,7 +364,8 @@ static int room(const struct preset_req *rq, json_t *dbp, json_t *logp,
 		char key[600];
 		size_t f;
 		if (tgt_for_target(path) &&
-		    tgt_volume(tgt_for_target(path), path, key, sizeof(key)) == 0)
+		    tgt_volume(tgt_for_target(path), path, key, sizeof(key)) ==
+			    0)
 			;
 		else if (stat(path, &st) == 0)
 			snprintf(key, sizeof(key), "dev %llu",
@@ -344,8 +396,8 @@ static int room(const struct preset_req *rq, json_t *dbp, json_t *logp,
 			continue;
 		units_format_size(fs[f].need, need, sizeof(need));
 		return field_fail(rq->e, field,
-				  "the database and log files need %s; %s", need,
-				  why);
+				  "the database and log files need %s; %s",
+				  need, why);
 	}
 	return 0;
 }
@@ -359,7 +411,8 @@ static int check(struct preset_req *rq)
 	json_t *o = rq->options, *th = json_object_get(o, "thresholds"), *v;
 	json_t *given = json_object_get(rq->root, "options");
 	json_t *given_th = json_object_get(given, "thresholds");
-	json_int_t dbs, rp = json_integer_value(json_object_get(o, "db_read_pct"));
+	json_int_t dbs,
+		rp = json_integer_value(json_object_get(o, "db_read_pct"));
 	size_t i;
 	char *t;
 	int rc;
@@ -368,15 +421,17 @@ static int check(struct preset_req *rq)
 	    (rc = check_dirs(rq, "log_paths")) < 0)
 		return rc;
 	if (!json_object_get(o, "databases"))
-		json_object_set_new(o, "databases",
-				    json_integer((json_int_t)json_array_size(
-					    json_object_get(o, "database_paths"))));
+		json_object_set_new(
+			o, "databases",
+			json_integer((json_int_t)json_array_size(
+				json_object_get(o, "database_paths"))));
 	dbs = json_integer_value(json_object_get(o, "databases"));
 	if (!json_object_get(o, "database_size"))
 		json_object_set_new(o, "database_size",
 				    json_integer((json_int_t)rq->s->size));
-	json_array_foreach(json_object_get(o, "threads"), i, v)
-	if (json_integer_value(v) < dbs) {
+	json_array_foreach(json_object_get(o, "threads"), i,
+			   v) if (json_integer_value(v) < dbs)
+	{
 		char field[64];
 		snprintf(field, sizeof(field), "options.threads[%zu]", i);
 		return field_fail(rq->e, field,
@@ -387,16 +442,20 @@ static int check(struct preset_req *rq)
 	}
 	if ((rp == 0 && json_object_get(given_th, "db_read_mean_ms") &&
 	     !json_is_null(json_object_get(th, "db_read_mean_ms"))) ||
-	    (rp == 0 && json_is_number(json_object_get(th, "db_read_p99_ms"))) ||
-	    (rp == 100 && json_is_number(json_object_get(th, "db_write_mean_ms"))))
-		return field_fail(rq->e, "options.thresholds",
-				  "a threshold on database reads or writes the "
-				  "workload never makes (db_read_pct is 0 or 100)");
+	    (rp == 0 &&
+	     json_is_number(json_object_get(th, "db_read_p99_ms"))) ||
+	    (rp == 100 &&
+	     json_is_number(json_object_get(th, "db_write_mean_ms"))))
+		return field_fail(
+			rq->e, "options.thresholds",
+			"a threshold on database reads or writes the "
+			"workload never makes (db_read_pct is 0 or 100)");
 	if (rp == 0) /* the default read threshold has nothing to judge */
 		json_object_set_new(th, "db_read_mean_ms", json_null());
 	if ((rc = room(rq, json_object_get(o, "database_paths"),
 		       json_object_get(o, "log_paths"), (unsigned)dbs,
-		       opt_u64(o, "database_size"), opt_u64(o, "log_size"))) < 0)
+		       opt_u64(o, "database_size"), opt_u64(o, "log_size"))) <
+	    0)
 		return rc;
 	/* the explicit form, in the order the archive has always kept */
 	v = json_pack("{s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O}",
@@ -437,19 +496,24 @@ static int totals_of(json_t *tests, const char *name, const char *rw,
 	memset(t, 0, sizeof(*t));
 	json_array_foreach(tests, i, x)
 	{
-		if (strcmp(json_string_value(json_object_get(x, "test")), name) ||
+		if (strcmp(json_string_value(json_object_get(x, "test")),
+			   name) ||
 		    strcmp(json_string_value(json_object_get(x, "rw")), rw))
 			continue;
 		json_array_foreach(json_object_get(x, "iterations"), j, it)
 		{
-			double n = json_number_value(json_object_get(it, "ios"));
+			double n =
+				json_number_value(json_object_get(it, "ios"));
 			t->ios += n;
-			t->bytes += json_number_value(json_object_get(it, "bytes"));
-			t->seconds += json_number_value(json_object_get(it, "seconds"));
-			t->lat_sum_us += n * json_number_value(json_object_get(it, "lat_mean_us"));
+			t->bytes +=
+				json_number_value(json_object_get(it, "bytes"));
+			t->seconds += json_number_value(
+				json_object_get(it, "seconds"));
+			t->lat_sum_us += n * json_number_value(json_object_get(
+						     it, "lat_mean_us"));
 		}
-		t->p99_us = json_number_value(
-			json_object_get(json_object_get(x, "latency_us"), "p99"));
+		t->p99_us = json_number_value(json_object_get(
+			json_object_get(x, "latency_us"), "p99"));
 		return 0;
 	}
 	return -ENOENT;
@@ -518,23 +582,26 @@ static json_t *verdicts(json_t *tests, json_t *opts)
 		      "log write mean latency");
 		judge(reasons, th, "log_write_p99_ms", &l, l.p99_us / 1e3,
 		      "log write p99 latency");
-		row = json_pack("{s:f, s:f, s:f, s:f, s:o, s:o, s:o, s:o, s:o, "
-				"s:f, s:s, s:o}",
-				"threads", threads, "transactional_iops", tiops,
-				"db_read_iops", r.ios / r.seconds,
-				"db_write_iops", w.ios / r.seconds,
-				"db_read_mean_ms", ms_or_null(&r, mean_ms(&r)),
-				"db_read_p99_ms", ms_or_null(&r, r.p99_us / 1e3),
-				"db_write_mean_ms", ms_or_null(&w, mean_ms(&w)),
-				"log_write_mean_ms", ms_or_null(&l, mean_ms(&l)),
-				"log_write_p99_ms", ms_or_null(&l, l.p99_us / 1e3),
-				"log_mb_s", l.seconds > 0 ? l.bytes / l.seconds / 1e6 : 0,
-				"verdict", json_array_size(reasons) ? "FAIL" : "PASS",
-				"reasons", reasons);
-		json_object_set_new(row, "efficiency",
-				    json_real(base_iops > 0 ? (tiops / base_iops) /
-								  (threads / base_threads)
-							    : 0));
+		row = json_pack(
+			"{s:f, s:f, s:f, s:f, s:o, s:o, s:o, s:o, s:o, "
+			"s:f, s:s, s:o}",
+			"threads", threads, "transactional_iops", tiops,
+			"db_read_iops", r.ios / r.seconds, "db_write_iops",
+			w.ios / r.seconds, "db_read_mean_ms",
+			ms_or_null(&r, mean_ms(&r)), "db_read_p99_ms",
+			ms_or_null(&r, r.p99_us / 1e3), "db_write_mean_ms",
+			ms_or_null(&w, mean_ms(&w)), "log_write_mean_ms",
+			ms_or_null(&l, mean_ms(&l)), "log_write_p99_ms",
+			ms_or_null(&l, l.p99_us / 1e3), "log_mb_s",
+			l.seconds > 0 ? l.bytes / l.seconds / 1e6 : 0,
+			"verdict", json_array_size(reasons) ? "FAIL" : "PASS",
+			"reasons", reasons);
+		json_object_set_new(
+			row, "efficiency",
+			json_real(base_iops > 0
+					  ? (tiops / base_iops) /
+						    (threads / base_threads)
+					  : 0));
 		json_array_append_new(out, row);
 	}
 	return out;
@@ -549,24 +616,32 @@ static void row_name(json_t *row, char *buf, size_t len)
 }
 
 static const struct metric metrics[] = {
-	{"transactional_iops", "I/O/s", 1, "more", "fewer", "transactional IOPS", 0},
-	{"db_read_mean_ms", "ms", 0, "higher", "lower", "ms database read mean latency", 3},
-	{"db_read_p99_ms", "ms", 0, "higher", "lower", "ms database read p99 latency", 3},
-	{"db_write_mean_ms", "ms", 0, "higher", "lower", "ms database write mean latency", 3},
-	{"log_write_mean_ms", "ms", 0, "higher", "lower", "ms log write mean latency", 3},
-	{"log_write_p99_ms", "ms", 0, "higher", "lower", "ms log write p99 latency", 3},
+	{ "transactional_iops", "I/O/s", 1, "more", "fewer",
+	  "transactional IOPS", 0 },
+	{ "db_read_mean_ms", "ms", 0, "higher", "lower",
+	  "ms database read mean latency", 3 },
+	{ "db_read_p99_ms", "ms", 0, "higher", "lower",
+	  "ms database read p99 latency", 3 },
+	{ "db_write_mean_ms", "ms", 0, "higher", "lower",
+	  "ms database write mean latency", 3 },
+	{ "log_write_mean_ms", "ms", 0, "higher", "lower",
+	  "ms log write mean latency", 3 },
+	{ "log_write_p99_ms", "ms", 0, "higher", "lower",
+	  "ms log write p99 latency", 3 },
 };
 
 static const struct preset_column columns[] = {
-	{"threads", "Threads", 0, 0, NULL},
-	{"transactional_iops", "Transactional IOPS", 1, 1, NULL},
-	{"efficiency", "Efficiency", 2, 0, NULL},
-	{"db_read_mean_ms", "DB read mean (ms)", 3, 2, "thresholds.db_read_mean_ms"},
-	{"db_read_p99_ms", "DB read p99 (ms)", 3, 0, NULL},
-	{"db_write_mean_ms", "DB write mean (ms)", 3, 0, NULL},
-	{"log_write_mean_ms", "Log write mean (ms)", 3, 2, "thresholds.log_write_mean_ms"},
-	{"log_write_p99_ms", "Log write p99 (ms)", 3, 0, NULL},
-	{"log_mb_s", "Log MB/s", 2, 0, NULL},
+	{ "threads", "Threads", 0, 0, NULL },
+	{ "transactional_iops", "Transactional IOPS", 1, 1, NULL },
+	{ "efficiency", "Efficiency", 2, 0, NULL },
+	{ "db_read_mean_ms", "DB read mean (ms)", 3, 2,
+	  "thresholds.db_read_mean_ms" },
+	{ "db_read_p99_ms", "DB read p99 (ms)", 3, 0, NULL },
+	{ "db_write_mean_ms", "DB write mean (ms)", 3, 0, NULL },
+	{ "log_write_mean_ms", "Log write mean (ms)", 3, 2,
+	  "thresholds.log_write_mean_ms" },
+	{ "log_write_p99_ms", "Log write p99 (ms)", 3, 0, NULL },
+	{ "log_mb_s", "Log MB/s", 2, 0, NULL },
 };
 
 static const struct preset_rows rows = {
@@ -592,7 +667,7 @@ const struct preset preset_mailbox = {
 		 "streams, thread sweep, PASS/FAIL on latency",
 	.kind = "mailbox-db",
 	.flags = PRESET_OWN_ROOM,
-	.defaults = {.size = 1ULL << 30, .iterations = 1, .duration_s = 30},
+	.defaults = { .size = 1ULL << 30, .iterations = 1, .duration_s = 30 },
 	.options = options,
 	.n_options = FIELDS_N(options),
 	.check = check,

@@ -10,21 +10,21 @@
 #include <string.h>
 
 /* One line per preset: X(n) is the table preset_n of preset_n's file. */
-#define PRESETS(X)                                                           \
-	X(cdm_default)                                                       \
-	X(cdm_peak)                                                          \
-	X(cdm_realworld)                                                     \
-	X(cdm3)                                                              \
-	X(seq_sweep)                                                         \
-	X(mailbox)                                                           \
-	X(file_create)                                                       \
-	X(custom)                                                            \
+#define PRESETS(X)                                                             \
+	X(cdm_default)                                                         \
+	X(cdm_peak)                                                            \
+	X(cdm_realworld)                                                       \
+	X(cdm3)                                                                \
+	X(seq_sweep)                                                           \
+	X(mailbox)                                                             \
+	X(file_create)                                                         \
+	X(custom)                                                              \
 	X(cdm_nvme)
 
 #define DECLARE(n) extern const struct preset preset_##n;
 #define ENTRY(n) &preset_##n,
 PRESETS(DECLARE)
-static const struct preset *const registry[] = {PRESETS(ENTRY)};
+static const struct preset *const registry[] = { PRESETS(ENTRY) };
 
 int preset_validate(const struct preset *p)
 {

@@ -22,11 +22,14 @@ static void sweep_efficiency(json_t *tests)
 	json_array_foreach(tests, i, t)
 	{
 		json_t *sw = json_object_get(t, "sweep");
-		const char *field = json_string_value(json_object_get(sw, "field"));
-		const char *group = json_string_value(json_object_get(sw, "group"));
+		const char *field =
+			json_string_value(json_object_get(sw, "field"));
+		const char *group =
+			json_string_value(json_object_get(sw, "group"));
 		const char *rw = json_string_value(json_object_get(t, "rw"));
 		if (!field || !group || !rw ||
-		    (strcmp(field, "threads") && strcmp(field, "queue_depth")) ||
+		    (strcmp(field, "threads") &&
+		     strcmp(field, "queue_depth")) ||
 		    json_number_value(json_object_get(t, field)) !=
 			    json_number_value(json_object_get(sw, "value")))
 			continue; /* not swept in this row (a mailbox log) */
@@ -39,20 +42,23 @@ static void sweep_efficiency(json_t *tests)
 				       json_object_get(sw, "group")) &&
 			    json_equal(json_object_get(bs, "field"),
 				       json_object_get(sw, "field")) &&
-			    strcmp(json_string_value(json_object_get(b, "rw")), rw) == 0)
+			    strcmp(json_string_value(json_object_get(b, "rw")),
+				   rw) == 0)
 				break; /* the first point of this sweep */
 		}
 		{
 			double v0 = json_number_value(json_object_get(
 				json_object_get(b, "sweep"), "value"));
-			double v = json_number_value(json_object_get(sw, "value"));
+			double v =
+				json_number_value(json_object_get(sw, "value"));
 			double i0 = json_number_value(json_object_get(
 				json_object_get(b, "best"), "iops"));
 			double iv = json_number_value(json_object_get(
 				json_object_get(t, "best"), "iops"));
 			if (v0 > 0 && v > 0 && i0 > 0)
-				json_object_set_new(sw, "efficiency",
-						    json_real((iv / i0) / (v / v0)));
+				json_object_set_new(
+					sw, "efficiency",
+					json_real((iv / i0) / (v / v0)));
 		}
 	}
 }

@@ -53,9 +53,11 @@ static double beta_cf(double a, double b, double x)
 	for (int m = 1; m <= 1000; m++) {
 		double m2 = 2.0 * m, del;
 		/* even step, then odd step */
-		h *= lentz_step(&c, &d, m * (b - m) * x / ((a + m2 - 1) * (a + m2)));
-		del = lentz_step(&c, &d, -(a + m) * (a + b + m) * x /
-						 ((a + m2) * (a + m2 + 1)));
+		h *= lentz_step(&c, &d,
+				m * (b - m) * x / ((a + m2 - 1) * (a + m2)));
+		del = lentz_step(&c, &d,
+				 -(a + m) * (a + b + m) * x /
+					 ((a + m2) * (a + m2 + 1)));
 		h *= del;
 		if (fabs(del - 1) < eps)
 			break;
@@ -109,8 +111,7 @@ int stats_welch(const struct stats_summary *a, const struct stats_summary *b,
 		return 0;
 	}
 	*t = (a->mean - b->mean) / sqrt(se2);
-	*df = se2 * se2 /
-	      (va * va / (a->n - 1) + vb * vb / (b->n - 1));
+	*df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
 	*p = stats_t_two_sided(*t, *df);
 	return 0;
 }

@@ -38,8 +38,8 @@ int sys_device_id(const char *path, char *real, uint64_t *id);
 /* Is device id at real, with its partitions, free: nothing mounted, no
  * holder (LVM, md), not open exclusively? 0, or -EBUSY with a sentence in
  * why naming name, or another negative errno. */
-int sys_device_free(const char *name, const char *real, uint64_t id,
-		    char *why, size_t len);
+int sys_device_free(const char *name, const char *real, uint64_t id, char *why,
+		    size_t len);
 /* The device's size in bytes. 0 or a negative errno. */
 int sys_device_size(const char *real, uint64_t *bytes);
 /* Holds the device exclusively (Linux: O_EXCL) until released, so that

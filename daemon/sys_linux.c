@@ -86,7 +86,8 @@ static void mounted_at(dev_t d, char *at, size_t len)
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		char mp[2048];
-		if (sscanf(line, "%*u %*u %u:%u %*s %2047s", &ma, &mi, mp) == 3 &&
+		if (sscanf(line, "%*u %*u %u:%u %*s %2047s", &ma, &mi, mp) ==
+			    3 &&
 		    makedev(ma, mi) == d) {
 			snprintf(at, len, "%.400s", mp);
 			break;
@@ -97,8 +98,8 @@ static void mounted_at(dev_t d, char *at, size_t len)
 
 /* Is block device d, at node, busy (mounted, held, or open O_EXCL)? 0
  * free, -EBUSY with the sentence, or another -errno. */
-static int device_busy(const char *name, const char *node, dev_t d,
-		       char *why, size_t len)
+static int device_busy(const char *name, const char *node, dev_t d, char *why,
+		       size_t len)
 {
 	char at[512];
 	struct stat st;
@@ -117,18 +118,20 @@ static int device_busy(const char *name, const char *node, dev_t d,
 		return -e;
 	mounted_at(d, at, sizeof(at));
 	if (at[0])
-		snprintf(why, len, "%s: %s is mounted at %s; storbench writes "
-				   "only to a device nothing uses",
+		snprintf(why, len,
+			 "%s: %s is mounted at %s; storbench writes "
+			 "only to a device nothing uses",
 			 name, node, at);
 	else
-		snprintf(why, len, "%s: %s is in use (held by a filesystem, "
-				   "LVM, md or another program)",
+		snprintf(why, len,
+			 "%s: %s is in use (held by a filesystem, "
+			 "LVM, md or another program)",
 			 name, node);
 	return -EBUSY;
 }
 
-int sys_device_free(const char *name, const char *real, uint64_t id,
-		    char *why, size_t len)
+int sys_device_free(const char *name, const char *real, uint64_t id, char *why,
+		    size_t len)
 {
 	dev_t d = (dev_t)id;
 	char sys[96];
@@ -158,7 +161,8 @@ int sys_device_free(const char *name, const char *real, uint64_t id,
 		ok = fscanf(f, "%u:%u", &ma, &mi) == 2;
 		fclose(f);
 		snprintf(p, sizeof(p), "/dev/%s", de->d_name);
-		if (ok && (rc = device_busy(name, p, makedev(ma, mi), why, len)) < 0)
+		if (ok &&
+		    (rc = device_busy(name, p, makedev(ma, mi), why, len)) < 0)
 			break;
 	}
 	closedir(dir);
@@ -207,8 +211,8 @@ int sys_lock_dir(const char *dir, const char *pidfile)
 		close(fd);
 		return -EBUSY;
 	}
-	pf = open(pidfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-		  0644);
+	pf = open(pidfile,
+		  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
 	if (pf < 0 || write(pf, pid, (size_t)n) != n) {
 		if (pf >= 0)
@@ -241,7 +245,7 @@ void sys_remove_tree(const char *path)
 
 void sys_no_core_dumps(void)
 {
-	struct rlimit nocore = {0, 0};
+	struct rlimit nocore = { 0, 0 };
 
 	setrlimit(RLIMIT_CORE, &nocore);
 }
@@ -265,8 +269,8 @@ void sys_hold_stop_requests(void)
 
 int sys_wait_stop(int timeout_ms)
 {
-	struct timespec t = {timeout_ms / 1000,
-			     (long)(timeout_ms % 1000) * 1000000L};
+	struct timespec t = { timeout_ms / 1000,
+			      (long)(timeout_ms % 1000) * 1000000L };
 	sigset_t set;
 	int sig;
 

@@ -34,7 +34,7 @@ static void report(const struct engine_opts *o, struct engine_thread *th,
 		   unsigned n, double fraction, int ramping,
 		   uint64_t *last_bytes, uint64_t *last_ios, uint64_t *last_ns)
 {
-	struct engine_progress p = {.fraction = fraction, .ramping = ramping};
+	struct engine_progress p = { .fraction = fraction, .ramping = ramping };
 	uint64_t bytes = 0, ios = 0, now = os_now_ns();
 	double dt = (double)(now - *last_ns) / 1e9;
 
@@ -118,10 +118,10 @@ static int run_members(struct member *mbs, size_t n,
 	const struct engine_opts *o0 = mbs[0].o;
 	const struct workload *w0 = mbs[0].w;
 	struct os_cpu ru0, ru1;
-	struct engine_shared sh = {0};
+	struct engine_shared sh = { 0 };
 	struct engine_thread *th;
 	unsigned total = 0, started = 0, i, k;
-	unsigned streamed[ENGINE_MAX_TASKS] = {0}; /* seconds reported */
+	unsigned streamed[ENGINE_MAX_TASKS] = { 0 }; /* seconds reported */
 	uint64_t t0 = os_now_ns(), lb = 0, li = 0, ln = t0;
 	int rc = 0;
 
@@ -144,7 +144,8 @@ static int run_members(struct member *mbs, size_t n,
 		started++;
 	}
 	if (started < total) {
-		atomic_store(&sh.stop, 1); /* the ones that started stop at once */
+		atomic_store(&sh.stop,
+			     1); /* the ones that started stop at once */
 		rc = -EAGAIN;
 		if (o0->error)
 			snprintf(o0->error, o0->error_len,
@@ -165,10 +166,12 @@ static int run_members(struct member *mbs, size_t n,
 		for (size_t j = 0, k0 = 0; j < n && j < ENGINE_MAX_TASKS; j++) {
 			unsigned nt = mbs[j].w->threads;
 			if (k0 < started)
-				engine_samples_stream(mbs[j].o, &th[k0],
-					       started - k0 < nt ? started - (unsigned)k0
-								 : nt,
-					       &streamed[j]);
+				engine_samples_stream(
+					mbs[j].o, &th[k0],
+					started - k0 < nt
+						? started - (unsigned)k0
+						: nt,
+					&streamed[j]);
 			k0 += nt;
 		}
 		if (os_now_ns() - ln < ENGINE_REPORT_NS)
@@ -203,7 +206,9 @@ static int run_members(struct member *mbs, size_t n,
 		unsigned nt = mbs[j].w->threads, have;
 		int mrc;
 		/* the threads of this member that ran */
-		have = k0 >= started ? 0 : started - k0 < nt ? started - (unsigned)k0 : nt;
+		have = k0 >= started	   ? 0
+		       : started - k0 < nt ? started - (unsigned)k0
+					   : nt;
 		mrc = member_collect(&mbs[j], &th[k0], have);
 		if (rc == 0 && mrc != 0) {
 			rc = mrc;
@@ -229,7 +234,7 @@ static int run_threads(const struct engine_opts *o, const struct workload *w,
 		       const struct engine_mode *m, struct result *r,
 		       int *direct)
 {
-	struct member mb = {.o = o, .w = w, .r = r};
+	struct member mb = { .o = o, .w = w, .r = r };
 	int rc = run_members(&mb, 1, m);
 
 	if (direct)
@@ -244,11 +249,11 @@ static int bad_workload(const struct engine_opts *o, const char *why)
 	return -EINVAL;
 }
 
-static int check_workload(const struct engine_opts *o,
-			  const struct workload *w)
+static int check_workload(const struct engine_opts *o, const struct workload *w)
 {
 	if (w->block_size == 0 || w->block_size % 512)
-		return bad_workload(o, "block size must be a multiple of 512 bytes");
+		return bad_workload(
+			o, "block size must be a multiple of 512 bytes");
 	if (w->queue_depth < 1 || w->queue_depth > WL_MAX_QUEUE_DEPTH)
 		return bad_workload(o, "queue depth must be 1 … 1024");
 	if (w->threads < 1 || w->threads > WL_MAX_THREADS)
@@ -256,13 +261,16 @@ static int check_workload(const struct engine_opts *o,
 	if (w->read_pct > 100)
 		return bad_workload(o, "read percentage must be 0 … 100");
 	if (w->file_size / w->threads < w->block_size)
-		return bad_workload(o, "file too small for the block size and threads");
+		return bad_workload(
+			o, "file too small for the block size and threads");
 	if (!(w->duration_s > 0) && w->io_bytes == 0)
 		return bad_workload(o, "duration must be > 0");
 	if (w->io_bytes && w->io_bytes / w->threads < w->block_size)
-		return bad_workload(o, "I/O size must be at least one block per thread");
+		return bad_workload(
+			o, "I/O size must be at least one block per thread");
 	if (w->io_bytes && w->ramp_s > 0)
-		return bad_workload(o, "a ramp applies to time-based tests only");
+		return bad_workload(o,
+				    "a ramp applies to time-based tests only");
 	if (w->data > WL_DATA_REPEAT)
 		return bad_workload(o, "unknown data pattern");
 	if (!(w->ramp_s >= 0 && w->ramp_s <= 3600))
@@ -278,7 +286,7 @@ static int check_workload(const struct engine_opts *o,
 int engine_run(const struct engine_opts *o, const struct workload *w,
 	       struct result *r)
 {
-	struct engine_mode m = {.bytes_limit = w->io_bytes};
+	struct engine_mode m = { .bytes_limit = w->io_bytes };
 	int rc = check_workload(o, w);
 
 	if (rc < 0) {
@@ -291,7 +299,7 @@ int engine_run(const struct engine_opts *o, const struct workload *w,
 int engine_run_group(struct engine_task *tasks, size_t n)
 {
 	struct member mbs[ENGINE_MAX_TASKS];
-	struct engine_mode m = {0};
+	struct engine_mode m = { 0 };
 	unsigned threads = 0;
 	int rc;
 
@@ -303,15 +311,18 @@ int engine_run_group(struct engine_task *tasks, size_t n)
 		if (tasks[i].w->io_bytes ||
 		    tasks[i].w->duration_s != tasks[0].w->duration_s ||
 		    tasks[i].w->ramp_s != tasks[0].w->ramp_s)
-			return bad_workload(tasks[i].o, "a group runs time-based "
-							"workloads of one ramp "
-							"and duration");
+			return bad_workload(tasks[i].o,
+					    "a group runs time-based "
+					    "workloads of one ramp "
+					    "and duration");
 		threads += tasks[i].w->threads;
-		mbs[i] = (struct member){.o = tasks[i].o, .w = tasks[i].w,
-					 .r = &tasks[i].r};
+		mbs[i] = (struct member){ .o = tasks[i].o,
+					  .w = tasks[i].w,
+					  .r = &tasks[i].r };
 	}
 	if (threads > 1024)
-		return bad_workload(tasks[0].o, "at most 1024 threads in a group");
+		return bad_workload(tasks[0].o,
+				    "at most 1024 threads in a group");
 	return run_members(mbs, n, &m);
 }
 
@@ -329,7 +340,9 @@ int engine_prepare_file(const struct engine_opts *o, uint64_t size,
 		.duration_s = 1,
 	};
 	struct engine_mode m = {
-		.create = !o->device, .bytes_limit = size, .refresh = 1,
+		.create = !o->device,
+		.bytes_limit = size,
+		.refresh = 1,
 		.fsync_at_end = 1,
 	};
 
@@ -339,14 +352,16 @@ int engine_prepare_file(const struct engine_opts *o, uint64_t size,
 	int rc;
 
 	if (size == 0 || size % FILL_BLOCK)
-		return bad_workload(o, "test file size must be a multiple of 1 MiB");
+		return bad_workload(
+			o, "test file size must be a multiple of 1 MiB");
 	fill.hist = NULL; /* the fill is not a measurement */
 	fill.samples = NULL;
 	rc = run_threads(&fill, &w, &m, &r, direct);
 	if (rc == -EEXIST) {
 		if (o->error)
 			snprintf(o->error, o->error_len,
-				 "test file %s already exists; refusing to touch it",
+				 "test file %s already exists; refusing to "
+				 "touch it",
 				 o->path);
 	}
 	if (rc != 0 && rc != -EEXIST && !o->device)

@@ -12,16 +12,15 @@
  * I/O runs from the moment its queue slot is free (the reap that returned
  * its predecessor, or the start) to the reap that returns it, on the
  * monotonic clock (CLOCK_MONOTONIC on Linux): fio's lat, slat + clat; one
- * clock read per reaped batch. Each completed I/O is replaced by a new one submitted on its own, as
- * fio does by default. The measured window of
- * a thread ends at the first reap at or past the deadline; the I/Os of that
- * reap are counted, the ones still in flight afterwards are drained and not
- * counted. The calling thread meanwhile reports progress every ~250 ms;
- * the CPU time (os_cpu_times, the whole process: engine threads, a
- * back-end's workers, kernel work charged to them) runs from the moment the last
- * thread's window opened to the moment the last one closed (each taken by
- * the thread that did it): the ramp, the set-up and the final drain are not
- * in it.
+ * clock read per reaped batch. Each completed I/O is replaced by a new one
+ * submitted on its own, as fio does by default. The measured window of a thread
+ * ends at the first reap at or past the deadline; the I/Os of that reap are
+ * counted, the ones still in flight afterwards are drained and not counted. The
+ * calling thread meanwhile reports progress every ~250 ms; the CPU time
+ * (os_cpu_times, the whole process: engine threads, a back-end's workers,
+ * kernel work charged to them) runs from the moment the last thread's window
+ * opened to the moment the last one closed (each taken by the thread that did
+ * it): the ramp, the set-up and the final drain are not in it.
  *
  * The engine never touches anything but the test file it is given; creating
  * and filling that file is engine_prepare_file(), removing it is the caller's
@@ -41,10 +40,10 @@
 #include "workload.h"
 
 struct engine_progress {
-	double fraction;   /* of this call's work, 0 … 1 */
-	double live_mb_s;  /* over the last report interval, 10^6 B/s */
+	double fraction;  /* of this call's work, 0 … 1 */
+	double live_mb_s; /* over the last report interval, 10^6 B/s */
 	double live_iops;
-	int ramping;       /* the ramp is running: nothing is counted yet */
+	int ramping; /* the ramp is running: nothing is counted yet */
 };
 
 typedef void (*engine_progress_fn)(void *arg, const struct engine_progress *p);
@@ -58,36 +57,36 @@ typedef void (*engine_sample_fn)(void *arg, unsigned second,
 
 struct engine_opts {
 	const struct tgt_ops *ops;
-	const void *session;          /* the back-end's own arguments
-					 (tgt_open_args.session), or NULL */
-	const char *path;             /* the test file */
-	int device;                   /* path is a raw block device the
-					 admin allowed: engine_prepare_file
-					 writes it in place, never creates
-					 or removes it */
-	int direct;                   /* ask for O_DIRECT */
-	const atomic_int *cancel;     /* non-zero: stop as soon as possible */
-	engine_progress_fn progress;  /* may be NULL */
+	const void *session;	     /* the back-end's own arguments
+					(tgt_open_args.session), or NULL */
+	const char *path;	     /* the test file */
+	int device;		     /* path is a raw block device the
+					admin allowed: engine_prepare_file
+					writes it in place, never creates
+					or removes it */
+	int direct;		     /* ask for O_DIRECT */
+	const atomic_int *cancel;    /* non-zero: stop as soon as possible */
+	engine_progress_fn progress; /* may be NULL */
 	void *progress_arg;
-	char *error;                  /* receives a sentence on failure */
+	char *error; /* receives a sentence on failure */
 	size_t error_len;
-	struct hist *hist;            /* NULL, or receives the latencies of
-					 the I/Os counted by engine_run,
-					 merged over threads (ns) */
+	struct hist *hist;		/* NULL, or receives the latencies of
+					   the I/Os counted by engine_run,
+					   merged over threads (ns) */
 	struct engine_samples *samples; /* NULL, or receives per-second
 					   counts (see below) */
-	struct hist *hist_dir[2];     /* NULL, or receive the latencies of
-					 the reads [0] and writes [1] */
-	engine_sample_fn sample_done; /* NULL, or called (with samples set)
-					 on the calling thread with every
-					 second of the window as soon as
-					 each thread has counted past it,
-					 within ~50 ms, so a caller can store
-					 it before the run ends; the last
-					 second or two (the ragged end, and
-					 the one it may be folded into) come
-					 only in samples, at the end, and
-					 replace what was reported */
+	struct hist *hist_dir[2];	/* NULL, or receive the latencies of
+					   the reads [0] and writes [1] */
+	engine_sample_fn sample_done;	/* NULL, or called (with samples set)
+					   on the calling thread with every
+					   second of the window as soon as
+					   each thread has counted past it,
+					   within ~50 ms, so a caller can store
+					   it before the run ends; the last
+					   second or two (the ragged end, and
+					   the one it may be folded into) come
+					   only in samples, at the end, and
+					   replace what was reported */
 	void *sample_arg;
 };
 
@@ -95,10 +94,11 @@ struct engine_opts {
  * Per-second counts of one engine_run: second i covers [i, i+1) s of the
  * measured window (the last one ends with the window: its length is
  * `last_s`, 0.25 … 1.25 s when the window is longer than a second, since a
- * sliver under 0.25 s is folded into the second before it). Index 0 is reads, 1 writes. Counts are of the same I/Os as the
- * result, so summing every second gives the result's ios, bytes and latency
- * sum exactly. The caller owns the struct; engine_run fills n (≤ cap) and
- * the arrays, which the caller allocates with cap entries.
+ * sliver under 0.25 s is folded into the second before it). Index 0 is reads, 1
+ * writes. Counts are of the same I/Os as the result, so summing every second
+ * gives the result's ios, bytes and latency sum exactly. The caller owns the
+ * struct; engine_run fills n (≤ cap) and the arrays, which the caller allocates
+ * with cap entries.
  */
 struct engine_sample {
 	uint64_t ios[2], bytes[2], lat_sum_ns[2];
@@ -106,10 +106,10 @@ struct engine_sample {
 
 struct engine_samples {
 	struct engine_sample *s; /* cap entries, caller-allocated */
-	unsigned cap;            /* seconds the array holds; later seconds
+	unsigned cap;		 /* seconds the array holds; later seconds
 				    are added to the last one */
-	unsigned n;              /* seconds filled */
-	double last_s;           /* length of the last second, s */
+	unsigned n;		 /* seconds filled */
+	double last_s;		 /* length of the last second, s */
 };
 
 /*
@@ -129,10 +129,11 @@ int engine_prepare_file(const struct engine_opts *o, uint64_t size,
  * at least w->file_size: for w->duration_s after the ramp (time-based), or
  * until w->io_bytes have completed (size-based). With direct I/O in effect,
  * a block size the file's direct-I/O alignment does not divide fails with
- * -EINVAL and a sentence saying what the alignment is. Fills *r (counts summed over threads, derived
- * figures computed). Returns 0, -EINVAL for a workload outside the rules in
- * workload.h (with o->error saying which), -ECANCELED when cancelled (r holds
- * what was counted), or the negative errno of a failed I/O or set-up.
+ * -EINVAL and a sentence saying what the alignment is. Fills *r (counts summed
+ * over threads, derived figures computed). Returns 0, -EINVAL for a workload
+ * outside the rules in workload.h (with o->error saying which), -ECANCELED when
+ * cancelled (r holds what was counted), or the negative errno of a failed I/O
+ * or set-up.
  */
 int engine_run(const struct engine_opts *o, const struct workload *w,
 	       struct result *r);

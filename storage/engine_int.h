@@ -53,11 +53,11 @@ static inline uint64_t engine_rng_next(struct engine_rng *g)
 
 /* How a run of threads stops and what it does besides measuring. */
 struct engine_mode {
-	int create;          /* the first open creates the file */
+	int create;	      /* the first open creates the file */
 	uint64_t bytes_limit; /* 0: time-based; else stop after this many,
 				 over all threads */
-	int refresh;         /* refill a write buffer before each submission
-				(random data only) */
+	int refresh;	      /* refill a write buffer before each submission
+				 (random data only) */
 	int fsync_at_end;
 };
 
@@ -67,12 +67,12 @@ struct engine_shared {
 	pthread_cond_t cv;
 	unsigned ready;
 	int go;
-	uint64_t start_ns;     /* when the gate opened (set before go) */
-	atomic_int stop;       /* a thread failed: everybody stops */
-	atomic_int finished;   /* threads that left their loop */
-	atomic_int opened;     /* threads whose measured window is open */
-	atomic_int closed;     /* threads whose measured window has closed */
-	unsigned started;      /* threads running (set before go) */
+	uint64_t start_ns;   /* when the gate opened (set before go) */
+	atomic_int stop;     /* a thread failed: everybody stops */
+	atomic_int finished; /* threads that left their loop */
+	atomic_int opened;   /* threads whose measured window is open */
+	atomic_int closed;   /* threads whose measured window has closed */
+	unsigned started;    /* threads running (set before go) */
 	/* the process's CPU time when the last window opened and when the
 	 * last one closed, taken by the thread that did it */
 	struct os_cpu ru_open, ru_close;
@@ -84,21 +84,22 @@ struct engine_thread {
 	const struct engine_opts *o; /* its member's: file, back-end, outputs */
 	const struct workload *w;
 	const struct engine_mode *m;
-	unsigned index;        /* within its member */
+	unsigned index; /* within its member */
 	struct tgt t;
 	struct tgt_io *slots;
 	struct tgt_io **done;
-	void *buf;             /* every slot's buffer, one mapping */
+	void *buf; /* every slot's buffer, one mapping */
 	size_t buf_len;
 	struct engine_rng rng;
 	uint64_t region_start, region_len, seq_pos, issued_bytes;
-	uint64_t io_limit;     /* size-based: this thread's bytes; else 0 */
-	uint64_t stamp_seq;    /* counts stamped 4 KiB blocks (stamp_blocks) */
-	uint64_t writes_unsynced; /* completed writes since the last fdatasync */
+	uint64_t io_limit;  /* size-based: this thread's bytes; else 0 */
+	uint64_t stamp_seq; /* counts stamped 4 KiB blocks (stamp_blocks) */
+	uint64_t
+		writes_unsynced; /* completed writes since the last fdatasync */
 	_Atomic uint64_t live_bytes, live_ios;
 	struct result r;
-	struct hist *hd[2];    /* this thread's latencies by direction, when
-				  either or all are asked for */
+	struct hist *hd[2];	   /* this thread's latencies by direction, when
+				      either or all are asked for */
 	struct engine_sample *smp; /* this thread's per-second counts */
 	unsigned smp_cap;
 	/* seconds [0, smp_sealed) of smp are final (released after they are
@@ -108,7 +109,7 @@ struct engine_thread {
 	_Atomic unsigned smp_sealed;
 	int rc;
 	int direct;
-	int opened, closed;    /* this thread has counted into sh->opened/closed */
+	int opened, closed; /* this thread has counted into sh->opened/closed */
 	char error[200];
 	pthread_t tid;
 };

@@ -55,7 +55,7 @@ void engine_fill_pattern(void *buf, size_t len, enum wl_data data,
 	} else if (data == WL_DATA_ZEROS) {
 		memset(buf, 0, len);
 	} else {
-		struct engine_rng fixed = {{0}};
+		struct engine_rng fixed = { { 0 } };
 		uint64_t block[512];
 
 		rng_mix(&fixed, 0x73746f7262656e63ULL); /* "storbenc" */

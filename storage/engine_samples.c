@@ -104,7 +104,8 @@ void engine_samples_stream(const struct engine_opts *o,
 			for (int d = 0; d < 2; d++) {
 				sum.ios[d] += th[k].smp[*done].ios[d];
 				sum.bytes[d] += th[k].smp[*done].bytes[d];
-				sum.lat_sum_ns[d] += th[k].smp[*done].lat_sum_ns[d];
+				sum.lat_sum_ns[d] +=
+					th[k].smp[*done].lat_sum_ns[d];
 			}
 		}
 		o->sample_done(o->sample_arg, *done, &sum);

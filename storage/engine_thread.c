@@ -29,7 +29,8 @@ void engine_thread_init(struct engine_thread *e, struct engine_shared *sh,
 			const struct engine_opts *o, const struct workload *w,
 			const struct engine_mode *m, unsigned i, unsigned seed)
 {
-	uint64_t span = w->file_size / w->threads / w->block_size * w->block_size;
+	uint64_t span =
+		w->file_size / w->threads / w->block_size * w->block_size;
 
 	e->sh = sh;
 	e->o = o;
@@ -136,8 +137,8 @@ static void eth_next(struct engine_thread *e, struct tgt_io *io)
 	}
 	io->write = w->read_pct == 100 ? 0
 		    : w->read_pct == 0
-			? 1
-			: (engine_rng_next(&e->rng) % 100) >= w->read_pct;
+			    ? 1
+			    : (engine_rng_next(&e->rng) % 100) >= w->read_pct;
 	if (io->write && w->data == WL_DATA_RANDOM) {
 		if (e->m->refresh)
 			engine_rng_fill(&e->rng, io->buf, io->len);
@@ -238,8 +239,7 @@ static void window_opened(struct engine_thread *e)
 		e->opened = 1;
 		if ((unsigned)atomic_fetch_add(&e->sh->opened, 1) + 1 ==
 		    e->sh->started)
-			e->sh->have_open =
-				os_cpu_times(&e->sh->ru_open) == 0;
+			e->sh->have_open = os_cpu_times(&e->sh->ru_open) == 0;
 	}
 }
 
@@ -250,8 +250,7 @@ static void window_closed(struct engine_thread *e)
 		e->closed = 1;
 		if ((unsigned)atomic_fetch_add(&e->sh->closed, 1) + 1 ==
 		    e->sh->started)
-			e->sh->have_close =
-				os_cpu_times(&e->sh->ru_close) == 0;
+			e->sh->have_close = os_cpu_times(&e->sh->ru_close) == 0;
 	}
 }
 
@@ -361,8 +360,8 @@ static void eth_loop(struct engine_thread *e)
 		}
 		again = (unsigned)n;
 		if (e->io_limit) {
-			uint64_t left = (e->io_limit - e->issued_bytes) /
-					w->block_size;
+			uint64_t left =
+				(e->io_limit - e->issued_bytes) / w->block_size;
 			if (left < again)
 				again = (unsigned)left;
 		}
@@ -423,8 +422,9 @@ void *engine_thread_main(void *arg)
 	if (rc < 0)
 		eth_fail(e, rc, "allocating I/O buffers");
 	else if ((rc = tgt_open(e->o->ops, &a, &e->t)) < 0)
-		eth_fail(e, rc, a.create ? "creating the test file"
-					 : "opening the test file");
+		eth_fail(e, rc,
+			 a.create ? "creating the test file"
+				  : "opening the test file");
 	else if (e->t.direct)
 		check_dio_align(e);
 	e->direct = e->t.direct;

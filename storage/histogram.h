@@ -19,16 +19,17 @@
 #include <stdint.h>
 
 #define HIST_SUB_BITS 7
-#define HIST_SUB (1U << HIST_SUB_BITS)    /* buckets per power of two */
-#define HIST_MAX_BITS 37                  /* 2^37 ns ≈ 137 s */
-#define HIST_BUCKETS (2 * HIST_SUB + (HIST_MAX_BITS - HIST_SUB_BITS - 1) * HIST_SUB)
+#define HIST_SUB (1U << HIST_SUB_BITS) /* buckets per power of two */
+#define HIST_MAX_BITS 37	       /* 2^37 ns ≈ 137 s */
+#define HIST_BUCKETS                                                           \
+	(2 * HIST_SUB + (HIST_MAX_BITS - HIST_SUB_BITS - 1) * HIST_SUB)
 
 struct hist {
 	uint64_t count;
-	uint64_t min_ns;   /* UINT64_MAX while empty */
+	uint64_t min_ns; /* UINT64_MAX while empty */
 	uint64_t max_ns;
 	double sum_ns;
-	double sum_sq_ns;  /* for the standard deviation */
+	double sum_sq_ns; /* for the standard deviation */
 	uint64_t buckets[HIST_BUCKETS];
 };
 

@@ -48,8 +48,7 @@ int lfile_tgt_preallocate(void *ctx, uint64_t size);
  * (probe.h); space: probe_space. */
 int lfile_unlink(const char *path, const void *session);
 int lfile_probe(const char *target, const void *session, struct probe *p);
-int lfile_check_dir(const char *dir, const void *session,
-		    struct tgt_check *c);
+int lfile_check_dir(const char *dir, const void *session, struct tgt_check *c);
 int lfile_space(const char *path, const void *session, int64_t *free_bytes,
 		int64_t *total_bytes);
 int lfile_dio_align(const char *path, uint32_t *offset_align,
@@ -59,10 +58,13 @@ int lfile_make(const struct tgt_open_args *dst, enum tgt_file_op op,
 int lfile_allocated(const char *path, const void *session, int64_t *bytes);
 
 /* The file ops lfile_make does on this system, and their own names. */
-#define LFILE_FILE_CAPS                                                      \
-	(TGT_FILE_CAP(TGT_FILE_PREALLOCATE) | TGT_FILE_CAP(TGT_FILE_SPARSE) | \
-	 TGT_FILE_CAP(TGT_FILE_CLONE) |                                      \
-	 TGT_FILE_CAP(TGT_FILE_COPY_OFFLOAD) | TGT_FILE_CAP(TGT_FILE_COPY_RW))
-#define LFILE_FILE_NAMES {[TGT_FILE_COPY_OFFLOAD] = "copy_file_range"}
+#define LFILE_FILE_CAPS                                                        \
+	(TGT_FILE_CAP(TGT_FILE_PREALLOCATE) | TGT_FILE_CAP(TGT_FILE_SPARSE) |  \
+	 TGT_FILE_CAP(TGT_FILE_CLONE) | TGT_FILE_CAP(TGT_FILE_COPY_OFFLOAD) |  \
+	 TGT_FILE_CAP(TGT_FILE_COPY_RW))
+#define LFILE_FILE_NAMES                                                       \
+	{                                                                      \
+		[TGT_FILE_COPY_OFFLOAD] = "copy_file_range"                    \
+	}
 
 #endif

@@ -78,7 +78,8 @@ int64_t lfile_transfer(const struct lfile *f, struct tgt_io *io)
 		if (n < 0)
 			return -errno;
 		if (n == 0)
-			break; /* end of file or a full disk: a short transfer */
+			break; /* end of file or a full disk: a short transfer
+				*/
 		off += (uint64_t)n;
 	}
 	return (int64_t)off;
@@ -110,8 +111,7 @@ int lfile_probe(const char *target, const void *session, struct probe *p)
 	return probe_local(target, p);
 }
 
-int lfile_check_dir(const char *dir, const void *session,
-		    struct tgt_check *c)
+int lfile_check_dir(const char *dir, const void *session, struct tgt_check *c)
 {
 	struct stat st;
 	struct statvfs vfs;
@@ -132,9 +132,10 @@ int lfile_check_dir(const char *dir, const void *session,
 		return -ENOTDIR;
 	}
 	if (statvfs(dir, &vfs) == 0 && vfs.f_blocks == 0) {
-		snprintf(c->why, sizeof(c->why),
-			 "%s is on a filesystem without storage (proc, sysfs …)",
-			 dir);
+		snprintf(
+			c->why, sizeof(c->why),
+			"%s is on a filesystem without storage (proc, sysfs …)",
+			dir);
 		return -EINVAL;
 	}
 	if (access(dir, W_OK | X_OK) != 0) {

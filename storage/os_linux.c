@@ -23,8 +23,8 @@ uint64_t os_now_ns(void)
 
 void os_sleep_ns(uint64_t ns)
 {
-	struct timespec ts = {(time_t)(ns / 1000000000ULL),
-			      (long)(ns % 1000000000ULL)};
+	struct timespec ts = { (time_t)(ns / 1000000000ULL),
+			       (long)(ns % 1000000000ULL) };
 
 	nanosleep(&ts, NULL);
 }

@@ -3,12 +3,13 @@
  * device behind a path. A snapshot is taken when a run starts and stored with
  * it, so that a number in the archive always comes with what produced it.
  *
- * Sources (probe_linux.c): uname(2), statvfs(3), /proc/self/mountinfo (the mount that holds
- * the path: longest mount point that is a prefix of the real path and has the
- * path's st_dev), /sys/dev/block/MAJ:MIN (the block device, resolved to its
- * whole disk for a partition; model, rotational, write_cache), /proc/cpuinfo,
- * sysconf(3), libblkid (the filesystem under a FUSE block mount). Every field the machine does not tell is left empty ("" for
- * strings, -1 for numbers); the probe never fails for a missing detail.
+ * Sources (probe_linux.c): uname(2), statvfs(3), /proc/self/mountinfo (the
+ * mount that holds the path: longest mount point that is a prefix of the real
+ * path and has the path's st_dev), /sys/dev/block/MAJ:MIN (the block device,
+ * resolved to its whole disk for a partition; model, rotational, write_cache),
+ * /proc/cpuinfo, sysconf(3), libblkid (the filesystem under a FUSE block
+ * mount). Every field the machine does not tell is left empty ("" for strings,
+ * -1 for numbers); the probe never fails for a missing detail.
  */
 #ifndef STORBENCH_PROBE_H
 #define STORBENCH_PROBE_H
@@ -17,33 +18,33 @@
 
 struct probe {
 	char hostname[256];
-	char kernel[128];        /* uname -r */
-	char fs_type[64];        /* by name, from mountinfo: "ext4", "xfs"; for
-				    a FUSE block mount (ntfs-3g) the
-				    filesystem on the device, from libblkid:
-				    "ntfs" */
-	char mount_type[64];     /* mountinfo's type when fs_type is not it
-				    ("fuseblk"), else "" */
-	int64_t fs_block_size;   /* statvfs f_bsize, bytes */
+	char kernel[128];      /* uname -r */
+	char fs_type[64];      /* by name, from mountinfo: "ext4", "xfs"; for
+				  a FUSE block mount (ntfs-3g) the
+				  filesystem on the device, from libblkid:
+				  "ntfs" */
+	char mount_type[64];   /* mountinfo's type when fs_type is not it
+				  ("fuseblk"), else "" */
+	int64_t fs_block_size; /* statvfs f_bsize, bytes */
 	char mount_point[1024];
 	char mount_options[1024]; /* per-mount and super options, comma list */
-	char device[1024];       /* mount source, e.g. "/dev/vda1"; "" if none */
-	char disk[128];          /* whole-disk name in /sys/block, e.g. "vda" */
-	char device_model[256];  /* /sys/block/DISK/device/model, trimmed */
-	int rotational;          /* 1, 0, or -1 when unknown */
-	char write_cache[64];    /* /sys/block/DISK/queue/write_cache */
-	int64_t free_bytes;      /* statvfs f_bavail * f_frsize */
-	int64_t total_bytes;     /* statvfs f_blocks * f_frsize */
-	char cpu_model[256];     /* /proc/cpuinfo "model name" */
-	int cpus;                /* online CPUs */
-	int64_t memory_bytes;    /* physical memory */
+	char device[1024];	/* mount source, e.g. "/dev/vda1"; "" if none */
+	char disk[128];		/* whole-disk name in /sys/block, e.g. "vda" */
+	char device_model[256]; /* /sys/block/DISK/device/model, trimmed */
+	int rotational;		/* 1, 0, or -1 when unknown */
+	char write_cache[64];	/* /sys/block/DISK/queue/write_cache */
+	int64_t free_bytes;	/* statvfs f_bavail * f_frsize */
+	int64_t total_bytes;	/* statvfs f_blocks * f_frsize */
+	char cpu_model[256];	/* /proc/cpuinfo "model name" */
+	int cpus;		/* online CPUs */
+	int64_t memory_bytes;	/* physical memory */
 	/* an SMB target (the smb back-end's probe); "" / -1 for a local one */
 	char smb_server[256];
-	int smb_port;            /* 0: the default, 445 */
+	int smb_port; /* 0: the default, 445 */
 	char smb_share[256];
-	char smb_dialect[16];    /* negotiated: "SMB2_02" … "SMB3_11" */
-	int smb_signing;         /* traffic after the tree connect: 1, 0, -1 */
-	int smb_encryption;      /* 1, 0, -1 */
+	char smb_dialect[16]; /* negotiated: "SMB2_02" … "SMB3_11" */
+	int smb_signing;      /* traffic after the tree connect: 1, 0, -1 */
+	int smb_encryption;   /* 1, 0, -1 */
 };
 
 /*

@@ -299,8 +299,8 @@ void probe_sysfs_block(const char *dir, struct probe *p)
 	if (join_path(attr, sizeof(attr), disk, "queue/rotational") == 0 &&
 	    read_attr(attr, val, sizeof(val)) == 0)
 		p->rotational = (val[0] == '0' || val[0] == '1') && !val[1]
-				    ? val[0] - '0'
-				    : -1;
+					? val[0] - '0'
+					: -1;
 	if (join_path(attr, sizeof(attr), disk, "queue/write_cache") == 0)
 		(void)read_attr(attr, p->write_cache, sizeof(p->write_cache));
 }
@@ -413,10 +413,12 @@ int probe_path(const char *path, struct probe *p)
 
 	/* ntfs-3g and other FUSE block filesystems show as "fuseblk": ask
 	 * the device what it holds */
-	if (strcmp(p->fs_type, "fuseblk") == 0 && strncmp(p->device, "/dev/", 5) == 0) {
+	if (strcmp(p->fs_type, "fuseblk") == 0 &&
+	    strncmp(p->device, "/dev/", 5) == 0) {
 		char *t = blkid_get_tag_value(NULL, "TYPE", p->device);
 		if (t && *t) {
-			set_str(p->mount_type, sizeof(p->mount_type), p->fs_type);
+			set_str(p->mount_type, sizeof(p->mount_type),
+				p->fs_type);
 			set_str(p->fs_type, sizeof(p->fs_type), t);
 		}
 		free(t);

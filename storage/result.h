@@ -12,14 +12,14 @@
 
 struct result {
 	/* counted by the engine, inside the measured window */
-	uint64_t ios;          /* I/Os completed */
-	uint64_t bytes;        /* bytes those I/Os moved */
-	uint64_t lat_sum_ns;   /* sum of (completion - submission) */
-	uint64_t window_ns;    /* length of the measured window */
-	double cpu_user_s;     /* process CPU time from the start gate to the
-				  end of the test, user and system, seconds */
+	uint64_t ios;	     /* I/Os completed */
+	uint64_t bytes;	     /* bytes those I/Os moved */
+	uint64_t lat_sum_ns; /* sum of (completion - submission) */
+	uint64_t window_ns;  /* length of the measured window */
+	double cpu_user_s;   /* process CPU time from the start gate to the
+				end of the test, user and system, seconds */
 	double cpu_sys_s;
-	uint64_t syncs;        /* fdatasync calls made in the window */
+	uint64_t syncs; /* fdatasync calls made in the window */
 	/* the same counts by direction: [0] reads, [1] writes */
 	uint64_t dir_ios[2], dir_bytes[2], dir_lat_sum_ns[2];
 	/* derived by result_finish() */

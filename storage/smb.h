@@ -35,18 +35,18 @@ struct smb_session {
 	char user[128];
 	char password[256];
 	char domain[128];
-	char min_protocol[16]; /* "" = the library's default (SMB2_02) */
-	char max_protocol[16]; /* "" = the library's default (SMB3_11) */
-	int require_signing;   /* client signing = required */
+	char min_protocol[16];	/* "" = the library's default (SMB2_02) */
+	char max_protocol[16];	/* "" = the library's default (SMB3_11) */
+	int require_signing;	/* client signing = required */
 	int require_encryption; /* SMB3 encryption required, else fail */
 };
 
 /* An smb:// URL cut into its parts. */
 struct smb_url {
 	char server[256];
-	int port;          /* 0 when the URL names none (445) */
+	int port; /* 0 when the URL names none (445) */
 	char share[256];
-	char path[4096];   /* below the share, "" or "dir/file" */
+	char path[4096]; /* below the share, "" or "dir/file" */
 };
 
 /*
@@ -69,17 +69,17 @@ enum { SMB_STAGE_CONNECT = 1, SMB_STAGE_OP = 2 };
 
 /* The answer of a one-shot operation (smb_op). */
 struct smb_info {
-	int64_t err;          /* 0, or -errno of the failure */
-	int64_t free_bytes;   /* statvfs of the share: f_bavail × f_frsize */
+	int64_t err;	    /* 0, or -errno of the failure */
+	int64_t free_bytes; /* statvfs of the share: f_bavail × f_frsize */
 	int64_t total_bytes;
-	int64_t elapsed_ns;   /* the operation alone: no spawn, no connect */
-	int32_t stage;        /* where err arose: SMB_STAGE_CONNECT (the
-			         server, the logon, the share) or _OP */
-	int32_t is_dir;       /* the URL is a directory */
-	int32_t signing;      /* 1, 0, or -1 when it could not be seen */
-	int32_t encryption;   /* 1, 0, or -1 */
-	char dialect[16];     /* negotiated: "SMB3_11"; "" when unknown */
-	char message[256];    /* what went wrong, in words, or "" */
+	int64_t elapsed_ns; /* the operation alone: no spawn, no connect */
+	int32_t stage;	    /* where err arose: SMB_STAGE_CONNECT (the
+			       server, the logon, the share) or _OP */
+	int32_t is_dir;	    /* the URL is a directory */
+	int32_t signing;    /* 1, 0, or -1 when it could not be seen */
+	int32_t encryption; /* 1, 0, or -1 */
+	char dialect[16];   /* negotiated: "SMB3_11"; "" when unknown */
+	char message[256];  /* what went wrong, in words, or "" */
 };
 
 /*

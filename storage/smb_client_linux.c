@@ -66,7 +66,8 @@ static void session_from_env(void)
 		 sizeof(sess.min_protocol));
 	env_copy("STORBENCH_SMB_MAX_PROTOCOL", sess.max_protocol,
 		 sizeof(sess.max_protocol));
-	sess.require_signing = (v = getenv("STORBENCH_SMB_SIGNING")) && *v == '1';
+	sess.require_signing =
+		(v = getenv("STORBENCH_SMB_SIGNING")) && *v == '1';
 	sess.require_encryption =
 		(v = getenv("STORBENCH_SMB_ENCRYPTION")) && *v == '1';
 	/* the password: the first bytes on the socket (tgt_smb.c) */
@@ -155,7 +156,8 @@ static SMBCCTX *new_ctx(const char *minp, const char *maxp)
 	if (sess.require_encryption)
 		smbc_setOptionSmbEncryptionLevel(c, SMBC_ENCRYPTLEVEL_REQUIRE);
 	if (lo[0] || hi[0])
-		smbc_setOptionProtocols(c, lo[0] ? lo : NULL, hi[0] ? hi : NULL);
+		smbc_setOptionProtocols(c, lo[0] ? lo : NULL,
+					hi[0] ? hi : NULL);
 	if (!smbc_init_context(c)) {
 		smbc_free_context(c, 1);
 		conf_remove();
@@ -170,9 +172,7 @@ static int neg_errno(void)
 	return errno ? -errno : -EIO;
 }
 
-
 /* --- the I/O worker: one queue slot of tgt_smb --- */
-
 
 static int worker_main(const char *url)
 {
@@ -202,14 +202,15 @@ static int worker_main(const char *url)
 		if (rq.write && smb_full_io(0, buf, rq.len, 0) < 0)
 			break;
 		errno = 0;
-		res = smbc_getFunctionLseek(c)(c, f, (off_t)rq.offset, SEEK_SET) < 0
+		res = smbc_getFunctionLseek(c)(c, f, (off_t)rq.offset,
+					       SEEK_SET) < 0
 			      ? neg_errno()
 			      : 0;
 		while (res == 0 && off < rq.len) {
 			n = rq.write ? smbc_getFunctionWrite(c)(c, f, buf + off,
-								 rq.len - off)
+								rq.len - off)
 				     : smbc_getFunctionRead(c)(c, f, buf + off,
-								rq.len - off);
+							       rq.len - off);
 			if (n <= 0)
 				break;
 			off += (uint64_t)n;
@@ -261,7 +262,8 @@ static int statvfs_of(SMBCCTX *c, const char *url, struct smb_info *in)
 	 * f_bsize is bytes per sector, f_frsize sectors per allocation unit,
 	 * the counts are allocation units */
 	if (rc == 0) {
-		uint64_t unit = (uint64_t)v.f_bsize * (v.f_frsize ? v.f_frsize : 1);
+		uint64_t unit =
+			(uint64_t)v.f_bsize * (v.f_frsize ? v.f_frsize : 1);
 		in->free_bytes = (int64_t)(v.f_bavail * unit);
 		in->total_bytes = (int64_t)(v.f_blocks * unit);
 	}
@@ -336,7 +338,8 @@ static int op_probe(SMBCCTX *c, const char *url, struct smb_info *in)
 	int rc = op_check(c, url, in);
 	int hi = sess.max_protocol[0] ? smb_dialect_index(sess.max_protocol)
 				      : smb_n_dialects - 1;
-	int lo = sess.min_protocol[0] ? smb_dialect_index(sess.min_protocol) : 0;
+	int lo =
+		sess.min_protocol[0] ? smb_dialect_index(sess.min_protocol) : 0;
 	struct stat st;
 
 	if (rc < 0)
@@ -372,7 +375,7 @@ static int op_sparse(SMBCCTX *c, const char *url, uint64_t size)
 		return neg_errno();
 	errno = 0;
 	rc = smbc_getFunctionFtruncate(c)(c, f, (off_t)size) < 0 ? neg_errno()
-								  : 0;
+								 : 0;
 	smbc_getFunctionClose(c)(c, f);
 	return rc;
 }
@@ -389,10 +392,12 @@ static int pump(SMBCCTX *c, SMBCFILE *in, SMBCFILE *out, uint64_t size)
 	if (!buf)
 		return -ENOMEM;
 	while (done < size && rc == 0) {
-		size_t want = size - done < CHUNK ? (size_t)(size - done) : CHUNK;
+		size_t want =
+			size - done < CHUNK ? (size_t)(size - done) : CHUNK;
 		ssize_t n = (ssize_t)want, w = 0;
 		errno = 0;
-		if (in && (n = smbc_getFunctionRead(c)(c, in, buf, want)) <= 0) {
+		if (in &&
+		    (n = smbc_getFunctionRead(c)(c, in, buf, want)) <= 0) {
 			rc = n < 0 ? neg_errno() : -EIO;
 			break;
 		}
@@ -418,8 +423,8 @@ static int splice_go_on(off_t n, void *priv)
 	return 1;
 }
 
-static int op_copy(SMBCCTX *c, const char *src, const char *dst,
-		   uint64_t size, int server_side)
+static int op_copy(SMBCCTX *c, const char *src, const char *dst, uint64_t size,
+		   int server_side)
 {
 	SMBCFILE *in, *out;
 	int rc = 0;
@@ -448,8 +453,8 @@ static int op_copy(SMBCCTX *c, const char *src, const char *dst,
 	return rc;
 }
 
-static int op_run(SMBCCTX *c, const char *op, const char *url,
-		  const char *url2, uint64_t size, struct smb_info *in)
+static int op_run(SMBCCTX *c, const char *op, const char *url, const char *url2,
+		  uint64_t size, struct smb_info *in)
 {
 	SMBCFILE *f;
 	int rc;
@@ -487,7 +492,7 @@ static int op_run(SMBCCTX *c, const char *op, const char *url,
 static int op_main(const char *op, const char *url, const char *url2,
 		   uint64_t size)
 {
-	struct smb_info in = {.signing = -1, .encryption = -1};
+	struct smb_info in = { .signing = -1, .encryption = -1 };
 	char root[600];
 	struct stat st;
 	SMBCCTX *c = new_ctx("", "");

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const smb_dialects[] = {"SMB2_02", "SMB2_10", "SMB3_00",
-				    "SMB3_02", "SMB3_11"};
+const char *const smb_dialects[] = { "SMB2_02", "SMB2_10", "SMB3_00", "SMB3_02",
+				     "SMB3_11" };
 const int smb_n_dialects = 5;
 
 int smb_dialect_index(const char *name)
@@ -42,18 +42,20 @@ int smb_url_parse(const char *url, struct smb_url *u, char *err, size_t len)
 			return -EINVAL;
 		}
 	if (strpbrk(url, "?#%\\")) {
-		snprintf(err, len, "no '?', '#', '%%' or '\\' in the URL: the path "
-				   "is used as written (libsmbclient would read "
-				   "options or %%-escapes there)");
+		snprintf(err, len,
+			 "no '?', '#', '%%' or '\\' in the URL: the path "
+			 "is used as written (libsmbclient would read "
+			 "options or %%-escapes there)");
 		return -EINVAL;
 	}
 	p = url + 6;
 	slash = strchr(p, '/');
 	n = slash ? (size_t)(slash - p) : strlen(p);
 	if (memchr(p, '@', n) || memchr(p, ';', n)) {
-		snprintf(err, len, "no user or password in the URL: store them "
-				   "with POST /api/v1/credentials and name them "
-				   "in \"credential\"");
+		snprintf(err, len,
+			 "no user or password in the URL: store them "
+			 "with POST /api/v1/credentials and name them "
+			 "in \"credential\"");
 		return -EINVAL;
 	}
 	/* [IPv6]:port, or name:port: the port's colon is after the host */
@@ -61,8 +63,9 @@ int smb_url_parse(const char *url, struct smb_url *u, char *err, size_t len)
 	if (n && p[0] == '[') {
 		const char *close = memchr(p, ']', n);
 		if (!close) {
-			snprintf(err, len, "an IPv6 address goes in brackets: "
-					   "smb://[::1]:445/share");
+			snprintf(err, len,
+				 "an IPv6 address goes in brackets: "
+				 "smb://[::1]:445/share");
 			return -EINVAL;
 		}
 		host_end = close + 1;
@@ -73,8 +76,9 @@ int smb_url_parse(const char *url, struct smb_url *u, char *err, size_t len)
 		return -EINVAL;
 	}
 	if (n == 0 || (colon && colon == p)) {
-		snprintf(err, len, "no server in the URL "
-				   "(smb://server[:port]/share/path)");
+		snprintf(err, len,
+			 "no server in the URL "
+			 "(smb://server[:port]/share/path)");
 		return -EINVAL;
 	}
 	if ((size_t)((colon ? colon : p + n) - p) >= sizeof(u->server)) {
@@ -84,10 +88,11 @@ int smb_url_parse(const char *url, struct smb_url *u, char *err, size_t len)
 	if (colon) {
 		char *end;
 		long port = strtol(colon + 1, &end, 10);
-		if (end != p + n || colon[1] < '0' || colon[1] > '9' || port < 1 ||
-		    port > 65535) {
-			snprintf(err, len, "the port must be a number from 1 "
-					   "to 65535");
+		if (end != p + n || colon[1] < '0' || colon[1] > '9' ||
+		    port < 1 || port > 65535) {
+			snprintf(err, len,
+				 "the port must be a number from 1 "
+				 "to 65535");
 			return -EINVAL;
 		}
 		u->port = (int)port;
@@ -95,8 +100,9 @@ int smb_url_parse(const char *url, struct smb_url *u, char *err, size_t len)
 	}
 	memcpy(u->server, p, n);
 	if (!slash || !slash[1] || slash[1] == '/') {
-		snprintf(err, len, "no share in the URL "
-				   "(smb://server[:port]/share/path)");
+		snprintf(err, len,
+			 "no share in the URL "
+			 "(smb://server[:port]/share/path)");
 		return -EINVAL;
 	}
 	p = slash + 1;
@@ -123,12 +129,14 @@ int smb_url_parse(const char *url, struct smb_url *u, char *err, size_t len)
 		size_t k = end ? (size_t)(end - seg) : strlen(seg);
 		if (k == 0 || (k == 1 && seg[0] == '.') ||
 		    (k == 2 && seg[0] == '.' && seg[1] == '.')) {
-			snprintf(err, len, "no empty, . or .. names in the path");
+			snprintf(err, len,
+				 "no empty, . or .. names in the path");
 			return -EINVAL;
 		}
 		if (k > 255) {
-			snprintf(err, len, "a name in the path is longer than "
-					   "255 bytes");
+			snprintf(err, len,
+				 "a name in the path is longer than "
+				 "255 bytes");
 			return -EINVAL;
 		}
 		seg = end ? end + 1 : seg + k;

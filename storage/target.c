@@ -10,21 +10,17 @@
 #include <string.h>
 
 static const char *const generic_file_names[TGT_FILE_N] = {
-	[TGT_FILE_PREALLOCATE] = "fallocate",
-	[TGT_FILE_SPARSE] = "sparse",
-	[TGT_FILE_ZEROS] = "zeros",
-	[TGT_FILE_CLONE] = "clone",
-	[TGT_FILE_COPY_OFFLOAD] = "copy",
-	[TGT_FILE_COPY_RW] = "read/write",
+	[TGT_FILE_PREALLOCATE] = "fallocate", [TGT_FILE_SPARSE] = "sparse",
+	[TGT_FILE_ZEROS] = "zeros",	      [TGT_FILE_CLONE] = "clone",
+	[TGT_FILE_COPY_OFFLOAD] = "copy",     [TGT_FILE_COPY_RW] = "read/write",
 };
 
 int tgt_validate(const struct tgt_ops *ops)
 {
 	if (!ops || ops->version != TGT_OPS_VERSION || !ops->name ||
 	    !ops->title || !ops->probe || !ops->check_dir || !ops->space ||
-	    !ops->open || !ops->queue ||
-	    !ops->commit || !ops->reap || !ops->fsync || !ops->preallocate ||
-	    !ops->close || !ops->unlink)
+	    !ops->open || !ops->queue || !ops->commit || !ops->reap ||
+	    !ops->fsync || !ops->preallocate || !ops->close || !ops->unlink)
 		return -EINVAL;
 	if (ops->file_caps && !ops->make_file)
 		return -EINVAL;
@@ -155,8 +151,7 @@ void tgt_close(struct tgt *t)
 	t->ctx = NULL;
 }
 
-int tgt_unlink(const struct tgt_ops *ops, const char *path,
-	       const void *session)
+int tgt_unlink(const struct tgt_ops *ops, const char *path, const void *session)
 {
 	return ops->unlink(path, session);
 }
@@ -175,8 +170,8 @@ int tgt_check_dir(const struct tgt_ops *ops, const char *dir,
 	return ops->check_dir(dir, session, c);
 }
 
-int tgt_space(const struct tgt_ops *ops, const char *path,
-	      const void *session, int64_t *free_bytes, int64_t *total_bytes)
+int tgt_space(const struct tgt_ops *ops, const char *path, const void *session,
+	      int64_t *free_bytes, int64_t *total_bytes)
 {
 	return ops->space(path, session, free_bytes, total_bytes);
 }

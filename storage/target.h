@@ -42,9 +42,9 @@
 #define TGT_OPS_VERSION 2
 
 enum {
-	TGT_CAP_ASYNC = 1 << 0,   /* queue() returns before the I/O is done */
+	TGT_CAP_ASYNC = 1 << 0,	  /* queue() returns before the I/O is done */
 	TGT_CAP_DIRECT = 1 << 1,  /* can bypass the page cache (O_DIRECT) */
-	TGT_CAP_FILES = 1 << 2,   /* makes and removes real files (null
+	TGT_CAP_FILES = 1 << 2,	  /* makes and removes real files (null
 				     does not: it measures the engine) */
 	TGT_CAP_REMOTE = 1 << 3,  /* the files are on a server: a lost
 				     connection fails the I/O, and a file
@@ -59,10 +59,10 @@ enum tgt_file_op {
 	TGT_FILE_PREALLOCATE,  /* the filesystem reserves the blocks, writes
 				  nothing (fallocate) */
 	TGT_FILE_SPARSE,       /* the size is set, nothing is allocated */
-	TGT_FILE_ZEROS,        /* zeros written and flushed by the back-end
+	TGT_FILE_ZEROS,	       /* zeros written and flushed by the back-end
 				  itself; without it the engine writes them
 				  through queue/reap (engine_prepare_file) */
-	TGT_FILE_CLONE,        /* a copy sharing the source's extents */
+	TGT_FILE_CLONE,	       /* a copy sharing the source's extents */
 	TGT_FILE_COPY_OFFLOAD, /* a copy made by the kernel or the server */
 	TGT_FILE_COPY_RW,      /* a copy read and written through this host */
 	TGT_FILE_N
@@ -80,37 +80,37 @@ struct tgt_check {
 
 /* One I/O. Owned by the engine; the back-end only fills in res. */
 struct tgt_io {
-	void *buf;             /* aligned to 4096 bytes */
-	uint64_t offset;       /* bytes */
-	uint32_t len;          /* bytes */
-	uint8_t write;         /* 1 = write, 0 = read */
-	int64_t res;           /* bytes transferred, or a negative errno */
-	uint64_t t_submit_ns;  /* os_now_ns() when its slot was freed: the
-				  start of its latency, which runs from the
-				  moment its queue slot is free (the reap
-				  that returned its predecessor, or the
-				  start) to the reap that returns it, on the
-				  monotonic clock (CLOCK_MONOTONIC on
-				  Linux): fio's lat, slat + clat */
+	void *buf;	      /* aligned to 4096 bytes */
+	uint64_t offset;      /* bytes */
+	uint32_t len;	      /* bytes */
+	uint8_t write;	      /* 1 = write, 0 = read */
+	int64_t res;	      /* bytes transferred, or a negative errno */
+	uint64_t t_submit_ns; /* os_now_ns() when its slot was freed: the
+				 start of its latency, which runs from the
+				 moment its queue slot is free (the reap
+				 that returned its predecessor, or the
+				 start) to the reap that returns it, on the
+				 monotonic clock (CLOCK_MONOTONIC on
+				 Linux): fio's lat, slat + clat */
 };
 
 struct tgt_open_args {
-	const char *path;  /* the test file */
-	int create;        /* 1: create it, O_CREAT|O_EXCL|O_NOFOLLOW; never
-			      open a file that exists for writing otherwise */
-	int direct;        /* 1: ask for direct I/O */
-	int dsync;         /* 1: O_DSYNC, each write durable when it completes */
-	unsigned depth;    /* most I/Os that will be in flight at once */
+	const char *path; /* the test file */
+	int create;	  /* 1: create it, O_CREAT|O_EXCL|O_NOFOLLOW; never
+			     open a file that exists for writing otherwise */
+	int direct;	  /* 1: ask for direct I/O */
+	int dsync;	  /* 1: O_DSYNC, each write durable when it completes */
+	unsigned depth;	  /* most I/Os that will be in flight at once */
 	const void *session; /* the back-end's own arguments, or NULL
 				(smb: const struct smb_session *); only
 				borrowed: a back-end copies what it keeps */
 };
 
 struct tgt_ops {
-	unsigned version; /* TGT_OPS_VERSION */
-	const char *name; /* "io_uring": the job's "engine" and the run's */
-	const char *title; /* "pread/pwrite worker threads", for sentences */
-	unsigned caps;    /* TGT_CAP_* */
+	unsigned version;   /* TGT_OPS_VERSION */
+	const char *name;   /* "io_uring": the job's "engine" and the run's */
+	const char *title;  /* "pread/pwrite worker threads", for sentences */
+	unsigned caps;	    /* TGT_CAP_* */
 	unsigned file_caps; /* TGT_FILE_CAP(op) of every op make_file does */
 	/* what this back-end calls a file op where it differs from the
 	 * generic name (tgt_file_op_name): "copy_file_range", "server_copy" */
@@ -142,8 +142,8 @@ struct tgt_ops {
 			 struct tgt_check *c);
 	/* The filesystem (or share) holding path: bytes free to this user
 	 * and its size. 0 or a negative errno (then both are unchanged). */
-	int (*space)(const char *path, const void *session,
-		     int64_t *free_bytes, int64_t *total_bytes);
+	int (*space)(const char *path, const void *session, int64_t *free_bytes,
+		     int64_t *total_bytes);
 	/* Opens path; *ctx receives the back-end's state, *direct whether
 	 * direct I/O is in effect (a back-end may fall back to buffered I/O
 	 * when the filesystem refuses direct I/O; it must say so here). */
@@ -174,8 +174,7 @@ struct tgt_ops {
 	int (*make_file)(const struct tgt_open_args *dst, enum tgt_file_op op,
 			 const char *src, uint64_t size, double *secs);
 	/* The bytes the filesystem allocated for path (st_blocks × 512). */
-	int (*allocated)(const char *path, const void *session,
-			 int64_t *bytes);
+	int (*allocated)(const char *path, const void *session, int64_t *bytes);
 };
 
 /* An open target: the table and its state. */
@@ -240,8 +239,8 @@ int tgt_probe(const struct tgt_ops *ops, const char *target,
 	      const void *session, struct probe *p);
 int tgt_check_dir(const struct tgt_ops *ops, const char *dir,
 		  const void *session, struct tgt_check *c);
-int tgt_space(const struct tgt_ops *ops, const char *path,
-	      const void *session, int64_t *free_bytes, int64_t *total_bytes);
+int tgt_space(const struct tgt_ops *ops, const char *path, const void *session,
+	      int64_t *free_bytes, int64_t *total_bytes);
 int tgt_volume(const struct tgt_ops *ops, const char *path, char *buf,
 	       size_t len);
 int tgt_dio_align(const struct tgt_ops *ops, const char *path,

@@ -1,8 +1,9 @@
 /*
  * tgt_null — a back-end that does no I/O: every queued I/O completes at once
  * with its full length. It touches no file (open, fsync, unlink are no-ops;
- * the target directory is probed like a local one), so a run on it measures the engine's own cost per I/O — the ceiling the
- * engine puts on any device (compare fio's null ioengine).
+ * the target directory is probed like a local one), so a run on it measures the
+ * engine's own cost per I/O — the ceiling the engine puts on any device
+ * (compare fio's null ioengine).
  */
 #include "lfile.h"
 

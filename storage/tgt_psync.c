@@ -48,8 +48,7 @@ static void psync_close(void *ctx)
 	free(c);
 }
 
-static int psync_open(const struct tgt_open_args *args, void **ctx,
-		      int *direct)
+static int psync_open(const struct tgt_open_args *args, void **ctx, int *direct)
 {
 	struct psync_ctx *c = calloc(1, sizeof(*c));
 	int rc;
@@ -60,7 +59,8 @@ static int psync_open(const struct tgt_open_args *args, void **ctx,
 		free(c);
 		return rc;
 	}
-	if ((rc = workpool_start(&psync_pool, c, args->depth, &c->wt.pool)) < 0) {
+	if ((rc = workpool_start(&psync_pool, c, args->depth, &c->wt.pool)) <
+	    0) {
 		psync_close(c);
 		if (args->create)
 			lfile_unlink(args->path, NULL);
@@ -74,7 +74,8 @@ const struct tgt_ops tgt_psync_ops = {
 	.version = TGT_OPS_VERSION,
 	.name = "psync",
 	.title = "pread/pwrite worker threads",
-	.caps = TGT_CAP_ASYNC | TGT_CAP_DIRECT | TGT_CAP_FILES | TGT_CAP_BY_NAME,
+	.caps = TGT_CAP_ASYNC | TGT_CAP_DIRECT | TGT_CAP_FILES |
+		TGT_CAP_BY_NAME,
 	.file_caps = LFILE_FILE_CAPS,
 	.file_names = LFILE_FILE_NAMES,
 	.max_slots = 4096,

@@ -23,8 +23,8 @@
  * server's. libsmbclient has no flush call: fsync does nothing here (writes
  * have reached the server when they complete).
  */
-#include "smb.h"
 #include "lfile.h"
+#include "smb.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -132,8 +132,10 @@ static int spawn_child(const struct smb_session *s, char *const argv[],
 	/* the password first: its length (4 bytes), then its bytes; the
 	 * socket buffer holds them until the child reads */
 	{
-		uint32_t len = (uint32_t)strnlen(s->password, sizeof(s->password));
-		if ((rc = smb_write2(sv[0], &len, sizeof(len), s->password, len)) < 0) {
+		uint32_t len =
+			(uint32_t)strnlen(s->password, sizeof(s->password));
+		if ((rc = smb_write2(sv[0], &len, sizeof(len), s->password,
+				     len)) < 0) {
 			close(sv[0]);
 			kill(*pid, SIGKILL);
 			waitpid(*pid, NULL, 0);
@@ -146,7 +148,7 @@ static int spawn_child(const struct smb_session *s, char *const argv[],
 
 int smb_write2(int fd, const void *a, size_t alen, const void *b, size_t blen)
 {
-	struct iovec v[2] = {{(void *)a, alen}, {(void *)b, blen}};
+	struct iovec v[2] = { { (void *)a, alen }, { (void *)b, blen } };
 	struct iovec *p = v;
 	int n = blen ? 2 : 1;
 
@@ -190,8 +192,13 @@ int smb_op(const struct smb_session *s, const char *op, const char *url,
 	   const char *url2, uint64_t size, struct smb_info *info)
 {
 	char sz[32];
-	char *argv[] = {"storbench", "smb-op", (char *)op, (char *)url,
-			(char *)(url2 ? url2 : ""), sz, NULL};
+	char *argv[] = { "storbench",
+			 "smb-op",
+			 (char *)op,
+			 (char *)url,
+			 (char *)(url2 ? url2 : ""),
+			 sz,
+			 NULL };
 	pid_t pid;
 	int sock, rc;
 
@@ -204,7 +211,7 @@ int smb_op(const struct smb_session *s, const char *op, const char *url,
 	/* a check answers an HTTP request: a server that does not answer
 	 * must not hold it (or the API behind it) for long */
 	if (strcmp(op, "check") == 0 || strcmp(op, "df") == 0) {
-		struct pollfd pfd = {.fd = sock, .events = POLLIN};
+		struct pollfd pfd = { .fd = sock, .events = POLLIN };
 		int n;
 		do
 			n = poll(&pfd, 1, SMB_CHECK_TIMEOUT_MS);
@@ -234,9 +241,8 @@ int smb_op(const struct smb_session *s, const char *op, const char *url,
 struct smb_ctx {
 	struct workpool_target wt; /* first: the queue ops; no shared fd */
 	const char *url;
-	struct smb_session sess;   /* as it was when the file was opened */
+	struct smb_session sess; /* as it was when the file was opened */
 };
-
 
 struct smb_worker {
 	int sock;
@@ -247,7 +253,7 @@ static int smb_worker_init(void *arg, unsigned i, void **wctx)
 {
 	struct smb_ctx *s = arg;
 	struct smb_worker *w = calloc(1, sizeof(*w));
-	char *argv[] = {"storbench", "smb-worker", (char *)s->url, NULL};
+	char *argv[] = { "storbench", "smb-worker", (char *)s->url, NULL };
 	int rc;
 	int64_t ready;
 
@@ -259,7 +265,8 @@ static int smb_worker_init(void *arg, unsigned i, void **wctx)
 		return rc;
 	}
 	/* the worker says whether it could open the file */
-	if ((rc = smb_full_io(w->sock, &ready, sizeof(ready), 0)) < 0 || ready < 0) {
+	if ((rc = smb_full_io(w->sock, &ready, sizeof(ready), 0)) < 0 ||
+	    ready < 0) {
 		close(w->sock);
 		waitpid(w->pid, NULL, 0);
 		free(w);
@@ -272,7 +279,7 @@ static int smb_worker_init(void *arg, unsigned i, void **wctx)
 static int64_t smb_transfer(void *wctx, struct tgt_io *io)
 {
 	struct smb_worker *w = wctx;
-	struct smb_req rq = {io->offset, io->len, (uint32_t)io->write};
+	struct smb_req rq = { io->offset, io->len, (uint32_t)io->write };
 	int64_t res;
 	int rc;
 
@@ -338,7 +345,8 @@ static int smb_open(const struct tgt_open_args *args, void **ctx, int *direct)
 		return -EINVAL;
 	}
 	s->sess = *(const struct smb_session *)args->session;
-	if (args->create && (rc = one_shot(&s->sess, "create", args->path)) < 0) {
+	if (args->create &&
+	    (rc = one_shot(&s->sess, "create", args->path)) < 0) {
 		free(s);
 		return rc;
 	}
@@ -441,32 +449,36 @@ static int smb_check_dir(const char *url, const void *session,
 			 "password or domain, or no access to the share)",
 			 url, sess->user);
 	} else if ((e == ENOENT || e == ENODEV) && in.stage == SMB_STAGE_OP) {
-		snprintf(c->why, sizeof(c->why), "%s does not exist on the share",
-			 url);
-	} else if (e == ENOENT || e == ENODEV) {
-		snprintf(c->why, sizeof(c->why), "%s: the server has no such share",
-			 url);
-	} else if (e == ENOTDIR) {
 		snprintf(c->why, sizeof(c->why),
-			 "%s is not a directory (storbench creates its own test "
-			 "file inside a directory)",
-			 url);
+			 "%s does not exist on the share", url);
+	} else if (e == ENOENT || e == ENODEV) {
+		snprintf(c->why, sizeof(c->why),
+			 "%s: the server has no such share", url);
+	} else if (e == ENOTDIR) {
+		snprintf(
+			c->why, sizeof(c->why),
+			"%s is not a directory (storbench creates its own test "
+			"file inside a directory)",
+			url);
 	} else if (e == ECONNREFUSED || e == EHOSTUNREACH || e == ENETUNREACH) {
 		snprintf(c->why, sizeof(c->why),
-			 "cannot reach the SMB server of %s: %s", url, strerror(e));
+			 "cannot reach the SMB server of %s: %s", url,
+			 strerror(e));
 	} else if (e == ETIMEDOUT) {
 		snprintf(c->why, sizeof(c->why),
 			 "the SMB server of %s did not answer within %d s", url,
 			 SMB_CHECK_TIMEOUT_MS / 1000);
 	} else if (e == EINVAL && in.stage == SMB_STAGE_OP) {
 		snprintf(c->why, sizeof(c->why),
-			 "%s: the server refused the path (an invalid or too long "
+			 "%s: the server refused the path (an invalid or too "
+			 "long "
 			 "name)",
 			 url);
 	} else if (e == EINVAL || e == ECONNRESET) {
 		c->blame = TGT_BLAME_SESSION;
 		snprintf(c->why, sizeof(c->why),
-			 "the connection to %s failed while negotiating (%s): no "
+			 "the connection to %s failed while negotiating (%s): "
+			 "no "
 			 "dialect common to the server and min_protocol…"
 			 "max_protocol, or signing or encryption required and "
 			 "refused",
@@ -478,8 +490,8 @@ static int smb_check_dir(const char *url, const void *session,
 }
 
 /* tgt_ops.space: statvfs of the share, from the child's "df". */
-static int smb_space(const char *url, const void *session,
-		     int64_t *free_bytes, int64_t *total_bytes)
+static int smb_space(const char *url, const void *session, int64_t *free_bytes,
+		     int64_t *total_bytes)
 {
 	struct smb_info in;
 	int rc = smb_op(session, "df", url, NULL, 0, &in);
@@ -544,10 +556,11 @@ const struct tgt_ops tgt_smb_ops = {
 	.name = "smb",
 	.title = "libsmbclient, a child process and connection per queue slot",
 	.caps = TGT_CAP_ASYNC | TGT_CAP_FILES | TGT_CAP_REMOTE,
-	.file_caps = TGT_FILE_CAP(TGT_FILE_SPARSE) | TGT_FILE_CAP(TGT_FILE_ZEROS) |
+	.file_caps = TGT_FILE_CAP(TGT_FILE_SPARSE) |
+		     TGT_FILE_CAP(TGT_FILE_ZEROS) |
 		     TGT_FILE_CAP(TGT_FILE_COPY_OFFLOAD) |
 		     TGT_FILE_CAP(TGT_FILE_COPY_RW),
-	.file_names = {[TGT_FILE_COPY_OFFLOAD] = "server_copy"},
+	.file_names = { [TGT_FILE_COPY_OFFLOAD] = "server_copy" },
 	.max_slots = 512,
 	.slot_what = "process and SMB connection",
 	.claims = smb_claims,

@@ -22,8 +22,7 @@ struct uring_ctx {
 	struct io_uring ring;
 };
 
-static int uring_open(const struct tgt_open_args *args, void **ctx,
-		      int *direct)
+static int uring_open(const struct tgt_open_args *args, void **ctx, int *direct)
 {
 	struct uring_ctx *u = calloc(1, sizeof(*u));
 	unsigned entries = args->depth ? args->depth : 1;
@@ -69,9 +68,11 @@ static int uring_queue(void *ctx, struct tgt_io *io)
 	if (!sqe)
 		return -EBUSY;
 	if (io->write)
-		io_uring_prep_write(sqe, (int)u->local.h, io->buf, io->len, io->offset);
+		io_uring_prep_write(sqe, (int)u->local.h, io->buf, io->len,
+				    io->offset);
 	else
-		io_uring_prep_read(sqe, (int)u->local.h, io->buf, io->len, io->offset);
+		io_uring_prep_read(sqe, (int)u->local.h, io->buf, io->len,
+				   io->offset);
 	io_uring_sqe_set_data(sqe, io);
 	return 0;
 }
@@ -142,7 +143,8 @@ const struct tgt_ops tgt_uring_ops = {
 	.version = TGT_OPS_VERSION,
 	.name = "io_uring",
 	.title = "io_uring, one ring per engine thread",
-	.caps = TGT_CAP_ASYNC | TGT_CAP_DIRECT | TGT_CAP_FILES | TGT_CAP_BY_NAME,
+	.caps = TGT_CAP_ASYNC | TGT_CAP_DIRECT | TGT_CAP_FILES |
+		TGT_CAP_BY_NAME,
 	.file_caps = LFILE_FILE_CAPS,
 	.file_names = LFILE_FILE_NAMES,
 	.usable = uring_usable,

@@ -15,20 +15,20 @@ struct unit {
 };
 
 static const struct unit units[] = {
-	{"", 1},
-	{"b", 1},
-	{"k", 1ULL << 10},
-	{"kib", 1ULL << 10},
-	{"m", 1ULL << 20},
-	{"mib", 1ULL << 20},
-	{"g", 1ULL << 30},
-	{"gib", 1ULL << 30},
-	{"t", 1ULL << 40},
-	{"tib", 1ULL << 40},
-	{"kb", 1000ULL},
-	{"mb", 1000ULL * 1000},
-	{"gb", 1000ULL * 1000 * 1000},
-	{"tb", 1000ULL * 1000 * 1000 * 1000},
+	{ "", 1 },
+	{ "b", 1 },
+	{ "k", 1ULL << 10 },
+	{ "kib", 1ULL << 10 },
+	{ "m", 1ULL << 20 },
+	{ "mib", 1ULL << 20 },
+	{ "g", 1ULL << 30 },
+	{ "gib", 1ULL << 30 },
+	{ "t", 1ULL << 40 },
+	{ "tib", 1ULL << 40 },
+	{ "kb", 1000ULL },
+	{ "mb", 1000ULL * 1000 },
+	{ "gb", 1000ULL * 1000 * 1000 },
+	{ "tb", 1000ULL * 1000 * 1000 * 1000 },
 };
 
 int units_parse_size(const char *s, uint64_t *bytes)
@@ -59,7 +59,7 @@ int units_parse_size(const char *s, uint64_t *bytes)
 
 int units_format_size(uint64_t bytes, char *buf, size_t len)
 {
-	static const char *const names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	int i = 0;
 	uint64_t v = bytes;
 	int n;

@@ -12,8 +12,8 @@
 #define WL_MAX_THREADS 256
 
 enum wl_sync {
-	WL_SYNC_NONE,      /* writes land in the device's cache as it likes */
-	WL_SYNC_DSYNC,     /* O_DSYNC: every write is durable when it completes */
+	WL_SYNC_NONE,  /* writes land in the device's cache as it likes */
+	WL_SYNC_DSYNC, /* O_DSYNC: every write is durable when it completes */
 	WL_SYNC_FDATASYNC, /* fdatasync once sync_every writes have completed
 			      since the last one; one call covers every write
 			      completed before it (so with bursts of
@@ -21,47 +21,48 @@ enum wl_sync {
 };
 
 enum wl_pattern {
-	WL_SEQUENTIAL, /* each thread walks its own region, wrapping at its end */
+	WL_SEQUENTIAL, /* each thread walks its own region, wrapping at its end
+			*/
 	WL_RANDOM,     /* uniform block-aligned offsets over the whole file */
 };
 
 enum wl_data {
 	WL_DATA_RANDOM, /* incompressible, and every 4 KiB written is unique */
-	WL_DATA_ZEROS,  /* all zero bytes (CrystalDiskMark's "0Fill") */
+	WL_DATA_ZEROS,	/* all zero bytes (CrystalDiskMark's "0Fill") */
 	WL_DATA_REPEAT, /* one random 4 KiB block, the same in every write:
 			   incompressible within a block, but a deduplicating
 			   device stores it once */
 };
 
 struct workload {
-	char name[32];            /* CrystalDiskMark's name: "SEQ1M Q8T1" */
+	char name[32]; /* CrystalDiskMark's name: "SEQ1M Q8T1" */
 	enum wl_pattern pattern;
-	unsigned read_pct;        /* 100 = read only, 0 = write only */
-	uint32_t block_size;      /* bytes, a multiple of 512 */
-	unsigned queue_depth;     /* outstanding I/Os per thread, 1 …
-				     WL_MAX_QUEUE_DEPTH */
-	unsigned threads;         /* 1 … WL_MAX_THREADS, each with its own
-				     target context */
-	uint64_t file_size;       /* bytes, the span the I/Os cover */
-	double duration_s;        /* measured window per iteration, seconds
-				     (time-based: io_bytes == 0) */
-	uint64_t io_bytes;        /* size-based: the iteration ends once this
-				     many bytes have completed (split evenly
-				     over the threads, whole blocks); 0 =
-				     time-based */
-	double ramp_s;            /* seconds of I/O before the window opens,
-				     excluded from every figure; 0 … 3600 */
+	unsigned read_pct;    /* 100 = read only, 0 = write only */
+	uint32_t block_size;  /* bytes, a multiple of 512 */
+	unsigned queue_depth; /* outstanding I/Os per thread, 1 …
+				 WL_MAX_QUEUE_DEPTH */
+	unsigned threads;     /* 1 … WL_MAX_THREADS, each with its own
+				 target context */
+	uint64_t file_size;   /* bytes, the span the I/Os cover */
+	double duration_s;    /* measured window per iteration, seconds
+				 (time-based: io_bytes == 0) */
+	uint64_t io_bytes;    /* size-based: the iteration ends once this
+				 many bytes have completed (split evenly
+				 over the threads, whole blocks); 0 =
+				 time-based */
+	double ramp_s;	      /* seconds of I/O before the window opens,
+				 excluded from every figure; 0 … 3600 */
 	enum wl_sync sync;
-	unsigned sync_every;      /* writes per fdatasync (WL_SYNC_FDATASYNC),
-				     1 … 1000000; per thread */
-	enum wl_data data;        /* what writes carry */
+	unsigned sync_every; /* writes per fdatasync (WL_SYNC_FDATASYNC),
+				1 … 1000000; per thread */
+	enum wl_data data;   /* what writes carry */
 	/* reporting only (the engine ignores them): a direction label other
 	 * than read/write/mix ("db read"), and a point of a sweep */
 	char rw[16];
-	char group[32];           /* the sweep it belongs to, "" if none */
-	char sweep_field[16];     /* the field swept: "threads" … */
-	double sweep_value;       /* its value at this point */
-	unsigned origin;          /* the request's test it came from (tests[i]) */
+	char group[32];	      /* the sweep it belongs to, "" if none */
+	char sweep_field[16]; /* the field swept: "threads" … */
+	double sweep_value;   /* its value at this point */
+	unsigned origin;      /* the request's test it came from (tests[i]) */
 };
 
 /* "read", "write" or "mix" for read_pct 100, 0 or anything between. */
@@ -83,14 +84,16 @@ static inline const char *wl_pattern_name(enum wl_pattern p)
 
 static inline const char *wl_data_name(enum wl_data d)
 {
-	return d == WL_DATA_ZEROS ? "zeros" : d == WL_DATA_REPEAT ? "repeat"
-								 : "random";
+	return d == WL_DATA_ZEROS    ? "zeros"
+	       : d == WL_DATA_REPEAT ? "repeat"
+				     : "random";
 }
 
 static inline const char *wl_sync_name(enum wl_sync s)
 {
-	return s == WL_SYNC_DSYNC ? "dsync"
-	       : s == WL_SYNC_FDATASYNC ? "fdatasync" : "none";
+	return s == WL_SYNC_DSYNC	? "dsync"
+	       : s == WL_SYNC_FDATASYNC ? "fdatasync"
+					: "none";
 }
 
 #endif

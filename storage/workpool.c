@@ -15,12 +15,12 @@ struct workpool {
 	pthread_t *workers;
 	unsigned started;
 	pthread_mutex_t mu;
-	pthread_cond_t work;    /* pending non-empty, or stopping */
+	pthread_cond_t work;	/* pending non-empty, or stopping */
 	pthread_cond_t done_cv; /* done non-empty, or a worker's init ended */
 	struct tgt_io **pending, **done; /* rings of depth entries */
 	unsigned p_head, p_n, d_head, d_n;
-	unsigned inited;        /* workers whose init has returned */
-	int init_rc;            /* the first init failure */
+	unsigned inited; /* workers whose init has returned */
+	int init_rc;	 /* the first init failure */
 	int stopping;
 };
 
@@ -108,7 +108,7 @@ int workpool_start(const struct workpool_ops *ops, void *arg, unsigned depth,
 		struct worker_arg *wa = malloc(sizeof(*wa));
 		if (!wa)
 			break;
-		*wa = (struct worker_arg){p, p->started};
+		*wa = (struct worker_arg){ p, p->started };
 		if (pthread_create(&p->workers[p->started], NULL, worker, wa)) {
 			free(wa);
 			break;

@@ -59,7 +59,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-
 /* Splits query (modified) into args as libmicrohttpd does: pieces at '&',
  * name and value at the first '=', '+' a space, then percent-decoding.
  * Returns how many, or -1 for more than MAX_ARGS. */
@@ -107,8 +106,8 @@ static void check_answer(const struct api_req *req, const struct api_resp *resp)
 	int problem = strcmp(ct, "application/problem+json") == 0;
 	/* a body built for the answer, or one compiled into the binary (the
 	 * OpenAPI document) */
-	const char *body = resp->body ? resp->body
-				      : (const char *)resp->static_body;
+	const char *body =
+		resp->body ? resp->body : (const char *)resp->static_body;
 	const char *detail;
 	json_error_t err;
 	json_t *j;
@@ -131,7 +130,8 @@ static void check_answer(const struct api_req *req, const struct api_resp *resp)
 	/* what is unknown is named: the body field or query parameter
 	 * (unless its name is "", which a field cannot show) */
 	detail = problem ? json_string_value(json_object_get(j, "detail")) : "";
-	if (resp->status == 400 && !json_string_length(json_object_get(j, "field")) &&
+	if (resp->status == 400 &&
+	    !json_string_length(json_object_get(j, "field")) &&
 	    ((strstr(detail, "unknown field") &&
 	      !strstr(detail, "unknown field \"\"")) ||
 	     (strstr(detail, "unknown query parameter") && detail[0] != ':')))
@@ -143,8 +143,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct api_query_arg args[MAX_ARGS];
-	struct api_req req = {0};
-	struct api_resp resp = {0};
+	struct api_req req = { 0 };
+	struct api_resp resp = { 0 };
 	char *text, *nl, *sp, *q;
 	size_t len, line;
 	int n = 0;

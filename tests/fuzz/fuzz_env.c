@@ -53,7 +53,7 @@ static void in_dir(char *buf, size_t len, const char *name)
 
 void fuzz_env_init(void)
 {
-	static const char *const dirs[] = {"a", "b", "scratch"};
+	static const char *const dirs[] = { "a", "b", "scratch" };
 	const char *tmp = getenv("TMPDIR");
 	char path[PATH_MAX], why[512];
 	int fd, created;

@@ -37,7 +37,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 /* Stops the run with what broke the contract (libFuzzer saves the input). */
 static void broken(const char *what, const struct api_problem *p)
 {
-	fprintf(stderr, "fuzz_jobspec: %s (status %u, field \"%s\", detail \"%s\")\n",
+	fprintf(stderr,
+		"fuzz_jobspec: %s (status %u, field \"%s\", detail \"%s\")\n",
 		what, p->status, p->field, p->detail);
 	abort();
 }
@@ -47,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct job_spec s;
 	struct api_problem p;
-	struct api_resp resp = {0};
+	struct api_resp resp = { 0 };
 	char *body;
 	size_t len;
 	int rc;

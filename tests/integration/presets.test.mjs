@@ -52,8 +52,17 @@ test('the CrystalDiskMark presets run their tests in CrystalDiskMark order', asy
     '4K QD32 read', '4K QD32 write']);
   assert.equal(cdm3.tests.find((t) => t.test === '512K').block_size, 524288);
   if (mounts.xfs.mnt) assert.equal(cdm3.probe.fs_type, 'xfs');
+  // CrystalDiskMark 8's NVMe SSD set, as a job from curl would ask for it
+  const nvme = await runJob({ ...small, profile: 'cdm-nvme' });
+  assert.deepEqual(order(nvme), ['SEQ1M Q8T1 read', 'SEQ128K Q32T1 read', 'RND4K Q32T16 read', 'RND4K Q1T1 read',
+    'SEQ1M Q8T1 write', 'SEQ128K Q32T1 write', 'RND4K Q32T16 write', 'RND4K Q1T1 write']);
+  const seq128 = nvme.tests.find((t) => t.test === 'SEQ128K Q32T1' && t.rw === 'read');
+  assert.deepEqual([seq128.pattern, seq128.block_size, seq128.queue_depth, seq128.threads], ['sequential', 131072, 32, 1]);
+  const rnd = nvme.tests.find((t) => t.test === 'RND4K Q32T16' && t.rw === 'write');
+  assert.deepEqual([rnd.pattern, rnd.block_size, rnd.queue_depth, rnd.threads], ['random', 4096, 32, 16]);
+  for (const t of nvme.tests) assert.ok(t.best.iops > 0 && t.best.mb_s > 0, `${t.test} ${t.rw} measured`);
   const peak = (await api(d.url, 'GET', '/api/v1/profiles')).json.profiles.map((p) => p.name);
-  for (const n of ['cdm-default', 'cdm-peak', 'cdm-realworld', 'cdm3', 'seq-sweep', 'mailbox-db', 'file-create', 'custom'])
+  for (const n of ['cdm-default', 'cdm-peak', 'cdm-realworld', 'cdm3', 'seq-sweep', 'mailbox-db', 'file-create', 'custom', 'cdm-nvme'])
     assert.ok(peak.includes(n), `profile ${n} listed`);
 });
 

@@ -82,7 +82,7 @@ static int test_failed_, test_skipped_;
 #define ASSERT_NEAR_REL(a, b, rel)                                             \
 	do {                                                                   \
 		double a_ = (double)(a), b_ = (double)(b);                     \
-		if (fabs(a_ - b_) > (rel) * fabs(b_))                          \
+		if (fabs(a_ - b_) > (rel)*fabs(b_))                            \
 			TEST_FAIL_("%s ~ %s: %g vs %g (rel %g)", #a, #b, a_,   \
 				   b_, (double)(rel));                         \
 	} while (0)
@@ -93,8 +93,8 @@ static int test_failed_, test_skipped_;
 static inline void test_scratch(char *buf, size_t len, const char *name)
 {
 	const char *tmp = getenv("TMPDIR");
-	int n = snprintf(buf, len, "%s/%s.XXXXXX", tmp && tmp[0] ? tmp : "/var/tmp",
-			 name);
+	int n = snprintf(buf, len, "%s/%s.XXXXXX",
+			 tmp && tmp[0] ? tmp : "/var/tmp", name);
 
 	if (n < 0 || (size_t)n >= len || !mkdtemp(buf)) {
 		perror("test_scratch");
@@ -115,7 +115,9 @@ static int test_run_(const char *names, test_fn_ *fns, int n)
 		test_failed_ = test_skipped_ = 0;
 		fns[i]();
 		printf("%s %s\n",
-		       test_failed_ ? "FAIL" : test_skipped_ ? "skip" : "ok  ",
+		       test_failed_    ? "FAIL"
+		       : test_skipped_ ? "skip"
+				       : "ok  ",
 		       name ? name : "?");
 		if (test_failed_)
 			failed++;
@@ -132,7 +134,7 @@ static int test_run_(const char *names, test_fn_ *fns, int n)
 #define TEST_MAIN(...)                                                         \
 	int main(void)                                                         \
 	{                                                                      \
-		test_fn_ fns_[] = {__VA_ARGS__};                               \
+		test_fn_ fns_[] = { __VA_ARGS__ };                             \
 		return test_run_(#__VA_ARGS__, fns_,                           \
 				 (int)(sizeof(fns_) / sizeof(fns_[0])));       \
 	}

@@ -38,7 +38,7 @@ struct answer {
 	json_t *j;
 	const char *field;  /* the problem's "field", or "" */
 	const char *detail; /* the problem's "detail", or "" */
-	char body[256];     /* the start of a body that is not JSON */
+	char body[256];	    /* the start of a body that is not JSON */
 };
 
 static void answer_free(struct answer *a)
@@ -57,9 +57,9 @@ static struct answer call(const char *method, const char *path,
 {
 	struct api_query_arg args[MAX_ARGS];
 	char q[8192], *p = q;
-	struct api_req req = {.ctx = &ctx, .method = method, .path = path};
-	struct api_resp resp = {0};
-	struct answer a = {0};
+	struct api_req req = { .ctx = &ctx, .method = method, .path = path };
+	struct api_resp resp = { 0 };
+	struct answer a = { 0 };
 	size_t n = 0;
 
 	snprintf(q, sizeof(q), "%s", query ? query : "");
@@ -84,7 +84,8 @@ static struct answer call(const char *method, const char *path,
 	else if (resp.body || resp.static_body)
 		snprintf(a.body, sizeof(a.body), "%.*s",
 			 (int)(resp.len < 200 ? resp.len : 200),
-			 resp.body ? resp.body : (const char *)resp.static_body);
+			 resp.body ? resp.body
+				   : (const char *)resp.static_body);
 	a.field = json_string_value(json_object_get(a.j, "field"));
 	a.detail = json_string_value(json_object_get(a.j, "detail"));
 	if (!a.field)
@@ -103,7 +104,8 @@ static int expect(const char *method, const char *path, const char *query,
 	int ok = a.status == status && (!field || strcmp(a.field, field) == 0);
 
 	if (!ok)
-		fprintf(stderr, "  %s %s?%s -> %u field \"%s\" detail \"%s\"%s\n",
+		fprintf(stderr,
+			"  %s %s?%s -> %u field \"%s\" detail \"%s\"%s\n",
 			method, path, query ? query : "", a.status, a.field,
 			a.detail, a.body);
 	answer_free(&a);
@@ -145,97 +147,118 @@ static void test_query_checked(void)
 {
 	char big[API_QUERY_VALUE_MAX + 32];
 
-	ASSERT_TRUE(expect("GET", "/api/v1/jobs", "limit=5&offset=0", NULL, 200, NULL));
+	ASSERT_TRUE(expect("GET", "/api/v1/jobs", "limit=5&offset=0", NULL, 200,
+			   NULL));
 	ASSERT_TRUE(expect("GET", "/api/v1/jobs", "limt=5", NULL, 400, "limt"));
-	ASSERT_TRUE(expect("GET", "/api/v1/jobs", "limit=5&limit=1000", NULL, 400,
-			   "limit"));
+	ASSERT_TRUE(expect("GET", "/api/v1/jobs", "limit=5&limit=1000", NULL,
+			   400, "limit"));
 	/* names match without regard to case, as libmicrohttpd's do */
 	ASSERT_TRUE(expect("GET", "/api/v1/jobs", "LIMIT=5", NULL, 200, NULL));
 	ASSERT_TRUE(expect("GET", "/api/v1/jobs", "limit=5&Limit=6", NULL, 400,
 			   "Limit"));
 	/* "?&limit=5", "?limit=5&": empty pieces are nothing */
-	ASSERT_TRUE(expect("GET", "/api/v1/jobs", "&limit=5&", NULL, 200, NULL));
-	ASSERT_TRUE(expect("GET", "/api/v1/runs", "colour=red", NULL, 400, "colour"));
-	ASSERT_TRUE(expect("GET", "/api/v1/runs", "label=a\xff", NULL, 400, "label"));
+	ASSERT_TRUE(
+		expect("GET", "/api/v1/jobs", "&limit=5&", NULL, 200, NULL));
+	ASSERT_TRUE(expect("GET", "/api/v1/runs", "colour=red", NULL, 400,
+			   "colour"));
+	ASSERT_TRUE(expect("GET", "/api/v1/runs", "label=a\xff", NULL, 400,
+			   "label"));
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	memcpy(big, "label=", 6);
 	ASSERT_TRUE(expect("GET", "/api/v1/runs", big, NULL, 400, "label"));
 	big[API_QUERY_VALUE_MAX + 6] = '\0'; /* exactly the limit */
 	ASSERT_TRUE(expect("GET", "/api/v1/runs", big, NULL, 200, NULL));
-	ASSERT_TRUE(expect("GET", "/api/v1/compare", "runs=1,2&x=1", NULL, 400, "x"));
-	ASSERT_TRUE(expect("POST", "/api/v1/import", "filename=a.txt&fmt=cdm", "x",
-			   400, "fmt"));
+	ASSERT_TRUE(expect("GET", "/api/v1/compare", "runs=1,2&x=1", NULL, 400,
+			   "x"));
+	ASSERT_TRUE(expect("POST", "/api/v1/import", "filename=a.txt&fmt=cdm",
+			   "x", 400, "fmt"));
 	/* routes that take no query refuse one rather than ignore it */
 	ASSERT_TRUE(expect("POST", "/api/v1/jobs", "profile=custom", "{}", 400,
 			   "profile"));
-	ASSERT_TRUE(expect("GET", "/api/v1/jobs/1", "verbose", NULL, 400, "verbose"));
-	ASSERT_TRUE(expect("DELETE", "/api/v1/jobs/1", "force=1", NULL, 400, "force"));
+	ASSERT_TRUE(expect("GET", "/api/v1/jobs/1", "verbose", NULL, 400,
+			   "verbose"));
+	ASSERT_TRUE(expect("DELETE", "/api/v1/jobs/1", "force=1", NULL, 400,
+			   "force"));
 	ASSERT_TRUE(expect("GET", "/api/v1/runs/1/samples", "test=x", NULL, 400,
 			   "test"));
 	ASSERT_TRUE(expect("PATCH", "/api/v1/runs/1", "format=csv",
 			   "{\"notes\": \"\"}", 400, "format"));
 	ASSERT_TRUE(expect("DELETE", "/api/v1/runs/1", "x=1", NULL, 400, "x"));
-	ASSERT_TRUE(expect("GET", "/api/v1/runs/1/original", "x=1", NULL, 400, "x"));
+	ASSERT_TRUE(expect("GET", "/api/v1/runs/1/original", "x=1", NULL, 400,
+			   "x"));
 	ASSERT_TRUE(expect("GET", "/api/v1/profiles", "x=1", NULL, 400, "x"));
-	ASSERT_TRUE(expect("GET", "/api/v1/credentials", "x=1", NULL, 400, "x"));
-	ASSERT_TRUE(expect("POST", "/api/v1/credentials", "x=1",
-			   "{\"name\": \"a\", \"user\": \"u\", \"password\": \"p\"}",
-			   400, "x"));
-	ASSERT_TRUE(expect("GET", "/api/v1/credentials/a", "x=1", NULL, 400, "x"));
+	ASSERT_TRUE(
+		expect("GET", "/api/v1/credentials", "x=1", NULL, 400, "x"));
+	ASSERT_TRUE(expect(
+		"POST", "/api/v1/credentials", "x=1",
+		"{\"name\": \"a\", \"user\": \"u\", \"password\": \"p\"}", 400,
+		"x"));
+	ASSERT_TRUE(
+		expect("GET", "/api/v1/credentials/a", "x=1", NULL, 400, "x"));
 }
 
 /* The ranges and shapes of each route's parameters. */
 static void test_query_limits(void)
 {
-	ASSERT_TRUE(expect("GET", "/api/v1/jobs", "limit=0", NULL, 400, "limit"));
-	ASSERT_TRUE(expect("GET", "/api/v1/jobs", "limit=1001", NULL, 400, "limit"));
-	ASSERT_TRUE(expect("GET", "/api/v1/jobs", "limit= 1", NULL, 400, "limit"));
+	ASSERT_TRUE(
+		expect("GET", "/api/v1/jobs", "limit=0", NULL, 400, "limit"));
+	ASSERT_TRUE(expect("GET", "/api/v1/jobs", "limit=1001", NULL, 400,
+			   "limit"));
+	ASSERT_TRUE(
+		expect("GET", "/api/v1/jobs", "limit= 1", NULL, 400, "limit"));
 	/* an offset past an int was cast and wrapped: 2^32 read as 0 */
-	ASSERT_TRUE(expect("GET", "/api/v1/jobs", "offset=2147483647", NULL, 200,
-			   NULL));
-	ASSERT_TRUE(expect("GET", "/api/v1/jobs", "offset=4294967296", NULL, 400,
-			   "offset"));
-	ASSERT_TRUE(expect("GET", "/api/v1/runs", "offset=4294967296", NULL, 400,
-			   "offset"));
-	ASSERT_TRUE(expect("GET", "/api/v1/runs", "cluster_size=4096", NULL, 200,
-			   NULL));
-	ASSERT_TRUE(expect("GET", "/api/v1/runs", "cluster_size=04096", NULL, 400,
-			   "cluster_size"));
+	ASSERT_TRUE(expect("GET", "/api/v1/jobs", "offset=2147483647", NULL,
+			   200, NULL));
+	ASSERT_TRUE(expect("GET", "/api/v1/jobs", "offset=4294967296", NULL,
+			   400, "offset"));
+	ASSERT_TRUE(expect("GET", "/api/v1/runs", "offset=4294967296", NULL,
+			   400, "offset"));
+	ASSERT_TRUE(expect("GET", "/api/v1/runs", "cluster_size=4096", NULL,
+			   200, NULL));
+	ASSERT_TRUE(expect("GET", "/api/v1/runs", "cluster_size=04096", NULL,
+			   400, "cluster_size"));
 	ASSERT_TRUE(expect("GET", "/api/v1/runs", "cluster_size=0", NULL, 400,
 			   "cluster_size"));
 	ASSERT_TRUE(expect("GET", "/api/v1/runs",
 			   "cluster_size=99999999999999999999", NULL, 400,
 			   "cluster_size"));
-	ASSERT_TRUE(expect("GET", "/api/v1/runs", "from=2026-1", NULL, 400, "from"));
-	ASSERT_TRUE(expect("GET", "/api/v1/runs", "state=gone", NULL, 400, "state"));
-	ASSERT_TRUE(expect("GET", "/api/v1/runs", "sort=colour", NULL, 400, "sort"));
+	ASSERT_TRUE(expect("GET", "/api/v1/runs", "from=2026-1", NULL, 400,
+			   "from"));
+	ASSERT_TRUE(expect("GET", "/api/v1/runs", "state=gone", NULL, 400,
+			   "state"));
+	ASSERT_TRUE(expect("GET", "/api/v1/runs", "sort=colour", NULL, 400,
+			   "sort"));
 	ASSERT_TRUE(expect("GET", "/api/v1/runs/1", "format=xml", NULL, 400,
 			   "format"));
-	ASSERT_TRUE(expect("GET", "/api/v1/compare", "runs=1,,2", NULL, 400, "runs"));
-	ASSERT_TRUE(expect("GET", "/api/v1/compare", "runs=1, 2", NULL, 400, "runs"));
-	ASSERT_TRUE(expect("GET", "/api/v1/compare", "runs=+1,2", NULL, 400, "runs"));
-	ASSERT_TRUE(expect("GET", "/api/v1/compare", "runs=01,2", NULL, 400, "runs"));
+	ASSERT_TRUE(expect("GET", "/api/v1/compare", "runs=1,,2", NULL, 400,
+			   "runs"));
+	ASSERT_TRUE(expect("GET", "/api/v1/compare", "runs=1, 2", NULL, 400,
+			   "runs"));
+	ASSERT_TRUE(expect("GET", "/api/v1/compare", "runs=+1,2", NULL, 400,
+			   "runs"));
+	ASSERT_TRUE(expect("GET", "/api/v1/compare", "runs=01,2", NULL, 400,
+			   "runs"));
 	ASSERT_TRUE(expect("GET", "/api/v1/compare",
-			   "runs=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17", NULL,
-			   400, "runs"));
-	ASSERT_TRUE(expect("GET", "/api/v1/compare", "group_by=colour", NULL, 400,
-			   "group_by"));
+			   "runs=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17",
+			   NULL, 400, "runs"));
+	ASSERT_TRUE(expect("GET", "/api/v1/compare", "group_by=colour", NULL,
+			   400, "group_by"));
 	/* every piece of values counts: an empty one was skipped */
-	ASSERT_TRUE(expect("GET", "/api/v1/compare", "group_by=label&values=a,,b",
-			   NULL, 400, "values"));
+	ASSERT_TRUE(expect("GET", "/api/v1/compare",
+			   "group_by=label&values=a,,b", NULL, 400, "values"));
 	ASSERT_TRUE(expect("GET", "/api/v1/compare", "group_by=label&values=a,",
 			   NULL, 400, "values"));
-	ASSERT_TRUE(expect("GET", "/api/v1/compare", "group_by=label&values=a,a",
-			   NULL, 400, "values"));
-	ASSERT_TRUE(expect("GET", "/api/v1/compare", "runs=1,2&label=x", NULL, 400,
-			   "label"));
+	ASSERT_TRUE(expect("GET", "/api/v1/compare",
+			   "group_by=label&values=a,a", NULL, 400, "values"));
+	ASSERT_TRUE(expect("GET", "/api/v1/compare", "runs=1,2&label=x", NULL,
+			   400, "label"));
 	ASSERT_TRUE(expect("POST", "/api/v1/import", "labels=a,,b", "x", 400,
 			   "labels"));
 	ASSERT_TRUE(expect("POST", "/api/v1/import", "labels=a,", "x", 400,
 			   "labels"));
-	ASSERT_TRUE(expect("POST", "/api/v1/import", "filename=caf\xe9.txt", "x",
-			   400, "filename"));
+	ASSERT_TRUE(expect("POST", "/api/v1/import", "filename=caf\xe9.txt",
+			   "x", 400, "filename"));
 	ASSERT_TRUE(expect("POST", "/api/v1/import", "format=xls", "x", 400,
 			   "format"));
 	ASSERT_TRUE(expect("POST", "/api/v1/import", NULL, NULL, 400, "body"));
@@ -248,26 +271,31 @@ static void test_bodies(void)
 	ASSERT_TRUE(expect("POST", "/api/v1/jobs", NULL, "{\"colour\": 1}", 400,
 			   "colour"));
 	ASSERT_TRUE(expect("POST", "/api/v1/jobs", NULL, NULL, 400, NULL));
-	ASSERT_TRUE(expect("PATCH", "/api/v1/runs/1", NULL, "{\"label\": [\"a\"]}",
-			   400, "label"));
+	ASSERT_TRUE(expect("PATCH", "/api/v1/runs/1", NULL,
+			   "{\"label\": [\"a\"]}", 400, "label"));
 	ASSERT_TRUE(expect("PATCH", "/api/v1/runs/1", NULL, "[]", 400, NULL));
 	ASSERT_TRUE(expect("PATCH", "/api/v1/runs/1", NULL,
 			   "{\"labels\": [\"a\", \"a\"]}", 400, "labels"));
-	ASSERT_TRUE(expect("POST", "/api/v1/credentials", NULL,
-			   "{\"name\": \"a\", \"user\": \"u\", \"password\": \"p\","
-			   " \"realm\": \"x\"}",
-			   400, "realm"));
-	ASSERT_TRUE(expect("PUT", "/api/v1/credentials/a", NULL,
-			   "{\"name\": \"a\", \"user\": \"u\", \"password\": \"p\"}",
-			   400, "name"));
-	ASSERT_TRUE(expect("POST", "/api/v1/credentials", NULL,
-			   "{\"name\": \"a\", \"user\": \"\", \"password\": \"p\"}",
-			   400, "user"));
-	ASSERT_TRUE(expect("POST", "/api/v1/credentials", NULL,
-			   "{\"name\": \"a/b\", \"user\": \"u\", \"password\": \"p\"}",
-			   400, "name"));
+	ASSERT_TRUE(
+		expect("POST", "/api/v1/credentials", NULL,
+		       "{\"name\": \"a\", \"user\": \"u\", \"password\": \"p\","
+		       " \"realm\": \"x\"}",
+		       400, "realm"));
+	ASSERT_TRUE(expect(
+		"PUT", "/api/v1/credentials/a", NULL,
+		"{\"name\": \"a\", \"user\": \"u\", \"password\": \"p\"}", 400,
+		"name"));
+	ASSERT_TRUE(
+		expect("POST", "/api/v1/credentials", NULL,
+		       "{\"name\": \"a\", \"user\": \"\", \"password\": \"p\"}",
+		       400, "user"));
+	ASSERT_TRUE(expect(
+		"POST", "/api/v1/credentials", NULL,
+		"{\"name\": \"a/b\", \"user\": \"u\", \"password\": \"p\"}",
+		400, "name"));
 	ASSERT_TRUE(expect("PUT", "/api/v1/credentials/..", NULL,
-			   "{\"user\": \"u\", \"password\": \"p\"}", 400, "name"));
+			   "{\"user\": \"u\", \"password\": \"p\"}", 400,
+			   "name"));
 }
 
 /* Without a worker (ctx.q NULL) a job is queued, read and cancelled. */
@@ -278,7 +306,8 @@ static void test_jobs_without_worker(void)
 	char path[64];
 
 	ASSERT_EQ(a.status, 202);
-	ASSERT_STR_EQ(json_string_value(json_object_get(a.j, "state")), "queued");
+	ASSERT_STR_EQ(json_string_value(json_object_get(a.j, "state")),
+		      "queued");
 	ASSERT_TRUE(json_is_null(json_object_get(a.j, "progress")));
 	snprintf(path, sizeof(path), "/api/v1/jobs/%lld",
 		 (long long)json_integer_value(json_object_get(a.j, "id")));
@@ -295,13 +324,15 @@ static void test_import_not_utf8(void)
 	static const char cdm[] =
 		"CrystalDiskMark 8.0.4 x64 (C) 2007-2021 hiyohiyo\n"
 		"[Read]\n"
-		"  SEQ    1MiB (Q=  8, T= 1):   534.383 MB/s [    509.6 IOPS] < 15662.75 us>\n"
+		"  SEQ    1MiB (Q=  8, T= 1):   534.383 MB/s [    509.6 IOPS] "
+		"< 15662.75 us>\n"
 		"Profile: Default\n"
 		"   Test: 1 GiB (x5) [C: 98% (109/111GiB)]\n"
 		"   Date: 2021/06/22 16:34:54\n"
 		"     OS: Windows 10 \xbc\xff Pro\n"
 		"Comment: caf\xe9 NTFS\n";
-	struct answer a = call("POST", "/api/v1/import", "filename=latin1.txt", cdm);
+	struct answer a =
+		call("POST", "/api/v1/import", "filename=latin1.txt", cdm);
 
 	ASSERT_EQ(a.status, 201);
 	ASSERT_STR_EQ(json_string_value(json_object_get(a.j, "notes")),
@@ -317,30 +348,35 @@ static void test_import_not_utf8(void)
  * repeats become "rand #2", … */
 static void test_import_same_names(void)
 {
-	static const char fio[] =
-		"{\"fio version\": \"fio-3.33\", \"jobs\": ["
-		"{\"jobname\": \"rand\", \"job options\": {\"rw\": \"randread\"},"
-		" \"read\": {\"io_bytes\": 4096, \"bw_bytes\": 4096, \"iops\": 1,"
-		" \"total_ios\": 1}},"
-		"{\"jobname\": \"rand\", \"job options\": {\"rw\": \"randread\"},"
-		" \"read\": {\"io_bytes\": 4096, \"bw_bytes\": 4096, \"iops\": 2,"
-		" \"total_ios\": 1}},"
-		"{\"jobname\": \"rand #2\", \"job options\": {\"rw\": \"randread\"},"
-		" \"read\": {\"io_bytes\": 4096, \"bw_bytes\": 4096, \"iops\": 3,"
-		" \"total_ios\": 1}}]}";
+	static const char fio[] = "{\"fio version\": \"fio-3.33\", \"jobs\": ["
+				  "{\"jobname\": \"rand\", \"job options\": "
+				  "{\"rw\": \"randread\"},"
+				  " \"read\": {\"io_bytes\": 4096, "
+				  "\"bw_bytes\": 4096, \"iops\": 1,"
+				  " \"total_ios\": 1}},"
+				  "{\"jobname\": \"rand\", \"job options\": "
+				  "{\"rw\": \"randread\"},"
+				  " \"read\": {\"io_bytes\": 4096, "
+				  "\"bw_bytes\": 4096, \"iops\": 2,"
+				  " \"total_ios\": 1}},"
+				  "{\"jobname\": \"rand #2\", \"job options\": "
+				  "{\"rw\": \"randread\"},"
+				  " \"read\": {\"io_bytes\": 4096, "
+				  "\"bw_bytes\": 4096, \"iops\": 3,"
+				  " \"total_ios\": 1}}]}";
 	struct answer a = call("POST", "/api/v1/import", "format=fio", fio);
 	json_t *tests = json_object_get(a.j, "tests");
 
 	ASSERT_EQ(a.status, 201);
 	ASSERT_EQ(json_array_size(tests), 3);
-	ASSERT_STR_EQ(json_string_value(json_object_get(json_array_get(tests, 0),
-							"test")),
+	ASSERT_STR_EQ(json_string_value(json_object_get(
+			      json_array_get(tests, 0), "test")),
 		      "rand");
-	ASSERT_STR_EQ(json_string_value(json_object_get(json_array_get(tests, 1),
-							"test")),
+	ASSERT_STR_EQ(json_string_value(json_object_get(
+			      json_array_get(tests, 1), "test")),
 		      "rand #2");
-	ASSERT_STR_EQ(json_string_value(json_object_get(json_array_get(tests, 2),
-							"test")),
+	ASSERT_STR_EQ(json_string_value(json_object_get(
+			      json_array_get(tests, 2), "test")),
 		      "rand #2 #2");
 	answer_free(&a);
 }
@@ -352,7 +388,8 @@ static void test_import_labels(void)
 	static const char cdm[] =
 		"CrystalDiskMark 8.0.4 x64 (C) 2007-2021 hiyohiyo\n"
 		"[Read]\n"
-		"  SEQ    1MiB (Q=  8, T= 1):   100.000 MB/s [     95.4 IOPS] < 1.00 us>\n"
+		"  SEQ    1MiB (Q=  8, T= 1):   100.000 MB/s [     95.4 IOPS] "
+		"< 1.00 us>\n"
 		"Profile: Default\n"
 		"   Test: 1 GiB (x5) [C: 98% (109/111GiB)]\n"
 		"   Date: 2021/06/22 16:34:55\n";
@@ -369,8 +406,8 @@ static void test_import_labels(void)
 	a = call("GET", "/api/v1/runs", last, NULL);
 	ASSERT_EQ(a.status, 200);
 	ASSERT_EQ(json_array_size(json_object_get(a.j, "runs")), 1);
-	labels = json_object_get(json_array_get(json_object_get(a.j, "runs"), 0),
-				 "labels");
+	labels = json_object_get(
+		json_array_get(json_object_get(a.j, "runs"), 0), "labels");
 	ASSERT_EQ(json_array_size(labels), 26); /* imported, crystaldiskmark */
 	answer_free(&a);
 	/* another file (another date): "imported" is not added twice */
@@ -393,8 +430,9 @@ static void test_import_labels(void)
 static void test_static_traversal(void)
 {
 	static const char *const paths[] = {
-		"/static/../../etc/passwd",      /* as sent, or %2e%2e decoded */
-		"/static/%2e%2e/%2e%2e/etc/passwd", /* %252e%252e decoded once */
+		"/static/../../etc/passwd", /* as sent, or %2e%2e decoded */
+		"/static/%2e%2e/%2e%2e/etc/passwd", /* %252e%252e decoded once
+						     */
 		"/static/..%2f..%2fetc%2fpasswd",
 		"/static//etc/passwd",
 		"/static/./app.js",
@@ -445,9 +483,10 @@ static void test_static_traversal(void)
  */
 static void test_openapi(void)
 {
-	struct api_req req = {.ctx = &ctx, .method = "GET",
-			      .path = "/api/v1/openapi.json"};
-	struct api_resp resp = {0};
+	struct api_req req = { .ctx = &ctx,
+			       .method = "GET",
+			       .path = "/api/v1/openapi.json" };
+	struct api_resp resp = { 0 };
 	json_error_t err;
 	json_t *doc;
 
@@ -458,16 +497,20 @@ static void test_openapi(void)
 	ASSERT_TRUE(resp.static_body != NULL && resp.len > 0);
 	doc = json_loadb((const char *)resp.static_body, resp.len, 0, &err);
 	if (!doc)
-		fprintf(stderr, "  openapi.json: line %d: %s\n", err.line, err.text);
+		fprintf(stderr, "  openapi.json: line %d: %s\n", err.line,
+			err.text);
 	ASSERT_TRUE(doc != NULL);
-	ASSERT_STR_EQ(json_string_value(json_object_get(doc, "openapi")), "3.1.0");
+	ASSERT_STR_EQ(json_string_value(json_object_get(doc, "openapi")),
+		      "3.1.0");
 	ASSERT_STR_EQ(json_string_value(json_object_get(
 			      json_object_get(doc, "info"), "version")),
 		      STORBENCH_VERSION);
 	json_decref(doc);
 	free(resp.body);
-	ASSERT_TRUE(expect("GET", "/api/v1/openapi.json", "x=1", NULL, 400, "x"));
-	ASSERT_TRUE(expect("POST", "/api/v1/openapi.json", NULL, "{}", 405, NULL));
+	ASSERT_TRUE(
+		expect("GET", "/api/v1/openapi.json", "x=1", NULL, 400, "x"));
+	ASSERT_TRUE(
+		expect("POST", "/api/v1/openapi.json", NULL, "{}", 405, NULL));
 }
 
 static void test_cleanup(void)
@@ -479,5 +522,6 @@ static void test_cleanup(void)
 }
 
 TEST_MAIN(test_setup, test_query_checked, test_query_limits, test_bodies,
-	  test_jobs_without_worker, test_import_not_utf8, test_import_same_names,
-	  test_import_labels, test_static_traversal, test_openapi, test_cleanup)
+	  test_jobs_without_worker, test_import_not_utf8,
+	  test_import_same_names, test_import_labels, test_static_traversal,
+	  test_openapi, test_cleanup)

@@ -25,14 +25,14 @@ static int db_seq;
 
 static struct job_spec spec(const char *target)
 {
-	return (struct job_spec){.profile = "cdm-default",
-				 .target = (char *)target,
-				 .size = 64ULL << 20,
-				 .iterations = 3,
-				 .duration_s = 1.5,
-				 .interval_s = 0.25,
-				 .labels_json = "[\"a\",\"b\"]",
-				 .notes = "note"};
+	return (struct job_spec){ .profile = "cdm-default",
+				  .target = (char *)target,
+				  .size = 64ULL << 20,
+				  .iterations = 3,
+				  .duration_s = 1.5,
+				  .interval_s = 0.25,
+				  .labels_json = "[\"a\",\"b\"]",
+				  .notes = "note" };
 }
 
 /* An archive opened on a new database file in the temp dir. */
@@ -156,7 +156,7 @@ static void test_queue_and_interrupt(void)
 	ASSERT_TRUE(job_is(a, id2, "{'state':'running','error':null}"));
 	ASSERT_EQ(archive_job_finish(a, id2, 0, "failed", "disk on fire"), 0);
 	ASSERT_TRUE(
-	    job_is(a, id2, "{'state':'failed','error':'disk on fire'}"));
+		job_is(a, id2, "{'state':'failed','error':'disk on fire'}"));
 	failed = id2;
 	ASSERT_EQ(archive_job_json(a, 9999, &o), -ENOENT);
 
@@ -188,7 +188,7 @@ static void test_queue_and_interrupt(void)
 static int put(struct archive *a, int64_t run, const struct plan_test *pt,
 	       int it, uint64_t ios, uint64_t window_ns, uint64_t lat_ns)
 {
-	struct workload def = {.file_size = 1 << 30, .duration_s = 5};
+	struct workload def = { .file_size = 1 << 30, .duration_s = 5 };
 	struct plan plan;
 	struct workload wl, *t = &wl;
 	int rc;
@@ -197,15 +197,15 @@ static int put(struct archive *a, int64_t run, const struct plan_test *pt,
 		return -ENOMEM;
 	wl = plan.w[0];
 	plan_free(&plan);
-	struct result r = {.ios = ios,
-			   .bytes = ios * t->block_size,
-			   .lat_sum_ns = ios * lat_ns,
-			   .window_ns = window_ns,
-			   .seconds = -1,
-			   .mb_s = 1e9 - it,
-			   .mib_s = -1,
-			   .iops = -1,
-			   .lat_mean_us = -1};
+	struct result r = { .ios = ios,
+			    .bytes = ios * t->block_size,
+			    .lat_sum_ns = ios * lat_ns,
+			    .window_ns = window_ns,
+			    .seconds = -1,
+			    .mb_s = 1e9 - it,
+			    .mib_s = -1,
+			    .iops = -1,
+			    .lat_mean_us = -1 };
 	rc = archive_result_insert(a, run, t, it, &r, NULL);
 	return rc;
 }
@@ -233,24 +233,26 @@ static void test_runs(void)
 
 	ASSERT_EQ(archive_run_json(a, run, &o), 0);
 	ASSERT_TRUE(match(
-	    o, "{'state':'running','profile':'cdm-default','labels':['a','b'],"
-	       "'probe':{'hostname':'h1'},'spec':{'profile':'cdm-default'},"
-	       "'warnings':['slow'],'engine':{'version':'" STORBENCH_VERSION
-	       "','target':'io_uring','direct':true}}"));
+		o,
+		"{'state':'running','profile':'cdm-default','labels':['a','b'],"
+		"'probe':{'hostname':'h1'},'spec':{'profile':'cdm-default'},"
+		"'warnings':['slow'],'engine':{'version':'" STORBENCH_VERSION
+		"','target':'io_uring','direct':true}}"));
 	ASSERT_TRUE(match(
-	    json_object_get(o, "tests"),
-	    "[{'test':'SEQ1M Q8T1','rw':'read','pattern':'sequential',"
-	    " 'block_size':1048576,'queue_depth':8,'threads':1,"
-	    " 'iterations':[{'iteration':1,'mb_s':104.8576,'iops':100},"
-	    "  {'iteration':2},{'iteration':3,'mib_s':200}],"
-	    " 'best':{'iteration':2,'mb_s':314.5728,'mib_s':300,'iops':300,"
-	    "  'lat_mean_us':5000,'seconds':1,'bytes':314572800,'ios':300}},"
-	    "{'test':'SEQ1M Q8T1','rw':'write','iterations':[{},{}],"
-	    " 'best':{'iteration':1,'mb_s':52.4288,'lat_mean_us':1}},"
-	    "{'test':'RND4K Q32T1','rw':'read','pattern':'random',"
-	    " 'block_size':4096,'queue_depth':32,'iterations':[{}],"
-	    " 'best':{'iteration':1,'mb_s':204.8,'mib_s':195.3125,"
-	    "  'iops':50000,'lat_mean_us':300,'seconds':0.5}}]"));
+		json_object_get(o, "tests"),
+		"[{'test':'SEQ1M Q8T1','rw':'read','pattern':'sequential',"
+		" 'block_size':1048576,'queue_depth':8,'threads':1,"
+		" 'iterations':[{'iteration':1,'mb_s':104.8576,'iops':100},"
+		"  {'iteration':2},{'iteration':3,'mib_s':200}],"
+		" 'best':{'iteration':2,'mb_s':314.5728,'mib_s':300,'iops':300,"
+		"  "
+		"'lat_mean_us':5000,'seconds':1,'bytes':314572800,'ios':300}},"
+		"{'test':'SEQ1M Q8T1','rw':'write','iterations':[{},{}],"
+		" 'best':{'iteration':1,'mb_s':52.4288,'lat_mean_us':1}},"
+		"{'test':'RND4K Q32T1','rw':'read','pattern':'random',"
+		" 'block_size':4096,'queue_depth':32,'iterations':[{}],"
+		" 'best':{'iteration':1,'mb_s':204.8,'mib_s':195.3125,"
+		"  'iops':50000,'lat_mean_us':300,'seconds':0.5}}]"));
 	/* an iteration stored without a distribution serves latency_us null */
 	ASSERT_TRUE(json_is_null(json_object_get(
 		json_object_get(json_array_get(json_object_get(o, "tests"), 0),
@@ -277,16 +279,16 @@ static void test_runs_list(void)
 	ASSERT_EQ(archive_runs_json(a, NULL, 10, 0, &runs, &total), 0);
 	ASSERT_EQ(total, 3);
 	ASSERT_TRUE(match(
-	    runs,
-	    "[{'id':3,'hostname':'h3','headline':[]},"
-	    "{'id':2,'headline':[{'test':'RND4K Q1T1','rw':'read',"
-	    " 'mb_s':4.096,'iops':1000}]},"
-	    "{'id':1,'hostname':'h1','fs_type':'ext4','state':'running',"
-	    " 'labels':['a','b'],'headline':["
-	    " {'test':'SEQ1M Q8T1','rw':'read','mb_s':314.5728,'iops':300},"
-	    " {'test':'SEQ1M Q8T1','rw':'write','mb_s':52.4288,'iops':50},"
-	    " {'test':'RND4K Q32T1','rw':'read','mb_s':204.8,"
-	    "  'iops':50000}]}]"));
+		runs,
+		"[{'id':3,'hostname':'h3','headline':[]},"
+		"{'id':2,'headline':[{'test':'RND4K Q1T1','rw':'read',"
+		" 'mb_s':4.096,'iops':1000}]},"
+		"{'id':1,'hostname':'h1','fs_type':'ext4','state':'running',"
+		" 'labels':['a','b'],'headline':["
+		" {'test':'SEQ1M Q8T1','rw':'read','mb_s':314.5728,'iops':300},"
+		" {'test':'SEQ1M Q8T1','rw':'write','mb_s':52.4288,'iops':50},"
+		" {'test':'RND4K Q32T1','rw':'read','mb_s':204.8,"
+		"  'iops':50000}]}]"));
 	json_decref(runs);
 	ASSERT_EQ(archive_runs_json(a, NULL, 1, 1, &runs, &total), 0);
 	ASSERT_EQ(total, 3);
@@ -304,12 +306,14 @@ static void test_latency_summary(void)
 	const struct preset *p = preset_find("cdm-default");
 	struct workload w;
 	struct hist *h = malloc(sizeof(*h));
-	struct result r = {.ios = 100, .bytes = 409600, .lat_sum_ns = 1000000,
-			   .window_ns = 1000000};
+	struct result r = { .ios = 100,
+			    .bytes = 409600,
+			    .lat_sum_ns = 1000000,
+			    .window_ns = 1000000 };
 	json_t *o = NULL, *t;
 	int64_t run;
 
-	struct workload def = {.file_size = 1 << 30, .duration_s = 5};
+	struct workload def = { .file_size = 1 << 30, .duration_s = 5 };
 	struct plan plan;
 
 	ASSERT_TRUE(a != NULL && p != NULL && h != NULL);
@@ -328,9 +332,10 @@ static void test_latency_summary(void)
 	ASSERT_EQ(archive_result_insert(a, run, &w, 2, &r, h), 0);
 	ASSERT_EQ(archive_run_json(a, run, &o), 0);
 	t = json_array_get(json_object_get(o, "tests"), 0);
-	ASSERT_TRUE(match(json_object_get(t, "iterations"),
-			  "[{'latency_us':{'min':10,'p50':10,'p99':10,'max':10}},"
-			  " {'latency_us':{'min':30,'p50':30,'p99.9':30,'max':30}}]"));
+	ASSERT_TRUE(match(
+		json_object_get(t, "iterations"),
+		"[{'latency_us':{'min':10,'p50':10,'p99':10,'max':10}},"
+		" {'latency_us':{'min':30,'p50':30,'p99.9':30,'max':30}}]"));
 	ASSERT_TRUE(match(json_object_get(t, "latency_us"),
 			  "{'ios':200,'mean':20,'stdev':10,'min':10,'p90':30,"
 			  " 'p99':30,'max':30}"));
@@ -418,5 +423,5 @@ static void test_cleanup(void)
 }
 
 TEST_MAIN(test_setup, test_schema, test_queue_and_interrupt, test_runs,
-	  test_runs_list, test_latency_summary, test_testfiles, test_newer_schema_refused,
-	  test_cleanup)
+	  test_runs_list, test_latency_summary, test_testfiles,
+	  test_newer_schema_refused, test_cleanup)

@@ -79,7 +79,8 @@ static void test_roots(void)
 	path_of(dots, "root/missing");
 	ASSERT_EQ(confine_dir(dots, NULL, real, why, sizeof(why)), -ENOENT);
 	ASSERT_TRUE(strstr(why, "does not exist") != NULL);
-	ASSERT_EQ(confine_dir("rel/dir", NULL, real, why, sizeof(why)), -EINVAL);
+	ASSERT_EQ(confine_dir("rel/dir", NULL, real, why, sizeof(why)),
+		  -EINVAL);
 
 	/* the root swapped for a symlink after start: everything under it
 	 * refused */
@@ -123,20 +124,24 @@ static void test_smb(void)
 	confine_reset();
 	ASSERT_EQ(confine_smb("smb://srv/share", why, sizeof(why)), -EACCES);
 	ASSERT_TRUE(strstr(why, "none is allowed") != NULL);
-	ASSERT_EQ(confine_allow("smb://Srv:4445/Bench/dir", why, sizeof(why)), 0);
+	ASSERT_EQ(confine_allow("smb://Srv:4445/Bench/dir", why, sizeof(why)),
+		  0);
 	ASSERT_EQ(confine_smb("smb://srv:4445/bench/dir", why, sizeof(why)), 0);
 	ASSERT_EQ(confine_smb("smb://srv:4445/bench/dir/sub", why, sizeof(why)),
 		  0);
 	ASSERT_EQ(confine_smb("smb://srv:4445/bench/dir2", why, sizeof(why)),
 		  -EACCES);
-	ASSERT_EQ(confine_smb("smb://srv:4445/bench", why, sizeof(why)), -EACCES);
-	ASSERT_EQ(confine_smb("smb://srv/bench/dir", why, sizeof(why)), -EACCES);
+	ASSERT_EQ(confine_smb("smb://srv:4445/bench", why, sizeof(why)),
+		  -EACCES);
+	ASSERT_EQ(confine_smb("smb://srv/bench/dir", why, sizeof(why)),
+		  -EACCES);
 	ASSERT_EQ(confine_smb("smb://other:4445/bench/dir", why, sizeof(why)),
 		  -EACCES);
 	ASSERT_EQ(confine_smb("smb://srv:4445/bench/../x", why, sizeof(why)),
 		  -EINVAL);
 	ASSERT_EQ(confine_allow("smb://srv/whole", why, sizeof(why)), 0);
-	ASSERT_EQ(confine_smb("smb://srv:445/whole/any/dir", why, sizeof(why)), 0);
+	ASSERT_EQ(confine_smb("smb://srv:445/whole/any/dir", why, sizeof(why)),
+		  0);
 }
 
 static void test_reserve(void)
@@ -185,7 +190,8 @@ static void test_device(void)
 
 	confine_reset();
 	/* not a block device at all */
-	ASSERT_EQ(confine_device(base, real, &bytes, why, sizeof(why)), -ENOTBLK);
+	ASSERT_EQ(confine_device(base, real, &bytes, why, sizeof(why)),
+		  -ENOTBLK);
 	if (geteuid() != 0) {
 		TEST_SKIP("raw-device checks: needs root for a loop device");
 	}
@@ -218,7 +224,8 @@ static void test_device(void)
 			    strstr(why, mnt) != NULL);
 		snprintf(cmd, sizeof(cmd), "umount %s", mnt);
 		ASSERT_EQ(sh(cmd, NULL, 0), 0);
-		ASSERT_EQ(confine_device(dev, real, &bytes, why, sizeof(why)), 0);
+		ASSERT_EQ(confine_device(dev, real, &bytes, why, sizeof(why)),
+			  0);
 	} else {
 		TEST_SKIPPED("the mounted-device check: mkfs.ext4 or mount "
 			     "failed");

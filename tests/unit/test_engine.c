@@ -33,12 +33,12 @@ static char err[256];
 static struct engine_opts opts(const char *path, const atomic_int *cancel)
 {
 	struct engine_opts o = {
-	    .ops = tgt_find("io_uring"),
-	    .path = path,
-	    .direct = 1,
-	    .cancel = cancel,
-	    .error = err,
-	    .error_len = sizeof(err),
+		.ops = tgt_find("io_uring"),
+		.path = path,
+		.direct = 1,
+		.cancel = cancel,
+		.error = err,
+		.error_len = sizeof(err),
 	};
 	err[0] = '\0';
 	return o;
@@ -60,7 +60,8 @@ static void test_prepare_creates_file(void)
 	int direct = -1, fd, nonzero = 0;
 
 	ASSERT_TRUE(o.ops != NULL);
-	ASSERT_EQ(engine_prepare_file(&o, FILE_SIZE, WL_DATA_RANDOM, &direct), 0);
+	ASSERT_EQ(engine_prepare_file(&o, FILE_SIZE, WL_DATA_RANDOM, &direct),
+		  0);
 	ASSERT_TRUE(direct == 0 || direct == 1);
 	ASSERT_EQ(stat(data_path, &st), 0);
 	ASSERT_TRUE(S_ISREG(st.st_mode));
@@ -89,7 +90,7 @@ static void test_prepare_creates_file(void)
 
 static void test_prepare_refuses_existing(void)
 {
-	char path[PATH_MAX + 32], back[64] = {0};
+	char path[PATH_MAX + 32], back[64] = { 0 };
 	static const char keep[] = "precious data, not a test file";
 	struct engine_opts o = opts(path, NULL);
 	struct stat st;
@@ -101,7 +102,8 @@ static void test_prepare_refuses_existing(void)
 	ASSERT_EQ(write(fd, keep, sizeof(keep)), sizeof(keep));
 	close(fd);
 
-	ASSERT_EQ(engine_prepare_file(&o, 4 * MIB, WL_DATA_RANDOM, &direct), -EEXIST);
+	ASSERT_EQ(engine_prepare_file(&o, 4 * MIB, WL_DATA_RANDOM, &direct),
+		  -EEXIST);
 	ASSERT_TRUE(strstr(err, "already exists") != NULL);
 	ASSERT_EQ(stat(path, &st), 0);
 	ASSERT_EQ(st.st_size, sizeof(keep));
@@ -113,7 +115,8 @@ static void test_prepare_refuses_existing(void)
 	ASSERT_EQ(unlink(path), 0);
 
 	/* a size that is not whole MiB: refused, nothing created */
-	ASSERT_EQ(engine_prepare_file(&o, MIB + 4096, WL_DATA_RANDOM, &direct), -EINVAL);
+	ASSERT_EQ(engine_prepare_file(&o, MIB + 4096, WL_DATA_RANDOM, &direct),
+		  -EINVAL);
 	ASSERT_TRUE(err[0] != '\0');
 	ASSERT_TRUE(access(path, F_OK) != 0 && errno == ENOENT);
 }
@@ -127,7 +130,8 @@ static void test_prepare_cancelled(void)
 	int direct;
 
 	snprintf(path, sizeof(path), "%s/cancelled", dir);
-	ASSERT_EQ(engine_prepare_file(&o, 8 * MIB, WL_DATA_RANDOM, &direct), -ECANCELED);
+	ASSERT_EQ(engine_prepare_file(&o, 8 * MIB, WL_DATA_RANDOM, &direct),
+		  -ECANCELED);
 	ASSERT_TRUE(access(path, F_OK) != 0 && errno == ENOENT);
 }
 
@@ -135,13 +139,13 @@ static struct workload wl(enum wl_pattern pat, unsigned read_pct, uint32_t bs,
 			  unsigned qd, unsigned threads, double duration)
 {
 	struct workload w = {
-	    .pattern = pat,
-	    .read_pct = read_pct,
-	    .block_size = bs,
-	    .queue_depth = qd,
-	    .threads = threads,
-	    .file_size = FILE_SIZE,
-	    .duration_s = duration,
+		.pattern = pat,
+		.read_pct = read_pct,
+		.block_size = bs,
+		.queue_depth = qd,
+		.threads = threads,
+		.file_size = FILE_SIZE,
+		.duration_s = duration,
 	};
 	snprintf(w.name, sizeof(w.name), "test");
 	return w;
@@ -157,7 +161,8 @@ static void run_ok(const struct workload *w)
 	ASSERT_TRUE(r.ios > 0);
 	ASSERT_U64_EQ(r.bytes, r.ios * w->block_size);
 	ASSERT_TRUE(r.seconds >= w->duration_s);
-	ASSERT_TRUE(r.seconds <= w->duration_s + 2.0); /* a slow last I/O, a noisy host */
+	ASSERT_TRUE(r.seconds <=
+		    w->duration_s + 2.0); /* a slow last I/O, a noisy host */
 	ASSERT_NEAR_REL(r.seconds, (double)r.window_ns / 1e9, 1e-12);
 	ASSERT_NEAR_REL(r.mb_s, r.iops * w->block_size / 1e6, 1e-9);
 	ASSERT_NEAR_REL(r.iops, (double)r.ios / r.seconds, 1e-9);
@@ -225,13 +230,15 @@ static void block_classes(const char *path, size_t size, size_t *zero,
 			  size_t *distinct)
 {
 	size_t n = size / 4096;
-	unsigned char *buf = malloc(size), **blocks = malloc(n * sizeof(*blocks));
+	unsigned char *buf = malloc(size),
+		      **blocks = malloc(n * sizeof(*blocks));
 	static const unsigned char zeros[4096];
 	size_t k = 0;
 	int fd = open(path, O_RDONLY);
 
 	*zero = *distinct = 0;
-	if (!buf || !blocks || fd < 0 || pread(fd, buf, size, 0) != (ssize_t)size)
+	if (!buf || !blocks || fd < 0 ||
+	    pread(fd, buf, size, 0) != (ssize_t)size)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		if (memcmp(buf + i * 4096, zeros, 4096) == 0)
@@ -272,9 +279,9 @@ static void test_data_patterns(void)
 	ASSERT_TRUE(r.ios > 100);
 	block_classes(path, 4 * MIB, &zero, &distinct);
 	ASSERT_TRUE(zero < 1024); /* something was written ... */
-	ASSERT_EQ(distinct, 1);   /* ... and it is one block, repeated */
+	ASSERT_EQ(distinct, 1);	  /* ... and it is one block, repeated */
 	w.data = WL_DATA_ZEROS;
-	w.duration_s = 1.0;       /* time enough to overwrite every block */
+	w.duration_s = 1.0; /* time enough to overwrite every block */
 	w.pattern = WL_SEQUENTIAL;
 	ASSERT_EQ(engine_run(&o, &w, &r), 0);
 	block_classes(path, 4 * MIB, &zero, &distinct);
@@ -357,12 +364,13 @@ static void test_dio_alignment(void)
 	o = opts(path, NULL);
 	ASSERT_EQ(engine_run(&o, &w, &r), 0);
 	ASSERT_TRUE(r.ios > 0);
-	o.direct = 0;        /* and buffered I/O takes any multiple of 512 */
+	o.direct = 0; /* and buffered I/O takes any multiple of 512 */
 	w.block_size = 512;
 	ASSERT_EQ(engine_run(&o, &w, &r), 0);
 	ASSERT_EQ(tgt_unlink(o.ops, path, NULL), 0);
-	snprintf(cmd, sizeof(cmd), "umount '%s' && losetup -d '%s' && rmdir '%s'",
-		 mnt, loopdev, mnt);
+	snprintf(cmd, sizeof(cmd),
+		 "umount '%s' && losetup -d '%s' && rmdir '%s'", mnt, loopdev,
+		 mnt);
 	ASSERT_EQ(system(cmd), 0);
 	ASSERT_EQ(unlink(img), 0);
 }
@@ -384,20 +392,22 @@ static void test_group(void)
 		ASSERT_TRUE(h[i] != NULL);
 	}
 	snprintf(path2, sizeof(path2), "%s/log", dir);
-	ASSERT_EQ(engine_prepare_file(&o2, 4 * MIB, WL_DATA_RANDOM, &direct), 0);
+	ASSERT_EQ(engine_prepare_file(&o2, 4 * MIB, WL_DATA_RANDOM, &direct),
+		  0);
 	b.file_size = 4 * MIB;
 	b.sync = WL_SYNC_DSYNC;
 	o1.hist_dir[0] = h[0];
 	o1.hist_dir[1] = h[1];
 	o2.hist_dir[1] = h[2];
-	t[0] = (struct engine_task){.o = &o1, .w = &a};
-	t[1] = (struct engine_task){.o = &o2, .w = &b};
+	t[0] = (struct engine_task){ .o = &o1, .w = &a };
+	t[1] = (struct engine_task){ .o = &o2, .w = &b };
 	ASSERT_EQ(engine_run_group(t, 2), 0);
 	for (int i = 0; i < 2; i++) {
 		const struct result *r = &t[i].r;
 		ASSERT_TRUE(r->ios > 0);
 		ASSERT_U64_EQ(r->dir_ios[0] + r->dir_ios[1], r->ios);
-		ASSERT_U64_EQ(r->dir_lat_sum_ns[0] + r->dir_lat_sum_ns[1], r->lat_sum_ns);
+		ASSERT_U64_EQ(r->dir_lat_sum_ns[0] + r->dir_lat_sum_ns[1],
+			      r->lat_sum_ns);
 		ASSERT_TRUE(r->seconds >= 0.5 && r->seconds < 1.5);
 	}
 	/* the database mix is about 60 % reads; the log only writes */
@@ -424,7 +434,7 @@ struct canceller {
 static void *cancel_later(void *arg)
 {
 	struct canceller *c = arg;
-	struct timespec ts = {0, 100000000};
+	struct timespec ts = { 0, 100000000 };
 
 	nanosleep(&ts, NULL);
 	c->set_at_ns = os_now_ns();
@@ -435,7 +445,7 @@ static void *cancel_later(void *arg)
 static void test_cancel(void)
 {
 	atomic_int flag = 0;
-	struct canceller c = {.flag = &flag};
+	struct canceller c = { .flag = &flag };
 	struct engine_opts o = opts(data_path, &flag);
 	struct workload w = wl(WL_RANDOM, 100, 4096, 8, 2, 10.0);
 	struct result r;
@@ -458,10 +468,10 @@ static void test_cancel(void)
 /* What stream_seen records of the seconds reported during a run. */
 struct streamed {
 	struct engine_sample s[8];
-	unsigned n;          /* seconds reported, in order */
+	unsigned n; /* seconds reported, in order */
 	int out_of_order;
-	int other_thread;    /* reported on a thread other than the caller's */
-	uint64_t at_ns[8];   /* when each was reported */
+	int other_thread;  /* reported on a thread other than the caller's */
+	uint64_t at_ns[8]; /* when each was reported */
 	pthread_t caller;
 };
 
@@ -491,12 +501,15 @@ static void stream_seen(void *arg, unsigned second,
 static void test_samples_streamed(void)
 {
 	struct engine_sample s[4];
-	struct engine_samples smp = {.s = s, .cap = 4};
-	struct streamed st = {.caller = pthread_self()};
-	struct engine_opts o = {.ops = tgt_find("null"), .path = "/nonexistent",
-				.error = err, .error_len = sizeof(err),
-				.samples = &smp, .sample_done = stream_seen,
-				.sample_arg = &st};
+	struct engine_samples smp = { .s = s, .cap = 4 };
+	struct streamed st = { .caller = pthread_self() };
+	struct engine_opts o = { .ops = tgt_find("null"),
+				 .path = "/nonexistent",
+				 .error = err,
+				 .error_len = sizeof(err),
+				 .samples = &smp,
+				 .sample_done = stream_seen,
+				 .sample_arg = &st };
 	struct workload w = wl(WL_RANDOM, 70, 4096, 8, 2, 2.5);
 	struct result r;
 	uint64_t t_end;
@@ -513,7 +526,8 @@ static void test_samples_streamed(void)
 			ASSERT_TRUE(s[i].ios[d] > 0);
 			ASSERT_U64_EQ(st.s[i].ios[d], s[i].ios[d]);
 			ASSERT_U64_EQ(st.s[i].bytes[d], s[i].bytes[d]);
-			ASSERT_U64_EQ(st.s[i].lat_sum_ns[d], s[i].lat_sum_ns[d]);
+			ASSERT_U64_EQ(st.s[i].lat_sum_ns[d],
+				      s[i].lat_sum_ns[d]);
 		}
 }
 

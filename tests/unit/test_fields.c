@@ -10,38 +10,87 @@
 #include <errno.h>
 #include <string.h>
 
-static const char *const colours[] = {"red", "green", NULL};
-static const struct field block = {.type = FIELD_BYTES, .unit = "B",
-				   .min = 512, .max = 64 << 20, .step = 512};
-static const struct field name_item = {.type = FIELD_STRING, .min = 1,
-				       .max = 8, .flags = FIELD_CLEAN};
+static const char *const colours[] = { "red", "green", NULL };
+static const struct field block = { .type = FIELD_BYTES,
+				    .unit = "B",
+				    .min = 512,
+				    .max = 64 << 20,
+				    .step = 512 };
+static const struct field name_item = {
+	.type = FIELD_STRING, .min = 1, .max = 8, .flags = FIELD_CLEAN
+};
 static const struct field limits[] = {
-	{.name = "read_ms", .type = FIELD_NUMBER, .unit = "ms", .min = 0,
-	 .max = 1000, .def = "20", .flags = FIELD_NULLABLE | FIELD_ABOVE_MIN,
-	 .help = "read latency"},
-	{.name = "write_ms", .type = FIELD_NUMBER, .unit = "ms", .min = 0,
-	 .max = 1000, .def = "null", .flags = FIELD_NULLABLE | FIELD_ABOVE_MIN,
-	 .help = "write latency"},
+	{ .name = "read_ms",
+	  .type = FIELD_NUMBER,
+	  .unit = "ms",
+	  .min = 0,
+	  .max = 1000,
+	  .def = "20",
+	  .flags = FIELD_NULLABLE | FIELD_ABOVE_MIN,
+	  .help = "read latency" },
+	{ .name = "write_ms",
+	  .type = FIELD_NUMBER,
+	  .unit = "ms",
+	  .min = 0,
+	  .max = 1000,
+	  .def = "null",
+	  .flags = FIELD_NULLABLE | FIELD_ABOVE_MIN,
+	  .help = "write latency" },
 };
 static const struct field table[] = {
-	{.name = "qd", .type = FIELD_INT, .unit = "I/Os", .min = 1, .max = 1024,
-	 .def = "8", .help = "queue depth", .flags = FIELD_SWEEP},
-	{.name = "secs", .type = FIELD_NUMBER, .unit = "s", .min = 0.5,
-	 .max = 3600, .def_text = "the job's", .help = "window"},
-	{.name = "colour", .type = FIELD_ENUM, .choices = colours,
-	 .def = "\"red\"", .help = "a colour"},
-	{.name = "on", .type = FIELD_BOOL, .help = "true: on; false: off"},
-	{.name = "sizes", .type = FIELD_LIST, .item = &block, .min_items = 1,
-	 .max_items = 3, .flags = FIELD_UNIQUE, .def = "[4096]",
-	 .help = "block sizes"},
-	{.name = "size", .type = FIELD_BYTES, .unit = "B", .min = 8 << 20,
-	 .max = 1ULL << 40, .step = 1 << 20, .help = "a file"},
-	{.name = "names", .type = FIELD_LIST, .item = &name_item,
-	 .min_items = 0, .max_items = 2, .help = "labels"},
-	{.name = "notes", .type = FIELD_STRING, .min = 0, .max = 10,
-	 .help = "text"},
-	{.name = "limits", .type = FIELD_OBJECT, .sub = limits, .n_sub = 2,
-	 .def = "{}", .help = "thresholds"},
+	{ .name = "qd",
+	  .type = FIELD_INT,
+	  .unit = "I/Os",
+	  .min = 1,
+	  .max = 1024,
+	  .def = "8",
+	  .help = "queue depth",
+	  .flags = FIELD_SWEEP },
+	{ .name = "secs",
+	  .type = FIELD_NUMBER,
+	  .unit = "s",
+	  .min = 0.5,
+	  .max = 3600,
+	  .def_text = "the job's",
+	  .help = "window" },
+	{ .name = "colour",
+	  .type = FIELD_ENUM,
+	  .choices = colours,
+	  .def = "\"red\"",
+	  .help = "a colour" },
+	{ .name = "on", .type = FIELD_BOOL, .help = "true: on; false: off" },
+	{ .name = "sizes",
+	  .type = FIELD_LIST,
+	  .item = &block,
+	  .min_items = 1,
+	  .max_items = 3,
+	  .flags = FIELD_UNIQUE,
+	  .def = "[4096]",
+	  .help = "block sizes" },
+	{ .name = "size",
+	  .type = FIELD_BYTES,
+	  .unit = "B",
+	  .min = 8 << 20,
+	  .max = 1ULL << 40,
+	  .step = 1 << 20,
+	  .help = "a file" },
+	{ .name = "names",
+	  .type = FIELD_LIST,
+	  .item = &name_item,
+	  .min_items = 0,
+	  .max_items = 2,
+	  .help = "labels" },
+	{ .name = "notes",
+	  .type = FIELD_STRING,
+	  .min = 0,
+	  .max = 10,
+	  .help = "text" },
+	{ .name = "limits",
+	  .type = FIELD_OBJECT,
+	  .sub = limits,
+	  .n_sub = 2,
+	  .def = "{}",
+	  .help = "thresholds" },
 };
 
 /* Checks text against the table as "options": 0 and the normalized
@@ -72,7 +121,8 @@ static void refused(const char *text, const char *field, const char *needle)
 	if (rc != -EINVAL || strcmp(e.field, field) != 0 ||
 	    strncmp(e.detail, field, strlen(field)) != 0 ||
 	    !strstr(e.detail, needle))
-		fprintf(stderr, "  %s -> %d %s: %s\n", text, rc, e.field, e.detail);
+		fprintf(stderr, "  %s -> %d %s: %s\n", text, rc, e.field,
+			e.detail);
 	ASSERT_EQ(rc, -EINVAL);
 	ASSERT_EQ(e.status, 400);
 	ASSERT_STR_EQ(e.field, field);
@@ -90,24 +140,28 @@ static void test_defaults_and_normal_form(void)
 	/* defaults filled, nested too; no default, no member */
 	ASSERT_EQ(json_integer_value(json_object_get(out, "qd")), 8);
 	ASSERT_STR_EQ(json_string_value(json_object_get(out, "colour")), "red");
-	ASSERT_EQ(json_integer_value(json_array_get(json_object_get(out, "sizes"), 0)),
+	ASSERT_EQ(json_integer_value(
+			  json_array_get(json_object_get(out, "sizes"), 0)),
 		  4096);
 	ASSERT_TRUE(json_number_value(json_object_get(
 			    json_object_get(out, "limits"), "read_ms")) == 20);
-	ASSERT_TRUE(json_is_null(json_object_get(json_object_get(out, "limits"),
-						 "write_ms")));
+	ASSERT_TRUE(json_is_null(
+		json_object_get(json_object_get(out, "limits"), "write_ms")));
 	ASSERT_TRUE(json_object_get(out, "secs") == NULL);
 	ASSERT_TRUE(json_object_get(out, "on") == NULL);
 	json_decref(out);
 	/* sizes with units become bytes */
-	ASSERT_EQ(check("{\"sizes\": [\"4KiB\", \"1MiB\"], \"size\": \"1GiB\","
-			" \"notes\": \"a\\nb\", \"limits\": {\"read_ms\": null}}",
-			&out, &e), 0);
-	ASSERT_EQ(json_integer_value(json_array_get(json_object_get(out, "sizes"), 1)),
+	ASSERT_EQ(
+		check("{\"sizes\": [\"4KiB\", \"1MiB\"], \"size\": \"1GiB\","
+		      " \"notes\": \"a\\nb\", \"limits\": {\"read_ms\": null}}",
+		      &out, &e),
+		0);
+	ASSERT_EQ(json_integer_value(
+			  json_array_get(json_object_get(out, "sizes"), 1)),
 		  1 << 20);
 	ASSERT_EQ(json_integer_value(json_object_get(out, "size")), 1 << 30);
-	ASSERT_TRUE(json_is_null(json_object_get(json_object_get(out, "limits"),
-						 "read_ms")));
+	ASSERT_TRUE(json_is_null(
+		json_object_get(json_object_get(out, "limits"), "read_ms")));
 	json_decref(out);
 }
 
@@ -119,10 +173,12 @@ static void test_refusals(void)
 	refused("{\"qd\": \"8\"}", "options.qd", "integer");
 	refused("{\"secs\": 0.4}", "options.secs", "seconds from 0.5 to 3600");
 	refused("{\"secs\": -1e300}", "options.secs", "seconds");
-	refused("{\"colour\": \"blue\"}", "options.colour", "\"red\", \"green\"");
+	refused("{\"colour\": \"blue\"}", "options.colour",
+		"\"red\", \"green\"");
 	refused("{\"on\": 1}", "options.on", "true or false (true: on");
 	refused("{\"sizes\": []}", "options.sizes", "1 to 3 values");
-	refused("{\"sizes\": [1000]}", "options.sizes[0]", "multiple of 512 bytes");
+	refused("{\"sizes\": [1000]}", "options.sizes[0]",
+		"multiple of 512 bytes");
 	refused("{\"sizes\": [\"big\"]}", "options.sizes[0]", "bytes");
 	refused("{\"sizes\": [\"128MiB\"]}", "options.sizes[0]", "64 MiB");
 	refused("{\"sizes\": [\"4KiB\", 4096]}", "options.sizes[1]",
@@ -166,8 +222,8 @@ static void test_describe(void)
 	ASSERT_STR_EQ(json_string_value(json_object_get(
 			      json_object_get(x, "item"), "type")),
 		      "bytes");
-	ASSERT_EQ(json_integer_value(json_object_get(json_object_get(x, "item"),
-						     "step")),
+	ASSERT_EQ(json_integer_value(
+			  json_object_get(json_object_get(x, "item"), "step")),
 		  512);
 	x = json_array_get(d, 8);
 	ASSERT_EQ(json_array_size(json_object_get(x, "fields")), 2);
@@ -194,15 +250,18 @@ static void test_schema(void)
 	ASSERT_STR_EQ(json_string_value(json_object_get(x, "type")), "number");
 	ASSERT_TRUE(strstr(json_string_value(json_object_get(x, "description")),
 			   "Default: the job's") != NULL);
-	x = json_object_get(json_object_get(json_object_get(p, "limits"),
-					    "properties"),
-			    "read_ms");
+	x = json_object_get(
+		json_object_get(json_object_get(p, "limits"), "properties"),
+		"read_ms");
 	ASSERT_EQ(json_array_size(json_object_get(x, "oneOf")), 2);
 	ASSERT_TRUE(json_number_value(json_object_get(x, "default")) == 20);
-	ASSERT_STR_EQ(json_string_value(json_object_get(
-			      json_array_get(json_object_get(x, "oneOf"), 0),
-			      "x-unit") ?: json_object_get(x, "x-unit")),
-		      "ms");
+	ASSERT_STR_EQ(
+		json_string_value(
+			json_object_get(
+				json_array_get(json_object_get(x, "oneOf"), 0),
+				"x-unit")
+				?: json_object_get(x, "x-unit")),
+		"ms");
 	json_decref(s);
 }
 

@@ -53,7 +53,8 @@ static void test_geometry(void)
 		if (i > 0)
 			ASSERT_U64_EQ(lo, phi); /* buckets tile the axis */
 		if (lo >= 2 * HIST_SUB)
-			ASSERT_TRUE((double)(hi - lo) / (double)lo <= 1.0 / 128);
+			ASSERT_TRUE((double)(hi - lo) / (double)lo <=
+				    1.0 / 128);
 		ASSERT_EQ(hist_index(lo), i);
 		ASSERT_EQ(hist_index(hi - 1), i);
 		plo = lo;
@@ -69,7 +70,7 @@ static void test_geometry(void)
 static void test_percentiles_against_sorting(void)
 {
 	static uint64_t sorted[N];
-	const double ps[] = {0.1, 1, 10, 50, 90, 99, 99.9, 99.99, 100};
+	const double ps[] = { 0.1, 1, 10, 50, 90, 99, 99.9, 99.99, 100 };
 
 	hist_init(&h_all);
 	for (int i = 0; i < N; i++)
@@ -113,8 +114,9 @@ static void test_merge_equals_one_histogram(void)
 	ASSERT_U64_EQ(h_merged.count, h_all.count);
 	ASSERT_U64_EQ(h_merged.min_ns, h_all.min_ns);
 	ASSERT_U64_EQ(h_merged.max_ns, h_all.max_ns);
-	ASSERT_EQ(memcmp(h_merged.buckets, h_all.buckets,
-			 sizeof(h_all.buckets)), 0);
+	ASSERT_EQ(
+		memcmp(h_merged.buckets, h_all.buckets, sizeof(h_all.buckets)),
+		0);
 	ASSERT_NEAR_REL(h_merged.sum_ns, h_all.sum_ns, 1e-12);
 	ASSERT_TRUE(hist_percentile(&h_merged, 99) ==
 		    hist_percentile(&h_all, 99));
@@ -181,10 +183,10 @@ static void test_encode_roundtrip(void)
 	ASSERT_EQ(hist_decode(b, buf, need), 0);
 	ASSERT_TRUE(memcmp(a, b, sizeof(*a)) == 0);
 	ASSERT_EQ(hist_decode(b, buf, need - 1), -EINVAL); /* cut short */
-	buf[need - 1] ^= 1;                                 /* a count off */
+	buf[need - 1] ^= 1;				   /* a count off */
 	ASSERT_EQ(hist_decode(b, buf, need), -EINVAL);
 	ASSERT_U64_EQ(b->count, 0);
-	buf[0] = 9;                                         /* unknown format */
+	buf[0] = 9; /* unknown format */
 	ASSERT_EQ(hist_decode(b, buf, need), -EINVAL);
 	ASSERT_EQ(hist_decode(b, NULL, 0), -EINVAL);
 	free(buf);

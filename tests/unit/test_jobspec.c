@@ -76,7 +76,8 @@ static void expect_bad(const char *body, const char *field, const char *needle)
 		fprintf(stderr,
 			"  body %.120s -> rc %d status %u field \"%s\" "
 			"detail \"%s\"\n",
-			body ? body : "(none)", rc, p.status, p.field, p.detail);
+			body ? body : "(none)", rc, p.status, p.field,
+			p.detail);
 	ASSERT_EQ(rc, -EINVAL);
 	ASSERT_EQ(p.status, 400);
 	ASSERT_STR_EQ(p.field, field);
@@ -87,11 +88,12 @@ static void expect_bad(const char *body, const char *field, const char *needle)
 
 static void test_defaults(void)
 {
-	const char *bodies[] = {"{}", " { } "};
+	const char *bodies[] = { "{}", " { } " };
 	struct job_spec s;
-	struct api_problem p = {0};
+	struct api_problem p = { 0 };
 
-	/* no body at all is refused: an empty POST must not start a 1 GiB job */
+	/* no body at all is refused: an empty POST must not start a 1 GiB job
+	 */
 	expect_bad(NULL, "", "empty");
 	expect_bad("", "", "empty");
 	for (int i = 0; i < 2; i++) {
@@ -115,7 +117,8 @@ static void test_defaults(void)
 				   "\"block_size\":1048576,\"queue_depth\":8,"
 				   "\"threads\":1,\"duration_s\":5.0,"
 				   "\"io_size\":0,\"ramp_s\":0.0,\"sync\":"
-				   "\"none\",\"data\":\"random\"}") == s.plan_json + 1);
+				   "\"none\",\"data\":\"random\"}") ==
+			    s.plan_json + 1);
 		job_spec_clear(&s);
 		ASSERT_TRUE(spec_empty(&s));
 	}
@@ -125,7 +128,7 @@ static void test_full_body(void)
 {
 	char body[8192] = "";
 	struct job_spec s;
-	struct api_problem p = {0};
+	struct api_problem p = { 0 };
 
 	add(body, sizeof(body),
 	    "{\"target\": \"%s/.\", \"profile\": \"cdm-default\","
@@ -163,7 +166,7 @@ static void test_limits_allowed(void)
 {
 	char body[8192] = "";
 	struct job_spec s;
-	struct api_problem p = {0};
+	struct api_problem p = { 0 };
 
 	add(body, sizeof(body), "{\"labels\": [\"");
 	for (int i = 0; i < 64; i++)
@@ -193,7 +196,7 @@ static void test_limits_allowed(void)
 /* Parses body (must pass) and returns test i of its plan (a new ref). */
 static json_t *plan_test(const char *body, size_t i, struct job_spec *s)
 {
-	struct api_problem p = {0};
+	struct api_problem p = { 0 };
 	json_t *plan, *t;
 
 	if (jobspec_parse(body, strlen(body), scratch_arg, s, &p) != 0) {
@@ -235,22 +238,23 @@ static void test_custom(void)
 		    "\"read_pct\":100,\"block_size\":4096,\"queue_depth\":1,"
 		    "\"threads\":1,\"duration_s\":5.0,\"io_size\":0,"
 		    "\"ramp_s\":0.0,\"sync\":\"none\",\"data\":\"random\"}");
-	expect_test("{\"profile\": \"custom\", \"duration_s\": 2,"
-		    " \"data\": \"zeros\", \"ramp_s\": 1, \"tests\": ["
-		    " {\"pattern\": \"random\", \"read_pct\": 70,"
-		    "  \"block_size\": \"8KiB\", \"queue_depth\": 16,"
-		    "  \"threads\": 2, \"sync\": \"fdatasync\","
-		    "  \"sync_every\": 64},"
-		    " {\"name\": \"fill\", \"pattern\": \"sequential\","
-		    "  \"read_pct\": 0, \"block_size\": 1536,"
-		    "  \"io_size\": \"3MiB\", \"ramp_s\": 0, \"data\": \"repeat\","
-		    "  \"sync\": \"dsync\", \"duration_s\": 0.5}]}",
-		    0,
-		    "{\"name\":\"RND8K Q16T2 R70\",\"pattern\":\"random\","
-		    "\"read_pct\":70,\"block_size\":8192,\"queue_depth\":16,"
-		    "\"threads\":2,\"duration_s\":2.0,\"io_size\":0,"
-		    "\"ramp_s\":1.0,\"sync\":\"fdatasync\",\"sync_every\":64,"
-		    "\"data\":\"zeros\"}");
+	expect_test(
+		"{\"profile\": \"custom\", \"duration_s\": 2,"
+		" \"data\": \"zeros\", \"ramp_s\": 1, \"tests\": ["
+		" {\"pattern\": \"random\", \"read_pct\": 70,"
+		"  \"block_size\": \"8KiB\", \"queue_depth\": 16,"
+		"  \"threads\": 2, \"sync\": \"fdatasync\","
+		"  \"sync_every\": 64},"
+		" {\"name\": \"fill\", \"pattern\": \"sequential\","
+		"  \"read_pct\": 0, \"block_size\": 1536,"
+		"  \"io_size\": \"3MiB\", \"ramp_s\": 0, \"data\": \"repeat\","
+		"  \"sync\": \"dsync\", \"duration_s\": 0.5}]}",
+		0,
+		"{\"name\":\"RND8K Q16T2 R70\",\"pattern\":\"random\","
+		"\"read_pct\":70,\"block_size\":8192,\"queue_depth\":16,"
+		"\"threads\":2,\"duration_s\":2.0,\"io_size\":0,"
+		"\"ramp_s\":1.0,\"sync\":\"fdatasync\",\"sync_every\":64,"
+		"\"data\":\"zeros\"}");
 	expect_test("{\"profile\": \"custom\", \"tests\": ["
 		    " {\"name\": \"fill\", \"pattern\": \"sequential\","
 		    "  \"read_pct\": 0, \"block_size\": 1536,"
@@ -275,7 +279,8 @@ static void test_custom(void)
 	json_decref(t);
 	job_spec_clear(&s);
 	t = plan_test("{\"profile\": \"custom\", \"engine\": \"null\","
-		      " \"tests\": [{\"read_pct\": 0}]}", 0, &s);
+		      " \"tests\": [{\"read_pct\": 0}]}",
+		      0, &s);
 	ASSERT_TRUE(t != NULL);
 	ASSERT_STR_EQ(s.engine, "null");
 	ASSERT_STR_EQ(s.profile, "custom");
@@ -286,45 +291,60 @@ static void test_custom(void)
 /* A list in a numeric field is a sweep: one test per value, grouped. */
 static void test_sweeps(void)
 {
-	expect_test("{\"profile\": \"custom\", \"tests\": [{\"name\": \"db\","
-		    " \"threads\": [4, 8, 12]}]}", 1,
-		    "{\"name\":\"db T8\",\"pattern\":\"random\",\"read_pct\":100,"
-		    "\"block_size\":4096,\"queue_depth\":1,\"threads\":8,"
-		    "\"duration_s\":5.0,\"io_size\":0,\"ramp_s\":0.0,"
-		    "\"sync\":\"none\",\"data\":\"random\",\"sweep\":{\"group\":"
-		    "\"db\",\"field\":\"threads\",\"value\":8.0}}");
+	expect_test(
+		"{\"profile\": \"custom\", \"tests\": [{\"name\": \"db\","
+		" \"threads\": [4, 8, 12]}]}",
+		1,
+		"{\"name\":\"db T8\",\"pattern\":\"random\",\"read_pct\":100,"
+		"\"block_size\":4096,\"queue_depth\":1,\"threads\":8,"
+		"\"duration_s\":5.0,\"io_size\":0,\"ramp_s\":0.0,"
+		"\"sync\":\"none\",\"data\":\"random\",\"sweep\":{\"group\":"
+		"\"db\",\"field\":\"threads\",\"value\":8.0}}");
 	/* unnamed: CrystalDiskMark names, plus the value where they hide it */
-	expect_test("{\"profile\": \"custom\", \"tests\": [{\"queue_depth\": 32},"
-		    " {\"block_size\": [\"4KiB\", \"1MiB\"]}]}", 2,
-		    "{\"name\":\"RND1M Q1T1\",\"pattern\":\"random\",\"read_pct\":100,"
-		    "\"block_size\":1048576,\"queue_depth\":1,\"threads\":1,"
-		    "\"duration_s\":5.0,\"io_size\":0,\"ramp_s\":0.0,"
-		    "\"sync\":\"none\",\"data\":\"random\",\"sweep\":{\"group\":"
-		    "\"block_size sweep 2\",\"field\":\"block_size\",\"value\":1048576.0}}");
-	expect_test("{\"profile\": \"custom\", \"tests\": [{\"duration_s\": [1, 2]}]}", 1,
-		    "{\"name\":\"RND4K Q1T1 duration_s=2\",\"pattern\":\"random\","
-		    "\"read_pct\":100,\"block_size\":4096,\"queue_depth\":1,"
-		    "\"threads\":1,\"duration_s\":2.0,\"io_size\":0,\"ramp_s\":0.0,"
-		    "\"sync\":\"none\",\"data\":\"random\",\"sweep\":{\"group\":"
-		    "\"duration_s sweep 1\",\"field\":\"duration_s\",\"value\":2.0}}");
-	expect_test("{\"profile\": \"seq-sweep\", \"options\": {\"block_sizes\":"
-		    " [\"64KiB\", \"1MiB\"], \"queue_depth\": 4}}", 3,
-		    "{\"name\":\"SEQ Q4T1 1M\",\"pattern\":\"sequential\","
-		    "\"read_pct\":0,\"block_size\":1048576,\"queue_depth\":4,"
-		    "\"threads\":1,\"duration_s\":5.0,\"io_size\":0,\"ramp_s\":0.0,"
-		    "\"sync\":\"none\",\"data\":\"random\",\"sweep\":{\"group\":"
-		    "\"SEQ Q4T1\",\"field\":\"block_size\",\"value\":1048576.0}}");
+	expect_test(
+		"{\"profile\": \"custom\", \"tests\": [{\"queue_depth\": 32},"
+		" {\"block_size\": [\"4KiB\", \"1MiB\"]}]}",
+		2,
+		"{\"name\":\"RND1M "
+		"Q1T1\",\"pattern\":\"random\",\"read_pct\":100,"
+		"\"block_size\":1048576,\"queue_depth\":1,\"threads\":1,"
+		"\"duration_s\":5.0,\"io_size\":0,\"ramp_s\":0.0,"
+		"\"sync\":\"none\",\"data\":\"random\",\"sweep\":{\"group\":"
+		"\"block_size sweep "
+		"2\",\"field\":\"block_size\",\"value\":1048576.0}}");
+	expect_test(
+		"{\"profile\": \"custom\", \"tests\": [{\"duration_s\": [1, "
+		"2]}]}",
+		1,
+		"{\"name\":\"RND4K Q1T1 duration_s=2\",\"pattern\":\"random\","
+		"\"read_pct\":100,\"block_size\":4096,\"queue_depth\":1,"
+		"\"threads\":1,\"duration_s\":2.0,\"io_size\":0,\"ramp_s\":0.0,"
+		"\"sync\":\"none\",\"data\":\"random\",\"sweep\":{\"group\":"
+		"\"duration_s sweep "
+		"1\",\"field\":\"duration_s\",\"value\":2.0}}");
+	expect_test(
+		"{\"profile\": \"seq-sweep\", \"options\": {\"block_sizes\":"
+		" [\"64KiB\", \"1MiB\"], \"queue_depth\": 4}}",
+		3,
+		"{\"name\":\"SEQ Q4T1 1M\",\"pattern\":\"sequential\","
+		"\"read_pct\":0,\"block_size\":1048576,\"queue_depth\":4,"
+		"\"threads\":1,\"duration_s\":5.0,\"io_size\":0,\"ramp_s\":0.0,"
+		"\"sync\":\"none\",\"data\":\"random\",\"sweep\":{\"group\":"
+		"\"SEQ Q4T1\",\"field\":\"block_size\",\"value\":1048576.0}}");
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"threads\": [1, 2],"
 		   " \"queue_depth\": [1, 2]}]}",
 		   "tests[0].queue_depth", "only one field");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"pattern\": [\"random\"]}]}",
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"pattern\": "
+		   "[\"random\"]}]}",
 		   "tests[0].pattern", "cannot be a list");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"threads\": [1, 300]}]}",
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"threads\": [1, "
+		   "300]}]}",
 		   "tests[0].threads[1]", "1 to 256");
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"threads\": []}]}",
 		   "tests[0].threads", "1 to 64 values");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"threads\": [1, 1]}]}",
-		   "tests[0].threads[1]", "repeats");
+	expect_bad(
+		"{\"profile\": \"custom\", \"tests\": [{\"threads\": [1, 1]}]}",
+		"tests[0].threads[1]", "repeats");
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"block_size\":"
 		   " [\"4KiB\", 4096]}]}",
 		   "tests[0].block_size[1]", "repeats");
@@ -338,43 +358,52 @@ static void test_sweeps(void)
 	expect_bad("{\"profile\": \"seq-sweep\", \"options\": {\"block_sizes\":"
 		   " [\"4KiB\", \"4KiB\"]}}",
 		   "options.block_sizes[1]", "once");
-	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"db_read_pct\": 100,"
+	expect_bad("{\"profile\": \"mailbox-db\", \"options\": "
+		   "{\"db_read_pct\": 100,"
 		   " \"thresholds\": {\"db_write_mean_ms\": 1}}}",
 		   "options.thresholds", "never makes");
-	expect_bad("{\"profile\": \"seq-sweep\", \"options\": {\"block_sizes\": [1000]}}",
+	expect_bad("{\"profile\": \"seq-sweep\", \"options\": "
+		   "{\"block_sizes\": [1000]}}",
 		   "options.block_sizes[0]", "multiple of 512");
 	expect_bad("{\"profile\": \"seq-sweep\", \"options\": {\"qd\": 1}}",
 		   "options.qd", "unknown field \"qd\"");
-	expect_bad("{\"profile\": \"cdm-peak\", \"options\": {}}",
-		   "options", "takes none");
-	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"threads\": [0]}}",
+	expect_bad("{\"profile\": \"cdm-peak\", \"options\": {}}", "options",
+		   "takes none");
+	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"threads\": "
+		   "[0]}}",
 		   "options.threads[0]", "from 1");
-	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"databases\": 2,"
-		   " \"threads\": [1]}}",
-		   "options.threads[0]", "one thread per");
+	expect_bad(
+		"{\"profile\": \"mailbox-db\", \"options\": {\"databases\": 2,"
+		" \"threads\": [1]}}",
+		"options.threads[0]", "one thread per");
 	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"thresholds\":"
 		   " {\"db_read_mean_ms\": 0}}}",
 		   "options.thresholds.db_read_mean_ms", "> 0");
 	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"thresholds\":"
 		   " {\"latency\": 1}}}",
 		   "options.thresholds.latency", "unknown field \"latency\"");
-	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"database_paths\":"
+	expect_bad("{\"profile\": \"mailbox-db\", \"options\": "
+		   "{\"database_paths\":"
 		   " [\"/nonexistent-storbench\"]}}",
 		   "options.database_paths[0]", "does not exist");
-	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"threads\": [4, 4]}}",
+	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"threads\": "
+		   "[4, 4]}}",
 		   "options.threads[1]", "once");
-	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"database_size\":"
-		   " \"60TiB\"}}",
-		   "options.database_size", "free");
+	expect_bad(
+		"{\"profile\": \"mailbox-db\", \"options\": {\"database_size\":"
+		" \"60TiB\"}}",
+		"options.database_size", "free");
 	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"log_size\":"
 		   " \"60TiB\"}}",
 		   "options.log_size", "free");
 	expect_bad("{\"profile\": \"file-create\", \"options\": {\"sizes\":"
 		   " [\"64MiB\", 67108864]}}",
 		   "options.sizes[1]", "once");
-	expect_bad("{\"profile\": \"file-create\", \"options\": {\"sizes\": [\"1GB\"]}}",
+	expect_bad("{\"profile\": \"file-create\", \"options\": {\"sizes\": "
+		   "[\"1GB\"]}}",
 		   "options.sizes[0]", "whole MiB");
-	expect_bad("{\"profile\": \"file-create\", \"options\": {\"sizes\": [\"60TiB\"]}}",
+	expect_bad("{\"profile\": \"file-create\", \"options\": {\"sizes\": "
+		   "[\"60TiB\"]}}",
 		   "options.sizes[0]", "twice its size");
 	expect_bad("{\"profile\": \"file-create\", \"size\": \"60TiB\"}",
 		   "size", "does not fit");
@@ -386,75 +415,100 @@ static void test_custom_refusals(void)
 
 	expect_bad("{\"profile\": \"custom\"}", "tests", "tests array");
 	expect_bad("{\"tests\": [{}]}", "tests", "custom");
-	expect_bad("{\"profile\": \"custom\", \"tests\": []}", "tests", "1 to 64");
-	expect_bad("{\"profile\": \"custom\", \"tests\": {}}", "tests", "array");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [3]}", "tests[0]", "object");
+	expect_bad("{\"profile\": \"custom\", \"tests\": []}", "tests",
+		   "1 to 64");
+	expect_bad("{\"profile\": \"custom\", \"tests\": {}}", "tests",
+		   "array");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [3]}", "tests[0]",
+		   "object");
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{}, {\"qd\": 3}]}",
 		   "tests[1].qd", "unknown field \"qd\"");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"io_size\": 5000}]}",
-		   "tests[0].io_size", "whole number of blocks");
+	expect_bad(
+		"{\"profile\": \"custom\", \"tests\": [{\"io_size\": 5000}]}",
+		"tests[0].io_size", "whole number of blocks");
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"io_size\": 12288,"
 		   " \"threads\": 2}]}",
 		   "tests[0].io_size", "8192 bytes");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"sync\": \"dsync\"}]}",
-		   "tests[0].sync", "only reads");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"name\": \"a\\u0085b\"}]}",
+	expect_bad(
+		"{\"profile\": \"custom\", \"tests\": [{\"sync\": \"dsync\"}]}",
+		"tests[0].sync", "only reads");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"name\": "
+		   "\"a\\u0085b\"}]}",
 		   "tests[0].name", "control");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"name\": \" lead\"}]}",
-		   "tests[0].name", "space");
+	expect_bad(
+		"{\"profile\": \"custom\", \"tests\": [{\"name\": \" lead\"}]}",
+		"tests[0].name", "space");
 	expect_bad("{\"profile\": \"custom\", \"engine\": \"psync\", \"tests\":"
 		   " [{\"queue_depth\": 1024, \"threads\": 8}]}",
 		   "tests[0].queue_depth", "4096");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"pattern\": \"seq\"}]}",
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"pattern\": "
+		   "\"seq\"}]}",
 		   "tests[0].pattern", "\"sequential\", \"random\"");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"read_pct\": 101}]}",
-		   "tests[0].read_pct", "0 to 100");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"read_pct\": 50.5}]}",
-		   "tests[0].read_pct", "integer");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"block_size\": 1000}]}",
+	expect_bad(
+		"{\"profile\": \"custom\", \"tests\": [{\"read_pct\": 101}]}",
+		"tests[0].read_pct", "0 to 100");
+	expect_bad(
+		"{\"profile\": \"custom\", \"tests\": [{\"read_pct\": 50.5}]}",
+		"tests[0].read_pct", "integer");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"block_size\": "
+		   "1000}]}",
 		   "tests[0].block_size", "multiple of 512");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"block_size\": 0}]}",
-		   "tests[0].block_size", "multiple of 512");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"block_size\": \"128MiB\"}]}",
+	expect_bad(
+		"{\"profile\": \"custom\", \"tests\": [{\"block_size\": 0}]}",
+		"tests[0].block_size", "multiple of 512");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"block_size\": "
+		   "\"128MiB\"}]}",
 		   "tests[0].block_size", "64 MiB");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"block_size\": \"big\"}]}",
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"block_size\": "
+		   "\"big\"}]}",
 		   "tests[0].block_size", "bytes");
 	expect_bad("{\"profile\": \"custom\", \"size\": \"8MiB\", \"tests\":"
 		   " [{\"block_size\": \"4MiB\", \"threads\": 4}]}",
 		   "tests[0].block_size", "do not fit");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"queue_depth\": 0}]}",
-		   "tests[0].queue_depth", "1 to 1024");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"queue_depth\": 1025}]}",
+	expect_bad(
+		"{\"profile\": \"custom\", \"tests\": [{\"queue_depth\": 0}]}",
+		"tests[0].queue_depth", "1 to 1024");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"queue_depth\": "
+		   "1025}]}",
 		   "tests[0].queue_depth", "1 to 1024");
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"threads\": 257}]}",
 		   "tests[0].threads", "1 to 256");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"block_size\": \"1MiB\","
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"block_size\": "
+		   "\"1MiB\","
 		   " \"queue_depth\": 1024, \"threads\": 2}]}",
 		   "tests[0].queue_depth", "1 GiB");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"duration_s\": 0.1}]}",
-		   "tests[0].duration_s", "0.5");
+	expect_bad(
+		"{\"profile\": \"custom\", \"tests\": [{\"duration_s\": 0.1}]}",
+		"tests[0].duration_s", "0.5");
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"ramp_s\": -1}]}",
 		   "tests[0].ramp_s", "0 to 3600");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"io_size\": \"1KiB\"}]}",
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"io_size\": "
+		   "\"1KiB\"}]}",
 		   "tests[0].io_size", "one block per thread");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"io_size\": \"1GiB\","
-		   " \"ramp_s\": 1}]}",
-		   "tests[0].ramp_s", "time-based");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"sync\": \"always\"}]}",
+	expect_bad(
+		"{\"profile\": \"custom\", \"tests\": [{\"io_size\": \"1GiB\","
+		" \"ramp_s\": 1}]}",
+		"tests[0].ramp_s", "time-based");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"sync\": "
+		   "\"always\"}]}",
 		   "tests[0].sync", "\"fdatasync\"");
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"read_pct\": 0,"
 		   " \"sync_every\": 8}]}",
 		   "tests[0].sync_every", "only with sync");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"sync\": \"fdatasync\","
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"sync\": "
+		   "\"fdatasync\","
 		   " \"read_pct\": 50, \"sync_every\": 0}]}",
 		   "tests[0].sync_every", "1 to 1000000");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"data\": \"ones\"}]}",
-		   "tests[0].data", "\"repeat\"");
+	expect_bad(
+		"{\"profile\": \"custom\", \"tests\": [{\"data\": \"ones\"}]}",
+		"tests[0].data", "\"repeat\"");
 	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"name\": \"\"}]}",
 		   "tests[0].name", "1 to 31");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{\"name\": \"a\\nb\"}]}",
-		   "tests[0].name", "control");
-	expect_bad("{\"profile\": \"custom\", \"tests\": [{}, {\"queue_depth\": 1}]}",
+	expect_bad(
+		"{\"profile\": \"custom\", \"tests\": [{\"name\": \"a\\nb\"}]}",
+		"tests[0].name", "control");
+	expect_bad("{\"profile\": \"custom\", \"tests\": [{}, "
+		   "{\"queue_depth\": 1}]}",
 		   "tests[1].name", "already in the plan");
 	expect_bad("{\"data\": \"ones\"}", "data", "zeros");
 	expect_bad("{\"ramp_s\": 4000}", "ramp_s", "3600");
@@ -594,17 +648,20 @@ static void test_cleanup(void)
  * before any connection is tried. */
 static void test_smb_fields(void)
 {
-	expect_bad("{\"credential\": \"f\"}", "credential", "only for an smb://");
+	expect_bad("{\"credential\": \"f\"}", "credential",
+		   "only for an smb://");
 	expect_bad("{\"smb\": {}}", "smb", "only for an smb://");
 	expect_bad("{\"target\": \"smb://127.0.0.1:1/s\"}", "credential",
 		   "required for an smb:// target");
 	expect_bad("{\"target\": \"smb://127.0.0.1:1/s\", \"credential\": 7}",
 		   "credential", "name of a stored credential");
-	expect_bad("{\"target\": \"smb://127.0.0.1:1/s\", \"credential\": \"a b\"}",
+	expect_bad("{\"target\": \"smb://127.0.0.1:1/s\", \"credential\": \"a "
+		   "b\"}",
 		   "credential", "name of a stored credential");
 	/* no store in this test: no credential of that name */
-	expect_bad("{\"target\": \"smb://127.0.0.1:1/s\", \"credential\": \"f\"}",
-		   "credential", "no credential named");
+	expect_bad(
+		"{\"target\": \"smb://127.0.0.1:1/s\", \"credential\": \"f\"}",
+		"credential", "no credential named");
 }
 
 /*
@@ -626,8 +683,9 @@ static void test_unknown_fields(void)
 		   "tests[0].qd", "unknown field");
 	expect_bad("{\"profile\": \"seq-sweep\", \"options\": {\"sizes\": []}}",
 		   "options.sizes", "unknown field");
-	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"paths\": []}}",
-		   "options.paths", "unknown field");
+	expect_bad(
+		"{\"profile\": \"mailbox-db\", \"options\": {\"paths\": []}}",
+		"options.paths", "unknown field");
 	expect_bad("{\"profile\": \"file-create\", \"options\": {\"size\": 1}}",
 		   "options.size", "unknown field");
 	expect_bad("{\"profile\": \"mailbox-db\", \"options\": {\"thresholds\":"
@@ -644,7 +702,7 @@ static void expect_refused(const char *body, unsigned status, const char *field,
 			   const char *needle)
 {
 	struct job_spec s;
-	struct api_problem p = {0};
+	struct api_problem p = { 0 };
 	int rc = jobspec_parse(body, strlen(body), scratch_arg, &s, &p);
 
 	if (rc != -EINVAL || p.status != status || strcmp(p.field, field) ||
@@ -689,6 +747,6 @@ static void test_confinement(void)
 	ASSERT_EQ(confine_set_reserve("10%", why, sizeof(why)), 0);
 }
 
-TEST_MAIN(test_smb_fields, test_setup, test_defaults, test_full_body, test_limits_allowed,
-	  test_custom, test_sweeps, test_custom_refusals,
+TEST_MAIN(test_smb_fields, test_setup, test_defaults, test_full_body,
+	  test_limits_allowed, test_custom, test_sweeps, test_custom_refusals,
 	  test_refusals, test_confinement, test_unknown_fields, test_cleanup)

@@ -25,7 +25,7 @@ static inline int json_sub(json_t *actual, json_t *expect, double rel)
 		return json_is_number(actual) &&
 		       fabs(json_number_value(actual) -
 			    json_number_value(expect)) <=
-			   rel * fabs(json_number_value(expect));
+			       rel * fabs(json_number_value(expect));
 	if (!json_is_object(expect) && !json_is_array(expect))
 		return json_equal(actual, expect);
 	if (!actual || json_typeof(actual) != json_typeof(expect) ||
@@ -44,7 +44,8 @@ static inline int json_sub(json_t *actual, json_t *expect, double rel)
 	return 1;
 }
 
-static inline int json_match(json_t *actual, const char *expect_text, double rel)
+static inline int json_match(json_t *actual, const char *expect_text,
+			     double rel)
 {
 	char *text = strdup(expect_text), *p, *got;
 	json_t *expect;
@@ -61,7 +62,8 @@ static inline int json_match(json_t *actual, const char *expect_text, double rel
 	ok = expect && json_sub(actual, expect, rel);
 	if (!ok) {
 		got = actual ? json_dumps(actual, JSON_COMPACT) : NULL;
-		fprintf(stderr, "  want %s\n  got  %s\n", text, got ? got : "-");
+		fprintf(stderr, "  want %s\n  got  %s\n", text,
+			got ? got : "-");
 		free(got);
 	}
 	json_decref(expect);

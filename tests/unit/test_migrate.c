@@ -34,12 +34,13 @@
 
 /* what a fixture's build had */
 enum {
-	F_LAT = 1 << 0,     /* results.lat_*_us (v2) */
-	F_CPU = 1 << 1,     /* results.cpu_*_s (second v2 build) */
+	F_LAT = 1 << 0,	    /* results.lat_*_us (v2) */
+	F_CPU = 1 << 1,	    /* results.cpu_*_s (second v2 build) */
 	F_SAMPLES = 1 << 2, /* the samples table (third v2 build) */
 	F_PLAN = 1 << 3,    /* jobs.plan/engine/direct, results.lat_hist (v3) */
-	F_OPTIONS = 1 << 4, /* jobs.options, results sweep/error/allocated (v4) */
-	F_SMB = 1 << 5,     /* jobs.smb (v5) */
+	F_OPTIONS =
+		1 << 4, /* jobs.options, results sweep/error/allocated (v4) */
+	F_SMB = 1 << 5, /* jobs.smb (v5) */
 	F_IMPORTS = 1 << 6, /* results.imported, the imports table (v6) */
 };
 
@@ -88,11 +89,13 @@ static int build(const char *name, const char *extra)
 		return -1;
 	}
 	ok = sqlite3_open(db, &h) == SQLITE_OK &&
-	     sqlite3_exec(h, "PRAGMA journal_mode=WAL", NULL, NULL, &msg) == SQLITE_OK &&
+	     sqlite3_exec(h, "PRAGMA journal_mode=WAL", NULL, NULL, &msg) ==
+		     SQLITE_OK &&
 	     sqlite3_exec(h, sql, NULL, NULL, &msg) == SQLITE_OK &&
 	     (!extra || sqlite3_exec(h, extra, NULL, NULL, &msg) == SQLITE_OK);
 	if (!ok)
-		fprintf(stderr, "  %s: %s\n", name, msg ? msg : sqlite3_errmsg(h));
+		fprintf(stderr, "  %s: %s\n", name,
+			msg ? msg : sqlite3_errmsg(h));
 	sqlite3_free(msg);
 	sqlite3_close(h);
 	free(sql);
@@ -108,7 +111,8 @@ static void query_text(const char *path, const char *sql, char *out, size_t len)
 
 	out[0] = '\0';
 	/* read-write: a read-only connection leaves the -wal file behind */
-	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) !=
+		    SQLITE_OK ||
 	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK) {
 		snprintf(out, len, "error: %s", sqlite3_errmsg(h));
 		sqlite3_close(h);
@@ -117,7 +121,8 @@ static void query_text(const char *path, const char *sql, char *out, size_t len)
 	while (sqlite3_step(st) == SQLITE_ROW && k < len) {
 		for (int i = 0; i < sqlite3_column_count(st) && k < len; i++) {
 			const unsigned char *v = sqlite3_column_text(st, i);
-			k += (size_t)snprintf(out + k, len - k, "%s%s", i ? "|" : "",
+			k += (size_t)snprintf(out + k, len - k, "%s%s",
+					      i ? "|" : "",
 					      v ? (const char *)v : "NULL");
 		}
 		if (k < len)
@@ -213,62 +218,71 @@ static void check_rows(struct archive *a, unsigned f)
 					    "'stdev':500,'min':3500}"
 					  : "null";
 
-	ASSERT_TRUE(job_is(a, 1,
-			   "{'id':1,'state':'done','profile':'cdm-default',"
-			   "'target':'/srv/bench','size':1073741824,"
-			   "'iterations':2,'duration_s':5,'interval_s':0,"
-			   "'labels':['ext4','before'],"
-			   "'notes':'nvme0 on firmware 3B2QGXA7, it\\u0027s the baseline',"
-			   "'created_at':'2026-11-02T09:00:00Z',"
-			   "'started_at':'2026-11-02T09:00:01Z',"
-			   "'finished_at':'2026-11-02T09:04:10Z','run_id':1,"
-			   "'error':null,'direct':true}"));
-	ASSERT_TRUE(job_is(a, 1, (f & F_PLAN)
-				     ? "{'engine':'io_uring','tests':[{'name':"
-				       "'SEQ1M Q8T1','block_size':1048576},"
-				       "{'name':'RND4K Q1T1','read_pct':0}]}"
-				     : "{'engine':null,'tests':null,'options':null}"));
-	ASSERT_TRUE(job_is(a, 2, "{'state':'failed','run_id':null,'error':"
-				 "'target /srv/gone: No such file or directory'}"));
-	ASSERT_TRUE(job_is(a, 3, "{'state':'queued','size':67108864,"
-				 "'labels':['after'],'started_at':null}"));
-	ASSERT_TRUE(job_is(a, 3, (f & F_PLAN) ? "{'direct':false}"
-					      : "{'direct':true}"));
+	ASSERT_TRUE(job_is(
+		a, 1,
+		"{'id':1,'state':'done','profile':'cdm-default',"
+		"'target':'/srv/bench','size':1073741824,"
+		"'iterations':2,'duration_s':5,'interval_s':0,"
+		"'labels':['ext4','before'],"
+		"'notes':'nvme0 on firmware 3B2QGXA7, it\\u0027s the baseline',"
+		"'created_at':'2026-11-02T09:00:00Z',"
+		"'started_at':'2026-11-02T09:00:01Z',"
+		"'finished_at':'2026-11-02T09:04:10Z','run_id':1,"
+		"'error':null,'direct':true}"));
+	ASSERT_TRUE(job_is(
+		a, 1,
+		(f & F_PLAN) ? "{'engine':'io_uring','tests':[{'name':"
+			       "'SEQ1M Q8T1','block_size':1048576},"
+			       "{'name':'RND4K Q1T1','read_pct':0}]}"
+			     : "{'engine':null,'tests':null,'options':null}"));
+	ASSERT_TRUE(job_is(a, 2,
+			   "{'state':'failed','run_id':null,'error':"
+			   "'target /srv/gone: No such file or directory'}"));
+	ASSERT_TRUE(job_is(a, 3,
+			   "{'state':'queued','size':67108864,"
+			   "'labels':['after'],'started_at':null}"));
+	ASSERT_TRUE(job_is(
+		a, 3, (f & F_PLAN) ? "{'direct':false}" : "{'direct':true}"));
 	ASSERT_TRUE(job_is(a, 4, "{'state':'running','run_id':2}"));
 
-	snprintf(want, sizeof(want),
-		 "{'id':1,'job_id':1,'state':'done','profile':'cdm-default',"
-		 "'target':'/srv/bench','labels':['ext4','before'],"
-		 "'started_at':'2026-11-02T09:00:05Z',"
-		 "'finished_at':'2026-11-02T09:04:10Z',"
-		 "'spec':{'profile':'cdm-default','size':1073741824},"
-		 "'engine':{'version':'0.1.0','target':'io_uring','direct':true},"
-		 "'warnings':['a warning kept'],"
-		 "'probe':{'hostname':'bench1','fs_type':'ext4',"
-		 " 'device_model':'Samsung SSD 980 PRO 1TB','rotational':false},"
-		 "'import':null,"
-		 "'tests':[{'test':'SEQ1M Q8T1','rw':'read','pattern':'sequential',"
-		 " 'block_size':1048576,'queue_depth':8,'threads':1,"
-		 " 'iterations':[{'iteration':1,'ios':2000,'bytes':2097152000,"
-		 "  'mb_s':1048.576,'iops':1000,'lat_mean_us':4000,'seconds':2,"
-		 "  'latency_us':%s,'cpu_user_s':%s},"
-		 "  {'iteration':2,'ios':2100,'mb_s':1101.0048,'iops':1050}],"
-		 " 'best':{'iteration':2,'mib_s':1050},"
-		 " 'latency_us':%s},"
-		 " {'test':'RND4K Q1T1','rw':'write','pattern':'random',"
-		 " 'block_size':4096,'queue_depth':1,"
-		 " 'iterations':[{'iteration':1,'ios':1000,'mb_s':40.96,"
-		 "  'iops':10000,'lat_mean_us':100,'seconds':0.1,'cpu_sys_s':%s}],"
-		 " 'best':{'iteration':1}}]}",
-		 lat_seq, (f & F_CPU) ? "0.02" : "null",
-		 /* merged from the stored histograms (v3 on) */
-		 (f & F_PLAN) ? "{'ios':4100,'mean':4000,'p50':3500,'max':4500}"
-			      : "null",
-		 (f & F_CPU) ? "0.05" : "null");
+	snprintf(
+		want, sizeof(want),
+		"{'id':1,'job_id':1,'state':'done','profile':'cdm-default',"
+		"'target':'/srv/bench','labels':['ext4','before'],"
+		"'started_at':'2026-11-02T09:00:05Z',"
+		"'finished_at':'2026-11-02T09:04:10Z',"
+		"'spec':{'profile':'cdm-default','size':1073741824},"
+		"'engine':{'version':'0.1.0','target':'io_uring','direct':true}"
+		","
+		"'warnings':['a warning kept'],"
+		"'probe':{'hostname':'bench1','fs_type':'ext4',"
+		" 'device_model':'Samsung SSD 980 PRO 1TB','rotational':false},"
+		"'import':null,"
+		"'tests':[{'test':'SEQ1M "
+		"Q8T1','rw':'read','pattern':'sequential',"
+		" 'block_size':1048576,'queue_depth':8,'threads':1,"
+		" 'iterations':[{'iteration':1,'ios':2000,'bytes':2097152000,"
+		"  'mb_s':1048.576,'iops':1000,'lat_mean_us':4000,'seconds':2,"
+		"  'latency_us':%s,'cpu_user_s':%s},"
+		"  {'iteration':2,'ios':2100,'mb_s':1101.0048,'iops':1050}],"
+		" 'best':{'iteration':2,'mib_s':1050},"
+		" 'latency_us':%s},"
+		" {'test':'RND4K Q1T1','rw':'write','pattern':'random',"
+		" 'block_size':4096,'queue_depth':1,"
+		" 'iterations':[{'iteration':1,'ios':1000,'mb_s':40.96,"
+		"  "
+		"'iops':10000,'lat_mean_us':100,'seconds':0.1,'cpu_sys_s':%s}],"
+		" 'best':{'iteration':1}}]}",
+		lat_seq, (f & F_CPU) ? "0.02" : "null",
+		/* merged from the stored histograms (v3 on) */
+		(f & F_PLAN) ? "{'ios':4100,'mean':4000,'p50':3500,'max':4500}"
+			     : "null",
+		(f & F_CPU) ? "0.05" : "null");
 	ASSERT_TRUE(run_is(a, 1, want));
-	ASSERT_TRUE(run_is(a, 2, "{'state':'running','job_id':4,'finished_at':null,"
-				 "'tests':[{'test':'SEQ1M Q8T1','iterations':"
-				 "[{'iteration':1,'ios':2000}]}]}"));
+	ASSERT_TRUE(run_is(a, 2,
+			   "{'state':'running','job_id':4,'finished_at':null,"
+			   "'tests':[{'test':'SEQ1M Q8T1','iterations':"
+			   "[{'iteration':1,'ios':2000}]}]}"));
 
 	ASSERT_EQ(archive_runs_json(a, NULL, 50, 0, &o, &total), 0);
 	ASSERT_EQ(total, 2 + !!(f & F_OPTIONS) + !!(f & F_IMPORTS));
@@ -282,13 +296,14 @@ static void check_rows(struct archive *a, unsigned f)
 
 	ASSERT_EQ(archive_samples_json(a, 1, &o), 0);
 	if (f & F_SAMPLES)
-		ASSERT_TRUE(match(o, "[{'test':'SEQ1M Q8T1','rw':'read',"
-				     "'iteration':1,'t_s':0,'length_s':1,"
-				     "'read':{'iops':1000,'mb_s':1048.576,"
-				     "'lat_mean_us':4000},'write':{'iops':0,"
-				     "'lat_mean_us':null}},"
-				     "{'iteration':1,'t_s':1},{'iteration':2,'t_s':0},"
-				     "{'iteration':2,'t_s':1,'read':{'iops':1100}}]"));
+		ASSERT_TRUE(match(
+			o, "[{'test':'SEQ1M Q8T1','rw':'read',"
+			   "'iteration':1,'t_s':0,'length_s':1,"
+			   "'read':{'iops':1000,'mb_s':1048.576,"
+			   "'lat_mean_us':4000},'write':{'iops':0,"
+			   "'lat_mean_us':null}},"
+			   "{'iteration':1,'t_s':1},{'iteration':2,'t_s':0},"
+			   "{'iteration':2,'t_s':1,'read':{'iops':1100}}]"));
 	else
 		ASSERT_TRUE(match(o, "[]"));
 	json_decref(o);
@@ -300,33 +315,37 @@ static void check_rows(struct archive *a, unsigned f)
 	ASSERT_STR_EQ(seen, "/srv/bench/storbench-4-1a2b3c4d.tmp;");
 
 	if (f & F_OPTIONS) {
-		ASSERT_TRUE(job_is(a, 5, "{'profile':'seq-sweep','run_id':3,"
-					 "'options':{'block_sizes':[4096,1048576],"
-					 "'queue_depth':8}}"));
-		ASSERT_TRUE(run_is(a, 3,
-				   "{'profile':'seq-sweep','tests':["
-				   "{'test':'SEQ4K Q8T1','sweep':{'group':'seq',"
-				   " 'field':'block_size','value':4096},"
-				   " 'best':{'iops':50000,'mb_s':204.8}},"
-				   "{'test':'SEQ1M Q8T1','sweep':{'value':1048576},"
-				   " 'iterations':[{'allocated_bytes':1073741824}]}]}"));
+		ASSERT_TRUE(job_is(a, 5,
+				   "{'profile':'seq-sweep','run_id':3,"
+				   "'options':{'block_sizes':[4096,1048576],"
+				   "'queue_depth':8}}"));
+		ASSERT_TRUE(run_is(
+			a, 3,
+			"{'profile':'seq-sweep','tests':["
+			"{'test':'SEQ4K Q8T1','sweep':{'group':'seq',"
+			" 'field':'block_size','value':4096},"
+			" 'best':{'iops':50000,'mb_s':204.8}},"
+			"{'test':'SEQ1M Q8T1','sweep':{'value':1048576},"
+			" 'iterations':[{'allocated_bytes':1073741824}]}]}"));
 	}
 	if (f & F_SMB)
-		ASSERT_TRUE(job_is(a, 6, "{'target':'smb://filer1/bench/dir',"
-					 "'smb':{'credential':'filer1',"
-					 "'max_protocol':'SMB3_02',"
-					 "'require_signing':true}}"));
+		ASSERT_TRUE(job_is(a, 6,
+				   "{'target':'smb://filer1/bench/dir',"
+				   "'smb':{'credential':'filer1',"
+				   "'max_protocol':'SMB3_02',"
+				   "'require_signing':true}}"));
 	if (f & F_IMPORTS) {
 		void *orig = NULL;
 		size_t len = 0;
 		char name[64];
 
-		ASSERT_TRUE(run_is(a, 4, "{'profile':'imported','import':{"
-					 "'tool':'CrystalDiskMark','version':'8.0.4',"
-					 "'filename':'ssd.txt','size':5},"
-					 "'tests':[{'test':'SEQ1M Q8T1','best':{"
-					 "'mb_s':7012.5,'iops':6687.6,"
-					 "'lat_mean_us':1194.51,'ios':null}}]}"));
+		ASSERT_TRUE(run_is(a, 4,
+				   "{'profile':'imported','import':{"
+				   "'tool':'CrystalDiskMark','version':'8.0.4',"
+				   "'filename':'ssd.txt','size':5},"
+				   "'tests':[{'test':'SEQ1M Q8T1','best':{"
+				   "'mb_s':7012.5,'iops':6687.6,"
+				   "'lat_mean_us':1194.51,'ios':null}}]}"));
 		ASSERT_EQ(archive_import_original(a, 4, &orig, &len, name,
 						  sizeof(name)),
 			  0);
@@ -341,25 +360,40 @@ static void check_rows(struct archive *a, unsigned f)
  * samples, and a new job with every field is stored. */
 static void check_carries_on(struct archive *a, unsigned f)
 {
-	struct job_spec got, s = {
-		.profile = "custom", .target = "/srv/bench", .size = 16 << 20,
-		.iterations = 1, .duration_s = 1, .interval_s = 0,
-		.labels_json = "[\"new\"]", .notes = "after the upgrade",
-		.plan_json = "[{\"name\":\"RND4K Q4T1\"}]", .engine = "psync",
-		.direct = 0, .options_json = "{\"x\":1}",
-		.smb_json = "{\"credential\":\"c\"}"};
-	const struct workload w = {.name = "SEQ1M Q8T1", .pattern = WL_SEQUENTIAL,
-				   .read_pct = 100, .block_size = 1 << 20,
-				   .queue_depth = 8, .threads = 1};
+	struct job_spec got, s = { .profile = "custom",
+				   .target = "/srv/bench",
+				   .size = 16 << 20,
+				   .iterations = 1,
+				   .duration_s = 1,
+				   .interval_s = 0,
+				   .labels_json = "[\"new\"]",
+				   .notes = "after the upgrade",
+				   .plan_json = "[{\"name\":\"RND4K Q4T1\"}]",
+				   .engine = "psync",
+				   .direct = 0,
+				   .options_json = "{\"x\":1}",
+				   .smb_json = "{\"credential\":\"c\"}" };
+	const struct workload w = { .name = "SEQ1M Q8T1",
+				    .pattern = WL_SEQUENTIAL,
+				    .read_pct = 100,
+				    .block_size = 1 << 20,
+				    .queue_depth = 8,
+				    .threads = 1 };
 	struct engine_sample smp_s[2] = {
-		{.ios = {300, 0}, .bytes = {300 << 20, 0},
-		 .lat_sum_ns = {300 * 2000000ULL, 0}},
-		{.ios = {100, 0}, .bytes = {100 << 20, 0},
-		 .lat_sum_ns = {100 * 2000000ULL, 0}}};
-	struct engine_samples smp = {.s = smp_s, .cap = 2, .n = 2, .last_s = 0.5};
-	struct result r = {.ios = 400, .bytes = 400ULL << 20,
-			   .lat_sum_ns = 400 * 2000000ULL,
-			   .window_ns = 1500000000ULL};
+		{ .ios = { 300, 0 },
+		  .bytes = { 300 << 20, 0 },
+		  .lat_sum_ns = { 300 * 2000000ULL, 0 } },
+		{ .ios = { 100, 0 },
+		  .bytes = { 100 << 20, 0 },
+		  .lat_sum_ns = { 100 * 2000000ULL, 0 } }
+	};
+	struct engine_samples smp = {
+		.s = smp_s, .cap = 2, .n = 2, .last_s = 0.5
+	};
+	struct result r = { .ios = 400,
+			    .bytes = 400ULL << 20,
+			    .lat_sum_ns = 400 * 2000000ULL,
+			    .window_ns = 1500000000ULL };
 	static struct hist hist; /* 32 KiB: not the stack */
 	struct hist *h = &hist;
 	int64_t id = 0, run = 0, jid = 0;
@@ -374,17 +408,20 @@ static void check_carries_on(struct archive *a, unsigned f)
 
 	ASSERT_EQ(archive_interrupt_running(a, &n), 0);
 	ASSERT_EQ(n, 1);
-	ASSERT_TRUE(job_is(a, 4, "{'state':'interrupted','run_id':2,"
-				 "'error':'the daemon stopped while this job ran'}"));
-	ASSERT_TRUE(run_is(a, 2, "{'state':'interrupted','tests':[{'iterations':"
-				 "[{'iteration':1,'ios':2000}]}]}"));
+	ASSERT_TRUE(job_is(a, 4,
+			   "{'state':'interrupted','run_id':2,"
+			   "'error':'the daemon stopped while this job ran'}"));
+	ASSERT_TRUE(run_is(a, 2,
+			   "{'state':'interrupted','tests':[{'iterations':"
+			   "[{'iteration':1,'ios':2000}]}]}"));
 
 	ASSERT_EQ(archive_job_claim_next(a, &id, &got), 0);
 	ASSERT_EQ(id, 3);
 	ASSERT_STR_EQ(got.profile, "cdm-default");
 	ASSERT_TRUE(got.size == 67108864 && got.iterations == 1);
 	ASSERT_TRUE((got.plan_json != NULL) == !!(f & F_PLAN));
-	ASSERT_EQ(archive_run_create(a, 3, &got, "{\"profile\":\"cdm-default\"}",
+	ASSERT_EQ(archive_run_create(a, 3, &got,
+				     "{\"profile\":\"cdm-default\"}",
 				     "{\"hostname\":\"bench1\"}", "io_uring", 1,
 				     "[]", &run),
 		  0);
@@ -397,20 +434,22 @@ static void check_carries_on(struct archive *a, unsigned f)
 	snprintf(want, sizeof(want), "{'state':'done','run_id':%lld}",
 		 (long long)run);
 	ASSERT_TRUE(job_is(a, 3, want));
-	ASSERT_TRUE(run_is(a, run, "{'state':'done','tests':[{'test':'SEQ1M Q8T1',"
-				   "'best':{'ios':400,'iops':266.6666666666667},"
-				   "'latency_us':{'ios':400,'p50':2000}}]}"));
+	ASSERT_TRUE(run_is(a, run,
+			   "{'state':'done','tests':[{'test':'SEQ1M Q8T1',"
+			   "'best':{'ios':400,'iops':266.6666666666667},"
+			   "'latency_us':{'ios':400,'p50':2000}}]}"));
 	ASSERT_EQ(archive_samples_json(a, run, &o), 0);
 	ASSERT_TRUE(match(o, "[{'t_s':0,'length_s':1,'read':{'iops':300}},"
 			     "{'t_s':1,'length_s':0.5,'read':{'iops':200}}]"));
 	json_decref(o);
 
 	ASSERT_EQ(archive_job_insert(a, &s, &jid), 0);
-	ASSERT_TRUE(job_is(a, jid, "{'state':'queued','profile':'custom',"
-				   "'labels':['new'],'notes':'after the upgrade',"
-				   "'tests':[{'name':'RND4K Q4T1'}],"
-				   "'engine':'psync','direct':false,"
-				   "'options':{'x':1},'smb':{'credential':'c'}}"));
+	ASSERT_TRUE(job_is(a, jid,
+			   "{'state':'queued','profile':'custom',"
+			   "'labels':['new'],'notes':'after the upgrade',"
+			   "'tests':[{'name':'RND4K Q4T1'}],"
+			   "'engine':'psync','direct':false,"
+			   "'options':{'x':1},'smb':{'credential':'c'}}"));
 }
 
 static void check_upgrade(const char *name, unsigned f)
@@ -436,10 +475,22 @@ static void check_upgrade(const char *name, unsigned f)
 	archive_close(a);
 }
 
-static void test_v1(void) { check_upgrade("v1", 0); }
-static void test_v2_lat(void) { check_upgrade("v2-lat", F_LAT); }
-static void test_v2_cpu(void) { check_upgrade("v2-cpu", F_LAT | F_CPU); }
-static void test_v2(void) { check_upgrade("v2", F_LAT | F_CPU | F_SAMPLES); }
+static void test_v1(void)
+{
+	check_upgrade("v1", 0);
+}
+static void test_v2_lat(void)
+{
+	check_upgrade("v2-lat", F_LAT);
+}
+static void test_v2_cpu(void)
+{
+	check_upgrade("v2-cpu", F_LAT | F_CPU);
+}
+static void test_v2(void)
+{
+	check_upgrade("v2", F_LAT | F_CPU | F_SAMPLES);
+}
 static void test_v3(void)
 {
 	check_upgrade("v3", F_LAT | F_CPU | F_SAMPLES | F_PLAN);
@@ -450,7 +501,8 @@ static void test_v4(void)
 }
 static void test_v5(void)
 {
-	check_upgrade("v5", F_LAT | F_CPU | F_SAMPLES | F_PLAN | F_OPTIONS | F_SMB);
+	check_upgrade("v5",
+		      F_LAT | F_CPU | F_SAMPLES | F_PLAN | F_OPTIONS | F_SMB);
 }
 static void test_v6(void)
 {
@@ -489,12 +541,14 @@ static void test_failed_migration_rolls_back(void)
 	free(after);
 	query_text(db, "PRAGMA user_version", v, sizeof(v));
 	ASSERT_STR_EQ(v, "1;");
-	query_text(db, "SELECT count(*) FROM pragma_table_info('results')"
-		       " WHERE name IN ('lat_p50_us','cpu_user_s','imported')",
+	query_text(db,
+		   "SELECT count(*) FROM pragma_table_info('results')"
+		   " WHERE name IN ('lat_p50_us','cpu_user_s','imported')",
 		   v, sizeof(v));
 	ASSERT_STR_EQ(v, "0;");
-	query_text(db, "SELECT count(*) FROM sqlite_schema WHERE name='samples'",
-		   v, sizeof(v));
+	query_text(db,
+		   "SELECT count(*) FROM sqlite_schema WHERE name='samples'", v,
+		   sizeof(v));
 	ASSERT_STR_EQ(v, "0;");
 	query_text(db, "PRAGMA integrity_check", v, sizeof(v));
 	ASSERT_STR_EQ(v, "ok;");
@@ -518,8 +572,9 @@ static void test_setup(void)
 
 static void test_cleanup(void)
 {
-	static const char *const names[] = {"fresh", "v1", "v2-lat", "v2-cpu",
-					    "v2", "v3", "v4", "v5", "v6"};
+	static const char *const names[] = { "fresh",  "v1", "v2-lat",
+					     "v2-cpu", "v2", "v3",
+					     "v4",     "v5", "v6" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(db, sizeof(db), "%s/%s.sqlite", dir, names[i]);

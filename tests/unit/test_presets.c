@@ -83,10 +83,10 @@ static void test_name_parser(void)
 static void test_cdm_default_plan(void)
 {
 	static const char *const names[] = {
-	    "SEQ1M Q8T1",
-	    "SEQ1M Q1T1",
-	    "RND4K Q32T1",
-	    "RND4K Q1T1",
+		"SEQ1M Q8T1",
+		"SEQ1M Q1T1",
+		"RND4K Q32T1",
+		"RND4K Q1T1",
 	};
 	const struct preset *p = preset_find("cdm-default");
 
@@ -175,12 +175,12 @@ static void test_find_and_at(void)
 static void test_max_block(void)
 {
 	static const struct plan_test tests[] = {
-	    {"RND4K Q1T1", WL_RANDOM, 100, 4096, 1, 1},
-	    {"SEQ64K Q1T1", WL_SEQUENTIAL, 100, 65536, 1, 1},
-	    {"SEQ8K Q1T1", WL_SEQUENTIAL, 0, 8192, 1, 1},
+		{ "RND4K Q1T1", WL_RANDOM, 100, 4096, 1, 1 },
+		{ "SEQ64K Q1T1", WL_SEQUENTIAL, 100, 65536, 1, 1 },
+		{ "SEQ8K Q1T1", WL_SEQUENTIAL, 0, 8192, 1, 1 },
 	};
-	struct preset mine = {.name = "t", .tests = tests, .n_tests = 3};
-	struct preset empty = {.name = "e", .tests = tests, .n_tests = 0};
+	struct preset mine = { .name = "t", .tests = tests, .n_tests = 3 };
+	struct preset empty = { .name = "e", .tests = tests, .n_tests = 0 };
 
 	ASSERT_EQ(preset_max_block(preset_find("cdm-default")), 1U << 20);
 	ASSERT_EQ(preset_max_block(&mine), 65536);
@@ -192,8 +192,10 @@ static void test_max_block(void)
 static void test_workload(void)
 {
 	const struct preset *p = preset_find("cdm-default");
-	struct workload def = {.file_size = 64ULL << 20, .duration_s = 2.5,
-			       .ramp_s = 1, .data = WL_DATA_ZEROS};
+	struct workload def = { .file_size = 64ULL << 20,
+				.duration_s = 2.5,
+				.ramp_s = 1,
+				.data = WL_DATA_ZEROS };
 	struct plan plan;
 	struct workload w;
 
@@ -239,13 +241,14 @@ static void test_tables_complete(void)
 			ASSERT_TRUE(p->rows->row_name != NULL);
 		}
 		if (p->metrics)
-			ASSERT_TRUE(p->compare_kind != NULL && p->n_metrics > 0);
+			ASSERT_TRUE(p->compare_kind != NULL &&
+				    p->n_metrics > 0);
 		/* a preset that takes tests makes none of its own */
 		if (p->flags & PRESET_TESTS)
 			ASSERT_EQ(p->n_tests, 0);
 	}
 }
 
-TEST_MAIN(test_name_parser, test_tables_complete, test_cdm_default_plan, test_fields_match_names,
-	  test_cdm_default_defaults, test_find_and_at, test_max_block,
-	  test_workload)
+TEST_MAIN(test_name_parser, test_tables_complete, test_cdm_default_plan,
+	  test_fields_match_names, test_cdm_default_defaults, test_find_and_at,
+	  test_max_block, test_workload)

@@ -7,8 +7,8 @@
  * (stacked mounts, escapes, optional tags, a "/dev" vs "/devices" prefix),
  * and the sysfs reader a fake tree with a partition inside its disk.
  * A check whose tool or path is missing on the machine is skipped, saying
- * why (TEST_SKIP). Root-only: a tmpfs mounted on a directory with a space in its
- * name; skipped without the privilege.
+ * why (TEST_SKIP). Root-only: a tmpfs mounted on a directory with a space in
+ * its name; skipped without the privilege.
  */
 #include "probe.h"
 #include "test.h"
@@ -70,7 +70,7 @@ static void check_findmnt(const char *path)
 
 static void test_fs_matches_findmnt(void)
 {
-	const char *paths[] = {"/", "/tmp", ".", "/dev/shm", "/proc/self"};
+	const char *paths[] = { "/", "/tmp", ".", "/dev/shm", "/proc/self" };
 
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
 		if (access(paths[i], F_OK) != 0)
@@ -95,8 +95,9 @@ static void test_sizes_match_statvfs(void)
 	ASSERT_EQ(p.total_bytes, (int64_t)vfs.f_blocks * (int64_t)vfs.f_frsize);
 	slack = p.total_bytes / 100; /* other writers between the two calls */
 	ASSERT_TRUE(p.free_bytes >= 0 && p.free_bytes <= p.total_bytes);
-	ASSERT_TRUE(llabs(p.free_bytes - (int64_t)vfs.f_bavail *
-					     (int64_t)vfs.f_frsize) <= slack);
+	ASSERT_TRUE(llabs(p.free_bytes -
+			  (int64_t)vfs.f_bavail * (int64_t)vfs.f_frsize) <=
+		    slack);
 	ASSERT_EQ(probe_space("/tmp", &free_bytes, &total_bytes), 0);
 	ASSERT_TRUE(llabs(free_bytes - p.free_bytes) <= slack);
 	ASSERT_EQ(total_bytes, p.total_bytes);
@@ -154,7 +155,8 @@ static void test_missing_path(void)
 	ASSERT_EQ(p.rotational, -1);
 	ASSERT_STR_EQ(p.fs_type, "");
 	ASSERT_EQ(probe_path("/proc/self/status/x", &p), -ENOTDIR);
-	ASSERT_EQ(probe_space("/nonexistent/storbench/x", &free_bytes, &total_bytes),
+	ASSERT_EQ(probe_space("/nonexistent/storbench/x", &free_bytes,
+			      &total_bytes),
 		  -ENOENT);
 	ASSERT_EQ(free_bytes, 42);
 }
@@ -171,13 +173,14 @@ static void test_unescape(void)
 }
 
 static const char mountinfo_[] =
-    "22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw,errors=remount-ro\n"
-    "30 22 0:40 / /dev rw,nosuid - devtmpfs udev rw,mode=755\n"
-    "31 22 8:17 / /data\\040disk rw,noatime shared:5 master:1 - xfs "
-    "/dev/sdb1 rw,attr2\n"
-    "32 31 0:50 / /data\\040disk rw - tmpfs none rw,size=10k\n"
-    "33 22 8:33 / /devices rw - ext4 /dev/sdc1 rw\n"
-    "garbage line\n";
+	"22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 "
+	"rw,errors=remount-ro\n"
+	"30 22 0:40 / /dev rw,nosuid - devtmpfs udev rw,mode=755\n"
+	"31 22 8:17 / /data\\040disk rw,noatime shared:5 master:1 - xfs "
+	"/dev/sdb1 rw,attr2\n"
+	"32 31 0:50 / /data\\040disk rw - tmpfs none rw,size=10k\n"
+	"33 22 8:33 / /devices rw - ext4 /dev/sdc1 rw\n"
+	"garbage line\n";
 
 /* Probes real_path on maj:min against the synthetic table above. */
 static int match(const char *real_path, unsigned int maj, unsigned int min,

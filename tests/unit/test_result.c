@@ -16,10 +16,10 @@ static void test_finish_math(void)
 {
 	/* 1000 I/Os of 4 KiB in 2 s, 250 µs each */
 	struct result r = {
-	    .ios = 1000,
-	    .bytes = 1000ULL * 4096,
-	    .lat_sum_ns = 1000ULL * 250000,
-	    .window_ns = 2000000000ULL,
+		.ios = 1000,
+		.bytes = 1000ULL * 4096,
+		.lat_sum_ns = 1000ULL * 250000,
+		.window_ns = 2000000000ULL,
 	};
 
 	result_finish(&r);
@@ -37,10 +37,10 @@ static void test_finish_odd_window(void)
 {
 	/* 3 GiB in 1.5 s: 2147.483648 MB/s, 2048 MiB/s */
 	struct result r = {
-	    .ios = 3072,
-	    .bytes = 3ULL << 30,
-	    .lat_sum_ns = 3072ULL * 1234567,
-	    .window_ns = 1500000000ULL,
+		.ios = 3072,
+		.bytes = 3ULL << 30,
+		.lat_sum_ns = 3072ULL * 1234567,
+		.window_ns = 1500000000ULL,
 	};
 
 	result_finish(&r);
@@ -53,7 +53,7 @@ static void test_finish_odd_window(void)
 
 static void test_finish_zero(void)
 {
-	struct result r = {0};
+	struct result r = { 0 };
 
 	/* stale derived values must be overwritten, not kept */
 	r.mb_s = r.mib_s = r.iops = r.lat_mean_us = r.seconds = 42.0;
@@ -65,7 +65,7 @@ static void test_finish_zero(void)
 	ASSERT_TRUE(r.lat_mean_us == 0.0);
 
 	/* counts but no window: no division by zero, throughput zero */
-	r = (struct result){.ios = 10, .bytes = 40960, .lat_sum_ns = 5000};
+	r = (struct result){ .ios = 10, .bytes = 40960, .lat_sum_ns = 5000 };
 	result_finish(&r);
 	ASSERT_TRUE(r.seconds == 0.0);
 	ASSERT_TRUE(r.mb_s == 0.0);
@@ -74,7 +74,7 @@ static void test_finish_zero(void)
 	ASSERT_TRUE(!isnan(r.lat_mean_us) && !isinf(r.lat_mean_us));
 
 	/* a window but no I/O: zero figures, no NaN latency */
-	r = (struct result){.window_ns = 1000000000ULL};
+	r = (struct result){ .window_ns = 1000000000ULL };
 	result_finish(&r);
 	ASSERT_NEAR_REL(r.seconds, 1.0, REL);
 	ASSERT_TRUE(r.mb_s == 0.0 && r.iops == 0.0);
@@ -84,18 +84,18 @@ static void test_finish_zero(void)
 /* For I/Os of one block size, MB/s = IOPS × block size / 10^6. */
 static void test_fixed_block_identity(void)
 {
-	static const uint32_t bs[] = {512, 4096, 65536, 1U << 20};
-	static const uint64_t ios[] = {1, 7, 123457, 99999989};
-	static const uint64_t win[] = {1, 333333333, 1000000000, 7123456789};
+	static const uint32_t bs[] = { 512, 4096, 65536, 1U << 20 };
+	static const uint64_t ios[] = { 1, 7, 123457, 99999989 };
+	static const uint64_t win[] = { 1, 333333333, 1000000000, 7123456789 };
 
 	for (size_t i = 0; i < 4; i++)
 		for (size_t j = 0; j < 4; j++)
 			for (size_t k = 0; k < 4; k++) {
 				struct result r = {
-				    .ios = ios[j],
-				    .bytes = ios[j] * bs[i],
-				    .lat_sum_ns = ios[j] * 1000,
-				    .window_ns = win[k],
+					.ios = ios[j],
+					.bytes = ios[j] * bs[i],
+					.lat_sum_ns = ios[j] * 1000,
+					.window_ns = win[k],
 				};
 				result_finish(&r);
 				ASSERT_NEAR_REL(r.mb_s, r.iops * bs[i] / 1e6,
@@ -109,25 +109,25 @@ static void test_fixed_block_identity(void)
 static void test_add(void)
 {
 	struct result a = {
-	    .ios = 10,
-	    .bytes = 40960,
-	    .lat_sum_ns = 1000,
-	    .window_ns = 5,
-	    .mb_s = 123.0,
-	    .iops = 7.0,
+		.ios = 10,
+		.bytes = 40960,
+		.lat_sum_ns = 1000,
+		.window_ns = 5,
+		.mb_s = 123.0,
+		.iops = 7.0,
 	};
 	const struct result b = {
-	    .ios = 5,
-	    .bytes = 20480,
-	    .lat_sum_ns = 700,
-	    .window_ns = 9,
-	    .mb_s = 999.0,
+		.ios = 5,
+		.bytes = 20480,
+		.lat_sum_ns = 700,
+		.window_ns = 9,
+		.mb_s = 999.0,
 	};
 	const struct result c = {
-	    .ios = 1,
-	    .bytes = 4096,
-	    .lat_sum_ns = 3,
-	    .window_ns = 2,
+		.ios = 1,
+		.bytes = 4096,
+		.lat_sum_ns = 3,
+		.window_ns = 2,
 	};
 
 	result_add(&a, &b);
@@ -147,15 +147,15 @@ static void test_add(void)
 
 	/* summing threads then finishing: figures over the combined counts */
 	{
-		struct result t = {0};
-		const struct result t1 = {.ios = 100,
-					  .bytes = 409600,
-					  .lat_sum_ns = 100000,
-					  .window_ns = 1000000000ULL};
-		const struct result t2 = {.ios = 300,
-					  .bytes = 1228800,
-					  .lat_sum_ns = 900000,
-					  .window_ns = 1000000000ULL};
+		struct result t = { 0 };
+		const struct result t1 = { .ios = 100,
+					   .bytes = 409600,
+					   .lat_sum_ns = 100000,
+					   .window_ns = 1000000000ULL };
+		const struct result t2 = { .ios = 300,
+					   .bytes = 1228800,
+					   .lat_sum_ns = 900000,
+					   .window_ns = 1000000000ULL };
 		result_add(&t, &t1);
 		result_add(&t, &t2);
 		result_finish(&t);
@@ -168,7 +168,7 @@ static void test_add(void)
 static void set_mb(struct result *r, const double *mb, int n)
 {
 	for (int i = 0; i < n; i++) {
-		r[i] = (struct result){0};
+		r[i] = (struct result){ 0 };
 		r[i].mb_s = mb[i];
 		/* iops ordered the other way: best must follow MB/s only */
 		r[i].iops = 1000.0 - mb[i];
@@ -177,28 +177,28 @@ static void set_mb(struct result *r, const double *mb, int n)
 
 static void test_best(void)
 {
-	struct result r[5] = {{0}};
+	struct result r[5] = { { 0 } };
 
 	ASSERT_EQ(result_best(r, 0), -1);
 	ASSERT_EQ(result_best(NULL, 0), -1);
 
-	set_mb(r, (const double[]){7.5}, 1);
+	set_mb(r, (const double[]){ 7.5 }, 1);
 	ASSERT_EQ(result_best(r, 1), 0);
 
-	set_mb(r, (const double[]){1.0, 3.0, 2.0}, 3);
+	set_mb(r, (const double[]){ 1.0, 3.0, 2.0 }, 3);
 	ASSERT_EQ(result_best(r, 3), 1);
 
-	set_mb(r, (const double[]){9.0, 3.0, 2.0}, 3);
+	set_mb(r, (const double[]){ 9.0, 3.0, 2.0 }, 3);
 	ASSERT_EQ(result_best(r, 3), 0);
 
-	set_mb(r, (const double[]){1.0, 3.0, 2.0, 4.0, 3.9}, 5);
+	set_mb(r, (const double[]){ 1.0, 3.0, 2.0, 4.0, 3.9 }, 5);
 	ASSERT_EQ(result_best(r, 5), 3);
 	ASSERT_EQ(result_best(r, 3), 1); /* only the first n count */
 
 	/* a tie: the first one */
-	set_mb(r, (const double[]){3.0, 5.0, 4.0, 5.0, 1.0}, 5);
+	set_mb(r, (const double[]){ 3.0, 5.0, 4.0, 5.0, 1.0 }, 5);
 	ASSERT_EQ(result_best(r, 5), 1);
-	set_mb(r, (const double[]){0.0, 0.0, 0.0}, 3);
+	set_mb(r, (const double[]){ 0.0, 0.0, 0.0 }, 3);
 	ASSERT_EQ(result_best(r, 3), 0);
 }
 

@@ -30,10 +30,12 @@ static char dir[PATH_MAX];
 static char url[PATH_MAX + 64];
 static pid_t smbd = -1;
 static const char *skip; /* why the SMB tests cannot run, or NULL */
-static const struct smb_session good = {.user = "root", .password = "sbpass",
-					  .domain = "WORKGROUP"};
-static const struct smb_session wrong_pw = {.user = "root", .password = "wrong",
-					 .domain = "WORKGROUP"};
+static const struct smb_session good = { .user = "root",
+					 .password = "sbpass",
+					 .domain = "WORKGROUP" };
+static const struct smb_session wrong_pw = { .user = "root",
+					     .password = "wrong",
+					     .domain = "WORKGROUP" };
 
 static char cmd[4 * PATH_MAX];
 
@@ -53,7 +55,8 @@ static void test_start_smbd(void)
 
 	if (geteuid() != 0 || access("/usr/sbin/smbd", X_OK) != 0) {
 		skip = geteuid() != 0 ? "smbd and its passdb need root"
-				      : "smbd is not installed (apt-get install samba)";
+				      : "smbd is not installed (apt-get "
+					"install samba)";
 		TEST_SKIP("SMB tests: %s", skip);
 	}
 	ASSERT_TRUE(getcwd(cwd, sizeof(cwd)) != NULL);
@@ -105,8 +108,8 @@ static void test_start_smbd(void)
 	for (int i = 0; i < 100 && !port_open(); i++)
 		usleep(100000);
 	ASSERT_TRUE(port_open());
-	snprintf(url, sizeof(url), "smb://127.0.0.1:%d/bench/storbench-test.dat",
-		 PORT);
+	snprintf(url, sizeof(url),
+		 "smb://127.0.0.1:%d/bench/storbench-test.dat", PORT);
 	smb_set_helper(STORBENCH_BIN_PATH);
 }
 
@@ -114,13 +117,19 @@ static void test_start_smbd(void)
 static void test_engine_over_smb(void)
 {
 	char err[256] = "", local[PATH_MAX + 64];
-	struct engine_opts o = {.ops = &tgt_smb_ops, .session = &good,
-				.path = url, .direct = 1, .error = err,
-				.error_len = sizeof(err)};
-	struct workload w = {.pattern = WL_RANDOM, .read_pct = 100,
-			     .block_size = 65536, .queue_depth = 4,
-			     .threads = 2, .file_size = 16 * MIB,
-			     .duration_s = 0.5};
+	struct engine_opts o = { .ops = &tgt_smb_ops,
+				 .session = &good,
+				 .path = url,
+				 .direct = 1,
+				 .error = err,
+				 .error_len = sizeof(err) };
+	struct workload w = { .pattern = WL_RANDOM,
+			      .read_pct = 100,
+			      .block_size = 65536,
+			      .queue_depth = 4,
+			      .threads = 2,
+			      .file_size = 16 * MIB,
+			      .duration_s = 0.5 };
 	struct result r;
 	struct stat st;
 	int direct = 0;
@@ -129,7 +138,8 @@ static void test_engine_over_smb(void)
 		TEST_SKIP("SMB: %s", skip);
 	snprintf(w.name, sizeof(w.name), "smb");
 	snprintf(local, sizeof(local), "%s/share/storbench-test.dat", dir);
-	ASSERT_EQ(engine_prepare_file(&o, 16 * MIB, WL_DATA_RANDOM, &direct), 0);
+	ASSERT_EQ(engine_prepare_file(&o, 16 * MIB, WL_DATA_RANDOM, &direct),
+		  0);
 	if (err[0])
 		fprintf(stderr, "  %s\n", err);
 	/* the file is on the share's disk, whole */
@@ -155,9 +165,12 @@ static void test_engine_over_smb(void)
 static void test_errors(void)
 {
 	char err[256] = "", bad[PATH_MAX + 64];
-	struct engine_opts o = {.ops = &tgt_smb_ops, .session = &wrong_pw,
-				.path = url, .direct = 1, .error = err,
-				.error_len = sizeof(err)};
+	struct engine_opts o = { .ops = &tgt_smb_ops,
+				 .session = &wrong_pw,
+				 .path = url,
+				 .direct = 1,
+				 .error = err,
+				 .error_len = sizeof(err) };
 	int direct, rc;
 
 	if (skip)
@@ -262,7 +275,8 @@ static void test_url_parse(void)
 	char err[200];
 
 	ASSERT_EQ(smb_url_parse("smb://srv:4455/share/a/b/", &u, err,
-				sizeof(err)), 0);
+				sizeof(err)),
+		  0);
 	ASSERT_STR_EQ(u.server, "srv");
 	ASSERT_EQ(u.port, 4455);
 	ASSERT_STR_EQ(u.share, "share");
@@ -275,19 +289,27 @@ static void test_url_parse(void)
 	ASSERT_TRUE(strstr(err, "credentials") != NULL);
 	ASSERT_EQ(smb_url_parse("smb://srv", &u, err, sizeof(err)), -EINVAL);
 	ASSERT_TRUE(strstr(err, "no share") != NULL);
-	ASSERT_EQ(smb_url_parse("smb://srv:0/s", &u, err, sizeof(err)), -EINVAL);
+	ASSERT_EQ(smb_url_parse("smb://srv:0/s", &u, err, sizeof(err)),
+		  -EINVAL);
 	ASSERT_EQ(smb_url_parse("smb:///s", &u, err, sizeof(err)), -EINVAL);
 	ASSERT_EQ(smb_url_parse("smb://srv/s/../x", &u, err, sizeof(err)),
 		  -EINVAL);
 	ASSERT_EQ(smb_url_parse("/local", &u, err, sizeof(err)), -EINVAL);
-	ASSERT_EQ(smb_url_parse("smb://[fd00::5]:4455/s/d", &u, err, sizeof(err)), 0);
+	ASSERT_EQ(
+		smb_url_parse("smb://[fd00::5]:4455/s/d", &u, err, sizeof(err)),
+		0);
 	ASSERT_STR_EQ(u.server, "[fd00::5]");
 	ASSERT_EQ(u.port, 4455);
-	ASSERT_EQ(smb_url_parse("smb://[fd00::5]x/s", &u, err, sizeof(err)), -EINVAL);
-	ASSERT_EQ(smb_url_parse("smb://srv/s/a//b", &u, err, sizeof(err)), -EINVAL);
-	ASSERT_EQ(smb_url_parse("smb://srv/s/a%2Fb", &u, err, sizeof(err)), -EINVAL);
-	ASSERT_EQ(smb_url_parse("smb://srv/s/a?x=1", &u, err, sizeof(err)), -EINVAL);
-	ASSERT_EQ(smb_url_parse("smb://srv/s/a\x01", &u, err, sizeof(err)), -EINVAL);
+	ASSERT_EQ(smb_url_parse("smb://[fd00::5]x/s", &u, err, sizeof(err)),
+		  -EINVAL);
+	ASSERT_EQ(smb_url_parse("smb://srv/s/a//b", &u, err, sizeof(err)),
+		  -EINVAL);
+	ASSERT_EQ(smb_url_parse("smb://srv/s/a%2Fb", &u, err, sizeof(err)),
+		  -EINVAL);
+	ASSERT_EQ(smb_url_parse("smb://srv/s/a?x=1", &u, err, sizeof(err)),
+		  -EINVAL);
+	ASSERT_EQ(smb_url_parse("smb://srv/s/a\x01", &u, err, sizeof(err)),
+		  -EINVAL);
 }
 
 static void test_stop_smbd(void)

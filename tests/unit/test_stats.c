@@ -10,15 +10,15 @@
 
 #include <math.h>
 
-static const double a1[] = {27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1,
-			    21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4};
-static const double a2[] = {27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0,
-			    24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4};
-static const double b1[] = {17.2, 20.9, 22.6, 18.1, 21.7,
-			    21.4, 23.5, 24.2, 14.7, 21.8};
-static const double b2[] = {21.5, 22.8, 21.0, 23.0, 21.6, 23.6, 22.5,
-			    20.7, 23.4, 21.8, 20.7, 21.7, 21.5, 22.5,
-			    23.6, 21.5, 22.5, 23.5, 21.5, 21.8};
+static const double a1[] = { 27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1,
+			     21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4 };
+static const double a2[] = { 27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0,
+			     24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4 };
+static const double b1[] = { 17.2, 20.9, 22.6, 18.1, 21.7,
+			     21.4, 23.5, 24.2, 14.7, 21.8 };
+static const double b2[] = { 21.5, 22.8, 21.0, 23.0, 21.6, 23.6, 22.5,
+			     20.7, 23.4, 21.8, 20.7, 21.7, 21.5, 22.5,
+			     23.6, 21.5, 22.5, 23.5, 21.5, 21.8 };
 
 static void test_betai_closed_forms(void)
 {
@@ -27,7 +27,8 @@ static void test_betai_closed_forms(void)
 	for (double x = 0.05; x < 1; x += 0.1) {
 		ASSERT_NEAR_REL(stats_betai(1, 1, x), x, 1e-12);
 		ASSERT_NEAR_REL(stats_betai(3.5, 1, x), pow(x, 3.5), 1e-10);
-		ASSERT_NEAR_REL(stats_betai(1, 2.5, x), 1 - pow(1 - x, 2.5), 1e-10);
+		ASSERT_NEAR_REL(stats_betai(1, 2.5, x), 1 - pow(1 - x, 2.5),
+				1e-10);
 	}
 	for (double a = 0.5; a < 40; a *= 2)
 		ASSERT_NEAR_REL(stats_betai(a, a, 0.5), 0.5, 1e-10);
@@ -50,7 +51,7 @@ static void test_t_table(void)
 static void test_summary(void)
 {
 	struct stats_summary s;
-	const double v[] = {2, 4, 4, 4, 5, 5, 7, 9};
+	const double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
 
 	stats_summarize(v, 8, &s);
 	ASSERT_EQ(s.n, 8);
@@ -85,8 +86,8 @@ static void test_welch_examples(void)
 
 static void test_welch_edges(void)
 {
-	struct stats_summary x = {.n = 3, .mean = 10, .sd = 0};
-	struct stats_summary y = {.n = 3, .mean = 10, .sd = 0};
+	struct stats_summary x = { .n = 3, .mean = 10, .sd = 0 };
+	struct stats_summary y = { .n = 3, .mean = 10, .sd = 0 };
 	double t, df, p;
 
 	ASSERT_EQ(stats_welch(&x, &y, &t, &df, &p), 0);

@@ -51,8 +51,9 @@ static void test_registry(void)
 static void roundtrip(const struct tgt_ops *ops, const char *name)
 {
 	char path[PATH_MAX];
-	struct tgt_open_args a = {.path = path, .create = 1, .direct = 1,
-				  .depth = 4};
+	struct tgt_open_args a = {
+		.path = path, .create = 1, .direct = 1, .depth = 4
+	};
 	struct tgt t;
 	struct tgt_io w[2], r, *done[4];
 	unsigned char *buf = NULL, disk[8192];
@@ -65,10 +66,12 @@ static void roundtrip(const struct tgt_ops *ops, const char *name)
 	memset(buf + 2 * 8192, 0, 8192);
 	ASSERT_EQ(tgt_open(ops, &a, &t), 0);
 	ASSERT_EQ(t.direct, 1); /* ext4 takes O_DIRECT */
-	ASSERT_EQ(tgt_open(ops, &a, &(struct tgt){0}), -EEXIST); /* O_EXCL */
+	ASSERT_EQ(tgt_open(ops, &a, &(struct tgt){ 0 }), -EEXIST); /* O_EXCL */
 	for (int i = 0; i < 2; i++) {
-		w[i] = (struct tgt_io){.buf = buf + i * 8192, .offset = i * 8192,
-				       .len = 8192, .write = 1};
+		w[i] = (struct tgt_io){ .buf = buf + i * 8192,
+					.offset = i * 8192,
+					.len = 8192,
+					.write = 1 };
 		ASSERT_EQ(tgt_queue(&t, &w[i]), 0);
 	}
 	ASSERT_EQ(tgt_commit(&t), 0);
@@ -86,7 +89,7 @@ static void roundtrip(const struct tgt_ops *ops, const char *name)
 	close(fd);
 	ASSERT_EQ(memcmp(disk, buf + 8192, sizeof(disk)), 0);
 
-	r = (struct tgt_io){.buf = buf + 2 * 8192, .offset = 0, .len = 8192};
+	r = (struct tgt_io){ .buf = buf + 2 * 8192, .offset = 0, .len = 8192 };
 	ASSERT_EQ(tgt_queue(&t, &r), 0);
 	ASSERT_EQ(tgt_commit(&t), 0);
 	ASSERT_EQ(tgt_reap(&t, 1, 1000, done, 4), 1);
@@ -118,15 +121,22 @@ static void run_checked(const struct tgt_ops *ops, const char *path,
 {
 	char err[256] = "";
 	struct engine_sample s[3];
-	struct engine_samples smp = {.s = s, .cap = 3};
-	struct engine_opts o = {.ops = ops, .path = path, .direct = 1,
-				.error = err, .error_len = sizeof(err),
-				.samples = &smp};
+	struct engine_samples smp = { .s = s, .cap = 3 };
+	struct engine_opts o = { .ops = ops,
+				 .path = path,
+				 .direct = 1,
+				 .error = err,
+				 .error_len = sizeof(err),
+				 .samples = &smp };
 	uint64_t ios = 0, bytes = 0, lat = 0;
-	struct workload w = {.name = "t", .pattern = pat, .read_pct = read_pct,
-			     .block_size = bs, .queue_depth = qd,
-			     .threads = threads, .file_size = 16 << 20,
-			     .duration_s = 0.3};
+	struct workload w = { .name = "t",
+			      .pattern = pat,
+			      .read_pct = read_pct,
+			      .block_size = bs,
+			      .queue_depth = qd,
+			      .threads = threads,
+			      .file_size = 16 << 20,
+			      .duration_s = 0.3 };
 	double in_flight;
 
 	ASSERT_EQ(engine_run(&o, &w, r), 0);
@@ -155,17 +165,21 @@ static void run_checked(const struct tgt_ops *ops, const char *path,
 static void test_engine_on_psync(void)
 {
 	char path[PATH_MAX], err[256] = "";
-	struct engine_opts o = {.ops = tgt_find("psync"), .path = path,
-				.direct = 1, .error = err,
-				.error_len = sizeof(err)};
+	struct engine_opts o = { .ops = tgt_find("psync"),
+				 .path = path,
+				 .direct = 1,
+				 .error = err,
+				 .error_len = sizeof(err) };
 	struct result r;
 	int direct = -1;
 
 	snprintf(path, sizeof(path), "%s/engine-psync.dat", dir);
-	ASSERT_EQ(engine_prepare_file(&o, 16 << 20, WL_DATA_RANDOM, &direct), 0);
+	ASSERT_EQ(engine_prepare_file(&o, 16 << 20, WL_DATA_RANDOM, &direct),
+		  0);
 	ASSERT_EQ(direct, 1);
 	run_checked(tgt_find("psync"), path, WL_RANDOM, 100, 4096, 4, 1, &r);
-	run_checked(tgt_find("psync"), path, WL_SEQUENTIAL, 0, 1 << 20, 2, 2, &r);
+	run_checked(tgt_find("psync"), path, WL_SEQUENTIAL, 0, 1 << 20, 2, 2,
+		    &r);
 	run_checked(tgt_find("psync"), path, WL_RANDOM, 70, 8192, 8, 2, &r);
 	ASSERT_EQ(tgt_unlink(tgt_find("psync"), path, NULL), 0);
 }
@@ -180,11 +194,14 @@ static int cmp_block(const void *a, const void *b)
 static void test_writes_are_unique(void)
 {
 	char path[PATH_MAX], err[256] = "";
-	struct engine_opts o = {.ops = tgt_find("io_uring"), .path = path,
-				.direct = 1, .error = err,
-				.error_len = sizeof(err)};
+	struct engine_opts o = { .ops = tgt_find("io_uring"),
+				 .path = path,
+				 .direct = 1,
+				 .error = err,
+				 .error_len = sizeof(err) };
 	const size_t size = 16 << 20, n = size / 4096;
-	unsigned char *data = malloc(size), **blocks = malloc(n * sizeof(*blocks));
+	unsigned char *data = malloc(size),
+		      **blocks = malloc(n * sizeof(*blocks));
 	struct result r;
 	int direct, fd, dups = 0;
 
@@ -211,14 +228,17 @@ static void test_writes_are_unique(void)
 static void test_null_touches_nothing(void)
 {
 	char path[PATH_MAX], err[256] = "";
-	struct engine_opts o = {.ops = tgt_find("null"), .path = path,
-				.direct = 1, .error = err,
-				.error_len = sizeof(err)};
+	struct engine_opts o = { .ops = tgt_find("null"),
+				 .path = path,
+				 .direct = 1,
+				 .error = err,
+				 .error_len = sizeof(err) };
 	struct result r;
 	int direct = -1;
 
 	snprintf(path, sizeof(path), "%s/null.dat", dir);
-	ASSERT_EQ(engine_prepare_file(&o, 16 << 20, WL_DATA_RANDOM, &direct), 0);
+	ASSERT_EQ(engine_prepare_file(&o, 16 << 20, WL_DATA_RANDOM, &direct),
+		  0);
 	ASSERT_EQ(access(path, F_OK), -1); /* no file was made */
 	run_checked(tgt_find("null"), path, WL_RANDOM, 100, 4096, 32, 1, &r);
 	/* no device: the engine alone does far more than any disk here */
@@ -236,14 +256,21 @@ static void test_ramp_is_excluded(void)
 {
 	char err[256] = "";
 	struct engine_sample s[3];
-	struct engine_samples smp = {.s = s, .cap = 3};
-	struct engine_opts o = {.ops = tgt_find("null"), .path = "/nonexistent",
-				.error = err, .error_len = sizeof(err),
-				.samples = &smp};
-	struct workload w = {.name = "t", .pattern = WL_RANDOM, .read_pct = 100,
-			     .block_size = 4096, .queue_depth = 8, .threads = 2,
-			     .file_size = 16 << 20, .duration_s = 0.3,
-			     .ramp_s = 0.4};
+	struct engine_samples smp = { .s = s, .cap = 3 };
+	struct engine_opts o = { .ops = tgt_find("null"),
+				 .path = "/nonexistent",
+				 .error = err,
+				 .error_len = sizeof(err),
+				 .samples = &smp };
+	struct workload w = { .name = "t",
+			      .pattern = WL_RANDOM,
+			      .read_pct = 100,
+			      .block_size = 4096,
+			      .queue_depth = 8,
+			      .threads = 2,
+			      .file_size = 16 << 20,
+			      .duration_s = 0.3,
+			      .ramp_s = 0.4 };
 	struct result r;
 	uint64_t t0 = os_now_ns(), ios = 0;
 
@@ -279,7 +306,8 @@ static long fd_flags(const char *path)
 		target[n] = '\0';
 		if (strcmp(target, path) != 0)
 			continue;
-		snprintf(link, sizeof(link), "/proc/self/fdinfo/%s", de->d_name);
+		snprintf(link, sizeof(link), "/proc/self/fdinfo/%s",
+			 de->d_name);
 		if ((f = fopen(link, "r")) == NULL)
 			continue;
 		while (fgets(info, sizeof(info), f))
@@ -297,14 +325,23 @@ static long fd_flags(const char *path)
 static void test_sync_modes(void)
 {
 	char path[PATH_MAX], err[256] = "";
-	struct tgt_open_args a = {.path = path, .direct = 1, .dsync = 1,
-				  .depth = 1};
-	struct engine_opts o = {.ops = tgt_find("null"), .path = "/nonexistent",
-				.error = err, .error_len = sizeof(err)};
-	struct workload w = {.name = "t", .pattern = WL_RANDOM, .read_pct = 0,
-			     .block_size = 4096, .queue_depth = 8, .threads = 1,
-			     .file_size = 16 << 20, .duration_s = 0.3,
-			     .sync = WL_SYNC_FDATASYNC, .sync_every = 4};
+	struct tgt_open_args a = {
+		.path = path, .direct = 1, .dsync = 1, .depth = 1
+	};
+	struct engine_opts o = { .ops = tgt_find("null"),
+				 .path = "/nonexistent",
+				 .error = err,
+				 .error_len = sizeof(err) };
+	struct workload w = { .name = "t",
+			      .pattern = WL_RANDOM,
+			      .read_pct = 0,
+			      .block_size = 4096,
+			      .queue_depth = 8,
+			      .threads = 1,
+			      .file_size = 16 << 20,
+			      .duration_s = 0.3,
+			      .sync = WL_SYNC_FDATASYNC,
+			      .sync_every = 4 };
 	struct result r;
 	struct tgt t;
 	long flags;
@@ -313,7 +350,8 @@ static void test_sync_modes(void)
 	snprintf(path, sizeof(path), "%s/dsync.dat", dir);
 	o.path = path;
 	o.ops = tgt_find("io_uring");
-	ASSERT_EQ(engine_prepare_file(&o, 16 << 20, WL_DATA_RANDOM, &direct), 0);
+	ASSERT_EQ(engine_prepare_file(&o, 16 << 20, WL_DATA_RANDOM, &direct),
+		  0);
 	ASSERT_EQ(tgt_open(tgt_find("io_uring"), &a, &t), 0);
 	flags = fd_flags(path);
 	ASSERT_TRUE(flags >= 0 && (flags & O_DSYNC) == O_DSYNC);
@@ -323,7 +361,8 @@ static void test_sync_modes(void)
 	flags = fd_flags(path);
 	ASSERT_TRUE(flags >= 0 && (flags & O_DSYNC) == 0);
 	tgt_close(&t);
-	/* an O_DSYNC write run on the real file works and counts no fdatasync */
+	/* an O_DSYNC write run on the real file works and counts no fdatasync
+	 */
 	w.sync = WL_SYNC_DSYNC;
 	w.queue_depth = 2;
 	ASSERT_EQ(engine_run(&o, &w, &r), 0);
@@ -373,7 +412,7 @@ static void test_cleanup(void)
 	ASSERT_EQ(left, 0);
 }
 
-TEST_MAIN(test_setup, test_registry, test_uring_roundtrip,
-	  test_psync_roundtrip, test_engine_on_psync, test_writes_are_unique,
+TEST_MAIN(test_setup, test_registry, test_uring_roundtrip, test_psync_roundtrip,
+	  test_engine_on_psync, test_writes_are_unique,
 	  test_null_touches_nothing, test_ramp_is_excluded, test_sync_modes,
 	  test_cleanup)

@@ -33,9 +33,9 @@ static char last_bare[256];
 
 static int is_write(const char *sql)
 {
-	static const char *const verbs[] = {"INSERT", "UPDATE", "DELETE",
-					    "REPLACE", "CREATE", "ALTER",
-					    "DROP"};
+	static const char *const verbs[] = { "INSERT",	"UPDATE", "DELETE",
+					     "REPLACE", "CREATE", "ALTER",
+					     "DROP" };
 
 	while (isspace((unsigned char)*sql))
 		sql++;
@@ -85,33 +85,57 @@ static void reset(void)
 		reset();                                                       \
 	} while (0)
 
-static const struct workload w = {.name = "SEQ1M Q8T1",
-				  .pattern = WL_SEQUENTIAL, .read_pct = 100,
-				  .block_size = 1 << 20, .queue_depth = 8,
-				  .threads = 1};
+static const struct workload w = { .name = "SEQ1M Q8T1",
+				   .pattern = WL_SEQUENTIAL,
+				   .read_pct = 100,
+				   .block_size = 1 << 20,
+				   .queue_depth = 8,
+				   .threads = 1 };
 
 static void test_archive_writes(void)
 {
-	struct job_spec got, s = {.profile = "cdm-default", .target = "/t",
-				  .size = 1 << 30, .iterations = 1,
-				  .duration_s = 1, .labels_json = "[]",
-				  .notes = ""};
-	struct engine_sample smp_s[2] = {{.ios = {1, 0}, .bytes = {1 << 20, 0}},
-					 {.ios = {2, 0}, .bytes = {2 << 20, 0}}};
-	struct engine_samples smp = {.s = smp_s, .cap = 2, .n = 2, .last_s = 1};
-	struct result r = {.ios = 3, .bytes = 3 << 20, .window_ns = 2000000000};
-	struct archive_import_result ir = {.name = "SEQ1M Q8T1", .rw = "read",
-					   .pattern = "sequential",
-					   .block_size = 1 << 20,
-					   .queue_depth = 8, .threads = 1,
-					   .mb_s = 100, .iops = -1,
-					   .lat_mean_us = -1};
-	struct archive_import_in in = {
-		.tool = "CrystalDiskMark", .version = "8.0.4", .format = "cdm",
-		.profile = "imported", .target = "D:", .notes = "",
-		.spec_json = "{}", .labels_json = "[]", .probe_json = "{}",
-		.started_at = "", .sha256 = "ab", .filename = "x.txt",
-		.original = "x", .len = 1, .results = &ir, .n = 1};
+	struct job_spec got, s = { .profile = "cdm-default",
+				   .target = "/t",
+				   .size = 1 << 30,
+				   .iterations = 1,
+				   .duration_s = 1,
+				   .labels_json = "[]",
+				   .notes = "" };
+	struct engine_sample smp_s[2] = {
+		{ .ios = { 1, 0 }, .bytes = { 1 << 20, 0 } },
+		{ .ios = { 2, 0 }, .bytes = { 2 << 20, 0 } }
+	};
+	struct engine_samples smp = {
+		.s = smp_s, .cap = 2, .n = 2, .last_s = 1
+	};
+	struct result r = { .ios = 3,
+			    .bytes = 3 << 20,
+			    .window_ns = 2000000000 };
+	struct archive_import_result ir = { .name = "SEQ1M Q8T1",
+					    .rw = "read",
+					    .pattern = "sequential",
+					    .block_size = 1 << 20,
+					    .queue_depth = 8,
+					    .threads = 1,
+					    .mb_s = 100,
+					    .iops = -1,
+					    .lat_mean_us = -1 };
+	struct archive_import_in in = { .tool = "CrystalDiskMark",
+					.version = "8.0.4",
+					.format = "cdm",
+					.profile = "imported",
+					.target = "D:",
+					.notes = "",
+					.spec_json = "{}",
+					.labels_json = "[]",
+					.probe_json = "{}",
+					.started_at = "",
+					.sha256 = "ab",
+					.filename = "x.txt",
+					.original = "x",
+					.len = 1,
+					.results = &ir,
+					.n = 1 };
 	struct archive *a = NULL;
 	int64_t id = 0, id2 = 0, run = 0, imp = 0;
 	int n;
@@ -229,20 +253,33 @@ static void *import_thread(void *arg)
  */
 static void test_import_race(void)
 {
-	struct archive_import_result ir = {.name = "SEQ1M Q8T1", .rw = "read",
-					   .pattern = "sequential",
-					   .block_size = 1 << 20,
-					   .queue_depth = 8, .threads = 1,
-					   .mb_s = 100, .iops = -1,
-					   .lat_mean_us = -1};
-	struct archive_import_in in = {
-		.tool = "CrystalDiskMark", .version = "8.0.4", .format = "cdm",
-		.profile = "imported", .target = "D:", .notes = "",
-		.spec_json = "{}", .labels_json = "[]", .probe_json = "{}",
-		.started_at = "", .sha256 = "race", .filename = "x.txt",
-		.original = "x", .len = 1, .results = &ir, .n = 1};
-	struct import_call c = {.in = &in, .rc = 1};
-	struct timespec wait = {0, 300000000};
+	struct archive_import_result ir = { .name = "SEQ1M Q8T1",
+					    .rw = "read",
+					    .pattern = "sequential",
+					    .block_size = 1 << 20,
+					    .queue_depth = 8,
+					    .threads = 1,
+					    .mb_s = 100,
+					    .iops = -1,
+					    .lat_mean_us = -1 };
+	struct archive_import_in in = { .tool = "CrystalDiskMark",
+					.version = "8.0.4",
+					.format = "cdm",
+					.profile = "imported",
+					.target = "D:",
+					.notes = "",
+					.spec_json = "{}",
+					.labels_json = "[]",
+					.probe_json = "{}",
+					.started_at = "",
+					.sha256 = "race",
+					.filename = "x.txt",
+					.original = "x",
+					.len = 1,
+					.results = &ir,
+					.n = 1 };
+	struct import_call c = { .in = &in, .rc = 1 };
+	struct timespec wait = { 0, 300000000 };
 	sqlite3 *other = NULL;
 	sqlite3_stmt *st = NULL;
 	int64_t first = 0;
@@ -253,18 +290,19 @@ static void test_import_race(void)
 	ASSERT_EQ(archive_open(path, &c.a), 0);
 	ASSERT_EQ(sqlite3_open(path, &other), SQLITE_OK);
 	sqlite3_busy_timeout(other, 5000);
-	ASSERT_EQ(sqlite3_exec(other,
-			       "BEGIN IMMEDIATE;"
-			       "INSERT INTO runs(state, profile, target, spec,"
-			       " engine_version, engine_target, direct, probe,"
-			       " started_at) VALUES ('done', 'imported', 'D:',"
-			       " '{}', '8.0.4', 'CrystalDiskMark', 1, '{}',"
-			       " '2026-11-30T00:00:00Z');"
-			       "INSERT INTO imports(run_id, tool, version, format,"
-			       " sha256, size, original, imported_at) VALUES"
-			       " (last_insert_rowid(), 'CrystalDiskMark', '8.0.4',"
-			       " 'cdm', 'race', 1, X'78', '2026-11-30T00:00:00Z');",
-			       NULL, NULL, NULL),
+	ASSERT_EQ(sqlite3_exec(
+			  other,
+			  "BEGIN IMMEDIATE;"
+			  "INSERT INTO runs(state, profile, target, spec,"
+			  " engine_version, engine_target, direct, probe,"
+			  " started_at) VALUES ('done', 'imported', 'D:',"
+			  " '{}', '8.0.4', 'CrystalDiskMark', 1, '{}',"
+			  " '2026-11-30T00:00:00Z');"
+			  "INSERT INTO imports(run_id, tool, version, format,"
+			  " sha256, size, original, imported_at) VALUES"
+			  " (last_insert_rowid(), 'CrystalDiskMark', '8.0.4',"
+			  " 'cdm', 'race', 1, X'78', '2026-11-30T00:00:00Z');",
+			  NULL, NULL, NULL),
 		  SQLITE_OK);
 	first = sqlite3_last_insert_rowid(other);
 	ASSERT_EQ(pthread_create(&tid, NULL, import_thread, &c), 0);
@@ -273,8 +311,8 @@ static void test_import_race(void)
 	pthread_join(tid, NULL);
 	ASSERT_EQ(c.rc, -EEXIST);
 	ASSERT_EQ(c.run_id, first);
-	ASSERT_EQ(sqlite3_prepare_v2(other, "SELECT count(*) FROM runs", -1, &st,
-				     NULL),
+	ASSERT_EQ(sqlite3_prepare_v2(other, "SELECT count(*) FROM runs", -1,
+				     &st, NULL),
 		  SQLITE_OK);
 	ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
 	ASSERT_EQ(sqlite3_column_int(st, 0), 1);
@@ -291,7 +329,8 @@ static void test_setup(void)
 	ASSERT_TRUE(getcwd(cwd, sizeof(cwd)) != NULL);
 	snprintf(dir, sizeof(dir), "%s/tx_test.XXXXXX", cwd);
 	ASSERT_TRUE(mkdtemp(dir) != NULL);
-	ASSERT_EQ(sqlite3_auto_extension((void (*)(void))trace_init), SQLITE_OK);
+	ASSERT_EQ(sqlite3_auto_extension((void (*)(void))trace_init),
+		  SQLITE_OK);
 }
 
 static void test_cleanup(void)

@@ -25,31 +25,32 @@ struct good {
 static void test_parse_good(void)
 {
 	static const struct good cases[] = {
-	    {"64MiB", 64 * MIB},
-	    {"1GiB", GIB},
-	    {"4k", 4 * KIB},
-	    {"4K", 4 * KIB},
-	    {"4KiB", 4 * KIB},
-	    {"4kib", 4 * KIB},
-	    {"1 GiB", GIB},
-	    {"1gib", GIB},
-	    {"2M", 2 * MIB},
-	    {"3G", 3 * GIB},
-	    {"2T", 2 * TIB},
-	    {"2TiB", 2 * TIB},
-	    {"1000000000", 1000000000ULL},
-	    {"0", 0},
-	    {"1GB", 1000000000ULL},
-	    {"1gb", 1000000000ULL},
-	    {"1KB", 1000ULL},
-	    {"5MB", 5000000ULL},
-	    {"2TB", 2000000000000ULL},
-	    {"512B", 512},
-	    {"512b", 512},
-	    {"007", 7},
-	    /* the largest value that fits in 63 bits, in bytes and in TiB */
-	    {"9223372036854775807", 9223372036854775807ULL},
-	    {"8388607TiB", 8388607ULL * TIB},
+		{ "64MiB", 64 * MIB },
+		{ "1GiB", GIB },
+		{ "4k", 4 * KIB },
+		{ "4K", 4 * KIB },
+		{ "4KiB", 4 * KIB },
+		{ "4kib", 4 * KIB },
+		{ "1 GiB", GIB },
+		{ "1gib", GIB },
+		{ "2M", 2 * MIB },
+		{ "3G", 3 * GIB },
+		{ "2T", 2 * TIB },
+		{ "2TiB", 2 * TIB },
+		{ "1000000000", 1000000000ULL },
+		{ "0", 0 },
+		{ "1GB", 1000000000ULL },
+		{ "1gb", 1000000000ULL },
+		{ "1KB", 1000ULL },
+		{ "5MB", 5000000ULL },
+		{ "2TB", 2000000000000ULL },
+		{ "512B", 512 },
+		{ "512b", 512 },
+		{ "007", 7 },
+		/* the largest value that fits in 63 bits, in bytes and in TiB
+		 */
+		{ "9223372036854775807", 9223372036854775807ULL },
+		{ "8388607TiB", 8388607ULL * TIB },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -70,26 +71,26 @@ struct bad {
 static void test_parse_bad(void)
 {
 	static const struct bad cases[] = {
-	    {"abc", -EINVAL},
-	    {"", -EINVAL},
-	    {"0x10", -EINVAL},
-	    {"-1", -EINVAL},
-	    {"+1", -EINVAL},
-	    {"1.5GiB", -EINVAL},
-	    {"1,5GiB", -EINVAL},
-	    {"12 parsecs", -EINVAL},
-	    {"GiB", -EINVAL},
-	    {" 5", -EINVAL},
-	    {"1  GiB", -EINVAL}, /* one space at most */
-	    {"1GiBs", -EINVAL},
-	    {"1Gi", -EINVAL},
-	    {"1PiB", -EINVAL},
-	    {"1e9", -EINVAL},
-	    {"99999999999TiB", -ERANGE},
-	    {"8388608TiB", -ERANGE}, /* exactly 2^63 */
-	    {"9223372036854775808", -ERANGE},
-	    {"99999999999999999999999", -ERANGE},
-	    {"9223372036854775807k", -ERANGE},
+		{ "abc", -EINVAL },
+		{ "", -EINVAL },
+		{ "0x10", -EINVAL },
+		{ "-1", -EINVAL },
+		{ "+1", -EINVAL },
+		{ "1.5GiB", -EINVAL },
+		{ "1,5GiB", -EINVAL },
+		{ "12 parsecs", -EINVAL },
+		{ "GiB", -EINVAL },
+		{ " 5", -EINVAL },
+		{ "1  GiB", -EINVAL }, /* one space at most */
+		{ "1GiBs", -EINVAL },
+		{ "1Gi", -EINVAL },
+		{ "1PiB", -EINVAL },
+		{ "1e9", -EINVAL },
+		{ "99999999999TiB", -ERANGE },
+		{ "8388608TiB", -ERANGE }, /* exactly 2^63 */
+		{ "9223372036854775808", -ERANGE },
+		{ "99999999999999999999999", -ERANGE },
+		{ "9223372036854775807k", -ERANGE },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -108,17 +109,17 @@ static void test_parse_bad(void)
 static void test_format_exact(void)
 {
 	static const struct good cases[] = {
-	    {"0B", 0},
-	    {"1B", 1},
-	    {"512B", 512},
-	    {"4100B", 4100},
-	    {"1000000000B", 1000000000ULL},
-	    {"4KiB", 4 * KIB},
-	    {"1536KiB", 1536 * KIB},
-	    {"64MiB", 64 * MIB},
-	    {"1GiB", GIB},
-	    {"3TiB", 3 * TIB},
-	    {"1024TiB", 1024 * TIB}, /* TiB is the largest unit */
+		{ "0B", 0 },
+		{ "1B", 1 },
+		{ "512B", 512 },
+		{ "4100B", 4100 },
+		{ "1000000000B", 1000000000ULL },
+		{ "4KiB", 4 * KIB },
+		{ "1536KiB", 1536 * KIB },
+		{ "64MiB", 64 * MIB },
+		{ "1GiB", GIB },
+		{ "3TiB", 3 * TIB },
+		{ "1024TiB", 1024 * TIB }, /* TiB is the largest unit */
 	};
 	char buf[32];
 
@@ -136,8 +137,8 @@ static void test_format_exact(void)
 
 static void test_format_round_trip(void)
 {
-	static const uint64_t mults[] = {1,	  3,   KIB,	7 * KIB, MIB,
-					 5 * MIB, GIB, 9 * GIB, TIB};
+	static const uint64_t mults[] = { 1,	   3,	KIB,	 7 * KIB, MIB,
+					  5 * MIB, GIB, 9 * GIB, TIB };
 	uint64_t x = 0x243f6a8885a308d3ULL;
 	char buf[32];
 

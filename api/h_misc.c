@@ -74,9 +74,14 @@ static void limits_text(const struct field *f, char *buf, size_t len)
 		fields_bytes_text((uint64_t)f->max, hi, sizeof(hi));
 		snprintf(buf, len, "%s … %s", lo, hi);
 	} else if (f->type == FIELD_INT || f->type == FIELD_NUMBER) {
-		snprintf(buf, len, "%s%g … %g%s%s",
-			 (f->flags & FIELD_ABOVE_MIN) ? "> " : "", f->min,
-			 f->max, f->unit ? " " : "", f->unit ? f->unit : "");
+		/* whole limits without an exponent: 1000000, not 1e+06 */
+		snprintf(lo, sizeof(lo),
+			 f->min == (long long)f->min ? "%.0f" : "%g", f->min);
+		snprintf(hi, sizeof(hi),
+			 f->max == (long long)f->max ? "%.0f" : "%g", f->max);
+		snprintf(buf, len, "%s%s … %s%s%s",
+			 (f->flags & FIELD_ABOVE_MIN) ? "> " : "", lo, hi,
+			 f->unit ? " " : "", f->unit ? f->unit : "");
 	} else if (f->type == FIELD_ENUM) {
 		for (size_t i = 0; f->choices[i]; i++) {
 			size_t n = strlen(buf);

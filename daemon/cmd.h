@@ -30,7 +30,8 @@ int cmd_import(int argc, char **argv);
  */
 int cmd_lock_data_dir(const char *dir);
 
-/* Prints usage to f, its one "%s" replaced by the presets of this build, one
+/* Prints usage to f, its one "%s" replaced by the presets of this build
+ * that a command line can run (not one that takes a tests array), one
  * line each ("  name  title"), from the registry (preset.h), so no usage text
  * names a preset. */
 void cmd_usage(FILE *f, const char *usage);

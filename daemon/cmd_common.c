@@ -65,6 +65,8 @@ void cmd_usage(FILE *f, const char *usage)
 
 	for (size_t i = 0; (p = preset_at(i)) != NULL; i++) {
 		size_t k = strlen(list);
+		if (p->flags & PRESET_TESTS)
+			continue; /* its tests come through the API */
 		snprintf(list + k, sizeof(list) - k,
 			 "                        %-14s %s\n", p->name,
 			 p->title);

@@ -117,7 +117,10 @@ int cmd_import(int argc, char **argv)
 	{
 		char why[160];
 		if (import_check_args(labels, NULL, why, sizeof(why)) < 0) {
-			fprintf(stderr, "storbench import: --%s\n", why);
+			/* import.h says "labels: …"; the flag is --label */
+			fprintf(stderr, "storbench import: --%s%s\n",
+				strncmp(why, "labels", 6) == 0 ? "label" : "",
+				strncmp(why, "labels", 6) == 0 ? why + 6 : why);
 			free(r);
 			return 2;
 		}

@@ -45,7 +45,9 @@ static const char usage_run[] =
 	"test file there)\n"
 	"or a raw block device (overwritten). The run is stored in DIR's "
 	"archive unless --no-archive.\n"
-	"  --profile P         a preset (the first is the default):\n"
+	"  --profile P         a preset (the first is the default; one that "
+	"takes a tests\n"
+	"                      array is the API's: POST /api/v1/jobs):\n"
 	"%s"
 	"  --size S            test file size (\"1GiB\", \"64MiB\"; default "
 	"the "
@@ -115,6 +117,21 @@ static int run_flag(json_t *body, int c, const char *v)
 		}
 		return json_object_set_new(body, "duration_s", json_real(d));
 	}
+}
+
+/* Does run have a read or write test (a line of CrystalDiskMark's layout)? */
+static int has_read_or_write(json_t *run)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "tests"), i, t)
+	{
+		const char *rw = json_string_value(json_object_get(t, "rw"));
+		if (rw && (strcmp(rw, "read") == 0 || strcmp(rw, "write") == 0))
+			return 1;
+	}
+	return 0;
 }
 
 /* storbench run [...] TARGET: one job, here and now (usage_run). */
@@ -323,6 +340,13 @@ int cmd_run(int argc, char **argv)
 		if (api_run_cdm_text(run, "\n", &cdm, &n) == 0)
 			fwrite(cdm, 1, n, stdout);
 		free(cdm);
+		if (!has_read_or_write(run))
+			fprintf(stderr,
+				"storbench run: %s's results are not reads and "
+				"writes, so CrystalDiskMark's layout has no "
+				"line for them: --json prints them whole\n",
+				json_string_value(
+					json_object_get(run, "profile")));
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "storbench run: writing the result: %s%s\n",

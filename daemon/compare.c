@@ -287,6 +287,17 @@ static size_t headline(const struct kind *k, const char *pattern)
 	return 0;
 }
 
+/* A difference of test entry e in metric m (vs: its delta object) into f:
+ * its size and its sentence. */
+static void note(struct finding *f, const struct metric *m, json_t *vs,
+		 json_t *e, int row)
+{
+	f->abs_pct = fabs(json_number_value(json_object_get(vs, "delta_pct")));
+	compare_phrase(m, vs, json_string_value(json_object_get(e, "test")),
+		       json_string_value(json_object_get(e, "rw")), row,
+		       f->text, sizeof(f->text));
+}
+
 int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 		 json_t **out, char *err, size_t err_len)
 {
@@ -436,32 +447,13 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 					better++;
 				else
 					worse++;
-				found[nf].abs_pct = fabs(json_number_value(
-					json_object_get(vs, "delta_pct")));
-				compare_phrase(
-					&m[h], vs,
-					json_string_value(
-						json_object_get(e, "test")),
-					json_string_value(
-						json_object_get(e, "rw")),
-					k->rows != NULL, found[nf].text,
-					sizeof(found[nf].text));
-				nf++;
+				note(&found[nf++], &m[h], vs, e,
+				     k->rows != NULL);
 			} else if (strcmp(verdict_s, "within noise") == 0) {
 				noise++;
 			} else {
 				untested++;
-				raw[nr].abs_pct = fabs(json_number_value(
-					json_object_get(vs, "delta_pct")));
-				compare_phrase(
-					&m[h], vs,
-					json_string_value(
-						json_object_get(e, "test")),
-					json_string_value(
-						json_object_get(e, "rw")),
-					k->rows != NULL, raw[nr].text,
-					sizeof(raw[nr].text));
-				nr++;
+				note(&raw[nr++], &m[h], vs, e, k->rows != NULL);
 			}
 			json_decref(vs);
 		}

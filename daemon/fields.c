@@ -404,7 +404,11 @@ static json_t *describe_one(const struct field *f)
 		return NULL;
 	if (f->unit)
 		json_object_set_new(o, "unit", json_string(f->unit));
-	if (has_limits(f)) {
+	if (has_limits(f) && f->type != FIELD_NUMBER) {
+		/* whole numbers: integers, bytes, characters */
+		json_object_set_new(o, "min", json_integer((json_int_t)f->min));
+		json_object_set_new(o, "max", json_integer((json_int_t)f->max));
+	} else if (has_limits(f)) {
 		json_object_set_new(o, "min", json_real(f->min));
 		json_object_set_new(o, "max", json_real(f->max));
 		if (f->flags & FIELD_ABOVE_MIN)

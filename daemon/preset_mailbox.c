@@ -28,9 +28,9 @@
 static const struct field dir_item = {
 	.type = FIELD_DIR, .help = "a directory, checked like target"
 };
-static const struct field thread_count = { .type = FIELD_INT,
-					   .min = 1,
-					   .max = WL_MAX_THREADS };
+static const struct field thread_count = {
+	.type = FIELD_INT, .unit = "threads", .min = 1, .max = WL_MAX_THREADS
+};
 
 /* A latency threshold in ms: > 0 and at most an hour, or null (not
  * checked). */
@@ -636,11 +636,14 @@ static const struct preset_column columns[] = {
 	{ "efficiency", "Efficiency", 2, 0, NULL },
 	{ "db_read_mean_ms", "DB read mean (ms)", 3, 2,
 	  "thresholds.db_read_mean_ms" },
-	{ "db_read_p99_ms", "DB read p99 (ms)", 3, 0, NULL },
-	{ "db_write_mean_ms", "DB write mean (ms)", 3, 0, NULL },
+	{ "db_read_p99_ms", "DB read p99 (ms)", 3, 0,
+	  "thresholds.db_read_p99_ms" },
+	{ "db_write_mean_ms", "DB write mean (ms)", 3, 0,
+	  "thresholds.db_write_mean_ms" },
 	{ "log_write_mean_ms", "Log write mean (ms)", 3, 2,
 	  "thresholds.log_write_mean_ms" },
-	{ "log_write_p99_ms", "Log write p99 (ms)", 3, 0, NULL },
+	{ "log_write_p99_ms", "Log write p99 (ms)", 3, 0,
+	  "thresholds.log_write_p99_ms" },
 	{ "log_mb_s", "Log MB/s", 2, 0, NULL },
 };
 

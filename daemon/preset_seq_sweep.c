@@ -38,6 +38,7 @@ static const struct field options[] = {
 	  .help = "I/Os in flight per thread at every point" },
 	{ .name = "threads",
 	  .type = FIELD_INT,
+	  .unit = "threads",
 	  .min = 1,
 	  .max = WL_MAX_THREADS,
 	  .def = "1",

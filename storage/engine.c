@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine_int.h"
 #include "os.h"
@@ -106,6 +107,27 @@ static int member_collect(struct member *mb, struct engine_thread *th,
 }
 
 /*
+ * Waits until the last thread has finished or ENGINE_POLL_NS has passed,
+ * whichever comes first: a run ends when its threads do, not at the next
+ * tick (a short fill is timed by its callers to the millisecond).
+ */
+static void wait_poll(struct engine_shared *sh, unsigned started)
+{
+	struct timespec until;
+
+	timespec_get(&until, TIME_UTC);
+	until.tv_nsec += ENGINE_POLL_NS;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&sh->mu);
+	if ((unsigned)atomic_load(&sh->finished) < started)
+		pthread_cond_timedwait(&sh->cv, &sh->mu, &until);
+	pthread_mutex_unlock(&sh->mu);
+}
+
+/*
  * Runs the threads of every member behind one start gate and one window
  * and sums each member's threads into its result. Progress, cancel and the
  * error of a failed start go through the first member's options. The CPU
@@ -162,7 +184,7 @@ static int run_members(struct member *mbs, size_t n,
 	pthread_mutex_unlock(&sh.mu);
 	while ((unsigned)atomic_load(&sh.finished) < started) {
 		double frac;
-		os_sleep_ns(ENGINE_POLL_NS);
+		wait_poll(&sh, started);
 		for (size_t j = 0, k0 = 0; j < n && j < ENGINE_MAX_TASKS; j++) {
 			unsigned nt = mbs[j].w->threads;
 			if (k0 < started)

@@ -62,7 +62,8 @@ struct engine_mode {
 };
 
 struct engine_shared {
-	/* the start gate: each thread reports ready, then waits for go */
+	/* the start gate: each thread reports ready, then waits for go; at
+	 * the end each finished thread signals cv (the caller waits there) */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	unsigned ready;

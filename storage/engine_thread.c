@@ -448,6 +448,10 @@ void *engine_thread_main(void *arg)
 			eth_fail(e, rc, "fsync of the test file");
 	}
 	tgt_close(&e->t);
+	/* the calling thread waits on the gate's condition for the last one */
+	pthread_mutex_lock(&e->sh->mu);
 	atomic_fetch_add(&e->sh->finished, 1);
+	pthread_cond_broadcast(&e->sh->cv);
+	pthread_mutex_unlock(&e->sh->mu);
 	return NULL;
 }

@@ -82,7 +82,7 @@ const title = (rw) => `${rw[0].toUpperCase()}${rw.slice(1)}`;
 function tilesGrid(run, { names, cols, planned }, find, job) {
   const tests = run.tests ?? [];
   const maxMbs = Math.max(1e-9, ...tests.map((t) => t.best?.mb_s ?? 0));
-  const grid = h('div', { class: 'tiles', style: `grid-template-columns: 8.5rem repeat(${cols.length}, 1fr)` },
+  const grid = h('div', { class: 'tiles', style: `grid-template-columns: 8.5rem repeat(${cols.length}, minmax(0, 1fr))` },
     h('div', { class: 'tiles-corner' }, h('span', null, 'best of'), h('span', null, `${run.spec?.iterations ?? run.spec?.imported?.best_of ?? '?'} it.`)),
     cols.map((rw) => h('div', { class: `tiles-colhead rw-${rw}` }, `${title(rw)} `, h('span', { class: 'unit' }, '[MB/s]'))));
   for (const name of names) {
@@ -165,7 +165,9 @@ function renderRun(run, cat, { job = null, refresh = false } = {}) {
   $('#run-root').replaceChildren(runHead(run), liveCard(job), ended,
     warnings.length ? h('div', { class: 'banner banner-warn' }, `${warnings.length} warning${warnings.length > 1 ? 's' : ''}: `, warnings.map(warningText).join(' · ')) : '',
     extra.card,
-    h('div', { class: 'run-top' }, tilesGrid(run, layout, find, job), chartCard),
+    // more than two columns (mixes, a database and its log, file-create's
+    // methods): the tiles take the whole width, the chart goes below
+    h('div', { class: layout.cols.length > 2 ? 'run-top wide' : 'run-top' }, tilesGrid(run, layout, find, job), chartCard),
     h('div', { class: 'run-details' }, probeCard(run), specCard(run), notesCard(run)),
     samplesCard, latencyCard(run), planCard(run), iterationsCard(run));
   drawRunChart(canvas, layout, find, !refresh);

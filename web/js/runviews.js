@@ -49,13 +49,13 @@ function rowsView(run, s) {
       cols.map((c) => cell(r, c)),
       s.verdict ? h('td', null, h('strong', { class: verdictOf(r) === 'PASS' ? 'ok-text' : 'error-text' }, verdictOf(r) ?? '–'),
         s.reasons && r[s.reasons]?.length ? ` — ${r[s.reasons].join('; ')}` : '') : ''))));
-  const limits = cols.filter((c) => c.limit);
+  // the limits the run set (a threshold of null is not checked)
+  const limits = cols.filter((c) => c.limit && isNum(limitOf(c)));
   const canvas = h('canvas', { id: 'preset-chart', 'aria-label': `${s.title}: against ${s.x}` });
   const card = h('section', { class: 'card', id: 'preset-card' },
-    h('h2', null, `${s.title} `, limits.length ? h('span', { class: 'unit' }, `(limits: ${limits.map((c) => {
-      const v = limitOf(c);
-      return `${c.title} ${isNum(v) ? `≤ ${v}` : 'not checked'}`;
-    }).join(', ')})`) : ''),
+    h('h2', null, `${s.title} `, h('span', { class: 'unit' }, limits.length
+      ? `(limits: ${limits.map((c) => `${c.title} ≤ ${limitOf(c)}`).join(', ')})`
+      : '(no limits set)')),
     h('div', { class: 'chart-box' }, canvas), h('div', { class: 'table-wrap' }, table));
   const xCol = cols.find((c) => c.key === s.x);
   const labels = rows.map((r) => (xCol ? show(xCol, r[s.x]) : String(r[s.x] ?? '')));

@@ -2,7 +2,8 @@
  * h_compare — GET /api/v1/compare: runs side by side (daemon/compare.h).
  *
  *   ?runs=12,15[,…]            each run a side; the first is the baseline
- *   ?group_by=fs_type|cluster_size|label|server|target
+ *   ?group_by=fs_type|cluster_size|label|server|target|write_cache|direct|
+ *             size|engine|version
  *        [&values=a,b,…]        the sides, in order (default: every value
  *                               found, in order of first appearance)
  *        [&profile=…&label=…&fs_type=…&target=…&server=…&from=…&to=…]
@@ -135,21 +136,25 @@ static int sides_from_runs(const char *list, struct sides *sd,
 static int sides_from_groups(struct api_req *req, const char *field,
 			     struct sides *sd, struct api_resp *resp)
 {
-	static const char *const fields[] = { "fs_type", "cluster_size",
-					      "label", "server", "target" };
+	static const char *const fields[] = {
+		"fs_type",     "cluster_size", "label", "server",
+		"target",      "write_cache",  "direct", "size",
+		"engine",      "version"
+	};
+	const size_t n_fields = sizeof(fields) / sizeof(fields[0]);
 	const char *values = api_query_str(req, "values");
 	struct run_filter f;
 	json_t *runs, *r;
 	size_t i, k;
 	int rc, overflow = 0;
 
-	for (k = 0; k < 5 && strcmp(field, fields[k]) != 0; k++)
+	for (k = 0; k < n_fields && strcmp(field, fields[k]) != 0; k++)
 		;
-	if (k == 5) {
+	if (k == n_fields) {
 		api_fail(resp, 400, "group_by",
 			 "group_by: one of fs_type, cluster_size, label, "
-			 "server, "
-			 "target");
+			 "server, target, write_cache, direct, size, engine, "
+			 "version");
 		return -EINVAL;
 	}
 	/* the sides, in this order: every piece of the comma list counts */
@@ -301,7 +306,8 @@ void h_compare(struct api_req *req, struct api_resp *resp)
 		api_fail(
 			resp, 400, runs ? "group_by" : "runs",
 			"give either runs=A,B,… (the first is the baseline) or "
-			"group_by=fs_type|cluster_size|label|server|target");
+			"group_by=fs_type|cluster_size|label|server|target|"
+			"write_cache|direct|size|engine|version");
 		return;
 	}
 	if (runs) {
@@ -331,7 +337,8 @@ void h_compare(struct api_req *req, struct api_resp *resp)
 			 sd.n);
 		goto out;
 	}
-	rc = compare_json(req->ctx->a, sd.s, sd.n, &out, err, sizeof(err));
+	rc = compare_json(req->ctx->a, sd.s, sd.n, group, &out, err,
+			  sizeof(err));
 	if (rc == -ENOENT)
 		api_fail(resp, 404, "runs", "%s", err);
 	else if (rc < 0)

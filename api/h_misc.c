@@ -185,6 +185,8 @@ static json_t *profile_json(const struct preset *p)
 				    fields_describe(p->options, p->n_options));
 	}
 	json_object_set_new(e, "view", json_string(p->view));
+	json_object_set_new(e, "interleave",
+			    json_boolean(p->flags & PRESET_INTERLEAVE));
 	json_object_set_new(e, "fields", fields);
 	if (p->rows)
 		json_object_set_new(e, "summary", summary_view(p));

@@ -36,6 +36,7 @@ static const char *engines[MAX_CHOICES + 1];
 static const struct field label = {
 	.type = FIELD_STRING, .min = 1, .max = 64, .flags = FIELD_CLEAN
 };
+static const struct field other_target = { .type = FIELD_DIR };
 static const struct field test = { .type = FIELD_OBJECT,
 				   .sub = plan_test_fields,
 				   .n_sub = PLAN_N_TEST_FIELDS };
@@ -52,6 +53,20 @@ const struct field jobspec_fields[] = {
 		  "smb://server[:port]/share[/dir] "
 		  "(no user or password in the URL); kept resolved "
 		  "(realpath)" },
+	{ .name = "compare_with",
+	  .type = FIELD_LIST,
+	  .item = &other_target,
+	  .min_items = 1,
+	  .max_items = JOB_MAX_SIDES - 1,
+	  .def_text = "none: a job of one target",
+	  .help = "an interleaved comparison job: more targets (each as "
+		  "target is; the same directory again is an A/A series) "
+		  "that run the same tests in alternating order round after "
+		  "round (A B, B A, …; iterations is the number of rounds), "
+		  "each round on a freshly made test file; one run per "
+		  "target, compared by a paired test over the rounds; for "
+		  "the profiles that are a list of tests, on directories or "
+		  "shares, not raw devices" },
 	{ .name = "profile",
 	  .type = FIELD_ENUM,
 	  .choices = profiles,
@@ -440,6 +455,60 @@ static int number(json_t *root, const char *name, double def, double *out,
 	return rc;
 }
 
+/* compare_with: the other targets of an interleaved job, each checked as
+ * target is (and with room for the test file), into s->compare_with_json. */
+static int parse_compare_with(json_t *root, const struct preset *pr,
+			      const char *scratch, const void *session,
+			      uint64_t device_bytes, struct job_spec *s,
+			      struct field_error *e)
+{
+	json_t *list = NULL, *v, *out;
+	size_t i;
+	int rc;
+
+	if ((rc = get(root, "compare_with", &list, e)) < 0 || !list)
+		return rc;
+	out = json_array();
+	rc = 0;
+	if (!(pr->flags & PRESET_INTERLEAVE)) {
+		char names[400];
+		takers(PRESET_INTERLEAVE, names, sizeof(names));
+		rc = field_fail(e, "compare_with",
+				"the %s profile does not interleave targets; "
+				"%s do",
+				pr->name, names);
+	} else if (device_bytes) {
+		rc = field_fail(e, "compare_with",
+				"a raw device target is not interleaved with "
+				"others: compare directories or shares");
+	}
+	json_array_foreach(list, i, v)
+	{
+		char field[48], why[300], *path = NULL;
+		uint64_t dev = 0;
+		if (rc < 0)
+			break;
+		snprintf(field, sizeof(field), "compare_with[%zu]", i);
+		if ((rc = jobtarget_check(v, field, scratch, session, 0, &dev,
+					  &path, e)) < 0)
+			break;
+		if (!jobtarget_fits(path, session, s->size, why, sizeof(why))) {
+			char need[32];
+			units_format_size(s->size, need, sizeof(need));
+			rc = field_fail(e, field, "%s does not fit: %s", need,
+					why);
+		}
+		json_array_append_new(out, json_string(path));
+		free(path);
+	}
+	if (rc == 0 &&
+	    !(s->compare_with_json = json_dumps(out, JSON_COMPACT)))
+		rc = -ENOMEM;
+	json_decref(out);
+	json_decref(list);
+	return rc;
+}
+
 /* size, iterations, duration, interval, labels, notes, direct. */
 static int parse_job_fields(json_t *root, const struct preset *pr,
 			    struct job_spec *s, const void *session,
@@ -569,6 +638,9 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 		rc = field_fail(&e, "size", "%s does not fit: %s", need, why);
 		goto out;
 	}
+	if ((rc = parse_compare_with(root, pr, scratch, session, device_bytes,
+				     s, &e)) < 0)
+		goto out;
 	rc = 0;
 out:
 	json_decref(root);

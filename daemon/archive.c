@@ -24,6 +24,7 @@ void job_spec_clear(struct job_spec *s)
 	free(s->engine);
 	free(s->options_json);
 	free(s->smb_json);
+	free(s->compare_with_json);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -31,11 +31,14 @@
 #include "histogram.h"
 #include "result.h"
 
-#define ARCHIVE_SCHEMA_VERSION 6
+#define ARCHIVE_SCHEMA_VERSION 7
 
 struct archive;
 
 /* A job as queued. Strings are owned by the struct: job_spec_clear(). */
+/* The targets one interleaved comparison job may run (compare_with + 1). */
+#define JOB_MAX_SIDES 8
+
 struct job_spec {
 	char *profile;
 	char *target;  /* an absolute directory path, or an
@@ -58,6 +61,10 @@ struct job_spec {
 				{"credential", "min_protocol",
 				"max_protocol", "require_signing",
 				"require_encryption"}; NULL for a local one */
+	char *compare_with_json; /* an interleaved comparison job: the other
+				    targets, a JSON array of paths or URLs
+				    (resolved like target); NULL for a job of
+				    one target */
 	char created_at[32]; /* when queued (UTC, ISO 8601); filled by
 				archive_job_claim_next */
 };
@@ -216,7 +223,9 @@ int archive_run_delete(struct archive *a, int64_t id);
  * Every finished run (state done) that f lets through (NULL: all), oldest
  * first, as the compare group-by reads them: [{id, profile, target, labels,
  * hostname, fs_type, cluster_size (the probe's fs_block_size, bytes), server
- * (the SMB server, else the hostname), started_at}].
+ * (the SMB server, else the hostname), started_at, write_cache (the
+ * probe's), direct ("direct" | "buffered"), size (the test file's, bytes),
+ * engine (back-end or importing tool), version}].
  */
 int archive_runs_index(struct archive *a, const struct run_filter *f,
 		       json_t **out);

@@ -26,8 +26,9 @@ int archive_job_insert(struct archive *a, const struct job_spec *s, int64_t *id)
 		     a,
 		     "INSERT INTO jobs(state, profile, target, size,"
 		     " iterations, duration_s, interval_s, labels, notes,"
-		     " created_at, plan, engine, direct, options, smb)"
-		     " VALUES ('queued',?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		     " created_at, plan, engine, direct, options, smb,"
+		     " compare_with)"
+		     " VALUES ('queued',?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		     &st)) < 0)
 		return rc;
 	archive_now_text(now);
@@ -46,6 +47,7 @@ int archive_job_insert(struct archive *a, const struct job_spec *s, int64_t *id)
 	sqlite3_bind_int(st, 12, s->direct);
 	sqlite3_bind_text(st, 13, s->options_json, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 14, s->smb_json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 15, s->compare_with_json, -1, SQLITE_STATIC);
 	if ((rc = archive_step_done(a, st, "insert job")) == 0)
 		*id = sqlite3_last_insert_rowid(a->db);
 	return rc;
@@ -82,7 +84,7 @@ int archive_job_claim(struct archive *a, int64_t only, int64_t *id,
 		     " AND (?2 = 0 OR id = ?2) ORDER BY id LIMIT 1)"
 		     " RETURNING id, profile, target, size, iterations,"
 		     " duration_s, interval_s, labels, notes, plan,"
-		     " engine, direct, options, smb, created_at",
+		     " engine, direct, options, smb, created_at, compare_with",
 		     &st)) < 0)
 		return rc;
 	archive_now_text(now);
@@ -110,6 +112,8 @@ int archive_job_claim(struct archive *a, int64_t only, int64_t *id,
 			s->smb_json = col_dup(st, 13);
 		snprintf(s->created_at, sizeof(s->created_at), "%s",
 			 (const char *)sqlite3_column_text(st, 14) ?: "");
+		if (sqlite3_column_type(st, 15) != SQLITE_NULL)
+			s->compare_with_json = col_dup(st, 15);
 		rc = (s->profile && s->target && s->labels_json && s->notes)
 			     ? 0
 			     : -ENOMEM;
@@ -175,6 +179,12 @@ int archive_job_finish(struct archive *a, int64_t job_id, int64_t run_id,
 				  "UPDATE runs SET state=?, finished_at=?"
 				  " WHERE id=?",
 				  state, now, run_id, "finish run")) < 0)
+		goto out;
+	/* an interleaved job's other runs */
+	if ((rc = archive_run_set(a,
+				  "UPDATE runs SET state=?, finished_at=?"
+				  " WHERE job_id=? AND state='running'",
+				  state, now, job_id, "finish runs")) < 0)
 		goto out;
 out:
 	return archive_tx_end(a, rc);

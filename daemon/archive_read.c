@@ -24,6 +24,9 @@
 	" interval_s, labels AS labels_json, notes, created_at, started_at,"   \
 	" finished_at, run_id, error, plan AS tests_json, engine,"             \
 	" options AS options_json, smb AS smb_json,"                           \
+	" compare_with AS compare_with_json,"                                  \
+	" (SELECT json_group_array(id) FROM (SELECT id FROM runs"              \
+	"  WHERE job_id=jobs.id ORDER BY id)) AS runs_json,"                   \
 	" json(CASE direct WHEN 0 THEN 'false' ELSE 'true' END) AS "           \
 	"direct_json"                                                          \
 	" FROM jobs"
@@ -429,7 +432,14 @@ int archive_runs_index(struct archive *a, const struct run_filter *f,
 		 " hostname, fs_type,"
 		 " json_extract(probe, '$.fs_block_size') AS cluster_size,"
 		 " coalesce(json_extract(probe, '$.smb.server'), hostname)"
-		 "  AS server, started_at FROM runs%s ORDER BY id",
+		 "  AS server, started_at,"
+		 " json_extract(probe, '$.write_cache') AS write_cache,"
+		 " CASE direct WHEN 1 THEN 'direct' ELSE 'buffered' END"
+		 "  AS direct,"
+		 " coalesce(json_extract(spec, '$.size'),"
+		 "  json_extract(spec, '$.imported.test_size')) AS size,"
+		 " engine_target AS engine, engine_version AS version"
+		 " FROM runs%s ORDER BY id",
 		 where);
 	*out = NULL;
 	if ((rc = archive_prep(a, sql, &st)) < 0)

@@ -101,6 +101,9 @@ static const char *const migrations[] = {
 	" tool TEXT NOT NULL, version TEXT NOT NULL, format TEXT NOT NULL,"
 	" sha256 TEXT NOT NULL UNIQUE, filename TEXT, size INTEGER NOT NULL,"
 	" original BLOB NOT NULL, imported_at TEXT NOT NULL);",
+	/* 7: an interleaved comparison job's other targets (its runs are
+	 * the runs whose job_id is the job's) */
+	"ALTER TABLE jobs ADD COLUMN compare_with TEXT;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -3,13 +3,16 @@
  *
  * Design: every run of every side is read as GET /api/v1/runs/{id} shows
  * it (runview_json). Its tests' iterations are gathered per test key
- * ("test", "rw") and side, one list of values per metric; a run whose
- * preset adds a summary of rows (preset.h: mailbox-db's thread counts) adds
- * those rows too (one value per run). What metrics a test has is its
- * kind's: I/O tests are read by MB/s, IOPS and latency and must be like for
- * like; a preset may name its own iteration metrics (file-create's seconds)
- * and its rows'. Then each metric is summarized per side and tested against
- * the baseline.
+ * ("test", "rw") and side, one list per metric of [value, run, round]; a
+ * run whose preset adds a summary of rows (preset.h: mailbox-db's thread
+ * counts) adds those rows too (one value per run). What metrics a test has
+ * is its kind's: I/O tests are read by MB/s, IOPS and latency and must be
+ * like for like; a preset may name its own iteration metrics (file-create's
+ * seconds) and its rows'. Then each metric is summarized per side and
+ * judged against the baseline by compare_stats.c, at the level of runs or
+ * interleaved rounds. The conditions a side ran under (write cache, direct
+ * I/O, file size, back-end, version) are gathered too: sides that differ
+ * in one the comparison is not grouped by get a warning naming the values.
  */
 #include "compare.h"
 
@@ -24,7 +27,6 @@
 #include "runview.h"
 #include "stats.h"
 
-#define MIN_N 3 /* iterations per side for a t-test */
 #define ALPHA 0.05
 
 /* I/O tests: a metric's value in an iteration is at its key, but p99
@@ -83,6 +85,7 @@ static json_t *entry(json_t *acc, json_t *order, const char *test,
 		for (size_t i = 0; i < nm; i++)
 			json_object_set_new(vals, m[i].key, json_array());
 		json_object_set_new(vals, "present", json_false());
+		json_object_set_new(vals, "series", json_object());
 		json_object_set_new(vals, "verdicts", json_array());
 		json_object_set_new(vals, "errors", json_array());
 		json_array_append_new(sides, vals);
@@ -95,20 +98,16 @@ static json_t *entry(json_t *acc, json_t *order, const char *test,
 	return e;
 }
 
-static void add_value(json_t *vals, const char *key, json_t *v)
+/* Appends value v of metric key, measured by run id in round (NULL: not
+ * a round of an interleaved job), to a side's values. */
+static void add_value(json_t *vals, const char *key, json_t *v, json_int_t id,
+		      const char *round)
 {
 	if (json_is_number(v))
 		json_array_append_new(json_object_get(vals, key),
-				      json_real(json_number_value(v)));
-}
-
-/* An iteration's value of metric m (see io_metrics). */
-static json_t *value_of(json_t *it, const struct metric *m)
-{
-	if (strcmp(m->key, "lat_p99_us") == 0)
-		return json_object_get(json_object_get(it, "latency_us"),
-				       "p99");
-	return json_object_get(it, m->key);
+				      json_pack("[f, I, s?]",
+						json_number_value(v), id,
+						round));
 }
 
 /* Gathers run (as runview_json gives it) into side s of acc. */
@@ -119,10 +118,15 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 		preset_find(json_string_value(json_object_get(run, "profile")));
 	struct kind io = { "io", io_metrics, FIELDS_N(io_metrics), 1, NULL };
 	struct kind own;
-	json_t *t, *row;
+	json_t *t, *row, *il = json_object_get(json_object_get(run, "spec"),
+					       "interleave");
+	json_int_t id = json_integer_value(json_object_get(run, "id"));
+	int imported = json_is_object(json_object_get(run, "import"));
+	char series[1024];
 	size_t i, j;
 	int k;
 
+	compare_series_key(run, series, sizeof(series));
 	if (p && p->metrics) {
 		own = (struct kind){ p->compare_kind, p->metrics, p->n_metrics,
 				     0, NULL };
@@ -144,6 +148,13 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 		json_t *sweep = json_object_get(t, "sweep");
 		char shape[160];
 		json_object_set_new(vals, "present", json_true());
+		if (!imported)
+			json_object_set_new(
+				json_object_get(vals, "series"), series,
+				json_pack("{s:O?, s:O?}", "target",
+					  json_object_get(run, "target"),
+					  "profile",
+					  json_object_get(run, "profile")));
 		/* what ran: a like-for-like comparison needs the same on
 		 * every side */
 		snprintf(shape, sizeof(shape),
@@ -179,6 +190,13 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 		json_array_foreach(json_object_get(t, "iterations"), j, it)
 		{
 			json_t *err = json_object_get(it, "error");
+			char round[64];
+			/* an interleaved job's iteration n is its round n */
+			snprintf(round, sizeof(round), "%lld:%lld",
+				 (long long)json_integer_value(
+					 json_object_get(il, "job")),
+				 (long long)json_integer_value(
+					 json_object_get(it, "iteration")));
 			if (json_is_string(err)) {
 				json_array_append(
 					json_object_get(vals, "errors"), err);
@@ -186,7 +204,8 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 			}
 			for (size_t m = 0; m < ks->k[k].nm; m++)
 				add_value(vals, ks->k[k].m[m].key,
-					  value_of(it, &ks->k[k].m[m]));
+					  compare_value_of(it, &ks->k[k].m[m]),
+					  id, il ? round : NULL);
 		}
 	}
 	if (!p || !p->summary || !p->rows)
@@ -205,9 +224,10 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 		vals = json_array_get(json_object_get(e, "sides"), s);
 		json_object_set_new(vals, "present", json_true());
 		for (size_t m = 0; m < p->rows->n_metrics; m++)
-			add_value(
-				vals, p->rows->metrics[m].key,
-				json_object_get(row, p->rows->metrics[m].key));
+			add_value(vals, p->rows->metrics[m].key,
+				  json_object_get(row,
+						  p->rows->metrics[m].key),
+				  id, NULL);
 		if (p->rows->verdict_key)
 			json_array_append(
 				json_object_get(vals, "verdicts"),
@@ -243,39 +263,9 @@ static void summarize(json_t *arr, struct stats_summary *out)
 	double *v = calloc(n ? n : 1, sizeof(*v));
 
 	for (size_t i = 0; v && i < n; i++)
-		v[i] = json_real_value(json_array_get(arr, i));
+		v[i] = json_real_value(json_array_get(json_array_get(arr, i), 0));
 	stats_summarize(v, v ? (int)n : 0, out);
 	free(v);
-}
-
-/* One side against the baseline for metric m: the delta object. */
-static json_t *versus(const struct metric *m, const struct stats_summary *b,
-		      const struct stats_summary *x)
-{
-	double delta = x->mean - b->mean, t, df, p;
-	double pct = b->mean != 0 ? delta / b->mean * 100 : NAN;
-	json_t *o = json_pack("{s:f}", "delta", delta);
-	int better = m->higher ? delta > 0 : delta < 0;
-
-	json_object_set_new(o, "delta_pct",
-			    isfinite(pct) ? json_real(pct) : json_null());
-	json_object_set_new(o, "better",
-			    delta == 0 ? json_null() : json_boolean(better));
-	if (b->n >= MIN_N && x->n >= MIN_N &&
-	    stats_welch(x, b, &t, &df, &p) == 0) {
-		json_object_set_new(o, "t",
-				    isfinite(t) ? json_real(t) : json_null());
-		json_object_set_new(o, "df", json_real(df));
-		json_object_set_new(o, "p", json_real(p));
-		json_object_set_new(o, "verdict",
-				    json_string(p < ALPHA ? "significant"
-							  : "within noise"));
-	} else {
-		json_object_set_new(o, "p", json_null());
-		json_object_set_new(o, "verdict",
-				    json_string("too few iterations"));
-	}
-	return o;
 }
 
 /* The metric a test is read by: MB/s for sequential I/O, IOPS for the
@@ -299,7 +289,8 @@ static void note(struct finding *f, const struct metric *m, json_t *vs,
 }
 
 int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
-		 json_t **out, char *err, size_t err_len)
+		 const char *grouped_by, json_t **out, char *err,
+		 size_t err_len)
 {
 	json_t *acc = json_object(), *order = json_array(), *key;
 	json_t *tests = json_array(), *unmatched = json_array();
@@ -308,12 +299,15 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 	char imported[32] = { 0 }; /* a side holds an imported run */
 	struct finding *found = NULL, *raw = NULL;
 	struct kinds ks = { .n = 0 };
+	struct compare_noise nc = { a, json_object() };
+	json_t *cond = json_array(); /* per side: conditions -> runs */
 	size_t i, nt;
 	int rc = 0;
 
 	*out = NULL;
 	for (size_t s = 0; s < n && rc == 0; s++) {
 		json_t *runs = json_array();
+		json_array_append_new(cond, json_object());
 		for (size_t r = 0; r < sides[s].n && rc == 0; r++) {
 			json_t *run;
 			if ((rc = runview_json(a, sides[s].runs[r], &run)) <
@@ -324,6 +318,7 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 				break;
 			}
 			gather(acc, order, run, s, n, &ks);
+			compare_conditions_add(json_array_get(cond, s), run);
 			json_array_append_new(
 				runs,
 				json_pack(
@@ -357,10 +352,10 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 					"imported");
 				snprintf(w, sizeof(w),
 					 "run %lld was imported from %s: each "
-					 "number "
-					 "is the best of %lld, with no spread, "
-					 "so no "
-					 "significance can be computed for it",
+					 "number is the best of %lld, with no "
+					 "spread; several imported runs per "
+					 "side are tested over runs, one is "
+					 "not",
 					 (long long)sides[s].runs[r],
 					 json_string_value(
 						 json_object_get(imp, "tool"))
@@ -439,7 +434,11 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 						     judged */
 				}
 			}
-			vs = versus(&m[h], &b, &x);
+			vs = compare_versus(
+				&nc, &m[h], json_array_get(sv, 0),
+				json_array_get(sv, s),
+				json_string_value(json_object_get(e, "test")),
+				json_string_value(json_object_get(e, "rw")));
 			verdict_s = json_string_value(
 				json_object_get(vs, "verdict"));
 			if (strcmp(verdict_s, "significant") == 0) {
@@ -516,9 +515,20 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 						      x.n ? summary_json(&x)
 							  : json_null());
 				json_array_append_new(
-					vsl, s == 0 || !x.n || !b.n
-						     ? json_null()
-						     : versus(&m[mi], &b, &x));
+					vsl,
+					s == 0 || !x.n || !b.n
+						? json_null()
+						: compare_versus(
+							  &nc, &m[mi],
+							  json_array_get(sv, 0),
+							  vals,
+							  json_string_value(
+								  json_object_get(
+									  e,
+									  "test")),
+							  json_string_value(
+								  json_object_get(
+									  e, "rw"))));
 			}
 			json_array_append_new(
 				metrics,
@@ -570,11 +580,16 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 		}
 		json_array_append_new(tests, t);
 	}
-	*out = json_pack("{s:i, s:O, s:O, s:O, s:O, s:O, s:{s:f, s:i}}",
+	compare_conditions_warn(cond, sides, n, grouped_by, warnings);
+	*out = json_pack("{s:i, s:O, s:O, s:O, s:O, s:O, s:{s:f, s:s, s:o}}",
 			 "baseline", 0, "sides", side_info, "verdicts",
 			 verdicts, "warnings", warnings, "tests", tests,
 			 "unmatched", unmatched, "rules", "alpha", ALPHA,
-			 "min_iterations", MIN_N);
+			 "evidence",
+			 "runs: a side's figure per run (or per round of an "
+			 "interleaved job) is what is tested, never its "
+			 "iterations as if independent",
+			 "tests", compare_tests_doc());
 	rc = *out ? 0 : -ENOMEM;
 out:
 	free(found);
@@ -586,5 +601,7 @@ out:
 	json_decref(side_info);
 	json_decref(verdicts);
 	json_decref(warnings);
+	json_decref(cond);
+	json_decref(nc.series);
 	return rc;
 }

@@ -2,10 +2,14 @@
  * compare — "which is better, and is it real?": two or more sides (a side is
  * one run or several pooled), the first the baseline. Tests are matched by
  * name and direction (a sweep point is part of the name); for each metric
- * both sides' mean ± sd over iterations, the delta, the better direction,
- * and Welch's t-test where both sides have ≥ 3 iterations (p < 0.05 is
- * "significant", else "within noise"); unmatched tests are listed; one
- * verdict sentence per side against the baseline. docs/api.md has the shape.
+ * both sides' mean ± sd over iterations, the delta with its 95 % interval
+ * and noise band, and a verdict ("significant", "within noise", "cannot
+ * tell") from a test at the level of runs: paired over the rounds of an
+ * interleaved job, Welch's over runs with ≥ 2 per side, or against the
+ * targets' run-to-run noise from repeated runs (compare_int.h); unmatched
+ * tests are listed; sides that ran under different conditions are warned
+ * of; one verdict sentence per side against the baseline. docs/api.md has
+ * the shape.
  */
 #ifndef STORBENCH_COMPARE_H
 #define STORBENCH_COMPARE_H
@@ -26,11 +30,13 @@ struct compare_side {
 
 /*
  * Builds the comparison of sides[0..n) (n ≥ 2; sides[0] the baseline) from
- * the archive into *out. Returns 0, -ENOENT (a run does not exist: err names
+ * the archive into *out. grouped_by: the condition the sides were grouped
+ * by ("write_cache", …, or NULL), which is not warned of. Returns 0, -ENOENT (a run does not exist: err names
  * it), or another negative errno.
  */
 int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
-		 json_t **out, char *err, size_t err_len);
+		 const char *grouped_by, json_t **out, char *err,
+		 size_t err_len);
 
 /* "1,043" — v rounded to digits decimals with thousands separators. */
 void compare_fmt_num(double v, int digits, char *buf, size_t len);

@@ -32,4 +32,65 @@ json_t *compare_verdict(const struct compare_side *sides, size_t s, int better,
 			int imported, struct finding *f, size_t nf,
 			struct finding *raw, size_t nr);
 
+/* --- like for like (compare_cond.c) --- */
+
+/* Adds run's conditions to side (condition -> value -> [run ids]). */
+void compare_conditions_add(json_t *side, json_t *run);
+
+/* A warning in warnings for each condition the sides cond[0..n) differ in
+ * (or a side mixes), but grouped_by, naming every side's values and
+ * runs. */
+void compare_conditions_warn(json_t *cond, const struct compare_side *sides,
+			     size_t n, const char *grouped_by,
+			     json_t *warnings);
+
+/* --- which test judges a difference (compare_stats.c) --- */
+
+/* The run-to-run noise of the targets compared: the archive, and the
+ * series read so far (series key -> their runs, as runview_json gives
+ * them). */
+struct compare_noise {
+	struct archive *a;
+	json_t *series;
+};
+
+/* A noise estimate: the pooled relative standard deviation of a run's
+ * figure (a fraction of the mean) with df degrees of freedom, from runs
+ * repeated runs in series distinct series. */
+struct compare_noise_est {
+	double rel_sd, df;
+	int runs, series;
+};
+
+/* The key of the series run belongs to: runs of the same target and
+ * profile with the same size, iterations, duration, direct I/O request and
+ * back-end. */
+void compare_series_key(json_t *run, char *buf, size_t len);
+
+/* An iteration's value of metric m: at its key, but p99 latency, which is
+ * in the iteration's latency summary. */
+json_t *compare_value_of(json_t *it, const struct metric *m);
+
+/*
+ * Side xv against the baseline bv for metric m of test (test, rw): each
+ * side's values are bv[m->key], an array of [value, run id, round key or
+ * null], and its series (bv["series"]: series key -> {target, profile}).
+ * The test, in this order:
+ *   paired  every value of both sides is a round of an interleaved job and
+ *           ≥ 2 rounds match: the paired t-test over the rounds;
+ *   runs    ≥ 2 runs per side: Welch's t-test over the runs' figures (the
+ *           mean of each run's iterations);
+ *   noise   otherwise, when ≥ 3 earlier runs of the sides' targets (same
+ *           series) give a run-to-run spread: the difference against it;
+ *   else    "cannot tell", and what would tell.
+ * Returns {delta, delta_pct, better, test, n, t, df, p, ci_pct [lo, hi],
+ * noise_band_pct, verdict, how[, noise]}; a new reference.
+ */
+json_t *compare_versus(struct compare_noise *nc, const struct metric *m,
+		       json_t *bv, json_t *xv, const char *test,
+		       const char *rw);
+
+/* The rules' "tests": which test is used when, and why (docs/api.md). */
+json_t *compare_tests_doc(void);
+
 #endif

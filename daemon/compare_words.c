@@ -39,10 +39,17 @@ void compare_phrase(const struct metric *m, json_t *vs, const char *test,
 {
 	double d = json_real_value(json_object_get(vs, "delta"));
 	json_t *pct = json_object_get(vs, "delta_pct");
-	char num[64], pc[48] = "";
+	json_t *ci = json_object_get(vs, "ci_pct");
+	char num[64], pc[96] = "";
 
 	compare_fmt_num(fabs(d), m->digits, num, sizeof(num));
-	if (json_is_number(pct))
+	if (json_is_number(pct) && json_is_number(json_array_get(ci, 0)))
+		snprintf(pc, sizeof(pc), " (%s%.1f %%, 95 %% CI %+.1f … %+.1f %%)",
+			 json_real_value(pct) < 0 ? "−" : "+",
+			 fabs(json_real_value(pct)),
+			 json_real_value(json_array_get(ci, 0)),
+			 json_real_value(json_array_get(ci, 1)));
+	else if (json_is_number(pct))
 		snprintf(pc, sizeof(pc), " (%s%.1f %%)",
 			 json_real_value(pct) < 0 ? "−" : "+",
 			 fabs(json_real_value(pct)));
@@ -80,21 +87,23 @@ json_t *compare_verdict(const struct compare_side *sides, size_t s, int better,
 	} else if (better + worse == 0 && noise > 0) {
 		k += (size_t)snprintf(
 			text + k, sizeof(text) - k,
-			"no significant difference on %d test%s%s", noise,
-			plural(noise),
-			untested ? " (others had too few iterations "
-				   "to test)"
+			"no difference bigger than the noise on %d test%s%s",
+			noise, plural(noise),
+			untested ? " (others cannot be told: too few runs "
+				   "and no noise estimate)"
 				 : "");
 	} else if (better + worse + noise == 0) {
 		k += (size_t)snprintf(
 			text + k, sizeof(text) - k, "%s",
-			imported ? "no significance can be computed: "
-				   "an imported result holds only the "
-				   "best of its iterations, with no "
-				   "spread"
-				 : "too few iterations to tell "
-				   "(Welch's t-test needs ≥ 3 per "
-				   "side)");
+			imported ? "cannot tell: an imported result holds only "
+				   "the best of its iterations, with no "
+				   "spread; two or more imported runs per "
+				   "side are tested over runs"
+				 : "cannot tell: one run per side and no "
+				   "run-to-run noise estimate for these "
+				   "targets; one more run of each side, an "
+				   "interleaved job of both targets, or "
+				   "three runs of one target would tell");
 		qsort(raw, nr, sizeof(*raw), by_size);
 		for (size_t i = 0; i < nr && i < 3 && k < sizeof(text); i++)
 			k += (size_t)snprintf(
@@ -103,9 +112,15 @@ json_t *compare_verdict(const struct compare_side *sides, size_t s, int better,
 	} else {
 		k += (size_t)snprintf(
 			text + k, sizeof(text) - k,
-			"better on %d, worse on %d, within noise on "
-			"%d of %d test%s",
-			better, worse, noise, total, plural(total));
+			"better on %d, worse on %d, within noise on %d",
+			better, worse, noise);
+		if (untested && k < sizeof(text))
+			k += (size_t)snprintf(text + k, sizeof(text) - k,
+					      ", cannot tell on %d", untested);
+		if (k < sizeof(text))
+			k += (size_t)snprintf(text + k, sizeof(text) - k,
+					      " of %d test%s", total,
+					      plural(total));
 		qsort(f, nf, sizeof(*f), by_size);
 		for (size_t i = 0; i < nf && i < 3 && k < sizeof(text); i++)
 			k += (size_t)snprintf(

@@ -92,14 +92,19 @@ int job_file_name(struct job_run *jr, const char *dir, const char **path)
 	char realdir[PATH_MAX], why[sizeof(jr->error) - 16];
 	char *p, *real;
 	size_t di = 0;
+	size_t slot;
 	int rc;
 
-	if (jr->n_files == JOB_MAX_FILES) {
+	/* a slot whose file was removed is taken again (an interleaved job
+	 * makes a file per round), under the same name */
+	for (slot = 0; slot < jr->n_files && jr->files[slot][0]; slot++)
+		;
+	if (slot == JOB_MAX_FILES) {
 		snprintf(jr->error, sizeof(jr->error), "too many test files");
 		return -EMFILE;
 	}
-	p = jr->files[jr->n_files];
-	real = jr->real[jr->n_files];
+	p = jr->files[slot];
+	real = jr->real[slot];
 	if (remote(jr)) {
 		if (confine_smb(dir, why, sizeof(why)) < 0) {
 			snprintf(jr->error, sizeof(jr->error), "refused: %s",
@@ -112,8 +117,8 @@ int job_file_name(struct job_run *jr, const char *dir, const char **path)
 	} else {
 		snprintf(realdir, sizeof(realdir), "%s", jr->dirs[di].real);
 	}
-	if (job_file_path(realdir, jr->id, jr->s->created_at, jr->n_files, real,
-			  PATH_MAX) < 0) {
+	if (job_file_path(realdir, jr->id, jr->s->created_at,
+			  jr->file_base + slot, real, PATH_MAX) < 0) {
 		snprintf(jr->error, sizeof(jr->error),
 			 "path too long in %.100s", dir);
 		return -ENAMETOOLONG;
@@ -130,7 +135,8 @@ int job_file_name(struct job_run *jr, const char *dir, const char **path)
 		snprintf(jr->error, sizeof(jr->error), "archive unavailable");
 		return rc;
 	}
-	jr->n_files++;
+	if (slot == jr->n_files)
+		jr->n_files++;
 	*path = p;
 	return 0;
 }
@@ -227,7 +233,7 @@ int job_file_make(struct job_run *jr, const char *dir, uint64_t size,
 		/* the engine removed what it created; an existing file
 		 * (-EEXIST) is not ours and must stay */
 		archive_testfile_remove(jr->a, job_file_real(jr, *path));
-		jr->files[jr->n_files - 1][0] = '\0';
+		jr->files[(size_t)(*path - jr->files[0]) / PATH_MAX][0] = '\0';
 	}
 	return rc;
 }

@@ -15,6 +15,7 @@
 
 #include "archive.h"
 #include "events.h"
+#include "interleave.h"
 #include "jobsession.h"
 #include "log.h"
 #include "preset.h"
@@ -93,49 +94,6 @@ static int lost_connection(int rc)
 	       rc == -ENOTCONN || rc == -EHOSTUNREACH || rc == -ENETUNREACH;
 }
 
-/* The job's back-end, session and probe; jr->error on failure. */
-static int job_setup(struct jobq *q, struct job_run *jr)
-{
-	const struct job_spec *s = jr->s;
-	char real[PATH_MAX];
-	uint64_t id;
-	void *session = NULL;
-	int rc;
-
-	jr->ops = tgt_for_target(s->target);
-	if (!jr->ops)
-		jr->ops = s->engine ? tgt_find(s->engine) : q->ops;
-	if (!jr->ops) {
-		snprintf(jr->error, sizeof(jr->error), "unknown engine %s",
-			 s->engine);
-		return -EINVAL;
-	}
-	if (s->options_json &&
-	    !(jr->options = json_loads(s->options_json, 0, NULL))) {
-		snprintf(jr->error, sizeof(jr->error),
-			 "the stored options are not JSON");
-		return -EINVAL;
-	}
-	if ((rc = jobsession_from_job(s, &session, jr->error,
-				      sizeof(jr->error))) < 0)
-		return rc;
-	jr->session = session;
-	jr->device = !(jr->ops->caps & TGT_CAP_REMOTE) &&
-		     sys_device_id(s->target, real, &id) == 0;
-	rc = tgt_probe(jr->ops, s->target, jr->session, &jr->pr);
-	if ((rc == -EACCES || rc == -EPERM) && session)
-		snprintf(jr->error, sizeof(jr->error),
-			 "%.120s refused the logon of user \"%.40s\" (was the "
-			 "credential changed after the job was queued?)",
-			 s->target, jobsession_user(session));
-	if (rc == 0)
-		job_files_remove_remote_leftovers(jr);
-	if (rc < 0 && !jr->error[0])
-		snprintf(jr->error, sizeof(jr->error), "target %s: %s",
-			 s->target, strerror(-rc));
-	return rc;
-}
-
 /* The job's error sentence, made to say what the failure means. */
 static void explain(struct job_run *jr, int rc)
 {
@@ -180,8 +138,9 @@ static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 		rc = -EINVAL;
 		goto out;
 	}
-	if ((rc = job_setup(q, jr)) == 0)
-		rc = jr->preset->run(jr);
+	if ((rc = job_setup(jr, q->ops)) == 0)
+		rc = s->compare_with_json ? interleave_run(jr, q->ops)
+					  : jr->preset->run(jr);
 out:
 	if (jr) {
 		if (rc < 0)

@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "events.h"
+#include "jobsession.h"
 #include "os.h"
+#include "sys.h"
 #include "target.h"
 
 /* --- progress --- */
@@ -269,7 +271,7 @@ static void add_warnings(json_t *warnings, int asked, int direct, uint64_t size,
 
 /* The job's parameters as stored on the run (JSON text; caller frees). */
 static char *dump_spec(const struct job_spec *s, const struct plan *p,
-		       json_t *options)
+		       json_t *options, json_t *interleave)
 {
 	struct plan none = { 0 };
 	json_t *o = json_pack(
@@ -283,6 +285,8 @@ static char *dump_spec(const struct job_spec *s, const struct plan *p,
 
 	if (o && options)
 		json_object_set(o, "options", options);
+	if (o && interleave)
+		json_object_set(o, "interleave", interleave);
 	if (o && s->smb_json)
 		json_object_set_new(o, "smb", json_loads(s->smb_json, 0, NULL));
 	t = o ? json_dumps(o, JSON_COMPACT) : NULL;
@@ -298,7 +302,7 @@ int job_run_create(struct job_run *jr, int direct, uint64_t buffered_size)
 
 	add_warnings(warnings, jr->s->direct, direct, buffered_size, &jr->pr);
 	pj = probe_json(&jr->pr);
-	spec = dump_spec(jr->s, jr->plan, jr->options);
+	spec = dump_spec(jr->s, jr->plan, jr->options, jr->interleave);
 	warn = json_dumps(warnings, JSON_COMPACT);
 	rc = !pj || !spec || !warn
 		     ? -ENOMEM
@@ -311,5 +315,47 @@ int job_run_create(struct job_run *jr, int direct, uint64_t buffered_size)
 	free(pj);
 	free(spec);
 	free(warn);
+	return rc;
+}
+
+int job_setup(struct job_run *jr, const struct tgt_ops *def)
+{
+	const struct job_spec *s = jr->s;
+	char real[PATH_MAX];
+	uint64_t id;
+	void *session = NULL;
+	int rc;
+
+	jr->ops = tgt_for_target(s->target);
+	if (!jr->ops)
+		jr->ops = s->engine ? tgt_find(s->engine) : def;
+	if (!jr->ops) {
+		snprintf(jr->error, sizeof(jr->error), "unknown engine %s",
+			 s->engine);
+		return -EINVAL;
+	}
+	if (s->options_json &&
+	    !(jr->options = json_loads(s->options_json, 0, NULL))) {
+		snprintf(jr->error, sizeof(jr->error),
+			 "the stored options are not JSON");
+		return -EINVAL;
+	}
+	if ((rc = jobsession_from_job(s, &session, jr->error,
+				      sizeof(jr->error))) < 0)
+		return rc;
+	jr->session = session;
+	jr->device = !(jr->ops->caps & TGT_CAP_REMOTE) &&
+		     sys_device_id(s->target, real, &id) == 0;
+	rc = tgt_probe(jr->ops, s->target, jr->session, &jr->pr);
+	if ((rc == -EACCES || rc == -EPERM) && session)
+		snprintf(jr->error, sizeof(jr->error),
+			 "%.120s refused the logon of user \"%.40s\" (was the "
+			 "credential changed after the job was queued?)",
+			 s->target, jobsession_user(session));
+	if (rc == 0)
+		job_files_remove_remote_leftovers(jr);
+	if (rc < 0 && !jr->error[0])
+		snprintf(jr->error, sizeof(jr->error), "target %s: %s",
+			 s->target, strerror(-rc));
 	return rc;
 }

@@ -106,7 +106,19 @@ struct job_run {
 	const struct plan *plan; /* its tests, set by a runner of tests
 				    (stored with the run), or NULL */
 	json_t *options;	 /* its preset's options, or NULL */
+	json_t *interleave;	 /* in an interleaved job: {job, targets,
+				    position, rounds}, stored in the run's
+				    spec; else NULL */
+	size_t file_base;	 /* the number of its first test file's name
+				    (job_file_path's n): targets of one
+				    interleaved job must not share names */
 };
+
+/*
+ * The job's back-end (its target's, else default's or its engine's),
+ * session and probe. 0, or a negative errno with jr->error.
+ */
+int job_setup(struct job_run *jr, const struct tgt_ops *def);
 
 /* --- the run (jobrun.c) --- */
 

@@ -100,20 +100,21 @@ static void on_sample(void *arg, unsigned second, const struct engine_sample *s)
 	publish_sample(k, second, s, 1.0);
 	k->published = second + 1;
 }
-/* Runs every test of the plan, each second stored through sink; returns 0,
- * -ECANCELED or the engine's error. */
+/* Runs every test of the plan for iterations first … last, each second
+ * stored through sink; returns 0, -ECANCELED or the engine's error. */
 static int run_tests_into(struct job_run *jr, const struct plan *p,
-			  struct engine_opts *o, struct sample_sink *k)
+			  struct engine_opts *o, struct sample_sink *k,
+			  int first, int last)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		const struct workload *w = &p->w[i];
 		int warned = 0;
 
-		if (i > 0 && jr->s->interval_s > 0) {
+		if ((i > 0 || first > 1) && jr->s->interval_s > 0) {
 			job_phase(jr, "interval", NULL, NULL, 0);
 			pause_between_tests(jr, jr->s->interval_s);
 		}
-		for (int it = 1; it <= jr->s->iterations; it++) {
+		for (int it = first; it <= last; it++) {
 			struct result r;
 			int rc;
 
@@ -153,7 +154,8 @@ static int run_tests_into(struct job_run *jr, const struct plan *p,
 						       : 1.0);
 			job_step(jr);
 		}
-		job_tests_done(jr, (int)i + 1);
+		if (first == 1)
+			job_tests_done(jr, (int)i + 1);
 	}
 	return 0;
 }
@@ -161,14 +163,14 @@ static int run_tests_into(struct job_run *jr, const struct plan *p,
 /* run_tests_into with this job's sink; the engine options keep no pointer
  * to it afterwards. */
 static int run_tests(struct job_run *jr, const struct plan *p,
-		     struct engine_opts *o)
+		     struct engine_opts *o, int first, int last)
 {
 	struct sample_sink sink = { .jr = jr };
 	int rc;
 
 	o->sample_done = on_sample;
 	o->sample_arg = &sink;
-	rc = run_tests_into(jr, p, o, &sink);
+	rc = run_tests_into(jr, p, o, &sink, first, last);
 	o->sample_done = NULL;
 	o->sample_arg = NULL;
 	return rc;
@@ -178,8 +180,8 @@ static int run_tests(struct job_run *jr, const struct plan *p,
  * The job's plan: its stored tests, or for a job queued by a version that
  * did not store them, its preset's fixed tests. Fills error on failure.
  */
-static int job_plan(const struct job_run *jr, struct plan *p, char *error,
-		    size_t error_len)
+int planrun_plan(const struct job_run *jr, struct plan *p, char *error,
+		 size_t error_len)
 {
 	const struct job_spec *s = jr->s;
 	struct workload def = { .file_size = s->size,
@@ -216,29 +218,31 @@ static unsigned samples_cap(const struct plan *p)
 	return (unsigned)ceil(longest) + 1;
 }
 
-/* A plan of tests on one test file of the job's size. */
-static int run_plan(struct job_run *jr, const struct plan *p)
+/* Iterations first … last of a plan of tests on one test file of the
+ * job's size, made here (and its run created, when it has none yet). */
+static int run_plan(struct job_run *jr, const struct plan *p, int first,
+		    int last, const char **made)
 {
 	struct engine_samples samples = { .cap = samples_cap(p) };
 	struct engine_opts o;
 	const char *path;
 	int direct = 0, rc;
 
-	job_set_steps(jr, 1 + (int)p->n * jr->s->iterations, (int)p->n);
 	job_phase(jr, "preparing", NULL, NULL, 0);
 	/* the file carries the first test's data pattern (CrystalDiskMark
 	 * fills it with zeros in its 0Fill mode) */
 	if ((rc = job_file_make(jr, jr->s->target, jr->s->size, p->w[0].data,
 				&direct, &path)) < 0)
 		return rc;
+	*made = path;
 	job_step(jr);
-	if ((rc = job_run_create(jr, direct, jr->s->size)) < 0)
+	if (!jr->run_id && (rc = job_run_create(jr, direct, jr->s->size)) < 0)
 		return rc;
 	o = job_engine_opts(jr, path);
 	o.hist = malloc(sizeof(struct hist)); /* 32 KiB: not the stack */
 	o.samples = &samples;
 	samples.s = calloc(samples.cap, sizeof(*samples.s));
-	rc = o.hist && samples.s ? run_tests(jr, p, &o) : -ENOMEM;
+	rc = o.hist && samples.s ? run_tests(jr, p, &o, first, last) : -ENOMEM;
 	free(o.hist);
 	free(samples.s);
 	return rc;
@@ -247,13 +251,28 @@ static int run_plan(struct job_run *jr, const struct plan *p)
 int planrun_run(struct job_run *jr)
 {
 	struct plan p = { 0 };
-	int rc = job_plan(jr, &p, jr->error, sizeof(jr->error));
+	int rc = planrun_plan(jr, &p, jr->error, sizeof(jr->error));
+	const char *made = NULL;
 
 	if (rc == 0) {
 		jr->plan = &p;
-		rc = run_plan(jr, &p);
+		job_set_steps(jr, 1 + (int)p.n * jr->s->iterations, (int)p.n);
+		rc = run_plan(jr, &p, 1, jr->s->iterations, &made);
 		jr->plan = NULL;
 	}
 	plan_free(&p);
+	return rc;
+}
+
+int planrun_round(struct job_run *jr, const struct plan *p, int round)
+{
+	const char *made = NULL;
+	int rc;
+
+	jr->plan = p;
+	rc = run_plan(jr, p, round, round, &made);
+	jr->plan = NULL;
+	if (made)
+		job_file_remove(jr, made);
 	return rc;
 }

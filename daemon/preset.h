@@ -42,6 +42,9 @@ enum {
 	PRESET_OWN_ROOM = 1 << 2,   /* the preset checks the room its files
 				       need (its check hook), not the job's
 				       size on the target */
+	PRESET_INTERLEAVE = 1 << 3, /* a plan of tests (planrun): one job may
+				       run it on several targets in
+				       alternating rounds (compare_with) */
 };
 
 /* A measure compare reads, and how it words a difference. */

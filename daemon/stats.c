@@ -4,6 +4,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 void stats_summarize(const double *v, int n, struct stats_summary *out)
 {
@@ -113,5 +114,81 @@ int stats_welch(const struct stats_summary *a, const struct stats_summary *b,
 	*t = (a->mean - b->mean) / sqrt(se2);
 	*df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
 	*p = stats_t_two_sided(*t, *df);
+	return 0;
+}
+
+double stats_t_quantile(double p, double df)
+{
+	double lo = 0, hi = 1;
+
+	while (stats_t_two_sided(hi, df) > p && hi < 1e12)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+		if (stats_t_two_sided(mid, df) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* t, p and half from delta, se and df (se 0: p 1 for no difference, else
+ * 0). */
+static void finish(struct stats_test *o)
+{
+	if (o->se == 0) {
+		o->t = o->delta == 0 ? 0 : o->delta > 0 ? INFINITY : -INFINITY;
+		o->p = o->delta == 0 ? 1 : 0;
+		o->half = 0;
+		return;
+	}
+	o->t = o->delta / o->se;
+	o->p = stats_t_two_sided(o->t, o->df);
+	o->half = stats_t_quantile(0.05, o->df) * o->se;
+}
+
+int stats_welch_test(const struct stats_summary *a,
+		     const struct stats_summary *b, struct stats_test *out)
+{
+	double t, p;
+
+	if (stats_welch(b, a, &t, &out->df, &p) < 0)
+		return -1;
+	out->delta = b->mean - a->mean;
+	out->se = sqrt(a->sd * a->sd / a->n + b->sd * b->sd / b->n);
+	finish(out);
+	return 0;
+}
+
+int stats_paired(const double *a, const double *b, int n,
+		 struct stats_test *out)
+{
+	double *d;
+	struct stats_summary s;
+
+	if (n < 2 || !(d = malloc((size_t)n * sizeof(*d))))
+		return -1;
+	for (int i = 0; i < n; i++)
+		d[i] = b[i] - a[i];
+	stats_summarize(d, n, &s);
+	free(d);
+	out->delta = s.mean;
+	out->se = s.sd / sqrt(n);
+	out->df = n - 1;
+	finish(out);
+	return 0;
+}
+
+int stats_noise_test(const struct stats_summary *a,
+		     const struct stats_summary *b, double rel_sd, double df,
+		     struct stats_test *out)
+{
+	if (df < 1 || a->n < 1 || b->n < 1 || a->mean == 0 || rel_sd < 0)
+		return -1;
+	out->delta = b->mean - a->mean;
+	out->se = rel_sd * fabs(a->mean) * sqrt(1.0 / a->n + 1.0 / b->n);
+	out->df = df;
+	finish(out);
 	return 0;
 }

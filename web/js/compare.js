@@ -1,7 +1,9 @@
 // A comparison (#/compare?runs=… or ?group_by=…): GET /api/v1/compare as it
-// is — the sides, verdicts, a bar chart per headline metric, a line per
-// side for sweeps, the rows' verdicts of kinds that have them, the delta
-// table, and one I/O test side by side. Numbers are formatted by each
+// is — the sides, verdicts, a bar chart per headline metric, each side's
+// difference against the baseline inside its noise band, a line per side
+// for sweeps, the rows' verdicts of kinds that have them, the delta table
+// (delta, 95 % interval, noise band, the test used), and one I/O test side
+// by side. Numbers are formatted by each
 // metric's `unit`; metric names come from the profiles' summary columns
 // where one names them.
 
@@ -77,7 +79,7 @@ function renderCompare(root, c, query, cat) {
   }
 
   const chartsCard = h('section', { class: 'card' }, h('h2', null, 'Headline per test (mean over iterations)'));
-  const toDraw = [...headlineBars(c, chartsCard, words), ...sweepLines(c, chartsCard, words, cat)];
+  const toDraw = [...noiseBands(c, chartsCard), ...headlineBars(c, chartsCard, words), ...sweepLines(c, chartsCard, words, cat)];
   const table = deltaTable(c, n, words);
 
   // per-second overlay and latency percentiles for one chosen I/O test
@@ -100,6 +102,46 @@ function renderCompare(root, c, query, cat) {
 
 const chartOpts = (canvas, scales, duration = 200) => ({ responsive: true, maintainAspectRatio: false,
   transitions: { resize: { animation: { duration: 0 } } }, animation: drawn(canvas, true, duration), scales });
+
+/** Each side's headline difference (%) against the baseline, drawn over
+ * its noise band (the 95 % interval's half-width): a difference inside the
+ * band is not called real. */
+function noiseBands(c, card) {
+  const n = c.sides.length;
+  const rows = c.tests.map((t) => ({ t, m: t.metrics.find((m) => m.metric === t.headline) }))
+    .filter(({ m }) => m && m.vs_baseline.some((v) => v && isNum(v.delta_pct)));
+  const bands = [];
+  for (let i = 1; i < n; i++) {
+    for (const { t, m } of rows) {
+      const v = m.vs_baseline[i];
+      bands.push(h('li', { class: `band ${v?.verdict === 'significant' ? (v.better ? 'better' : 'worse') : 'noise'}`,
+        dataset: { side: i, test: t.test, rw: t.rw, verdict: v?.verdict ?? '' } },
+      `${c.sides[i].label}, ${t.test} ${t.rw}: ${fmtPct(v?.delta_pct)} `,
+      isNum(v?.noise_band_pct) ? `inside a noise band of ±${v.noise_band_pct.toFixed(1)} % → ` : 'no noise band → ',
+      h('b', null, v?.verdict ?? '–'), v?.how ? h('span', { class: 'muted' }, ` (${v.how})`) : ''));
+    }
+  }
+  if (!rows.length) return [];
+  const canvas = h('canvas', { id: 'compare-noise', class: 'compare-noise' });
+  card.append(h('h3', null, 'Difference against the baseline, with its noise band (%)'),
+    h('div', { class: 'chart-box' }, canvas), h('ul', { class: 'noise-bands', id: 'compare-bands' }, bands));
+  const labels = rows.map(({ t }) => `${t.test} ${t.rw}`);
+  const datasets = [];
+  for (let i = 1; i < n; i++) {
+    const vs = rows.map(({ m }) => m.vs_baseline[i]);
+    datasets.push({ label: `${c.sides[i].label}: noise band`, grouped: n > 2, barPercentage: 0.9,
+      data: vs.map((v) => (isNum(v?.noise_band_pct) ? [-v.noise_band_pct, v.noise_band_pct] : null)),
+      backgroundColor: 'rgba(138,146,156,0.30)', borderColor: 'rgba(138,146,156,0.8)', borderWidth: 1 });
+    datasets.push({ label: `${c.sides[i].label}: Δ %`, grouped: n > 2, barPercentage: 0.35,
+      data: vs.map((v) => (isNum(v?.delta_pct) ? [0, v.delta_pct] : null)), backgroundColor: sideColor(i) });
+  }
+  return [() => charts.add(makeChart(canvas, {
+    type: 'bar',
+    data: { labels, datasets },
+    options: { ...chartOpts(canvas, { x: { title: { display: true, text: '% of the baseline' } }, y: { grid: { display: false } } }),
+      indexAxis: 'y', plugins: { legend: { position: 'top' } } },
+  }))];
+}
 
 /** Grouped bars: one chart per headline metric, a bar per side. */
 function headlineBars(c, card, words) {
@@ -161,20 +203,29 @@ function deltaTable(c, n, words) {
         const unlike = t.not_like_for_like?.[i];
         const cls = !v ? '' : unlike ? 'unlike' : v.verdict === 'significant' ? (v.better ? 'better' : 'worse') : v.verdict === 'within noise' ? 'noise' : 'untested';
         const signed = (x) => (isNum(x) ? `${x > 0 ? '+' : x < 0 ? '−' : ''}${fmt(Math.abs(x))}` : '–');
+        const ci = Array.isArray(v?.ci_pct) && isNum(v.ci_pct[0]) ? `${fmtPct(v.ci_pct[0])} … ${fmtPct(v.ci_pct[1])}` : '–';
         cells.push(h('td', { class: `num delta ${cls}`, dataset: { side: i, verdict: v?.verdict ?? '' },
           title: unlike ? `not like for like: ${unlike}` : undefined },
         v ? `${signed(v.delta)} (${fmtPct(v.delta_pct)})${unlike ? ' ≠' : ''}` : '–'),
+        h('td', { class: `num ${cls}` }, ci),
+        h('td', { class: `num band ${cls}` }, isNum(v?.noise_band_pct) ? `±${v.noise_band_pct.toFixed(1)} %` : '–'),
         h('td', { class: `num ${cls}` }, v ? fmtP(v.p) : '–'),
-        h('td', { class: cls }, v?.verdict ?? '–'));
+        h('td', { class: cls, title: v?.how ?? '' }, v?.verdict ?? '–', v?.test ? h('span', { class: 'muted' }, ` (${v.test})`) : ''));
       }
       rows.push(h('tr', { class: m.metric === t.headline ? 'headline-row' : '', dataset: { test: t.test, rw: t.rw, metric: m.metric } }, cells));
     }
   }
   const headCells = [h('th', null, 'Test'), h('th', null, 'rw'), h('th', null, 'Metric'),
     ...c.sides.map((s) => h('th', { class: 'num' }, `${s.label} mean ± sd`))];
-  for (let i = 1; i < n; i++) headCells.push(h('th', { class: 'num' }, `Δ ${c.sides[i].label}`), h('th', { class: 'num' }, 'p'), h('th', null, 'Welch'));
+  for (let i = 1; i < n; i++) {
+    headCells.push(h('th', { class: 'num' }, `Δ ${c.sides[i].label}`), h('th', { class: 'num' }, '95 % CI'),
+      h('th', { class: 'num' }, 'noise band'), h('th', { class: 'num' }, 'p'), h('th', null, 'verdict (test)'));
+  }
+  const tests = c.rules.tests ?? {};
   return h('section', { class: 'card' }, h('h2', null, 'Deltas against the baseline'),
-    h('p', { class: 'muted' }, `Welch's t-test, p < ${c.rules.alpha} is significant; needs ≥ ${c.rules.min_iterations} iterations per side. Green better, red worse, grey within noise.`),
+    h('p', { class: 'muted', id: 'compare-rules' }, `The run is the unit of evidence: a side's figure per run (or per round of an interleaved job) is tested, `,
+      `at p < ${c.rules.alpha}; a difference inside the noise band is never called real. Green better, red worse, grey within noise or cannot tell.`),
+    h('ul', { class: 'muted compare-tests' }, Object.entries(tests).map(([k, v]) => h('li', null, h('b', null, k), `: ${v}`))),
     h('div', { class: 'table-wrap' }, h('table', { class: 'compare', id: 'compare-table' }, h('thead', null, h('tr', null, headCells)), h('tbody', null, rows))));
 }
 

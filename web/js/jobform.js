@@ -2,7 +2,8 @@
 // /api/v1/profiles: the profile list (the first is selected), each
 // profile's defaults (placeholders), its options (typed inputs generated
 // from fields.options) and, for a profile that takes its own tests, one row
-// of inputs per test generated from fields.tests. The job-level inputs are
+// of inputs per test generated from fields.tests; for a profile that
+// interleaves targets, the "compare with" targets. The job-level inputs are
 // in index.html and take their limits from job_fields. A refusal's
 // problem+json `field` marks the input of that API path.
 
@@ -95,6 +96,7 @@ function updateProfile() {
   const p = selected();
   const hint = $('#profile-hint');
   const takesTests = !!p?.fields?.tests;
+  $('#compare-with-field').hidden = !p?.interleave;
   $('#custom-tests').hidden = !takesTests;
   if (takesTests && form.rowsFor !== p.name) {
     form.rowsFor = p.name;
@@ -131,7 +133,7 @@ function updateProfile() {
 
 /** Limits and help of the job-level inputs, from job_fields. */
 function applyJobFields() {
-  for (const [sel, name] of [['#f-target', 'target'], ['#f-size', 'size'], ['#f-iterations', 'iterations'],
+  for (const [sel, name] of [['#f-target', 'target'], ['#f-compare-with', 'compare_with'], ['#f-size', 'size'], ['#f-iterations', 'iterations'],
     ['#f-duration', 'duration_s'], ['#f-interval', 'interval_s'], ['#f-ramp', 'ramp_s'], ['#f-labels', 'labels'], ['#f-notes', 'notes']]) {
     const d = jobField(name);
     const el = $(sel);
@@ -208,6 +210,8 @@ function readForm() {
   }
   const p = selected();
   if (f.profile.value) body.profile = f.profile.value;
+  const others = f.compare_with.value.split('\n').map((s) => s.trim()).filter(Boolean);
+  if (others.length && p?.interleave) body.compare_with = others;
   const size = f.size.value.trim();
   if (size) {
     // a size the form can read is checked against its limits here; one it

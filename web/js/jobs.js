@@ -162,16 +162,20 @@ function updateJobCard(card, job) {
   parts.title.textContent = `#${job.id} ${job.profile ?? ''}`;
   parts.state.replaceChildren(stateBadge(job.state));
   card.el.dataset.state = job.state;
-  parts.run.replaceChildren(job.run_id != null
-    ? h('a', { href: `#/runs/${job.run_id}`, class: 'run-link' }, `run #${job.run_id} →`) : '');
+  // an interleaved job has a run per target, read as one comparison
+  const runs = job.runs ?? [];
+  parts.run.replaceChildren(runs.length > 1
+    ? h('a', { href: `#/compare?runs=${runs.join(',')}`, class: 'run-link compare-link' }, `compare runs ${runs.map((r) => `#${r}`).join(', ')} →`)
+    : job.run_id != null ? h('a', { href: `#/runs/${job.run_id}`, class: 'run-link' }, `run #${job.run_id} →`) : '');
   parts.cancel.hidden = !ACTIVE.has(job.state);
 
-  const target = job.target ?? '(scratch)';
+  const target = [job.target ?? '(scratch)', ...(job.compare_with ?? [])].join(' vs ');
   const labels = job.labels?.length ? ` · labels: ${job.labels.join(', ')}` : '';
   const when = job.finished_at
     ? `finished ${fmtTime(job.finished_at)} (${fmtDuration(secondsBetween(job.started_at, job.finished_at))})`
     : job.started_at ? `started ${fmtTime(job.started_at)}` : `queued ${fmtTime(job.created_at)}`;
-  parts.meta.textContent = `${target} · ${fmtBytes(job.size)} × ${job.iterations ?? '?'} it × ${job.duration_s ?? '?'} s${labels} · ${when}`;
+  const its = job.compare_with?.length ? 'rounds' : 'it';
+  parts.meta.textContent = `${target} · ${fmtBytes(job.size)} × ${job.iterations ?? '?'} ${its} × ${job.duration_s ?? '?'} s${labels} · ${when}`;
 
   const p = job.progress;
   let frac = job.state === 'done' ? 1 : isNum(p?.fraction) ? p.fraction : 0;

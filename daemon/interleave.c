@@ -1,0 +1,122 @@
+/*
+ * interleave — see interleave.h.
+ */
+#include "interleave.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobrun.h"
+#include "jobsession.h"
+#include "planrun.h"
+
+struct sides {
+	struct job_run *jr[JOB_MAX_SIDES];
+	struct job_spec spec[JOB_MAX_SIDES];
+	size_t n;
+};
+
+/* Side k (≥ 1) of the job: a job_run of its own on target, sharing the
+ * job's archive connection, progress and cancel flag. */
+static int side_setup(struct sides *sd, struct job_run *jr, size_t k,
+		      const char *target, const struct tgt_ops *def)
+{
+	struct job_run *x = calloc(1, sizeof(*x)); /* ~1 MiB of paths */
+
+	if (!x)
+		return -ENOMEM;
+	sd->jr[k] = x;
+	sd->spec[k] = *jr->s; /* its strings are the job's: not freed here */
+	sd->spec[k].target = (char *)target;
+	x->a = jr->a;
+	x->live = jr->live;
+	x->id = jr->id;
+	x->s = &sd->spec[k];
+	x->preset = jr->preset;
+	x->cancel = jr->cancel;
+	x->device_h = -1;
+	x->file_base = k * JOB_MAX_FILES;
+	return job_setup(x, def);
+}
+
+static void sides_free(struct sides *sd)
+{
+	for (size_t k = 1; k < sd->n; k++) {
+		struct job_run *x = sd->jr[k];
+		if (!x)
+			continue;
+		job_files_remove(x);
+		json_decref(x->options);
+		json_decref(x->interleave);
+		jobsession_free((void *)x->session);
+		free(x);
+	}
+}
+
+/* Every side's failure is the job's, named by its target. */
+static void blame(struct job_run *jr, const struct job_run *x)
+{
+	char was[sizeof(jr->error)];
+
+	if (!x || x == jr || !x->error[0])
+		return;
+	snprintf(was, sizeof(was), "%s", x->error);
+	snprintf(jr->error, sizeof(jr->error), "%.80s: %.160s", x->s->target,
+		 was);
+}
+
+int interleave_run(struct job_run *jr, const struct tgt_ops *def)
+{
+	json_t *targets = json_loads(jr->s->compare_with_json, 0, NULL), *t;
+	struct sides sd = { .n = 1 };
+	struct plan p = { 0 };
+	int rounds = jr->s->iterations, rc = 0;
+	size_t i;
+
+	if (!json_is_array(targets) || json_array_size(targets) == 0 ||
+	    json_array_size(targets) >= JOB_MAX_SIDES) {
+		snprintf(jr->error, sizeof(jr->error),
+			 "the stored compare_with is not a list of targets");
+		json_decref(targets);
+		return -EINVAL;
+	}
+	sd.jr[0] = jr;
+	json_array_insert_new(targets, 0, json_string(jr->s->target));
+	json_array_foreach(targets, i, t)
+	{
+		if (i == 0)
+			continue;
+		sd.n = i + 1;
+		if ((rc = side_setup(&sd, jr, i, json_string_value(t), def)) <
+		    0) {
+			blame(jr, sd.jr[i]);
+			goto out;
+		}
+	}
+	if ((rc = planrun_plan(jr, &p, jr->error, sizeof(jr->error))) < 0)
+		goto out;
+	for (i = 0; i < sd.n; i++)
+		sd.jr[i]->interleave = json_pack(
+			"{s:I, s:O, s:i, s:i}", "job", (json_int_t)jr->id,
+			"targets", targets, "position", (int)i, "rounds",
+			rounds);
+	job_set_steps(jr, rounds * (int)sd.n * (1 + (int)p.n), (int)p.n);
+	/* round r: A B … in odd rounds, … B A in even ones */
+	for (int r = 1; r <= rounds && rc == 0; r++) {
+		for (size_t j = 0; j < sd.n && rc == 0; j++) {
+			size_t k = r % 2 ? j : sd.n - 1 - j;
+			if ((rc = planrun_round(sd.jr[k], &p, r)) < 0)
+				blame(jr, sd.jr[k]);
+		}
+		job_tests_done(jr, (int)p.n * r / rounds);
+	}
+out:
+	json_decref(jr->interleave);
+	jr->interleave = NULL;
+	sides_free(&sd);
+	plan_free(&p);
+	json_decref(targets);
+	return rc;
+}

@@ -1,0 +1,28 @@
+/*
+ * interleave — the runner of an interleaved comparison job: the job's
+ * target and its compare_with targets take turns, round after round, on
+ * the same tests (A B, B A, A B, …), so that drift on the host (a warming
+ * device, a neighbour's load, the page cache of the controller) hits every
+ * side alike. Each round makes a fresh test file on each target, runs every
+ * test of the plan once on it and removes it, so the file's placement
+ * varies between rounds as it does between runs. There is one run per
+ * target; its iteration n is round n, and its spec holds `interleave`
+ * {job, targets, position, rounds}, which the comparison reads to pair the
+ * rounds (compare_int.h: the paired test).
+ */
+#ifndef STORBENCH_INTERLEAVE_H
+#define STORBENCH_INTERLEAVE_H
+
+struct job_run;
+struct tgt_ops;
+
+/*
+ * Runs job jr (set up by job_setup: its target is the first side) with its
+ * spec's compare_with targets for iterations rounds. def: the default local
+ * back-end. jr->run_id is the first target's run; the others' runs carry
+ * the job's id and are ended with it (archive_job_finish). 0, -ECANCELED,
+ * or a negative errno with jr->error (naming the target that failed).
+ */
+int interleave_run(struct job_run *jr, const struct tgt_ops *def);
+
+#endif

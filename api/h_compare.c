@@ -137,9 +137,8 @@ static int sides_from_groups(struct api_req *req, const char *field,
 			     struct sides *sd, struct api_resp *resp)
 {
 	static const char *const fields[] = {
-		"fs_type",     "cluster_size", "label", "server",
-		"target",      "write_cache",  "direct", "size",
-		"engine",      "version"
+		"fs_type",     "cluster_size", "label", "server", "target",
+		"write_cache", "direct",       "size",	"engine", "version"
 	};
 	const size_t n_fields = sizeof(fields) / sizeof(fields[0]);
 	const char *values = api_query_str(req, "values");

@@ -501,8 +501,7 @@ static int parse_compare_with(json_t *root, const struct preset *pr,
 		json_array_append_new(out, json_string(path));
 		free(path);
 	}
-	if (rc == 0 &&
-	    !(s->compare_with_json = json_dumps(out, JSON_COMPACT)))
+	if (rc == 0 && !(s->compare_with_json = json_dumps(out, JSON_COMPACT)))
 		rc = -ENOMEM;
 	json_decref(out);
 	json_decref(list);

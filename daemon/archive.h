@@ -49,24 +49,24 @@ struct job_spec {
 	double interval_s;
 	char *labels_json; /* a JSON array of strings */
 	char *notes;
-	char *plan_json;     /* the tests, explicit (plan.h); NULL for a job
-				queued before plans were stored: the
-				preset's fixed tests */
-	char *engine;	     /* back-end name (target.h): "io_uring",
-				"psync", "null" */
-	int direct;	     /* ask for O_DIRECT */
-	char *options_json;  /* a preset's options, explicit (preset.h),
-				or NULL */
-	char *smb_json;	     /* an smb:// target's session, without secrets:
-				{"credential", "min_protocol",
-				"max_protocol", "require_signing",
-				"require_encryption"}; NULL for a local one */
+	char *plan_json;	 /* the tests, explicit (plan.h); NULL for a job
+				    queued before plans were stored: the
+				    preset's fixed tests */
+	char *engine;		 /* back-end name (target.h): "io_uring",
+				    "psync", "null" */
+	int direct;		 /* ask for O_DIRECT */
+	char *options_json;	 /* a preset's options, explicit (preset.h),
+				    or NULL */
+	char *smb_json;		 /* an smb:// target's session, without secrets:
+				    {"credential", "min_protocol",
+				    "max_protocol", "require_signing",
+				    "require_encryption"}; NULL for a local one */
 	char *compare_with_json; /* an interleaved comparison job: the other
 				    targets, a JSON array of paths or URLs
 				    (resolved like target); NULL for a job of
 				    one target */
-	char created_at[32]; /* when queued (UTC, ISO 8601); filled by
-				archive_job_claim_next */
+	char created_at[32];	 /* when queued (UTC, ISO 8601); filled by
+				    archive_job_claim_next */
 };
 
 void job_spec_clear(struct job_spec *s);

@@ -54,8 +54,11 @@ int archive_run_create(struct archive *a, int64_t job_id,
 	if ((rc = archive_step_done(a, st, "insert run")) < 0)
 		goto out;
 	*run_id = sqlite3_last_insert_rowid(a->db);
-	if ((rc = archive_prep(a, "UPDATE jobs SET run_id=? WHERE id=?", &st)) <
-	    0)
+	/* an interleaved job's first run is its run_id */
+	if ((rc = archive_prep(a,
+			       "UPDATE jobs SET run_id=? WHERE id=?"
+			       " AND run_id IS NULL",
+			       &st)) < 0)
 		goto out;
 	sqlite3_bind_int64(st, 1, *run_id);
 	sqlite3_bind_int64(st, 2, job_id);

@@ -118,8 +118,9 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 		preset_find(json_string_value(json_object_get(run, "profile")));
 	struct kind io = { "io", io_metrics, FIELDS_N(io_metrics), 1, NULL };
 	struct kind own;
-	json_t *t, *row, *il = json_object_get(json_object_get(run, "spec"),
-					       "interleave");
+	json_t *t, *row,
+		*il = json_object_get(json_object_get(run, "spec"),
+				      "interleave");
 	json_int_t id = json_integer_value(json_object_get(run, "id"));
 	int imported = json_is_object(json_object_get(run, "import"));
 	char series[1024];
@@ -225,8 +226,7 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 		json_object_set_new(vals, "present", json_true());
 		for (size_t m = 0; m < p->rows->n_metrics; m++)
 			add_value(vals, p->rows->metrics[m].key,
-				  json_object_get(row,
-						  p->rows->metrics[m].key),
+				  json_object_get(row, p->rows->metrics[m].key),
 				  id, NULL);
 		if (p->rows->verdict_key)
 			json_array_append(
@@ -263,7 +263,8 @@ static void summarize(json_t *arr, struct stats_summary *out)
 	double *v = calloc(n ? n : 1, sizeof(*v));
 
 	for (size_t i = 0; v && i < n; i++)
-		v[i] = json_real_value(json_array_get(json_array_get(arr, i), 0));
+		v[i] = json_real_value(
+			json_array_get(json_array_get(arr, i), 0));
 	stats_summarize(v, v ? (int)n : 0, out);
 	free(v);
 }
@@ -525,10 +526,13 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 							  json_string_value(
 								  json_object_get(
 									  e,
-									  "test")),
+									  "tes"
+									  "t")),
 							  json_string_value(
 								  json_object_get(
-									  e, "rw"))));
+									  e,
+									  "r"
+									  "w"))));
 			}
 			json_array_append_new(
 				metrics,

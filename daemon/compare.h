@@ -31,8 +31,8 @@ struct compare_side {
 /*
  * Builds the comparison of sides[0..n) (n ≥ 2; sides[0] the baseline) from
  * the archive into *out. grouped_by: the condition the sides were grouped
- * by ("write_cache", …, or NULL), which is not warned of. Returns 0, -ENOENT (a run does not exist: err names
- * it), or another negative errno.
+ * by ("write_cache", …, or NULL), which is not warned of. Returns 0, -ENOENT (a
+ * run does not exist: err names it), or another negative errno.
  */
 int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 		 const char *grouped_by, json_t **out, char *err,

@@ -18,8 +18,10 @@ static const struct {
 	const char *key;  /* the group_by key */
 	const char *what; /* in the warning */
 } conds[] = {
-	{ "write_cache", "write cache" }, { "direct", "direct or buffered I/O" },
-	{ "size", "test file size" },	  { "engine", "back-end or tool" },
+	{ "write_cache", "write cache" },
+	{ "direct", "direct or buffered I/O" },
+	{ "size", "test file size" },
+	{ "engine", "back-end or tool" },
 	{ "version", "engine or tool version" },
 };
 #define N_CONDS (sizeof(conds) / sizeof(conds[0]))
@@ -97,10 +99,10 @@ static void side_values(json_t *vals, char *buf, size_t len, size_t *k)
 				       first ? "" : " and ", v,
 				       n == 1 ? "" : "s");
 		for (size_t i = 0; i < n && i < 4 && *k < len; i++)
-			*k += (size_t)snprintf(
-				buf + *k, len - *k, "%s%lld", i ? ", " : " ",
-				(long long)json_integer_value(
-					json_array_get(ids, i)));
+			*k += (size_t)snprintf(buf + *k, len - *k, "%s%lld",
+					       i ? ", " : " ",
+					       (long long)json_integer_value(
+						       json_array_get(ids, i)));
 		if (*k < len)
 			*k += (size_t)snprintf(buf + *k, len - *k, "%s)",
 					       n > 4 ? ", …" : "");
@@ -120,8 +122,8 @@ void compare_conditions_warn(json_t *cond, const struct compare_side *sides,
 			     size_t n, const char *grouped_by, json_t *warnings)
 {
 	for (size_t c = 0; c < N_CONDS; c++) {
-		json_t *base = json_object_get(json_array_get(cond, 0),
-					       conds[c].key);
+		json_t *base =
+			json_object_get(json_array_get(cond, 0), conds[c].key);
 		int differ = 0;
 		char text[1200];
 		size_t k = 0;

@@ -77,10 +77,10 @@ static size_t paired(json_t *a, json_t *b, double *pa, double *pb)
 	size_t i, j, n = 0;
 	json_t *v, *w;
 
-	json_array_foreach(a, i, v) if (!json_is_string(json_array_get(v, 2)))
-		return 0;
-	json_array_foreach(b, i, v) if (!json_is_string(json_array_get(v, 2)))
-		return 0;
+	json_array_foreach(
+		a, i, v) if (!json_is_string(json_array_get(v, 2))) return 0;
+	json_array_foreach(
+		b, i, v) if (!json_is_string(json_array_get(v, 2))) return 0;
 	json_array_foreach(a, i, v)
 	{
 		json_array_foreach(b, j, w)
@@ -111,7 +111,8 @@ void compare_series_key(json_t *run, char *buf, size_t len)
 		 json_number_value(json_object_get(spec, "duration_s")),
 		 json_is_true(json_object_get(spec, "direct_requested")),
 		 json_string_value(json_object_get(
-			 json_object_get(run, "engine"), "target")) ?: "");
+			 json_object_get(run, "engine"), "target"))
+			 ?: "");
 }
 
 /* The runs of series key (a run of it: run), read once per comparison. */
@@ -128,8 +129,7 @@ static json_t *series_runs(struct compare_noise *nc, const char *key,
 	json_object_set_new(nc->series, key, runs);
 	f.target = json_string_value(json_object_get(run, "target"));
 	f.profile = json_string_value(json_object_get(run, "profile"));
-	if (!f.target || !f.profile ||
-	    archive_runs_index(nc->a, &f, &idx) < 0)
+	if (!f.target || !f.profile || archive_runs_index(nc->a, &f, &idx) < 0)
 		return runs;
 	n = json_array_size(idx);
 	for (i = n > SERIES_MAX_RUNS ? n - SERIES_MAX_RUNS : 0; i < n; i++) {
@@ -143,7 +143,8 @@ static json_t *series_runs(struct compare_noise *nc, const char *key,
 		compare_series_key(one, k, sizeof(k));
 		if (strcmp(k, key) == 0 &&
 		    !json_is_object(json_object_get(one, "import")) &&
-		    strcmp(json_string_value(json_object_get(one, "state")) ?: "",
+		    strcmp(json_string_value(json_object_get(one, "state"))
+				   ?: "",
 			   "done") == 0)
 			json_array_append(runs, one);
 		json_decref(one);
@@ -255,11 +256,10 @@ static void judged(json_t *o, const struct metric *m,
 	int better = m->higher ? st->delta > 0 : st->delta < 0;
 
 	json_object_set_new(o, "delta", json_real(st->delta));
-	json_object_set_new(o, "delta_pct",
-			    real_or_null(pct(st->delta, base)));
-	json_object_set_new(o, "better", st->delta == 0
-						 ? json_null()
-						 : json_boolean(better));
+	json_object_set_new(o, "delta_pct", real_or_null(pct(st->delta, base)));
+	json_object_set_new(o, "better",
+			    st->delta == 0 ? json_null()
+					   : json_boolean(better));
 	json_object_set_new(o, "t", real_or_null(st->t));
 	json_object_set_new(o, "df", real_or_null(st->df));
 	json_object_set_new(o, "p", real_or_null(st->p));
@@ -291,7 +291,8 @@ static double mean_of(const double *v, size_t n)
 json_t *compare_versus(struct compare_noise *nc, const struct metric *m,
 		       json_t *bv, json_t *xv, const char *test, const char *rw)
 {
-	json_t *b = json_object_get(bv, m->key), *x = json_object_get(xv, m->key);
+	json_t *b = json_object_get(bv, m->key),
+	       *x = json_object_get(xv, m->key);
 	size_t nb = json_array_size(b), nx = json_array_size(x);
 	double *pa = calloc(nb + nx + 1, sizeof(double));
 	double *pb = calloc(nb + nx + 1, sizeof(double));
@@ -311,8 +312,8 @@ json_t *compare_versus(struct compare_noise *nc, const struct metric *m,
 		snprintf(how, sizeof(how),
 			 "paired t-test over %zu interleaved rounds", np);
 		json_object_set_new(o, "test", json_string("paired"));
-		json_object_set_new(o, "n", json_pack("[i, i]", (int)np,
-							(int)np));
+		json_object_set_new(o, "n",
+				    json_pack("[i, i]", (int)np, (int)np));
 		goto done;
 	}
 	/* 2: two or more runs on each side, by their run figures */
@@ -346,7 +347,8 @@ json_t *compare_versus(struct compare_noise *nc, const struct metric *m,
 	/* 4: nothing says how big the noise is */
 	st.delta = (rx ? sx.mean : NAN) - (rb ? sb.mean : NAN);
 	json_object_set_new(o, "delta", real_or_null(st.delta));
-	json_object_set_new(o, "delta_pct", real_or_null(pct(st.delta, sb.mean)));
+	json_object_set_new(o, "delta_pct",
+			    real_or_null(pct(st.delta, sb.mean)));
 	json_object_set_new(o, "better",
 			    !isfinite(st.delta) || st.delta == 0
 				    ? json_null()

@@ -44,7 +44,8 @@ void compare_phrase(const struct metric *m, json_t *vs, const char *test,
 
 	compare_fmt_num(fabs(d), m->digits, num, sizeof(num));
 	if (json_is_number(pct) && json_is_number(json_array_get(ci, 0)))
-		snprintf(pc, sizeof(pc), " (%s%.1f %%, 95 %% CI %+.1f … %+.1f %%)",
+		snprintf(pc, sizeof(pc),
+			 " (%s%.1f %%, 95 %% CI %+.1f … %+.1f %%)",
 			 json_real_value(pct) < 0 ? "−" : "+",
 			 fabs(json_real_value(pct)),
 			 json_real_value(json_array_get(ci, 0)),
@@ -112,8 +113,8 @@ json_t *compare_verdict(const struct compare_side *sides, size_t s, int better,
 	} else {
 		k += (size_t)snprintf(
 			text + k, sizeof(text) - k,
-			"better on %d, worse on %d, within noise on %d",
-			better, worse, noise);
+			"better on %d, worse on %d, within noise on %d", better,
+			worse, noise);
 		if (untested && k < sizeof(text))
 			k += (size_t)snprintf(text + k, sizeof(text) - k,
 					      ", cannot tell on %d", untested);

@@ -98,10 +98,10 @@ int interleave_run(struct job_run *jr, const struct tgt_ops *def)
 	if ((rc = planrun_plan(jr, &p, jr->error, sizeof(jr->error))) < 0)
 		goto out;
 	for (i = 0; i < sd.n; i++)
-		sd.jr[i]->interleave = json_pack(
-			"{s:I, s:O, s:i, s:i}", "job", (json_int_t)jr->id,
-			"targets", targets, "position", (int)i, "rounds",
-			rounds);
+		sd.jr[i]->interleave =
+			json_pack("{s:I, s:O, s:i, s:i}", "job",
+				  (json_int_t)jr->id, "targets", targets,
+				  "position", (int)i, "rounds", rounds);
 	job_set_steps(jr, rounds * (int)sd.n * (1 + (int)p.n), (int)p.n);
 	/* round r: A B … in odd rounds, … B A in even ones */
 	for (int r = 1; r <= rounds && rc == 0; r++) {

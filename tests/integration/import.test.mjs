@@ -100,13 +100,31 @@ test('the NTFS/ReFS set: filesystem, allocation unit and cache from the comment 
   assert.equal(best(r4, 'Seq', 'read').mb_s, 158.635);
   assert.equal(best(r4, '4K', 'read').iops, 145.9);
   assert.equal(best(r4, '4K', 'read').lat_mean_us, null, 'CDM 3 prints no latency');
-  // does the allocation unit change anything on NTFS? no significance can be computed
+  // does the allocation unit change anything on NTFS? one imported run a
+  // side: it cannot tell
   const byCluster = (await api(d.url, 'GET', '/api/v1/compare?group_by=cluster_size&fs_type=ntfs&values=4096,65536')).json;
-  assert.match(byCluster.verdicts[0].text, /65536 vs 4096: no significance can be computed/);
+  assert.match(byCluster.verdicts[0].text, /65536 vs 4096: cannot tell: an imported result holds only the best of its iterations/);
   assert.ok(byCluster.warnings.some((w) => /best of 5/.test(w)));
   const seq = byCluster.tests.find((t) => t.test === 'Seq' && t.rw === 'read').metrics.find((m) => m.metric === 'mb_s');
-  assert.equal(seq.vs_baseline[1].verdict, 'too few iterations');
+  assert.equal(seq.vs_baseline[1].verdict, 'cannot tell');
   assert.equal(seq.vs_baseline[1].p, null);
+  // NTFS (five allocation units) against ReFS (cache off and on): several
+  // imported runs a side are tested over runs, and the ReFS run with the
+  // write cache on is named, not averaged in without a word
+  const byFs = (await api(d.url, 'GET', '/api/v1/compare?group_by=fs_type&values=ntfs,refs')).json;
+  const seqFs = byFs.tests.find((t) => t.test === 'Seq' && t.rw === 'read').metrics.find((m) => m.metric === 'mb_s');
+  assert.equal(seqFs.vs_baseline[1].test, 'runs');
+  assert.deepEqual(seqFs.vs_baseline[1].n, [5, 2]);
+  assert.ok(Number.isFinite(seqFs.vs_baseline[1].p));
+  const cacheWarn = byFs.warnings.find((w) => /write cache/.test(w));
+  assert.ok(cacheWarn, JSON.stringify(byFs.warnings));
+  // the cache-off files say nothing of the cache; the cache-on one does
+  assert.match(cacheWarn, /refs: "unknown" \(run \d+\) and "on" \(run \d+\)/);
+  assert.match(cacheWarn, /group_by=write_cache/);
+  // …and the cache is a group_by key of its own
+  const byCache = (await api(d.url, 'GET', '/api/v1/compare?group_by=write_cache&fs_type=refs&values=unknown,on')).json;
+  assert.deepEqual(byCache.sides.map((s) => s.label), ['unknown', 'on']);
+  assert.ok(!byCache.warnings.some((w) => /write cache/.test(w)), 'grouped by it: no warning about it');
   // ReFS with the cache off against NTFS 4K, test by test
   const refs = (await api(d.url, 'GET', `/api/v1/compare?runs=${ids['ntfs-04k-cache-off.txt']},${ids['refs-cache-off.txt']}`)).json;
   const q32 = refs.tests.find((t) => t.test === '4K QD32' && t.rw === 'read').metrics.find((m) => m.metric === 'iops');

@@ -372,7 +372,8 @@ static void check_carries_on(struct archive *a, unsigned f)
 				   .engine = "psync",
 				   .direct = 0,
 				   .options_json = "{\"x\":1}",
-				   .smb_json = "{\"credential\":\"c\"}" };
+				   .smb_json = "{\"credential\":\"c\"}",
+				   .compare_with_json = "[\"/srv/b\"]" };
 	const struct workload w = { .name = "SEQ1M Q8T1",
 				    .pattern = WL_SEQUENTIAL,
 				    .read_pct = 100,
@@ -449,7 +450,8 @@ static void check_carries_on(struct archive *a, unsigned f)
 			   "'labels':['new'],'notes':'after the upgrade',"
 			   "'tests':[{'name':'RND4K Q4T1'}],"
 			   "'engine':'psync','direct':false,"
-			   "'options':{'x':1},'smb':{'credential':'c'}}"));
+			   "'options':{'x':1},'smb':{'credential':'c'},"
+			   "'compare_with':['/srv/b'],'runs':[]}"));
 }
 
 static void check_upgrade(const char *name, unsigned f)
@@ -513,7 +515,7 @@ static void test_v6(void)
 /* The fixtures cover every version before this one. */
 static void test_every_version(void)
 {
-	ASSERT_EQ(ARCHIVE_SCHEMA_VERSION, 6);
+	ASSERT_EQ(ARCHIVE_SCHEMA_VERSION, 7);
 }
 
 /*

@@ -1,0 +1,139 @@
+// Verdicts at the level of runs, through the real daemon on real
+// directories: an interleaved two-directory job end to end (its runs, its
+// rounds in alternating order on fresh test files, the paired verdict), the
+// refusals of compare_with, a single run a side that cannot tell, an A/A
+// series in the archive that lets it tell, and a like-for-like warning.
+//
+//   STORBENCH_BIN=build/storbench STORBENCH_OUT=build/test-out node tests/integration/compare.test.mjs
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
+
+const bin = process.env.STORBENCH_BIN;
+const out = process.env.STORBENCH_OUT;
+assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench binary');
+assert.ok(out, 'STORBENCH_OUT must name an output folder');
+
+const root = fs.mkdtempSync(path.join(path.resolve(out), 'compare-'));
+const dirA = path.join(root, 'a');
+const dirB = path.join(root, 'b');
+const dirC = path.join(root, 'c');
+for (const dir of [dirA, dirB, dirC]) fs.mkdirSync(dir);
+
+const d = await startDaemon({ bin, dataDir: path.join(root, 'data'), allow: [root], quiet: true });
+after(async () => {
+  await d.stop().catch(() => {});
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+const RND = [{ name: 'RND4K Q1T1', pattern: 'random', block_size: '4KiB', queue_depth: 1, threads: 1 }];
+const job = (extra) => ({ profile: 'custom', size: '16MiB', duration_s: 0.5, tests: RND, ...extra });
+
+async function run(body) {
+  const r = await api(d.url, 'POST', '/api/v1/jobs', body);
+  assert.equal(r.status, 202, r.text);
+  const j = await waitJob(d.url, r.json.id, 120000);
+  assert.equal(j.state, 'done', JSON.stringify(j));
+  return j;
+}
+
+const iopsOf = (c) => c.tests.find((t) => t.test === 'RND4K Q1T1').metrics.find((m) => m.metric === 'iops');
+
+test('an interleaved two-directory job: a run per target, rounds A B / B A on fresh files, a paired verdict', async () => {
+  const j = await run(job({ target: dirA, compare_with: [dirB], iterations: 4, labels: ['il'] }));
+  assert.deepEqual(j.compare_with, [dirB]);
+  assert.equal(j.runs.length, 2);
+  assert.equal(j.run_id, j.runs[0], JSON.stringify(j));
+  const [ra, rb] = await Promise.all(j.runs.map(async (id) => (await api(d.url, 'GET', `/api/v1/runs/${id}`)).json));
+  assert.equal(ra.target, dirA);
+  assert.equal(rb.target, dirB);
+  for (const [k, r] of [ra, rb].entries()) {
+    assert.equal(r.state, 'done');
+    assert.equal(r.job_id, j.id, JSON.stringify(r.spec));
+    assert.deepEqual(r.spec.interleave, { job: j.id, targets: [dirA, dirB], position: k, rounds: 4 });
+    assert.deepEqual(r.tests[0].iterations.map((it) => it.iteration), [1, 2, 3, 4], 'one iteration per round');
+  }
+  // every round made its file and removed it: nothing is left behind
+  assert.deepEqual(fs.readdirSync(dirA), []);
+  assert.deepEqual(fs.readdirSync(dirB), []);
+  const c = (await api(d.url, 'GET', `/api/v1/compare?runs=${j.runs.join(',')}`)).json;
+  const vs = iopsOf(c).vs_baseline[1];
+  assert.equal(vs.test, 'paired');
+  assert.deepEqual(vs.n, [4, 4]);
+  assert.equal(vs.df, 3);
+  assert.match(vs.how, /paired t-test over 4 interleaved rounds/);
+  assert.ok(['significant', 'within noise'].includes(vs.verdict));
+  // the verdict and the band agree: significant exactly when outside it
+  assert.equal(vs.verdict === 'significant', Math.abs(vs.delta_pct) > vs.noise_band_pct);
+  assert.ok(vs.ci_pct[0] < vs.delta_pct && vs.delta_pct < vs.ci_pct[1]);
+  assert.ok(Math.abs((vs.ci_pct[1] - vs.ci_pct[0]) / 2 - vs.noise_band_pct) < 1e-6);
+  assert.match(c.verdicts[0].text, /^run \d+ vs run \d+: /);
+  assert.deepEqual(c.warnings, []);
+});
+
+test('compare_with is refused where it cannot work, naming the field', async () => {
+  const cases = [
+    [{ ...job({ target: dirA }), compare_with: [] }, 400, 'compare_with'],
+    [{ ...job({ target: dirA }), compare_with: [5] }, 400, 'compare_with[0]'],
+    [{ ...job({ target: dirA }), compare_with: [dirB, '/etc'] }, 403, 'compare_with[1]'],
+    [{ ...job({ target: dirA }), compare_with: [path.join(root, 'missing')] }, 400, 'compare_with[0]'],
+    [{ target: dirA, profile: 'file-create', compare_with: [dirB] }, 400, 'compare_with'],
+    [{ ...job({ target: dirA }), compare_with: Array(8).fill(dirB) }, 400, 'compare_with'],
+  ];
+  for (const [body, status, field] of cases) {
+    const r = await api(d.url, 'POST', '/api/v1/jobs', body);
+    assert.equal(r.status, status, `${JSON.stringify(body.compare_with)}: ${r.text}`);
+    assert.match(r.headers.get('content-type'), /application\/problem\+json/);
+    assert.equal(r.json.field, field, r.text);
+  }
+  assert.deepEqual(fs.readdirSync(dirB), [], 'nothing written');
+});
+
+test('one run a side cannot tell without a noise estimate; an A/A series in the archive lets it', async () => {
+  const one = await run(job({ target: dirC, iterations: 3 }));
+  const other = await run(job({ target: dirB, iterations: 3 }));
+  let c = (await api(d.url, 'GET', `/api/v1/compare?runs=${one.run_id},${other.run_id}`)).json;
+  let vs = iopsOf(c).vs_baseline[1];
+  assert.equal(vs.verdict, 'cannot tell');
+  assert.equal(vs.test, null);
+  assert.equal(vs.p, null);
+  assert.match(vs.how, /one more run of each side/);
+  assert.match(c.verdicts[0].text, /cannot tell: one run per side and no run-to-run noise estimate/);
+  // two more runs of c: three runs of one target, settings alike
+  const more = [await run(job({ target: dirC, iterations: 3 })), await run(job({ target: dirC, iterations: 3 }))];
+  c = (await api(d.url, 'GET', `/api/v1/compare?runs=${one.run_id},${more[0].run_id}`)).json;
+  vs = iopsOf(c).vs_baseline[1];
+  assert.equal(vs.test, 'noise');
+  assert.equal(vs.noise.runs, 3);
+  assert.equal(vs.noise.df, 2);
+  assert.ok(vs.noise.run_sd_pct >= 0);
+  assert.equal(vs.verdict === 'significant', Math.abs(vs.delta_pct) > vs.noise_band_pct);
+  // the three runs of c pooled against b's two (the interleaved job's and
+  // one of its own): Welch's test over runs
+  c = (await api(d.url, 'GET', `/api/v1/compare?group_by=target&values=${dirC},${dirB}&profile=custom`)).json;
+  vs = iopsOf(c).vs_baseline[1];
+  assert.deepEqual(vs.n, [3, 2], JSON.stringify(c.sides));
+  assert.equal(vs.test, 'runs');
+  assert.match(vs.how, /Welch's t-test over runs \(3 vs 2\)/);
+});
+
+test('sides that differ in something not asked for are warned of, with both values', async () => {
+  const buffered = await run(job({ target: dirB, iterations: 2, direct: false }));
+  const direct = await run(job({ target: dirB, iterations: 2 }));
+  const c = (await api(d.url, 'GET', `/api/v1/compare?runs=${direct.run_id},${buffered.run_id}`)).json;
+  const w = c.warnings.find((x) => /direct or buffered I\/O/.test(x));
+  assert.ok(w, c.warnings.join('\n'));
+  assert.match(w, new RegExp(`run ${direct.run_id}: "direct" \\(run ${direct.run_id}\\)`));
+  assert.match(w, new RegExp(`run ${buffered.run_id}: "buffered" \\(run ${buffered.run_id}\\)`));
+  assert.match(w, /group_by=direct/);
+  // grouped by it, the sides are what was asked for: no warning about it
+  const g = (await api(d.url, 'GET', `/api/v1/compare?group_by=direct&values=direct,buffered&target=${dirB}`)).json;
+  assert.deepEqual(g.sides.map((s) => s.label), ['direct', 'buffered']);
+  assert.ok(!g.warnings.some((x) => /direct or buffered/.test(x)), g.warnings.join('\n'));
+  const bad = await api(d.url, 'GET', '/api/v1/compare?group_by=colour');
+  assert.equal(bad.status, 400);
+  assert.equal(bad.json.field, 'group_by');
+  assert.match(bad.json.detail, /write_cache, direct, size, engine, version/);
+});

@@ -1,0 +1,166 @@
+/*
+ * test_compare — which test compare_versus picks, and what it answers, on
+ * synthetic side values whose right answer is known: the rounds of an
+ * interleaved job are paired; two or more runs a side are tested over
+ * their runs' figures (the same distribution: within noise; a clear shift:
+ * significant, and never inside the noise band); one run a side with no
+ * noise estimate in the archive cannot tell, and says what would.
+ */
+#include "compare_int.h"
+#include "test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "archive.h"
+
+static const struct metric mb = { "mb_s", "10^6 B/s", 1, "more",
+				  "less", "MB/s",     0 };
+static char dir[512];
+static struct compare_noise nc;
+
+/* Side values: runs × its iterations, run r's iteration i = base × (1 +
+ * spread × f(r, i)) where f is a fixed, zero-mean pattern; with rounds, each
+ * iteration carries the round key "7:i". */
+static json_t *side(double base, double spread, int runs, int its, int rounds,
+		    int first_id)
+{
+	static const double f[] = { 0.8, -1.1, 0.3, -0.4, 1.2,	-0.9,
+				    0.1, -0.6, 0.7, 0.2,  -0.3, 0.5 };
+	json_t *vals = json_array();
+
+	for (int r = 0; r < runs; r++) {
+		for (int i = 0; i < its; i++) {
+			char key[32];
+			double v = base * (1 + spread * f[(r * its + i) % 12]);
+			snprintf(key, sizeof(key), "7:%d", i + 1);
+			json_array_append_new(
+				vals, json_pack("[f, i, s?]", v, first_id + r,
+						rounds ? key : NULL));
+		}
+	}
+	return json_pack("{s:o, s:{}}", "mb_s", vals, "series");
+}
+
+static const char *str(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k)) ?: "";
+}
+
+static void setup(void)
+{
+	char db[600];
+
+	test_scratch(dir, sizeof(dir), "storbench-compare");
+	snprintf(db, sizeof(db), "%s/a.db", dir);
+	ASSERT_EQ(archive_open(db, &nc.a), 0);
+	nc.series = json_object();
+}
+
+static void test_rounds_are_paired(void)
+{
+	json_t *a = side(1000, 0.05, 1, 5, 1, 1),
+	       *b = side(1000, 0.05, 1, 5, 1, 2);
+	json_t *o = compare_versus(&nc, &mb, a, b, "T", "read");
+
+	ASSERT_STR_EQ(str(o, "test"), "paired");
+	/* the same pattern on both sides: every round's difference is 0 */
+	ASSERT_STR_EQ(str(o, "verdict"), "within noise");
+	ASSERT_TRUE(json_integer_value(
+			    json_array_get(json_object_get(o, "n"), 0)) == 5);
+	ASSERT_TRUE(strstr(str(o, "how"), "5 interleaved rounds") != NULL);
+	json_decref(o);
+	json_decref(b);
+	/* a side 8 % faster in every round (its own ±0.5 %): significant */
+	b = side(1080, 0.05, 1, 5, 1, 2);
+	json_array_set_new(json_array_get(json_object_get(b, "mb_s"), 2), 0,
+			   json_real(1080 * (1 + 0.05 * 0.3) * 1.005));
+	o = compare_versus(&nc, &mb, a, b, "T", "read");
+	ASSERT_STR_EQ(str(o, "verdict"), "significant");
+	ASSERT_TRUE(json_is_true(json_object_get(o, "better")));
+	ASSERT_TRUE(fabs(json_real_value(json_object_get(o, "delta_pct"))) >
+		    json_real_value(json_object_get(o, "noise_band_pct")));
+	json_decref(o);
+	json_decref(a);
+	json_decref(b);
+}
+
+static void test_runs_level(void)
+{
+	/* three runs a side of one iteration each, ±5 % apart: the same
+	 * values in another order are within noise */
+	json_t *a = side(1000, 0.05, 3, 1, 0, 1),
+	       *b = side(1000, 0.05, 3, 1, 0, 4);
+	json_t *o;
+
+	/* b's runs in another order: the same values, a different pairing */
+	json_array_append(json_object_get(b, "mb_s"),
+			  json_array_get(json_object_get(b, "mb_s"), 0));
+	json_array_remove(json_object_get(b, "mb_s"), 0);
+	o = compare_versus(&nc, &mb, a, b, "T", "read");
+	ASSERT_STR_EQ(str(o, "test"), "runs");
+	ASSERT_STR_EQ(str(o, "verdict"), "within noise");
+	ASSERT_TRUE(strstr(str(o, "how"), "3 vs 3") != NULL);
+	json_decref(o);
+	json_decref(b);
+	/* 30 % faster: found */
+	b = side(1300, 0.05, 3, 1, 0, 4);
+	o = compare_versus(&nc, &mb, a, b, "T", "read");
+	ASSERT_STR_EQ(str(o, "verdict"), "significant");
+	ASSERT_NEAR_REL(json_real_value(json_object_get(o, "delta_pct")), 30,
+			1e-6);
+	json_decref(o);
+	json_decref(a);
+	json_decref(b);
+}
+
+static void test_one_run_cannot_tell(void)
+{
+	/* one run a side, five iterations each, far apart — but nothing says
+	 * how far two runs of these targets fall apart anyway */
+	json_t *a = side(1000, 0.01, 1, 5, 0, 1),
+	       *b = side(1200, 0.01, 1, 5, 0, 2);
+	json_t *o = compare_versus(&nc, &mb, a, b, "T", "read");
+
+	ASSERT_STR_EQ(str(o, "verdict"), "cannot tell");
+	ASSERT_TRUE(json_is_null(json_object_get(o, "test")));
+	ASSERT_TRUE(json_is_null(json_object_get(o, "p")));
+	ASSERT_TRUE(strstr(str(o, "how"), "one more run of each side") != NULL);
+	ASSERT_NEAR_REL(json_real_value(json_object_get(o, "delta_pct")), 20,
+			1e-6);
+	json_decref(o);
+	json_decref(a);
+	json_decref(b);
+}
+
+static void test_mixed_keys_not_paired(void)
+{
+	/* only one side has rounds: not paired; one run a side: cannot tell */
+	json_t *a = side(1000, 0.05, 1, 5, 1, 1),
+	       *b = side(1000, 0.05, 1, 5, 0, 2);
+	json_t *o = compare_versus(&nc, &mb, a, b, "T", "read");
+
+	ASSERT_STR_EQ(str(o, "verdict"), "cannot tell");
+	json_decref(o);
+	json_decref(a);
+	json_decref(b);
+}
+
+static void teardown(void)
+{
+	static const char *const files[] = { "a.db", "a.db-wal", "a.db-shm" };
+	char path[700];
+
+	archive_close(nc.a);
+	json_decref(nc.series);
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	ASSERT_EQ(rmdir(dir), 0);
+}
+
+TEST_MAIN(setup, test_rounds_are_paired, test_runs_level,
+	  test_one_run_cannot_tell, test_mixed_keys_not_paired, teardown)

@@ -482,9 +482,10 @@ static int parse_compare_with(json_t *root, const struct preset *pr,
 				"a raw device target is not interleaved with "
 				"others: compare directories or shares");
 	}
+	json_array_append_new(out, json_string(s->target));
 	json_array_foreach(list, i, v)
 	{
-		char field[48], why[300], *path = NULL;
+		char field[48], *path = NULL;
 		uint64_t dev = 0;
 		if (rc < 0)
 			break;
@@ -492,15 +493,35 @@ static int parse_compare_with(json_t *root, const struct preset *pr,
 		if ((rc = jobtarget_check(v, field, scratch, session, 0, &dev,
 					  &path, e)) < 0)
 			break;
-		if (!jobtarget_fits(path, session, s->size, why, sizeof(why))) {
-			char need[32];
-			units_format_size(s->size, need, sizeof(need));
-			rc = field_fail(e, field, "%s does not fit: %s", need,
-					why);
-		}
 		json_array_append_new(out, json_string(path));
 		free(path);
 	}
+	/* a round holds a test file on every target at once: each volume
+	 * needs room for as many as it has targets */
+	json_array_foreach(out, i, v)
+	{
+		char key[600], other[600], field[48], why[300], need[32];
+		size_t j, n = 0;
+		json_t *w;
+		if (rc < 0 || i == 0 ||
+		    jobtarget_volume_key(json_string_value(v), key,
+					 sizeof(key)) < 0)
+			continue;
+		json_array_foreach(out, j, w) n +=
+			jobtarget_volume_key(json_string_value(w), other,
+					     sizeof(other)) == 0 &&
+			strcmp(key, other) == 0;
+		if (jobtarget_fits(json_string_value(v), session,
+				   s->size * (n ? n : 1), why, sizeof(why)))
+			continue;
+		snprintf(field, sizeof(field), "compare_with[%zu]", i - 1);
+		units_format_size(s->size * (n ? n : 1), need, sizeof(need));
+		rc = field_fail(e, field,
+				"%s does not fit (%zu test files of %s at once "
+				"in a round): %s",
+				need, n, "the job's size", why);
+	}
+	json_array_remove(out, 0);
 	if (rc == 0 && !(s->compare_with_json = json_dumps(out, JSON_COMPACT)))
 		rc = -ENOMEM;
 	json_decref(out);

@@ -10,11 +10,13 @@
 
 #include "jobrun.h"
 #include "jobsession.h"
+#include "plan.h"
 #include "planrun.h"
 
 struct sides {
 	struct job_run *jr[JOB_MAX_SIDES];
 	struct job_spec spec[JOB_MAX_SIDES];
+	unsigned char warned[JOB_MAX_SIDES][PLAN_MAX_TESTS];
 	size_t n;
 };
 
@@ -67,6 +69,41 @@ static void blame(struct job_run *jr, const struct job_run *x)
 		 was);
 }
 
+/* The side taking turn j (0 …) at test i of round r (from 1): A B … when
+ * r − 1 + i is even, … B A when odd, so each side goes first as often as
+ * last. */
+static size_t turn(const struct sides *sd, int r, size_t i, size_t j)
+{
+	return (r - 1 + i) % 2 ? sd->n - 1 - j : j;
+}
+
+/* Round r: a fresh test file on every side (in the sides' order, so their
+ * runs are numbered in it), then each test once on every side in turn,
+ * then the files removed. */
+static int one_round(struct sides *sd, const struct plan *p, int r)
+{
+	struct planrun_file *f[JOB_MAX_SIDES] = { 0 };
+	size_t j, k;
+	int rc = 0;
+
+	for (k = 0; k < sd->n && rc == 0; k++)
+		if ((rc = planrun_file_open(sd->jr[k], p, sd->warned[k],
+					    &f[k])) < 0)
+			blame(sd->jr[0], sd->jr[k]);
+	for (size_t i = 0; i < p->n && rc == 0; i++) {
+		if (i > 0 || r > 1)
+			rc = planrun_pause(sd->jr[0]);
+		for (j = 0; j < sd->n && rc == 0; j++) {
+			k = turn(sd, r, i, j);
+			if ((rc = planrun_file_test(f[k], i, r)) < 0)
+				blame(sd->jr[0], sd->jr[k]);
+		}
+	}
+	for (k = 0; k < sd->n; k++)
+		planrun_file_close(f[k], 1);
+	return rc;
+}
+
 int interleave_run(struct job_run *jr, const struct tgt_ops *def)
 {
 	json_t *targets = json_loads(jr->s->compare_with_json, 0, NULL), *t;
@@ -103,13 +140,8 @@ int interleave_run(struct job_run *jr, const struct tgt_ops *def)
 				  (json_int_t)jr->id, "targets", targets,
 				  "position", (int)i, "rounds", rounds);
 	job_set_steps(jr, rounds * (int)sd.n * (1 + (int)p.n), (int)p.n);
-	/* round r: A B … in odd rounds, … B A in even ones */
 	for (int r = 1; r <= rounds && rc == 0; r++) {
-		for (size_t j = 0; j < sd.n && rc == 0; j++) {
-			size_t k = r % 2 ? j : sd.n - 1 - j;
-			if ((rc = planrun_round(sd.jr[k], &p, r)) < 0)
-				blame(jr, sd.jr[k]);
-		}
+		rc = one_round(&sd, &p, r);
 		job_tests_done(jr, (int)p.n * r / rounds);
 	}
 out:

@@ -1,11 +1,13 @@
 /*
  * interleave — the runner of an interleaved comparison job: the job's
  * target and its compare_with targets take turns, round after round, on
- * the same tests (A B, B A, A B, …), so that drift on the host (a warming
- * device, a neighbour's load, the page cache of the controller) hits every
- * side alike. Each round makes a fresh test file on each target, runs every
- * test of the plan once on it and removes it, so the file's placement
- * varies between rounds as it does between runs. There is one run per
+ * the same tests, so that drift on the host (a warming device, a
+ * neighbour's load, the controller's cache) hits every side alike. Each
+ * round makes a fresh test file on each target (so the file's placement
+ * varies between rounds as it does between runs), then runs each test once
+ * on every target in turn — A B for one test, B A for the next, and the
+ * other way round in the next round — so the two measurements a round pairs
+ * are seconds apart, and removes the files. There is one run per
  * target; its iteration n is round n, and its spec holds `interleave`
  * {job, targets, position, rounds}, which the comparison reads to pair the
  * rounds (compare_int.h: the paired test).

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "confine.h"
 #include "target.h"
@@ -142,4 +143,17 @@ int jobtarget_fits(const char *path, const void *session, uint64_t need,
 	if (!o || tgt_space(o, path, session, &free_bytes, &total) < 0)
 		return 1;
 	return confine_room(path, free_bytes, total, need, why, len);
+}
+
+int jobtarget_volume_key(const char *path, char *key, size_t len)
+{
+	const struct tgt_ops *ops = tgt_for_target(path);
+	struct stat st;
+
+	if (ops && tgt_volume(ops, path, key, len) == 0)
+		return 0;
+	if (stat(path, &st) < 0)
+		return -1;
+	snprintf(key, len, "dev %llu", (unsigned long long)st.st_dev);
+	return 0;
 }

@@ -41,4 +41,9 @@ int jobtarget_check(json_t *v, const char *field, const char *scratch,
 int jobtarget_fits(const char *path, const void *session, uint64_t need,
 		   char *why, size_t len);
 
+/* The volume path is on, as a key two paths on the same filesystem or share
+ * share: the back-end's volume (smb://server/share/), else the local
+ * device. 0, or -1 when path cannot be read. */
+int jobtarget_volume_key(const char *path, char *key, size_t len);
+
 #endif

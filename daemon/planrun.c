@@ -100,80 +100,48 @@ static void on_sample(void *arg, unsigned second, const struct engine_sample *s)
 	publish_sample(k, second, s, 1.0);
 	k->published = second + 1;
 }
-/* Runs every test of the plan for iterations first … last, each second
- * stored through sink; returns 0, -ECANCELED or the engine's error. */
-static int run_tests_into(struct job_run *jr, const struct plan *p,
-			  struct engine_opts *o, struct sample_sink *k,
-			  int first, int last)
+/* Iteration it of test w on o, its seconds through k: measured, stored
+ * with its result in one transaction, published; *warned: the test's
+ * Little's-law warning is given. 0, -ECANCELED or the engine's error. */
+static int run_iteration(struct job_run *jr, const struct workload *w, int it,
+			 struct engine_opts *o, struct sample_sink *k,
+			 unsigned char *warned)
 {
-	for (size_t i = 0; i < p->n; i++) {
-		const struct workload *w = &p->w[i];
-		int warned = 0;
-
-		if ((i > 0 || first > 1) && jr->s->interval_s > 0) {
-			job_phase(jr, "interval", NULL, NULL, 0);
-			pause_between_tests(jr, jr->s->interval_s);
-		}
-		for (int it = first; it <= last; it++) {
-			struct result r;
-			int rc;
-
-			if (atomic_load(jr->cancel))
-				return -ECANCELED;
-			job_phase(jr, "measuring", w->name,
-				  wl_rw_name(w->read_pct), it);
-			k->w = w;
-			k->iteration = it;
-			k->failed = 0;
-			k->published = 0;
-			rc = engine_run(o, w, &r);
-			/* a failed or stopped iteration is no result, but the
-			 * seconds it measured before are kept */
-			if (rc < 0 && o->samples && r.window_ns > 0)
-				archive_samples_insert(jr->a, jr->run_id, w, it,
-						       o->samples);
-			if (rc < 0)
-				return rc;
-			if (!warned)
-				warned = check_little(jr, w, &r);
-			/* the result and its seconds: both or neither */
-			rc = archive_iteration_insert(jr->a, jr->run_id, w, it,
-						      &r, o->hist, o->samples);
-			if (rc < 0) {
-				snprintf(o->error, o->error_len,
-					 "storing a result in the archive "
-					 "failed");
-				return rc;
-			}
-			/* the ragged end the engine keeps for its result */
-			for (unsigned sec = k->published;
-			     o->samples && sec < o->samples->n; sec++)
-				publish_sample(k, sec, &o->samples->s[sec],
-					       sec + 1 == o->samples->n
-						       ? o->samples->last_s
-						       : 1.0);
-			job_step(jr);
-		}
-		if (first == 1)
-			job_tests_done(jr, (int)i + 1);
-	}
-	return 0;
-}
-
-/* run_tests_into with this job's sink; the engine options keep no pointer
- * to it afterwards. */
-static int run_tests(struct job_run *jr, const struct plan *p,
-		     struct engine_opts *o, int first, int last)
-{
-	struct sample_sink sink = { .jr = jr };
+	struct result r;
 	int rc;
 
-	o->sample_done = on_sample;
-	o->sample_arg = &sink;
-	rc = run_tests_into(jr, p, o, &sink, first, last);
-	o->sample_done = NULL;
-	o->sample_arg = NULL;
-	return rc;
+	if (atomic_load(jr->cancel))
+		return -ECANCELED;
+	job_phase(jr, "measuring", w->name, wl_rw_name(w->read_pct), it);
+	k->w = w;
+	k->iteration = it;
+	k->failed = 0;
+	k->published = 0;
+	rc = engine_run(o, w, &r);
+	/* a failed or stopped iteration is no result, but the seconds it
+	 * measured before are kept */
+	if (rc < 0 && o->samples && r.window_ns > 0)
+		archive_samples_insert(jr->a, jr->run_id, w, it, o->samples);
+	if (rc < 0)
+		return rc;
+	if (!*warned)
+		*warned = (unsigned char)check_little(jr, w, &r);
+	/* the result and its seconds: both or neither */
+	rc = archive_iteration_insert(jr->a, jr->run_id, w, it, &r, o->hist,
+				      o->samples);
+	if (rc < 0) {
+		snprintf(o->error, o->error_len,
+			 "storing a result in the archive failed");
+		return rc;
+	}
+	/* the ragged end the engine keeps for its result */
+	for (unsigned sec = k->published; o->samples && sec < o->samples->n;
+	     sec++)
+		publish_sample(k, sec, &o->samples->s[sec],
+			       sec + 1 == o->samples->n ? o->samples->last_s
+							: 1.0);
+	job_step(jr);
+	return 0;
 }
 
 /*
@@ -218,61 +186,112 @@ static unsigned samples_cap(const struct plan *p)
 	return (unsigned)ceil(longest) + 1;
 }
 
-/* Iterations first … last of a plan of tests on one test file of the
- * job's size, made here (and its run created, when it has none yet). */
-static int run_plan(struct job_run *jr, const struct plan *p, int first,
-		    int last, const char **made)
-{
-	struct engine_samples samples = { .cap = samples_cap(p) };
+struct planrun_file {
+	struct job_run *jr;
+	const struct plan *p;
+	const char *path; /* one of jr->files */
 	struct engine_opts o;
-	const char *path;
+	struct engine_samples samples;
+	struct sample_sink sink;
+	unsigned char *warned; /* per test: its Little's-law warning given */
+};
+
+void planrun_file_close(struct planrun_file *f, int remove)
+{
+	if (!f)
+		return;
+	if (remove && f->path)
+		job_file_remove(f->jr, f->path);
+	free(f->o.hist);
+	free(f->samples.s);
+	free(f);
+}
+
+int planrun_file_open(struct job_run *jr, const struct plan *p,
+		      unsigned char *warned, struct planrun_file **out)
+{
+	struct planrun_file *f = calloc(1, sizeof(*f));
 	int direct = 0, rc;
 
+	*out = NULL;
+	if (!f)
+		return -ENOMEM;
+	f->jr = jr;
+	f->p = p;
+	f->warned = warned;
 	job_phase(jr, "preparing", NULL, NULL, 0);
 	/* the file carries the first test's data pattern (CrystalDiskMark
 	 * fills it with zeros in its 0Fill mode) */
 	if ((rc = job_file_make(jr, jr->s->target, jr->s->size, p->w[0].data,
-				&direct, &path)) < 0)
-		return rc;
-	*made = path;
+				&direct, &f->path)) < 0)
+		goto fail;
 	job_step(jr);
-	if (!jr->run_id && (rc = job_run_create(jr, direct, jr->s->size)) < 0)
-		return rc;
-	o = job_engine_opts(jr, path);
-	o.hist = malloc(sizeof(struct hist)); /* 32 KiB: not the stack */
-	o.samples = &samples;
-	samples.s = calloc(samples.cap, sizeof(*samples.s));
-	rc = o.hist && samples.s ? run_tests(jr, p, &o, first, last) : -ENOMEM;
-	free(o.hist);
-	free(samples.s);
+	jr->plan = p;
+	rc = jr->run_id ? 0 : job_run_create(jr, direct, jr->s->size);
+	jr->plan = NULL;
+	if (rc < 0)
+		goto fail;
+	f->o = job_engine_opts(jr, f->path);
+	f->o.hist = malloc(sizeof(struct hist)); /* 32 KiB: not the stack */
+	f->samples.cap = samples_cap(p);
+	f->samples.s = calloc(f->samples.cap, sizeof(*f->samples.s));
+	f->o.samples = &f->samples;
+	f->sink.jr = jr;
+	if (!f->o.hist || !f->samples.s) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	*out = f;
+	return 0;
+fail:
+	planrun_file_close(f, 1);
 	return rc;
+}
+
+int planrun_file_test(struct planrun_file *f, size_t i, int iteration)
+{
+	int rc;
+
+	/* the sink lives in f; the engine keeps no pointer to it after */
+	f->o.sample_done = on_sample;
+	f->o.sample_arg = &f->sink;
+	rc = run_iteration(f->jr, &f->p->w[i], iteration, &f->o, &f->sink,
+			   &f->warned[i]);
+	f->o.sample_done = NULL;
+	f->o.sample_arg = NULL;
+	return rc;
+}
+
+int planrun_pause(struct job_run *jr)
+{
+	if (jr->s->interval_s <= 0)
+		return 0;
+	job_phase(jr, "interval", NULL, NULL, 0);
+	pause_between_tests(jr, jr->s->interval_s);
+	return atomic_load(jr->cancel) ? -ECANCELED : 0;
 }
 
 int planrun_run(struct job_run *jr)
 {
 	struct plan p = { 0 };
+	struct planrun_file *f = NULL;
+	unsigned char warned[PLAN_MAX_TESTS] = { 0 };
 	int rc = planrun_plan(jr, &p, jr->error, sizeof(jr->error));
-	const char *made = NULL;
 
 	if (rc == 0) {
-		jr->plan = &p;
+		/* one test file for the whole plan; the job's end removes it */
 		job_set_steps(jr, 1 + (int)p.n * jr->s->iterations, (int)p.n);
-		rc = run_plan(jr, &p, 1, jr->s->iterations, &made);
-		jr->plan = NULL;
+		rc = planrun_file_open(jr, &p, warned, &f);
 	}
+	for (size_t i = 0; rc == 0 && i < p.n; i++) {
+		if (i > 0)
+			rc = planrun_pause(jr);
+		for (int it = 1; rc == 0 && it <= jr->s->iterations; it++)
+			rc = planrun_file_test(f, i, it);
+		if (rc == 0)
+			job_tests_done(jr, (int)i + 1);
+	}
+	planrun_file_close(f, 0);
 	plan_free(&p);
-	return rc;
-}
-
-int planrun_round(struct job_run *jr, const struct plan *p, int round)
-{
-	const char *made = NULL;
-	int rc;
-
-	jr->plan = p;
-	rc = run_plan(jr, p, round, round, &made);
-	jr->plan = NULL;
-	if (made)
-		job_file_remove(jr, made);
 	return rc;
 }

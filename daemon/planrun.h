@@ -26,11 +26,26 @@ int planrun_plan(const struct job_run *jr, struct plan *p, char *error,
 		 size_t error_len);
 
 /*
- * One round of an interleaved job on jr's target: a fresh test file made
- * (the run created with the first), every test of p once, stored as
- * iteration round, and the file removed. 0, -ECANCELED, or a negative
- * errno with jr->error.
+ * A test file of the job's size, made and filled on jr's target (the run
+ * created with the first), ready for planrun_file_test: what one round of
+ * an interleaved job (interleave.c) opens on each target, and the whole of
+ * a plain job. warned: p->n flags, one per test, kept by the caller across
+ * files (a test's Little's-law warning is given once). 0 with *out, or a
+ * negative errno with jr->error.
  */
-int planrun_round(struct job_run *jr, const struct plan *p, int round);
+struct planrun_file;
+int planrun_file_open(struct job_run *jr, const struct plan *p,
+		      unsigned char *warned, struct planrun_file **out);
+
+/* Test i of the plan once on f, stored as iteration iteration (for an
+ * interleaved job: the round). 0, -ECANCELED or the engine's error. */
+int planrun_file_test(struct planrun_file *f, size_t i, int iteration);
+
+/* Frees f; with remove, its test file is removed (else the job's end
+ * does it). NULL is fine. */
+void planrun_file_close(struct planrun_file *f, int remove);
+
+/* The job's interval_s pause between two tests. 0 or -ECANCELED. */
+int planrun_pause(struct job_run *jr);
 
 #endif

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "jobrun.h"
 #include "jobtarget.h"
@@ -360,17 +359,9 @@ static int room(const struct preset_req *rq, json_t *dbp, json_t *logp,
 		unsigned d = k % dbs;
 		const char *path = json_string_value(
 			json_array_get(list, d % json_array_size(list)));
-		struct stat st;
 		char key[600];
 		size_t f;
-		if (tgt_for_target(path) &&
-		    tgt_volume(tgt_for_target(path), path, key, sizeof(key)) ==
-			    0)
-			;
-		else if (stat(path, &st) == 0)
-			snprintf(key, sizeof(key), "dev %llu",
-				 (unsigned long long)st.st_dev);
-		else
+		if (jobtarget_volume_key(path, key, sizeof(key)) < 0)
 			continue;
 		for (f = 0; f < nfs && strcmp(fs[f].key, key) != 0; f++)
 			;

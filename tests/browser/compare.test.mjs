@@ -3,7 +3,9 @@
 // a machine without them, two different runs on a plain folder), ticked in
 // the archive, compared; the bars are drawn, the table's deltas and the
 // verdict are the API's, a within-noise row is marked so, the permalink
-// reopens the same comparison. Screenshots go to STORBENCH_OUT.
+// reopens the same comparison; an interleaved job of two directories made
+// in the form opens its comparison with the noise band drawn and the paired
+// verdict. Screenshots go to STORBENCH_OUT.
 //
 //   STORBENCH_BIN=build/storbench STORBENCH_OUT=build/test-out node --test compare.test.mjs
 
@@ -120,23 +122,79 @@ test('the permalink reopens the same comparison', async () => {
   await p2.close();
 });
 
-test('a run against itself is within noise everywhere, and the page says so', async () => {
-  // one run in two label groups: the same numbers on both sides
+test('one run a side cannot tell, and the page says what would', async () => {
+  // one run in two label groups: one run a side, and no other run of its
+  // target to say how far two runs fall apart
   const r = await api(d.url, 'PATCH', `/api/v1/runs/${runIds[0]}`, { labels: ['same-a', 'same-b'] });
   assert.equal(r.status, 200, r.text);
   assert.deepEqual(r.json.labels, ['same-a', 'same-b']);
   await page.goto(`${d.url}/#/compare?group_by=label&values=same-a,same-b`);
   await page.locator('#compare-table').waitFor();
   const verdict = await page.locator('#compare-verdicts').innerText();
-  assert.match(verdict, /same-b vs same-a: no significant difference/);
+  assert.match(verdict, /same-b vs same-a: cannot tell: one run per side and no run-to-run noise estimate/);
+  assert.match(verdict, /one more run of each side, an interleaved job of both targets/);
   const cells = page.locator('#compare-table td.delta');
   const n = await cells.count();
   assert.ok(n > 0);
   for (let i = 0; i < n; i++) {
-    assert.equal(await cells.nth(i).getAttribute('data-verdict'), 'within noise');
-    assert.match(await cells.nth(i).getAttribute('class'), /\bnoise\b/);
+    assert.equal(await cells.nth(i).getAttribute('data-verdict'), 'cannot tell');
+    assert.match(await cells.nth(i).getAttribute('class'), /\buntested\b/);
   }
-  await page.screenshot({ path: path.join(out, 'compare-noise.png'), fullPage: true });
+  await page.screenshot({ path: path.join(out, 'compare-cannot-tell.png'), fullPage: true });
+});
+
+test('an interleaved job of two directories from the form: the compare page shows the noise band and the paired verdict', async () => {
+  const a = path.join(root, 'il-a');
+  const b = path.join(root, 'il-b');
+  fs.mkdirSync(a);
+  fs.mkdirSync(b);
+  await page.goto(`${d.url}/#/`);
+  await page.waitForFunction(() => [...document.querySelectorAll('#f-profile option')].some((o) => o.value === 'cdm-realworld'));
+  await page.selectOption('#f-profile', 'cdm-realworld');
+  assert.equal(await page.isVisible('#f-compare-with'), true, 'a profile of tests offers compare-with');
+  await page.fill('#f-target', a);
+  await page.fill('#f-compare-with', b);
+  await page.fill('#f-size', '16MiB');
+  await page.fill('#f-iterations', '3');
+  await page.fill('#f-duration', '0.5');
+  await page.click('#job-submit');
+  await page.locator('#job-ok').waitFor();
+  const jobId = Number((await page.locator('#job-ok').innerText()).match(/#(\d+)/)[1]);
+  const job = await waitJob(d.url, jobId, 180000);
+  assert.equal(job.state, 'done', JSON.stringify(job));
+  assert.deepEqual(job.compare_with, [b]);
+  assert.equal(job.runs.length, 2);
+  // the job card links the comparison of its runs
+  const link = page.locator(`.job[data-job-id="${jobId}"] a.compare-link`);
+  await link.waitFor({ timeout: 30000 });
+  await link.click();
+  await page.waitForURL(new RegExp(`#/compare\\?runs=${job.runs.join(',')}$`));
+  await page.locator('#compare-table').waitFor();
+  const c = (await api(d.url, 'GET', `/api/v1/compare?runs=${job.runs.join(',')}`)).json;
+  assert.deepEqual(await page.locator('#compare-verdicts p.verdict').allInnerTexts(), c.verdicts.map((v) => v.text));
+  // the noise band chart is drawn, and each test's line says band, verdict and test
+  await page.waitForFunction(() => document.querySelector('#compare-noise')?.dataset.rendered === '1');
+  assert.ok(await canvasDrawn(page, '#compare-noise') > 500, 'the noise band chart has pixels');
+  let lines = 0;
+  for (const t of c.tests) {
+    const v = t.metrics.find((m) => m.metric === t.headline).vs_baseline[1];
+    assert.equal(v.test, 'paired', `${t.test} ${t.rw}`);
+    const li = page.locator(`#compare-bands li[data-test="${t.test}"][data-rw="${t.rw}"]`);
+    const text = await li.innerText();
+    assert.ok(text.includes(`noise band of ±${v.noise_band_pct.toFixed(1)} %`), text);
+    assert.ok(text.includes(v.verdict) && text.includes('paired t-test over 3 interleaved rounds'), text);
+    assert.equal(await li.getAttribute('data-verdict'), v.verdict);
+    lines++;
+  }
+  assert.ok(lines >= 4, `${lines} tests`);
+  // the table's band column is the API's
+  const t0 = c.tests[0];
+  const m0 = t0.metrics.find((m) => m.metric === t0.headline);
+  const band = page.locator(`#compare-table tr[data-test="${t0.test}"][data-rw="${t0.rw}"][data-metric="${m0.metric}"] td.band`);
+  assert.equal(await band.innerText(), `±${m0.vs_baseline[1].noise_band_pct.toFixed(1)} %`);
+  assert.deepEqual(fs.readdirSync(a), []);
+  assert.deepEqual(fs.readdirSync(b), []);
+  await page.screenshot({ path: path.join(out, 'compare-interleaved.png'), fullPage: true });
 });
 
 test('the archive filters on the server, exports CSV, and deletes a run only after confirming', async () => {
@@ -205,7 +263,7 @@ const fixtures = process.env.STORBENCH_FIXTURES ??
     '/work/shared/fixtures'].find((p) => fs.existsSync(p)) ?? '/nonexistent';
 const ntfsRefs = path.join(fixtures, 'crystaldiskmark', 'ntfs-refs-alloc');
 
-test('the import box takes the NTFS/ReFS CrystalDiskMark files; their comparison computes no significance',
+test('the import box takes the NTFS/ReFS CrystalDiskMark files; one run a side of them cannot tell',
   { skip: fs.existsSync(ntfsRefs) ? false : `no fixtures at ${ntfsRefs}` }, async () => {
     await page.goto(`${d.url}/#/`);
     const files = fs.readdirSync(ntfsRefs).filter((f) => f.endsWith('.txt')).sort().map((f) => path.join(ntfsRefs, f));
@@ -221,8 +279,10 @@ test('the import box takes the NTFS/ReFS CrystalDiskMark files; their comparison
     await page.goto(`${d.url}/#/compare?${q}`);
     await page.locator('#compare-table').waitFor();
     const verdicts = await page.locator('#compare-verdicts').innerText();
-    assert.match(verdicts, /no significance can be computed/);
+    assert.match(verdicts, /cannot tell: an imported result holds only the best of its iterations/);
     assert.match(await page.locator('#compare-root').innerText(), /best of 5, with no spread/);
+    // ReFS ran once with the write cache on: said, with both values
+    assert.match(await page.locator('#compare-root').innerText(), /not like for like: the sides differ in write cache/);
     await page.screenshot({ path: path.join(out, 'compare-ntfs-refs.png'), fullPage: true });
     // a run page says where it came from and offers the original
     await page.goto(`${d.url}/#/runs/${ids[0]}`);

@@ -231,13 +231,18 @@ static int sides_from_groups(struct api_req *req, const char *field,
 	return 0;
 }
 
-/* A comparison as CSV: a row per test, metric and side. */
+/* A comparison as CSV: a row per test, metric and side (the baseline's
+ * delta columns empty); `judged_by` is the test that judged the delta. */
 static void send_compare_csv(struct api_resp *resp, json_t *c)
 {
 	static const char *const cols[] = {
-		"test", "rw",	 "metric",    "unit", "better",
-		"side", "label", "baseline",  "n",    "mean",
-		"sd",	"delta", "delta_pct", "p",    "verdict"
+		"test",		 "rw",	       "metric",
+		"unit",		 "better",     "side",
+		"label",	 "baseline",   "n",
+		"mean",		 "sd",	       "delta",
+		"delta_pct",	 "p",	       "verdict",
+		"judged_by",	 "ci_low_pct", "ci_high_pct",
+		"noise_band_pct"
 	};
 	json_t *rows = json_array(), *t, *m;
 	size_t i, j;
@@ -256,7 +261,7 @@ static void send_compare_csv(struct api_resp *resp, json_t *c)
 					json_pack(
 						"[O?, O?, O?, O?, O?, I, O?, "
 						"b, O?, O?, O?, O?, O?, O?, "
-						"O?]",
+						"O?, O?, O?, O?, O?]",
 						json_object_get(t, "test"),
 						json_object_get(t, "rw"),
 						json_object_get(m, "metric"),
@@ -279,8 +284,18 @@ static void send_compare_csv(struct api_resp *resp, json_t *c)
 						json_object_get(vs,
 								"delta_pct"),
 						json_object_get(vs, "p"),
-						json_object_get(vs,
-								"verdict")));
+						json_object_get(vs, "verdict"),
+						json_object_get(vs, "test"),
+						json_array_get(
+							json_object_get(
+								vs, "ci_pct"),
+							0),
+						json_array_get(
+							json_object_get(
+								vs, "ci_pct"),
+							1),
+						json_object_get(
+							vs, "noise_band_pct")));
 			}
 		}
 	}

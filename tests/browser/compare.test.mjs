@@ -213,7 +213,7 @@ test('the archive filters on the server, exports CSV, and deletes a run only aft
   // CSV of the comparison: a header and a row per test, metric and side
   const csv = await (await fetch(`${d.url}/api/v1/compare?runs=${runIds.join(',')}&format=csv`)).text();
   const lines = csv.trim().split('\r\n');
-  assert.equal(lines[0], 'test,rw,metric,unit,better,side,label,baseline,n,mean,sd,delta,delta_pct,p,verdict');
+  assert.equal(lines[0], 'test,rw,metric,unit,better,side,label,baseline,n,mean,sd,delta,delta_pct,p,verdict,judged_by,ci_low_pct,ci_high_pct,noise_band_pct');
   const c = (await api(d.url, 'GET', `/api/v1/compare?runs=${runIds.join(',')}`)).json;
   assert.equal(lines.length - 1, c.tests.reduce((k, t) => k + t.metrics.length, 0) * c.sides.length);
   // delete: cancelled first (the run stays), then confirmed (it goes)

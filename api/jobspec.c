@@ -481,6 +481,11 @@ static int parse_compare_with(json_t *root, const struct preset *pr,
 		rc = field_fail(e, "compare_with",
 				"a raw device target is not interleaved with "
 				"others: compare directories or shares");
+	} else if (s->iterations < 2) {
+		rc = field_fail(e, "iterations",
+				"an interleaved job's iterations are its "
+				"rounds, and its paired test needs at least 2 "
+				"(5 or more tell a smaller difference)");
 	}
 	json_array_append_new(out, json_string(s->target));
 	json_array_foreach(list, i, v)

@@ -81,6 +81,7 @@ test('compare_with is refused where it cannot work, naming the field', async () 
     [{ ...job({ target: dirA }), compare_with: [path.join(root, 'missing')] }, 400, 'compare_with[0]'],
     [{ target: dirA, profile: 'file-create', compare_with: [dirB] }, 400, 'compare_with'],
     [{ ...job({ target: dirA }), compare_with: Array(8).fill(dirB) }, 400, 'compare_with'],
+    [{ ...job({ target: dirA, iterations: 1 }), compare_with: [dirB] }, 400, 'iterations'],
   ];
   for (const [body, status, field] of cases) {
     const r = await api(d.url, 'POST', '/api/v1/jobs', body);

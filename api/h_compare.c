@@ -236,13 +236,13 @@ static int sides_from_groups(struct api_req *req, const char *field,
 static void send_compare_csv(struct api_resp *resp, json_t *c)
 {
 	static const char *const cols[] = {
-		"test",		 "rw",	       "metric",
-		"unit",		 "better",     "side",
-		"label",	 "baseline",   "n",
-		"mean",		 "sd",	       "delta",
-		"delta_pct",	 "p",	       "verdict",
-		"judged_by",	 "ci_low_pct", "ci_high_pct",
-		"noise_band_pct"
+		"test",		  "rw",		"metric",
+		"unit",		  "better",	"side",
+		"label",	  "baseline",	"n",
+		"mean",		  "sd",		"delta",
+		"delta_pct",	  "p",		"verdict",
+		"judged_by",	  "ci_low_pct", "ci_high_pct",
+		"noise_band_pct", "how"
 	};
 	json_t *rows = json_array(), *t, *m;
 	size_t i, j;
@@ -261,7 +261,7 @@ static void send_compare_csv(struct api_resp *resp, json_t *c)
 					json_pack(
 						"[O?, O?, O?, O?, O?, I, O?, "
 						"b, O?, O?, O?, O?, O?, O?, "
-						"O?, O?, O?, O?, O?]",
+						"O?, O?, O?, O?, O?, O?]",
 						json_object_get(t, "test"),
 						json_object_get(t, "rw"),
 						json_object_get(m, "metric"),
@@ -295,7 +295,8 @@ static void send_compare_csv(struct api_resp *resp, json_t *c)
 								vs, "ci_pct"),
 							1),
 						json_object_get(
-							vs, "noise_band_pct")));
+							vs, "noise_band_pct"),
+						json_object_get(vs, "how")));
 			}
 		}
 	}
@@ -346,9 +347,12 @@ void h_compare(struct api_req *req, struct api_resp *resp)
 	if (rc < 0)
 		goto out;
 	if (sd.n < 2) {
+		int one = !runs && sd.n == 1; /* name the value found */
 		api_fail(resp, 400, runs ? "runs" : "group_by",
-			 "a comparison needs at least two sides; found %zu",
-			 sd.n);
+			 "a comparison needs at least two sides; found "
+			 "%zu%s%.64s%s",
+			 sd.n, one ? " (\"" : "", one ? sd.s[0].label : "",
+			 one ? "\": every run has that value)" : "");
 		goto out;
 	}
 	rc = compare_json(req->ctx->a, sd.s, sd.n, group, &out, err,

@@ -58,7 +58,8 @@ const struct field jobspec_fields[] = {
 	  .item = &other_target,
 	  .min_items = 1,
 	  .max_items = JOB_MAX_SIDES - 1,
-	  .def_text = "none: a job of one target",
+	  .flags = FIELD_NULLABLE,
+	  .def_text = "none (null): a job of one target",
 	  .help = "an interleaved comparison job: more targets (each as "
 		  "target is; the same directory again is an A/A series) "
 		  "that run the same tests in alternating order round after "
@@ -466,8 +467,11 @@ static int parse_compare_with(json_t *root, const struct preset *pr,
 	size_t i;
 	int rc;
 
-	if ((rc = get(root, "compare_with", &list, e)) < 0 || !list)
+	if ((rc = get(root, "compare_with", &list, e)) < 0 || !list ||
+	    json_is_null(list)) {
+		json_decref(list);
 		return rc;
+	}
 	out = json_array();
 	rc = 0;
 	if (!(pr->flags & PRESET_INTERLEAVE)) {

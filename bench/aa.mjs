@@ -118,6 +118,13 @@ function welchP(x, y) {
   const df = se2 ** 2 / ((vx / x.length) ** 2 / (x.length - 1) + (vy / y.length) ** 2 / (y.length - 1));
   return tTwoSided((mx - my) / Math.sqrt(se2), df);
 }
+// the paired t-test's two-sided p of b against a (the daemon's `paired`)
+function pairedP(a, b) {
+  const d = a.map((x, i) => b[i] - x);
+  const n = d.length, m = d.reduce((x, y) => x + y, 0) / n;
+  const sd = Math.sqrt(d.reduce((x, y) => x + (y - m) ** 2, 0) / (n - 1));
+  return sd === 0 ? (m === 0 ? 1 : 0) : tTwoSided(m / (sd / Math.sqrt(n)), n - 1);
+}
 // Wilson's 95 % interval of k successes in n
 function wilson(k, n) {
   if (!n) return [NaN, NaN];
@@ -190,13 +197,38 @@ function summarize(name, what, results, expectSign) {
   console.error(`# ${name}: old ${pc(kOld)}, new ${pc(kNew)} (${cannot} cannot tell)`);
 }
 
+const aaRounds = { read: [], write: [] }; // aa-interleaved: [A_r, B_r] per round, per job
+
 async function interleavedSet(name, what, target, other, extra, expectSign) {
   const results = [];
   for (let i = 0; i < JOBS; i++) {
     const j = await job({ target, compare_with: [other], iterations: ROUNDS, labels: [name], ...extra });
     results.push(...await judge(j.runs[0], j.runs[1]));
+    if (name === 'aa-interleaved') {
+      const [ra, rb] = await Promise.all(j.runs.map(runJson));
+      for (const rw of ['read', 'write']) aaRounds[rw].push(iopsOf(ra, rw).map((x, r) => [x, iopsOf(rb, rw)[r]]));
+    }
   }
   summarize(name, what, results, expectSign);
+}
+
+// Power on this machine's own noise: the A/A interleaved rounds measured
+// above, with side B scaled by (1 − shift) — a difference known exactly,
+// on noise that is real — judged by the paired test over `rounds` rounds
+// (consecutive jobs' rounds joined when rounds > ROUNDS).
+function injected(shift, rounds) {
+  let n = 0, k = 0;
+  for (const rw of ['read', 'write']) {
+    const all = aaRounds[rw].flat();
+    for (let i = 0; i + rounds <= all.length; i += rounds) {
+      const a = all.slice(i, i + rounds).map((p) => p[0]);
+      const b = all.slice(i, i + rounds).map((p) => p[1] * (1 - shift));
+      const mean = (v) => v.reduce((x, y) => x + y, 0) / v.length;
+      n++;
+      if (pairedP(a, b) < 0.05 && mean(b) < mean(a)) k++;
+    }
+  }
+  return { n, k };
 }
 
 async function runsSet(name, what, targets, expectSign) {
@@ -277,5 +309,19 @@ console.log('|---|---|---:|---:|---:|---:|---|---:|---:|');
 for (const r of rows) {
   const pc = (k) => { const [lo, hi] = wilson(k, r.n); return `${(100 * k / r.n).toFixed(1)} % [${(100 * lo).toFixed(0)}–${(100 * hi).toFixed(0)}]`; };
   console.log(`| ${r.name} | ${r.what} | ${r.n} | ${pc(r.kOld)} | ${pc(r.kNew)} | ${r.cannot} | ${r.tests} | ${r.medDelta.toFixed(1)} % | ±${r.medBand.toFixed(1)} % |`);
+}
+if (aaRounds.read.length) {
+  console.log('\nPower on the A/A rounds above with side B scaled down by a known share (the real noise of this machine, an exact difference),');
+  console.log('judged by the paired test; consecutive jobs\' rounds are joined for more rounds than a job had:\n');
+  const shifts = [0.05, 0.10, 0.13, 0.15, 0.20];
+  console.log(`| rounds | ${shifts.map((x) => `−${x * 100} %`).join(' | ')} |`);
+  console.log(`|---:|${shifts.map(() => '---:').join('|')}|`);
+  for (const rounds of [ROUNDS, 2 * ROUNDS, 4 * ROUNDS]) {
+    const cells = shifts.map((x) => {
+      const { n, k } = injected(x, rounds);
+      return n ? `${(100 * k / n).toFixed(0)} % (${k}/${n})` : '–';
+    });
+    console.log(`| ${rounds} | ${cells.join(' | ')} |`);
+  }
 }
 await d.stop();

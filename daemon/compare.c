@@ -158,8 +158,10 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 					  json_object_get(run, "profile")));
 		/* what ran: a like-for-like comparison needs the same on
 		 * every side */
+		/* the back-end is a condition (compare_cond.c), not the
+		 * workload: group_by=engine compares it */
 		snprintf(shape, sizeof(shape),
-			 "%s, %lld B blocks, QD%lld, T%lld, %s",
+			 "%s, %lld B blocks, QD%lld, T%lld",
 			 json_string_value(json_object_get(t, "pattern"))
 				 ?: "?",
 			 (long long)json_integer_value(
@@ -167,10 +169,7 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 			 (long long)json_integer_value(
 				 json_object_get(t, "queue_depth")),
 			 (long long)json_integer_value(
-				 json_object_get(t, "threads")),
-			 json_string_value(json_object_get(
-				 json_object_get(run, "engine"), "target"))
-				 ?: "?");
+				 json_object_get(t, "threads")));
 		if (!json_object_get(vals, "shape"))
 			json_object_set_new(vals, "shape", json_string(shape));
 		else if (strcmp(json_string_value(

@@ -204,7 +204,10 @@ static void fold_series(json_t *runs, const char *test, const char *rw,
 }
 
 /* The pooled run-to-run relative sd of (test, rw, m) over the series of
- * both sides (keys: their "series" members). 0 and nz filled, or -1. */
+ * both sides (keys: their "series" members): each side needs a series of
+ * its own with ≥ 2 runs (its run and another made the same way), so the
+ * noise is measured on both targets and settings, not assumed; pooled df
+ * ≥ NOISE_MIN_DF. 0 and nz filled, or -1. */
 static int noise_of(struct compare_noise *nc, json_t *a, json_t *b,
 		    const char *test, const char *rw, const struct metric *m,
 		    struct compare_noise_est *nz)
@@ -214,21 +217,26 @@ static int noise_of(struct compare_noise *nc, json_t *a, json_t *b,
 	json_t *seen = json_object(), *run;
 	const char *key;
 	double ss = 0, df = 0;
-	int n_runs = 0, n_series = 0;
+	int n_runs = 0, n_series = 0, measured[2] = { 0, 0 };
 
 	for (int s = 0; s < 2; s++)
 		json_object_foreach(sides[s], key, run)
 		{
-			if (json_object_get(seen, key))
-				continue;
-			json_object_set_new(seen, key, json_true());
+			json_t *got = json_object_get(seen, key);
 			int before = n_runs;
+			if (got) { /* the other side's series too */
+				measured[s] |= json_is_true(got);
+				continue;
+			}
 			fold_series(series_runs(nc, key, run), test, rw, m, &ss,
 				    &df, &n_runs);
+			json_object_set_new(seen, key,
+					    json_boolean(n_runs > before));
+			measured[s] |= n_runs > before;
 			n_series += n_runs > before;
 		}
 	json_decref(seen);
-	if (df < NOISE_MIN_DF)
+	if (!measured[0] || !measured[1] || df < NOISE_MIN_DF)
 		return -1;
 	nz->rel_sd = sqrt(ss / df);
 	nz->df = df;
@@ -335,8 +343,11 @@ json_t *compare_versus(struct compare_noise *nc, const struct metric *m,
 		judged(o, m, &st, sb.mean);
 		snprintf(how, sizeof(how),
 			 "t-test against the run-to-run noise of %d runs of "
-			 "the same target%s and settings (±%.1f %% per run)",
-			 nz.runs, nz.series > 1 ? "s" : "", nz.rel_sd * 100);
+			 "%s, each made as the run compared (±%.1f %% per "
+			 "run)",
+			 nz.runs,
+			 nz.series > 1 ? "both targets" : "the same target",
+			 nz.rel_sd * 100);
 		json_object_set_new(o, "test", json_string("noise"));
 		json_object_set_new(o, "noise",
 				    json_pack("{s:f, s:f, s:i}", "run_sd_pct",
@@ -360,13 +371,12 @@ json_t *compare_versus(struct compare_noise *nc, const struct metric *m,
 	json_object_set_new(o, "verdict", json_string("cannot tell"));
 	json_object_set_new(o, "test", json_null());
 	snprintf(how, sizeof(how),
-		 "%s: one more run of each side, an interleaved job of both "
-		 "targets, or three runs of one target give the run-to-run "
-		 "noise",
+		 "%s: one more run of each side (made the same way), or an "
+		 "interleaved job of both targets, would tell",
 		 rb < 2 && rx < 2 ? "one run per side and no run-to-run noise "
 				    "estimate for these targets"
 				  : "one side has a single run and no "
-				    "run-to-run noise estimate");
+				    "run-to-run noise estimate for its target");
 done:
 	json_object_set_new(o, "how", json_string(how));
 out:
@@ -387,8 +397,10 @@ json_t *compare_tests_doc(void)
 		"figures (a run's figure is the mean of its iterations)",
 		"noise",
 		"a side with one run: the difference against the run-to-run "
-		"spread of three or more runs of the same target, profile and "
-		"settings in the archive (an A/A series)",
+		"spread of the runs of the sides' targets made as the runs "
+		"compared (same profile, size, iterations, duration, direct "
+		"request, back-end): each side's target needs two such runs or "
+		"more, three in all (an A/A series)",
 		"cannot tell",
 		"none of these: the verdict says what would tell");
 }

@@ -40,17 +40,18 @@ void compare_phrase(const struct metric *m, json_t *vs, const char *test,
 	double d = json_real_value(json_object_get(vs, "delta"));
 	json_t *pct = json_object_get(vs, "delta_pct");
 	json_t *ci = json_object_get(vs, "ci_pct");
-	char num[64], pc[96] = "";
+	char num[64], pc[128] = "";
 
 	compare_fmt_num(fabs(d), m->digits, num, sizeof(num));
-	if (json_is_number(pct) && json_is_number(json_array_get(ci, 0)))
+	if (json_is_number(pct) && json_is_number(json_array_get(ci, 0))) {
+		double lo = json_real_value(json_array_get(ci, 0));
+		double hi = json_real_value(json_array_get(ci, 1));
 		snprintf(pc, sizeof(pc),
-			 " (%s%.1f %%, 95 %% CI %+.1f … %+.1f %%)",
+			 " (%s%.1f %%, 95 %% CI %s%.1f … %s%.1f %%)",
 			 json_real_value(pct) < 0 ? "−" : "+",
-			 fabs(json_real_value(pct)),
-			 json_real_value(json_array_get(ci, 0)),
-			 json_real_value(json_array_get(ci, 1)));
-	else if (json_is_number(pct))
+			 fabs(json_real_value(pct)), lo < 0 ? "−" : "+",
+			 fabs(lo), hi < 0 ? "−" : "+", fabs(hi));
+	} else if (json_is_number(pct))
 		snprintf(pc, sizeof(pc), " (%s%.1f %%)",
 			 json_real_value(pct) < 0 ? "−" : "+",
 			 fabs(json_real_value(pct)));
@@ -102,9 +103,9 @@ json_t *compare_verdict(const struct compare_side *sides, size_t s, int better,
 				   "side are tested over runs"
 				 : "cannot tell: one run per side and no "
 				   "run-to-run noise estimate for these "
-				   "targets; one more run of each side, an "
-				   "interleaved job of both targets, or "
-				   "three runs of one target would tell");
+				   "targets; one more run of each side made "
+				   "the same way, or an interleaved job of "
+				   "both targets, would tell");
 		qsort(raw, nr, sizeof(*raw), by_size);
 		for (size_t i = 0; i < nr && i < 3 && k < sizeof(text); i++)
 			k += (size_t)snprintf(

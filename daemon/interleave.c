@@ -65,8 +65,11 @@ static void blame(struct job_run *jr, const struct job_run *x)
 	if (!x || x == jr || !x->error[0])
 		return;
 	snprintf(was, sizeof(was), "%s", x->error);
-	snprintf(jr->error, sizeof(jr->error), "%.80s: %.160s", x->s->target,
-		 was);
+	if (strstr(was, x->s->target))
+		snprintf(jr->error, sizeof(jr->error), "%s", was);
+	else
+		snprintf(jr->error, sizeof(jr->error), "%.80s: %.160s",
+			 x->s->target, was);
 }
 
 /* The side taking turn j (0 …) at test i of round r (from 1): A B … when
@@ -90,6 +93,7 @@ static int one_round(struct sides *sd, const struct plan *p, int r)
 		if ((rc = planrun_file_open(sd->jr[k], p, sd->warned[k],
 					    &f[k])) < 0)
 			blame(sd->jr[0], sd->jr[k]);
+	job_tests_done(sd->jr[0], 0);
 	for (size_t i = 0; i < p->n && rc == 0; i++) {
 		if (i > 0 || r > 1)
 			rc = planrun_pause(sd->jr[0]);
@@ -98,6 +102,8 @@ static int one_round(struct sides *sd, const struct plan *p, int r)
 			if ((rc = planrun_file_test(f[k], i, r)) < 0)
 				blame(sd->jr[0], sd->jr[k]);
 		}
+		/* progress: round r (the iteration), test i + 1 of n */
+		job_tests_done(sd->jr[0], (int)i + 1);
 	}
 	for (k = 0; k < sd->n; k++)
 		planrun_file_close(f[k], 1);
@@ -140,10 +146,8 @@ int interleave_run(struct job_run *jr, const struct tgt_ops *def)
 				  (json_int_t)jr->id, "targets", targets,
 				  "position", (int)i, "rounds", rounds);
 	job_set_steps(jr, rounds * (int)sd.n * (1 + (int)p.n), (int)p.n);
-	for (int r = 1; r <= rounds && rc == 0; r++) {
+	for (int r = 1; r <= rounds && rc == 0; r++)
 		rc = one_round(&sd, &p, r);
-		job_tests_done(jr, (int)p.n * r / rounds);
-	}
 out:
 	json_decref(jr->interleave);
 	jr->interleave = NULL;

@@ -194,6 +194,7 @@ struct planrun_file {
 	struct engine_samples samples;
 	struct sample_sink sink;
 	unsigned char *warned; /* per test: its Little's-law warning given */
+	int direct;	       /* direct I/O in effect on the file */
 };
 
 void planrun_file_close(struct planrun_file *f, int remove)
@@ -211,7 +212,7 @@ int planrun_file_open(struct job_run *jr, const struct plan *p,
 		      unsigned char *warned, struct planrun_file **out)
 {
 	struct planrun_file *f = calloc(1, sizeof(*f));
-	int direct = 0, rc;
+	int rc;
 
 	*out = NULL;
 	if (!f)
@@ -223,14 +224,9 @@ int planrun_file_open(struct job_run *jr, const struct plan *p,
 	/* the file carries the first test's data pattern (CrystalDiskMark
 	 * fills it with zeros in its 0Fill mode) */
 	if ((rc = job_file_make(jr, jr->s->target, jr->s->size, p->w[0].data,
-				&direct, &f->path)) < 0)
+				&f->direct, &f->path)) < 0)
 		goto fail;
 	job_step(jr);
-	jr->plan = p;
-	rc = jr->run_id ? 0 : job_run_create(jr, direct, jr->s->size);
-	jr->plan = NULL;
-	if (rc < 0)
-		goto fail;
 	f->o = job_engine_opts(jr, f->path);
 	f->o.hist = malloc(sizeof(struct hist)); /* 32 KiB: not the stack */
 	f->samples.cap = samples_cap(p);
@@ -250,8 +246,18 @@ fail:
 
 int planrun_file_test(struct planrun_file *f, size_t i, int iteration)
 {
+	struct job_run *jr = f->jr;
 	int rc;
 
+	/* the run exists from its first measurement: a job whose files could
+	 * not all be made (an interleaved job's later target) leaves none */
+	if (!jr->run_id) {
+		jr->plan = f->p;
+		rc = job_run_create(jr, f->direct, jr->s->size);
+		jr->plan = NULL;
+		if (rc < 0)
+			return rc;
+	}
 	/* the sink lives in f; the engine keeps no pointer to it after */
 	f->o.sample_done = on_sample;
 	f->o.sample_arg = &f->sink;

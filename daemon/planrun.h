@@ -26,8 +26,9 @@ int planrun_plan(const struct job_run *jr, struct plan *p, char *error,
 		 size_t error_len);
 
 /*
- * A test file of the job's size, made and filled on jr's target (the run
- * created with the first), ready for planrun_file_test: what one round of
+ * A test file of the job's size, made and filled on jr's target, ready for
+ * planrun_file_test (which creates the job's run before its first
+ * measurement): what one round of
  * an interleaved job (interleave.c) opens on each target, and the whole of
  * a plain job. warned: p->n flags, one per test, kept by the caller across
  * files (a test's Little's-law warning is given once). 0 with *out, or a

@@ -132,7 +132,7 @@ test('one run a side cannot tell, and the page says what would', async () => {
   await page.locator('#compare-table').waitFor();
   const verdict = await page.locator('#compare-verdicts').innerText();
   assert.match(verdict, /same-b vs same-a: cannot tell: one run per side and no run-to-run noise estimate/);
-  assert.match(verdict, /one more run of each side, an interleaved job of both targets/);
+  assert.match(verdict, /one more run of each side made the same way, or an interleaved job of both targets, would tell/);
   const cells = page.locator('#compare-table td.delta');
   const n = await cells.count();
   assert.ok(n > 0);
@@ -172,6 +172,9 @@ test('an interleaved job of two directories from the form: the compare page show
   await page.locator('#compare-table').waitFor();
   const c = (await api(d.url, 'GET', `/api/v1/compare?runs=${job.runs.join(',')}`)).json;
   assert.deepEqual(await page.locator('#compare-verdicts p.verdict').allInnerTexts(), c.verdicts.map((v) => v.text));
+  // each side says which target it is
+  const sidesText = await page.locator('ul.sides').innerText();
+  assert.ok(sidesText.includes(`on ${a}`) && sidesText.includes(`on ${b}`), sidesText);
   // the noise band chart is drawn, and each test's line says band, verdict and test
   await page.waitForFunction(() => document.querySelector('#compare-noise')?.dataset.rendered === '1');
   assert.ok(await canvasDrawn(page, '#compare-noise') > 500, 'the noise band chart has pixels');
@@ -181,7 +184,7 @@ test('an interleaved job of two directories from the form: the compare page show
     assert.equal(v.test, 'paired', `${t.test} ${t.rw}`);
     const li = page.locator(`#compare-bands li[data-test="${t.test}"][data-rw="${t.rw}"]`);
     const text = await li.innerText();
-    assert.ok(text.includes(`noise band of ±${v.noise_band_pct.toFixed(1)} %`), text);
+    assert.ok(text.includes(`${Math.abs(v.delta_pct) > v.noise_band_pct ? 'outside' : 'inside'} a noise band of ±${v.noise_band_pct.toFixed(1)} %`), text);
     assert.ok(text.includes(v.verdict) && text.includes('paired t-test over 3 interleaved rounds'), text);
     assert.equal(await li.getAttribute('data-verdict'), v.verdict);
     lines++;
@@ -213,7 +216,7 @@ test('the archive filters on the server, exports CSV, and deletes a run only aft
   // CSV of the comparison: a header and a row per test, metric and side
   const csv = await (await fetch(`${d.url}/api/v1/compare?runs=${runIds.join(',')}&format=csv`)).text();
   const lines = csv.trim().split('\r\n');
-  assert.equal(lines[0], 'test,rw,metric,unit,better,side,label,baseline,n,mean,sd,delta,delta_pct,p,verdict,judged_by,ci_low_pct,ci_high_pct,noise_band_pct');
+  assert.equal(lines[0], 'test,rw,metric,unit,better,side,label,baseline,n,mean,sd,delta,delta_pct,p,verdict,judged_by,ci_low_pct,ci_high_pct,noise_band_pct,how');
   const c = (await api(d.url, 'GET', `/api/v1/compare?runs=${runIds.join(',')}`)).json;
   assert.equal(lines.length - 1, c.tests.reduce((k, t) => k + t.metrics.length, 0) * c.sides.length);
   // delete: cancelled first (the run stays), then confirmed (it goes)

@@ -129,6 +129,14 @@ test('sides that differ in something not asked for are warned of, with both valu
   assert.match(w, new RegExp(`run ${direct.run_id}: "direct" \\(run ${direct.run_id}\\)`));
   assert.match(w, new RegExp(`run ${buffered.run_id}: "buffered" \\(run ${buffered.run_id}\\)`));
   assert.match(w, /group_by=direct/);
+  // the buffered run has no series of its own: the direct runs' noise is
+  // not lent to it
+  assert.equal(iopsOf(c).vs_baseline[1].verdict, 'cannot tell', JSON.stringify(iopsOf(c).vs_baseline[1]));
+  // another back-end is a condition, not another workload: judged, and warned of
+  const psync = await run(job({ target: dirB, iterations: 2, engine: 'psync' }));
+  const e = (await api(d.url, 'GET', `/api/v1/compare?runs=${direct.run_id},${psync.run_id}`)).json;
+  assert.deepEqual(e.tests.map((t) => t.not_like_for_like[1]), e.tests.map(() => null));
+  assert.ok(e.warnings.some((x) => /back-end or tool/.test(x) && /"psync"/.test(x) && /"io_uring"/.test(x)), e.warnings.join('\n'));
   // grouped by it, the sides are what was asked for: no warning about it
   const g = (await api(d.url, 'GET', `/api/v1/compare?group_by=direct&values=direct,buffered&target=${dirB}`)).json;
   assert.deepEqual(g.sides.map((s) => s.label), ['direct', 'buffered']);

@@ -92,6 +92,10 @@ export const ALLOWED = [
     why: 'sides that differ in a condition they are not grouped by are warned of; the imported-run warning says several runs a side are tested' },
   { route: /^\/api\/v1\/compare/, path: 'warnings', kind: 'added',
     why: 'sides that differ in a condition they are not grouped by are warned of' },
+  { route: /^\/api\/v1\/compare/, path: 'tests[*].workload', kind: 'changed',
+    why: 'the back-end left the workload shape: it is a condition (warned of, a group_by key), so group_by=engine can judge' },
+  { route: /^\/api\/v1\/compare/, path: 'tests[*].not_like_for_like', kind: 'changed',
+    why: 'the back-end left the workload shape: it is a condition (warned of, a group_by key), so group_by=engine can judge' },
   { route: /^\/api\/v1\/compare.*format=csv/, path: '$', kind: 'changed',
     why: 'the CSV carries the run-level verdicts' },
 ];

@@ -50,7 +50,9 @@ function renderCompare(root, c, query, cat) {
   const sideHead = (s, i) => h('li', null, h('span', { class: 'swatch', style: `background:${sideColor(i)}` }),
     h('b', null, s.label), i === 0 ? h('span', { class: 'muted' }, ' (baseline)') : '', ' — ',
     s.runs.map((r, k) => [k ? ', ' : '', h('a', { href: `#/runs/${r.id}` }, `#${r.id}`),
-      r.fs_type ? h('span', { class: 'muted' }, ` ${r.fs_type}`) : '']));
+      r.fs_type ? h('span', { class: 'muted' }, ` ${r.fs_type}`) : '',
+      // one run a side (runs=…, an interleaved job): which target it is
+      s.runs.length === 1 && r.target ? h('span', { class: 'muted side-target' }, ` on ${r.target}`) : '']));
   const unlike = c.tests.filter((t) => t.not_like_for_like?.some(Boolean));
   const head = h('section', { class: 'card' },
     h('div', { class: 'card-head' }, h('h2', null, 'Comparison'),
@@ -117,7 +119,9 @@ function noiseBands(c, card) {
       bands.push(h('li', { class: `band ${v?.verdict === 'significant' ? (v.better ? 'better' : 'worse') : 'noise'}`,
         dataset: { side: i, test: t.test, rw: t.rw, verdict: v?.verdict ?? '' } },
       `${c.sides[i].label}, ${t.test} ${t.rw}: ${fmtPct(v?.delta_pct)} `,
-      isNum(v?.noise_band_pct) ? `inside a noise band of ±${v.noise_band_pct.toFixed(1)} % → ` : 'no noise band → ',
+      isNum(v?.noise_band_pct)
+        ? `${Math.abs(v.delta_pct) > v.noise_band_pct ? 'outside' : 'inside'} a noise band of ±${v.noise_band_pct.toFixed(1)} % → `
+        : 'no noise band → ',
       h('b', null, v?.verdict ?? '–'), v?.how ? h('span', { class: 'muted' }, ` (${v.how})`) : ''));
     }
   }

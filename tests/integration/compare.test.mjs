@@ -90,6 +90,12 @@ test('compare_with is refused where it cannot work, naming the field', async () 
     assert.equal(r.json.field, field, r.text);
   }
   assert.deepEqual(fs.readdirSync(dirB), [], 'nothing written');
+  // without iterations, an interleaved job has 10 rounds
+  const r = await api(d.url, 'POST', '/api/v1/jobs', { ...job({ target: dirA }), compare_with: [dirB] });
+  assert.equal(r.status, 202, r.text);
+  assert.equal(r.json.iterations, 10);
+  assert.equal((await api(d.url, 'DELETE', `/api/v1/jobs/${r.json.id}`)).status, 202);
+  assert.equal((await waitJob(d.url, r.json.id)).state, 'cancelled');
 });
 
 test('one run a side cannot tell without a noise estimate; an A/A series in the archive lets it', async () => {

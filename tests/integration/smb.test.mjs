@@ -2,8 +2,8 @@
 // (tests/lib/smbd.mjs): stored credentials that never come back out,
 // cdm-default on a share with the dialect recorded (and checked against
 // what the server itself reports with smbstatus), the protocol knobs, the
-// errors for a wrong password and a missing share, and the server killed
-// mid-run. Needs root and Debian's samba; says why it skips otherwise.
+// errors for a wrong password and a missing share, an interleaved job of
+// two directories of a share, and the server killed mid-run. Needs root and Debian's samba; says why it skips otherwise.
 //
 //   STORBENCH_BIN=build/storbench STORBENCH_OUT=build/test-out node --test smb.test.mjs
 
@@ -169,6 +169,30 @@ test('the protocol knobs change what is negotiated, and the run says so', opts, 
     smb: { require_encryption: true, max_protocol: 'SMB2_10' } });
   assert.equal(b.status, 400);
   assert.equal(b.json.field, 'smb.require_encryption');
+});
+
+test('an interleaved job of two directories of a share: a run each, paired rounds, nothing left', opts, async () => {
+  fs.mkdirSync(path.join(smb.dir, 'bench', 'il'), { recursive: true });
+  const r = await api(d.url, 'POST', '/api/v1/jobs', {
+    target: smb.share('bench'), compare_with: [smb.share('bench', 'il')], credential: 'filer',
+    profile: 'custom', size: '16MiB', iterations: 2, duration_s: 0.5,
+    tests: [{ name: 'RND4K Q4T1', pattern: 'random', block_size: '4KiB', queue_depth: 4, read_pct: 100 }],
+  });
+  assert.equal(r.status, 202, r.text);
+  const job = await waitJob(d.url, r.json.id, 120000);
+  assert.equal(job.state, 'done', job.error);
+  assert.equal(job.runs.length, 2);
+  for (const id of job.runs) {
+    const run = (await api(d.url, 'GET', `/api/v1/runs/${id}`)).json;
+    assert.equal(run.engine.target, 'smb');
+    assert.ok(run.probe.smb.dialect, JSON.stringify(run.probe.smb));
+    assert.deepEqual(run.tests[0].iterations.map((it) => it.iteration), [1, 2]);
+  }
+  const c = (await api(d.url, 'GET', `/api/v1/compare?runs=${job.runs.join(',')}`)).json;
+  assert.equal(c.tests[0].metrics.find((m) => m.metric === 'iops').vs_baseline[1].test, 'paired');
+  assert.deepEqual(fs.readdirSync(path.join(smb.dir, 'bench', 'il')), []);
+  fs.rmdirSync(path.join(smb.dir, 'bench', 'il'));
+  assert.deepEqual(fs.readdirSync(path.join(smb.dir, 'bench')), []);
 });
 
 test('a wrong password and a missing share fail fast with the cause named', opts, async () => {

@@ -96,6 +96,8 @@ export const ALLOWED = [
     why: 'the back-end left the workload shape: it is a condition (warned of, a group_by key), so group_by=engine can judge' },
   { route: /^\/api\/v1\/compare/, path: 'tests[*].not_like_for_like', kind: 'changed',
     why: 'the back-end left the workload shape: it is a condition (warned of, a group_by key), so group_by=engine can judge' },
+  { route: /^\/api\/v1\/compare\?group_by=/, path: 'detail', kind: 'changed',
+    why: 'a one-sided group_by names the value every run has' },
   { route: /^\/api\/v1\/compare.*format=csv/, path: '$', kind: 'changed',
     why: 'the CSV carries the run-level verdicts' },
 ];

@@ -372,7 +372,7 @@ int cmd_serve(int argc, char **argv)
 		log_error("credential store %s: %s", creds, strerror(-err));
 		goto out;
 	}
-	if ((err = jobq_start(db, &q)) < 0) {
+	if ((err = jobq_open(db, &q)) < 0) {
 		log_error("job queue: %s", strerror(-err));
 		goto out;
 	}
@@ -384,6 +384,12 @@ int cmd_serve(int argc, char **argv)
 				  ? "not ADDR:PORT with a numeric address "
 				    "and a port from 1 to 65535"
 				  : strerror(-err));
+		goto out;
+	}
+	/* the worker starts once the daemon surely serves: a start that fails
+	 * (the port is taken) claims no queued job */
+	if ((err = jobq_run(q)) < 0) {
+		log_error("job queue: %s", strerror(-err));
 		goto out;
 	}
 	log_info("storbench %s serving http://%s/ (data %s)", STORBENCH_VERSION,

@@ -34,6 +34,7 @@ struct jobq {
 	int64_t current;	 /* running job id or 0; under mu */
 	atomic_int cancel;	 /* read by the engine threads */
 	int64_t only;		 /* run this job only, then stop (0: all) */
+	int started;		 /* the worker runs (jobq_run) */
 	struct jobrun_live live; /* the running job's progress */
 };
 
@@ -224,12 +225,8 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int jobq_start(const char *db_path, struct jobq **out)
-{
-	return jobq_start_one(db_path, 0, out);
-}
-
-int jobq_start_one(const char *db_path, int64_t only, struct jobq **out)
+/* The queue, its archive connection and its start-up chores; no worker. */
+static int open_queue(const char *db_path, int64_t only, struct jobq **out)
 {
 	struct jobq *q = calloc(1, sizeof(*q));
 	char why[300];
@@ -254,10 +251,6 @@ int jobq_start_one(const char *db_path, int64_t only, struct jobq **out)
 			 "marked interrupted",
 			 n);
 	job_files_remove_leftovers(q->a);
-	if (pthread_create(&q->tid, NULL, worker, q) != 0) {
-		rc = -EAGAIN;
-		goto fail;
-	}
 	*out = q;
 	return 0;
 fail:
@@ -266,6 +259,32 @@ fail:
 	pthread_mutex_destroy(&q->mu);
 	pthread_cond_destroy(&q->cv);
 	free(q);
+	return rc;
+}
+
+int jobq_open(const char *db_path, struct jobq **out)
+{
+	return open_queue(db_path, 0, out);
+}
+
+int jobq_run(struct jobq *q)
+{
+	if (q->started)
+		return 0;
+	if (pthread_create(&q->tid, NULL, worker, q) != 0)
+		return -EAGAIN;
+	q->started = 1;
+	return 0;
+}
+
+int jobq_start_one(const char *db_path, int64_t only, struct jobq **out)
+{
+	int rc = open_queue(db_path, only, out);
+
+	if (rc == 0 && (rc = jobq_run(*out)) < 0) {
+		jobq_stop(*out);
+		*out = NULL;
+	}
 	return rc;
 }
 
@@ -313,7 +332,8 @@ void jobq_stop(struct jobq *q)
 	atomic_store(&q->cancel, 1);
 	pthread_cond_signal(&q->cv);
 	pthread_mutex_unlock(&q->mu);
-	pthread_join(q->tid, NULL);
+	if (q->started)
+		pthread_join(q->tid, NULL);
 	archive_close(q->a);
 	jobrun_live_destroy(&q->live);
 	pthread_mutex_destroy(&q->mu);

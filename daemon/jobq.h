@@ -42,13 +42,19 @@ void jobq_finished_counts(unsigned long long counts[6]);
 
 /*
  * Opens the archive at db_path for the worker, marks jobs left running as
- * interrupted, removes test files a crash left behind, and starts the worker.
- * *out is freed by jobq_stop(). Returns 0 or a negative errno.
+ * interrupted and removes test files a crash left behind; the worker does
+ * not run yet (jobq_run), so a daemon that then fails to start (its port is
+ * taken) claims no queued job. *out is freed by jobq_stop(). Returns 0 or a
+ * negative errno.
  */
-int jobq_start(const char *db_path, struct jobq **out);
+int jobq_open(const char *db_path, struct jobq **out);
 
-/* The same for `storbench run`: the worker runs job only (queued by the
- * caller) and stops; jobq_done() is then 1. Nothing else queued runs. */
+/* Starts q's worker: queued jobs run from now on. 0 or a negative errno. */
+int jobq_run(struct jobq *q);
+
+/* jobq_open and jobq_run for `storbench run`: the worker runs job only
+ * (queued by the caller) and stops; jobq_done() is then 1. Nothing else
+ * queued runs. */
 int jobq_start_one(const char *db_path, int64_t only, struct jobq **out);
 int jobq_done(struct jobq *q);
 

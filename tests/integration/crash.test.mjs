@@ -16,7 +16,8 @@
 //
 // SIGTERM while a test file is written (direct and buffered), while a test
 // measures, and between tests: the daemon exits 0 within 2 s, the job is
-// interrupted and its test file is gone. The times are printed.
+// interrupted and its test file is gone. The times are printed. A start
+// that fails (its port taken) after a kill leaves the queued jobs queued.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -404,4 +405,40 @@ test('SIGTERM between two tests: exit 0 within 2 s, job interrupted', async () =
   await termDuring('interval', { profile: 'custom', size: '16MiB', iterations: 1, duration_s: 1, interval_s: 20,
     tests: [{ read_pct: 100 }, { read_pct: 0 }] }, async (j) => phase('interval')(j));
   console.log(`SIGTERM exit times: ${termTimes.map(([n, ms]) => `${n} ${ms.toFixed(0)} ms`).join(', ')}`);
+});
+
+test('a start that fails (its port is taken) claims no queued job', async () => {
+  const dataDir = path.join(root, 'busy-port');
+  const target = path.join(root, 'busy-port-target');
+  fs.mkdirSync(target, { recursive: true });
+  const d = await startDaemon({ bin, dataDir, allow: [target], quiet: true });
+  daemons.add(d);
+  const body = { target, profile: 'custom', size: '16MiB', iterations: 1, duration_s: 5,
+    tests: [{ name: 'RND4K', pattern: 'random', block_size: '4KiB', queue_depth: 1 }] };
+  const ids = [];
+  for (let i = 0; i < 3; i++) ids.push((await api(d.url, 'POST', '/api/v1/jobs', body)).json.id);
+  for (let t = 0; (await api(d.url, 'GET', `/api/v1/jobs/${ids[0]}`)).json.state !== 'running'; t++) {
+    assert.ok(t < 200, 'the first job never ran');
+    await sleep(50);
+  }
+  const gone = new Promise((resolve) => d.proc.once('exit', resolve));
+  d.proc.kill('SIGKILL');
+  await gone;
+  daemons.delete(d);
+  // another process holds the port the next start asks for
+  const { createServer } = await import('node:net');
+  const holder = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => holder.once('listening', resolve));
+  const port = holder.address().port;
+  const r = (await import('node:child_process')).spawnSync(bin,
+    ['serve', '--listen', `127.0.0.1:${port}`, '--data', dataDir, '--allow', target], { encoding: 'utf8', timeout: 20000 });
+  holder.close();
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /cannot listen/);
+  const states = execFileSync('sqlite3', [path.join(dataDir, 'storbench.db'),
+    `SELECT id || ':' || state FROM jobs WHERE id IN (${ids.join(',')}) ORDER BY id`]).toString().trim().split('\n');
+  // the job that was running when killed is interrupted; the queued ones
+  // are still queued (before: the failed start ran the next and ended it
+  // interrupted, one more each time)
+  assert.deepEqual(states, [`${ids[0]}:interrupted`, `${ids[1]}:queued`, `${ids[2]}:queued`]);
 });

@@ -69,6 +69,8 @@ struct api_resp {
 	char filename[96];  /* Content-Disposition: attachment */
 	int stream;	    /* set by h_events: the server answers
 			       with the event stream instead */
+	int close;	    /* Connection: close (the request's framing
+			       cannot be trusted) */
 	const char *route;  /* the matched route's pattern, for the
 			       HTTP metrics (set by api_dispatch) */
 };

@@ -76,6 +76,9 @@ static enum MHD_Result send_resp(struct MHD_Connection *c, struct api_resp *r)
 					r->location);
 	if (r->allow[0])
 		MHD_add_response_header(mr, MHD_HTTP_HEADER_ALLOW, r->allow);
+	if (r->close)
+		MHD_add_response_header(mr, MHD_HTTP_HEADER_CONNECTION,
+					"close");
 	if (r->filename[0]) {
 		/* a header is ASCII: anything else (an imported file's UTF-8
 		 * or stray bytes), quotes and backslashes become '_' */
@@ -119,6 +122,46 @@ static enum MHD_Result too_big(struct MHD_Connection *c, const char *method,
 	return ret;
 }
 
+/* The request's Content-Length headers: how many, and whether they
+ * disagree. */
+struct lengths {
+	int n, differ;
+	char first[32];
+};
+
+static enum MHD_Result count_length(void *cls, enum MHD_ValueKind kind,
+				    const char *key, const char *value)
+{
+	struct lengths *l = cls;
+
+	(void)kind;
+	if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) != 0)
+		return MHD_YES;
+	if (l->n++ == 0)
+		snprintf(l->first, sizeof(l->first), "%s", value ? value : "");
+	else if (strcmp(l->first, value ? value : "") != 0)
+		l->differ = 1;
+	return MHD_YES;
+}
+
+/* Two Content-Length headers that disagree: the body's end is unknown
+ * (RFC 9112 6.3), so the request is refused and the connection closed
+ * rather than read one way. */
+static int conflicting_length(struct MHD_Connection *c, struct api_resp *r)
+{
+	struct lengths l = { 0 };
+
+	MHD_get_connection_values(c, MHD_HEADER_KIND, count_length, &l);
+	if (!l.differ)
+		return 0;
+	api_fail(r, 400, "Content-Length",
+		 "Content-Length: the request has %d of them that disagree; "
+		 "send one",
+		 l.n);
+	r->close = 1;
+	return 1;
+}
+
 static int expects_continue(struct MHD_Connection *c)
 {
 	const char *e = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
@@ -147,7 +190,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 			return MHD_NO;
 		*con_cls = cs;
 		cs->t0_ns = os_now_ns();
-		if (api_access_check(s->ctx, c, url, method, &resp) < 0) {
+		if (conflicting_length(c, &resp) ||
+		    api_access_check(s->ctx, c, url, method, &resp) < 0) {
 			cs->too_big = 1; /* drop whatever body follows */
 			ret = send_resp(c, &resp);
 			api_http_count(NULL, method, resp.status,

@@ -139,6 +139,33 @@ test('without a token: a non-loopback Host (DNS rebinding) and cross-origin writ
   assert.equal((await waitJob(loop.url, r.json.id)).state, 'done');
 });
 
+test('two Content-Length headers that disagree: 400 naming it, the connection closed, nothing queued', async () => {
+  const { createConnection } = await import('node:net');
+  const u = new URL(loop.url);
+  const before = (await api(loop.url, 'GET', '/api/v1/jobs')).json.jobs.length;
+  const send = (lengths) => new Promise((resolve, reject) => {
+    const sock = createConnection({ host: u.hostname, port: Number(u.port) });
+    let text = '';
+    sock.on('data', (c) => { text += c; });
+    sock.on('end', () => resolve({ text, closed: true }));
+    sock.on('error', reject);
+    const body = '{"profile": "custom"}';
+    sock.write(`POST /api/v1/jobs HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\n` +
+      lengths.map((n) => `Content-Length: ${n}\r\n`).join('') + `\r\n${body}`);
+    setTimeout(() => { sock.destroy(); resolve({ text, closed: false }); }, 3000);
+  });
+  const r = await send([2, 21]);
+  assert.match(r.text, /^HTTP\/1\.1 400 /, r.text);
+  assert.match(r.text, /application\/problem\+json/);
+  assert.match(r.text, /"field":\s*"Content-Length"/);
+  assert.ok(r.closed, 'the daemon closes the connection');
+  // the same length twice is one length (RFC 9110 8.6): read as usual
+  const same = await send([21, 21]);
+  assert.match(same.text, /^HTTP\/1\.1 400 /, same.text); // custom without tests: refused by field
+  assert.match(same.text, /"field":\s*"tests"/);
+  assert.equal((await api(loop.url, 'GET', '/api/v1/jobs')).json.jobs.length, before);
+});
+
 test('security headers on every answer; no CORS, not even for a preflight', async () => {
   for (const p of ['/', '/static/app.js', '/api/v1/runs', '/api/v1/nothing']) {
     const r = await raw(loop.url, 'GET', p, { Origin: 'http://evil.example' });

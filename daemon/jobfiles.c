@@ -270,13 +270,26 @@ void job_file_remove(struct job_run *jr, const char *path)
 		drop(jr, p);
 		return;
 	}
+	if (urc < 0 && urc != -ENOENT) {
+		/* not forgotten: the archive keeps the name, the run says so,
+		 * and the next start removes it (job_files_remove_leftovers) */
+		char text[PATH_MAX + 200];
+		log_warn("job %lld: could not remove %s: %s; the next start "
+			 "will try again",
+			 (long long)jr->id, real, strerror(-urc));
+		snprintf(text, sizeof(text),
+			 "test file %s could not be removed (%s); it is still "
+			 "listed, and the daemon's next start removes it",
+			 real, strerror(-urc));
+		if (jr->run_id)
+			archive_run_warn(jr->a, jr->run_id, text);
+		drop(jr, p);
+		return;
+	}
 	if (urc == -ENOENT && (jr->ops->caps & TGT_CAP_FILES))
 		log_warn("job %lld: test file %s was not there to remove "
 			 "(was it removed by someone else during the job?)",
 			 (long long)jr->id, real);
-	else if (urc < 0 && urc != -ENOENT)
-		log_warn("job %lld: could not remove %s: %s", (long long)jr->id,
-			 real, strerror(-urc));
 	archive_testfile_remove(jr->a, real);
 	drop(jr, p);
 }
@@ -396,9 +409,16 @@ void job_files_remove_leftovers(struct archive *a)
 				p.v[i]);
 			continue;
 		}
-		if (local && tgt_unlink(local, p.v[i], NULL) == 0)
-			log_info("removed test file %s left by a crash",
-				 p.v[i]);
+		int urc = local ? tgt_unlink(local, p.v[i], NULL) : -ENOENT;
+		if (urc == 0)
+			log_info("removed test file %s left behind", p.v[i]);
+		if (urc < 0 && urc != -ENOENT) {
+			/* kept on the list: the next start tries again */
+			log_warn("could not remove test file %s: %s; the next "
+				 "start tries again",
+				 p.v[i], strerror(-urc));
+			continue;
+		}
 		archive_testfile_remove(a, p.v[i]);
 	}
 	free_paths(&p);

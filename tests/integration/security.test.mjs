@@ -352,6 +352,47 @@ while time.time() < end:
   }
 });
 
+test('a test file that cannot be removed is kept on the list, said on the run, and removed by the next start', async (t) => {
+  if (process.getuid?.() !== 0) return t.skip('needs root (chattr +a)');
+  const dir = path.join(root, 'append-only');
+  const dataDir = path.join(root, 'append-only-data');
+  fs.mkdirSync(dir);
+  try {
+    execFileSync('chattr', ['+a', dir]);
+  } catch (e) {
+    return t.skip(`chattr +a is not available here (${String(e.stderr ?? e.message).trim()})`);
+  }
+  let d = await startDaemon({ bin, dataDir, allow: [dir], quiet: true });
+  try {
+    const r = await api(d.url, 'POST', '/api/v1/jobs', { ...SMALL, target: dir });
+    assert.equal(r.status, 202, r.text);
+    const job = await waitJob(d.url, r.json.id);
+    assert.equal(job.state, 'done', job.error);
+    const file = path.join(dir, path.basename(job.test_file));
+    assert.ok(fs.existsSync(file), 'the directory kept it (append-only)');
+    const run = (await api(d.url, 'GET', `/api/v1/runs/${job.run_id}`)).json;
+    assert.ok(run.warnings.some((w) => w.includes(file) && /could not be removed \(Operation not permitted\)/.test(w)),
+      JSON.stringify(run.warnings));
+    const listed = execFileSync('sqlite3', [path.join(dataDir, 'storbench.db'), 'SELECT path FROM test_files']).toString();
+    assert.ok(listed.includes(file), `still listed: ${listed}`);
+    // a start while it still cannot go: kept on the list
+    await d.stop();
+    d = await startDaemon({ bin, dataDir, allow: [dir], quiet: true });
+    await d.stop();
+    assert.ok(fs.existsSync(file));
+    assert.match(execFileSync('sqlite3', [path.join(dataDir, 'storbench.db'), 'SELECT path FROM test_files']).toString(),
+      new RegExp(path.basename(file).replace(/\./g, '\\.')));
+    // once it can: the next start removes it, and the list is empty
+    execFileSync('chattr', ['-a', dir]);
+    d = await startDaemon({ bin, dataDir, allow: [dir], quiet: true });
+    assert.ok(!fs.existsSync(file), 'removed at start');
+    assert.equal(execFileSync('sqlite3', [path.join(dataDir, 'storbench.db'), 'SELECT count(*) FROM test_files']).toString().trim(), '0');
+  } finally {
+    try { execFileSync('chattr', ['-a', dir]); } catch { /* done */ }
+    await d.stop().catch(() => {});
+  }
+});
+
 test('a root that is a symlink to elsewhere is refused at start', async () => {
   const link = path.join(root, 'rootlink');
   fs.symlinkSync(outside, link);

@@ -102,8 +102,10 @@ static const char *const migrations[] = {
 	" sha256 TEXT NOT NULL UNIQUE, filename TEXT, size INTEGER NOT NULL,"
 	" original BLOB NOT NULL, imported_at TEXT NOT NULL);",
 	/* 7: an interleaved comparison job's other targets (its runs are
-	 * the runs whose job_id is the job's) */
-	"ALTER TABLE jobs ADD COLUMN compare_with TEXT;",
+	 * the runs whose job_id is the job's: indexed, as every job listing
+	 * reads them) */
+	"ALTER TABLE jobs ADD COLUMN compare_with TEXT;"
+	"CREATE INDEX runs_job ON runs(job_id);",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -288,6 +288,27 @@ static void note(struct finding *f, const struct metric *m, json_t *vs,
 		       f->text, sizeof(f->text));
 }
 
+/* Side s of test entry e against the baseline in metric m
+ * (compare_versus), worked out once: the verdicts and the test list both
+ * read it. A new reference. */
+static json_t *versus_of(struct compare_noise *nc, json_t *e,
+			 const struct metric *m, size_t s)
+{
+	json_t *sv = json_object_get(e, "sides");
+	json_t *vals = json_array_get(sv, s), *vs;
+	char key[96];
+
+	snprintf(key, sizeof(key), "vs:%s", m->key);
+	if (!(vs = json_object_get(vals, key))) {
+		vs = compare_versus(
+			nc, m, json_array_get(sv, 0), vals,
+			json_string_value(json_object_get(e, "test")),
+			json_string_value(json_object_get(e, "rw")));
+		json_object_set_new(vals, key, vs);
+	}
+	return json_incref(vs);
+}
+
 int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 		 const char *grouped_by, json_t **out, char *err,
 		 size_t err_len)
@@ -434,11 +455,7 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 						     judged */
 				}
 			}
-			vs = compare_versus(
-				&nc, &m[h], json_array_get(sv, 0),
-				json_array_get(sv, s),
-				json_string_value(json_object_get(e, "test")),
-				json_string_value(json_object_get(e, "rw")));
+			vs = versus_of(&nc, e, &m[h], s);
 			verdict_s = json_string_value(
 				json_object_get(vs, "verdict"));
 			if (strcmp(verdict_s, "significant") == 0) {
@@ -518,20 +535,7 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 					vsl,
 					s == 0 || !x.n || !b.n
 						? json_null()
-						: compare_versus(
-							  &nc, &m[mi],
-							  json_array_get(sv, 0),
-							  vals,
-							  json_string_value(
-								  json_object_get(
-									  e,
-									  "tes"
-									  "t")),
-							  json_string_value(
-								  json_object_get(
-									  e,
-									  "r"
-									  "w"))));
+						: versus_of(&nc, e, &m[mi], s));
 			}
 			json_array_append_new(
 				metrics,

@@ -22,6 +22,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const { values: a } = parseArgs({ options: {
   bin: { type: 'string', default: path.join(here, '..', 'build', 'storbench') },
   runs: { type: 'string', default: '10000' },
+  keep: { type: 'boolean', default: false }, // leave the archive, say where
+  'no-browser': { type: 'boolean', default: false },
 } });
 const N = Number(a.runs);
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'archive-10k-'));
@@ -83,6 +85,49 @@ for (const q of ['limit=100', `limit=100&offset=${N - 100}`, 'limit=100&fs_type=
   console.log(`| \`${q}\` | ${t.total} | ${t.ms.toFixed(1)} |`);
 }
 
+// the heavier reads, each timed alone (median of 5), then again while a
+// probe asks /healthz every 10 ms: its p99 while they run
+async function timedGet(route) {
+  const ms = [];
+  for (let i = 0; i < 5; i++) {
+    const s = performance.now();
+    const res = await api(d.url, 'GET', route, undefined, { timeoutMs: 120000 });
+    if (res.status !== 200) throw new Error(`${route}: ${res.status} ${res.text?.slice(0, 200)}`);
+    ms.push(performance.now() - s);
+  }
+  return median(ms);
+}
+const heavy = ['/api/v1/runs?limit=100', '/api/v1/runs?limit=1000', '/metrics',
+  '/api/v1/compare?group_by=label&values=before,after', '/api/v1/compare?group_by=fs_type&values=ext4,xfs&profile=custom'];
+console.log('');
+console.log('| request | median ms (5) |');
+console.log('|---|---:|');
+for (const q of heavy) console.log(`| \`${q}\` | ${(await timedGet(q)).toFixed(1)} |`);
+{
+  let stop = false;
+  const hz = [];
+  const probe = (async () => {
+    while (!stop) {
+      const s = performance.now();
+      await api(d.url, 'GET', '/healthz');
+      hz.push(performance.now() - s);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  for (let k = 0; k < 3; k++) for (const q of heavy) await api(d.url, 'GET', q, undefined, { timeoutMs: 120000 });
+  stop = true;
+  await probe;
+  hz.sort((x, y) => x - y);
+  console.log('');
+  console.log(`/healthz while those ran (3 rounds): ${hz.length} probes, p50 ${hz[hz.length >> 1].toFixed(1)} ms, ` +
+    `p99 ${hz[Math.min(hz.length - 1, Math.floor(hz.length * 0.99))].toFixed(1)} ms, max ${hz[hz.length - 1].toFixed(1)} ms`);
+}
+
+if (a['no-browser']) {
+  await d.stop();
+  if (a.keep) console.log(`archive kept: ${data}`); else fs.rmSync(root, { recursive: true, force: true });
+  process.exit(0);
+}
 const { chromium } = await import(path.join(here, '..', 'tests', 'browser', 'node_modules', 'playwright-core', 'index.mjs'));
 const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -111,4 +156,4 @@ console.log(`| "Load more": rows 101–200 drawn | ${more.toFixed(0)} |`);
 console.log(`(rows on the page at the end: ${await rows()})`);
 await browser.close();
 await d.stop();
-fs.rmSync(root, { recursive: true, force: true });
+if (a.keep) console.log(`archive kept: ${data}`); else fs.rmSync(root, { recursive: true, force: true });

@@ -38,7 +38,6 @@ void api_guard_headers(struct MHD_Response *mr)
 	MHD_add_response_header(mr, "Referrer-Policy", "no-referrer");
 	MHD_add_response_header(mr, "Cross-Origin-Resource-Policy",
 				"same-origin");
-	MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
 }
 
 /* Compares a and b (b: the token) in time that depends on b's length only. */

@@ -3,10 +3,12 @@
  * (routes.c), one handler file per resource (h_*.c), request validation
  * (jobspec.c) and errors as application/problem+json (problem.c).
  *
- * Design: MHD runs one internal polling thread; every handler runs on it, so
- * the API's archive connection is used by that thread only. A handler gets a
- * parsed request (method, path, id from the path, the whole body) and fills a
- * response; it never blocks on benchmark I/O (that is the queue worker's).
+ * Design: MHD runs a thread per connection (server.c); a handler runs on
+ * its connection's thread with an archive connection of its own for the
+ * request (req->ctx->a), so handlers run side by side and a slow one holds
+ * up only its own client. A handler gets a parsed request (method, path, id
+ * from the path, the whole body) and fills a response; it never blocks on
+ * benchmark I/O (that is the queue worker's).
  */
 #ifndef STORBENCH_API_H
 #define STORBENCH_API_H
@@ -19,6 +21,13 @@
 #include "fields.h"
 
 #define API_BODY_LIMIT (64 * 1024)  /* bytes; larger bodies get 413 */
+/* server.c: connections (a thread each) open at once; of them, how many one
+ * address may hold before sending a request; seconds an idle connection
+ * stays open; seconds between log lines about refused connections */
+#define API_MAX_CONNECTIONS 512
+#define API_WAITING_PER_ADDR 32
+#define API_IDLE_TIMEOUT_S 10
+#define API_LOG_INTERVAL_S 10
 #define API_IMPORT_LIMIT (16 << 20) /* bytes, POST /api/v1/import */
 
 struct archive;
@@ -27,7 +36,9 @@ struct MHD_Connection;
 
 /* What the handlers share; owned by main. */
 struct api_ctx {
-	struct archive *a; /* the HTTP thread's archive connection */
+	struct archive *a; /* in a handler: this request's archive
+			      connection (server.c lends one) */
+	const char *db_path; /* the archive file, for server.c's pool */
 	struct jobq *q;
 	const char *scratch; /* DATA/scratch, the default target */
 	/* access (server.c): the bearer token ("" when none), and whether the
@@ -73,6 +84,9 @@ struct api_resp {
 			       cannot be trusted) */
 	const char *route;  /* the matched route's pattern, for the
 			       HTTP metrics (set by api_dispatch) */
+	char etag[24];	    /* ETag (quoted) when non-empty: a request's
+			       matching If-None-Match gets 304 */
+	const char *cache_control; /* Cache-Control, when not NULL */
 };
 
 /* A problem (RFC 9457) being built: status, title, field, detail. */
@@ -110,13 +124,32 @@ void api_http_metrics(FILE *f);
 void api_http_count(const char *route, const char *method, unsigned status,
 		    double secs);
 
+/* --- runcache.c: the answers about runs that have ended --- */
+/* Cache-Control of an answer that can be kept and revalidated (its ETag
+ * changes only with its bytes: a run's labels and notes can still be
+ * edited, so a copy is checked, not trusted blindly) */
+#define API_CACHE_ENDED "private, no-cache"
+/* Cache-Control of an answer about a run still measuring */
+#define API_CACHE_LIVE "no-store"
+/* The strong ETag of body, quoted: "0123456789abcdef". */
+void api_etag_of(const void *body, size_t len, char out[24]);
+/* Fills resp with the kept answer variant ("json", "csv", "cdm",
+ * "samples") about run, with its ETag: 1, or 0 when none is kept. */
+int api_cache_get(int64_t run, const char *variant, struct api_resp *resp);
+/* Keeps a copy of resp (a 200 about run, which has ended) and sets its
+ * ETag and Cache-Control. */
+void api_cache_put(int64_t run, const char *variant, struct api_resp *resp);
+/* Forgets every answer about run (it was edited or deleted). */
+void api_cache_forget(int64_t run);
+
 /* --- access.c --- */
 struct MHD_Response;
 /* May this request go on (0), or is it refused (-EACCES, the problem in r)?
  * The rules are in access.c's header. */
 int api_access_check(struct api_ctx *ctx, struct MHD_Connection *c,
 		     const char *url, const char *method, struct api_resp *r);
-/* The headers every answer carries (README "Access"). */
+/* The headers every answer carries (README "Access"), but Cache-Control,
+ * which is the answer's own (API_CACHE_*). */
 void api_guard_headers(struct MHD_Response *mr);
 
 /* --- sse.c: GET /api/v1/events --- */

@@ -34,6 +34,8 @@ static void add_progress(struct api_ctx *ctx, json_t *job)
 	char path[PATH_MAX];
 	struct stat st;
 
+	jobq_overlay(ctx->q, job, 0);
+	state = json_string_value(json_object_get(job, "state"));
 	if (target && created && !tgt_for_target(target) &&
 	    stat(target, &st) == 0 && S_ISBLK(st.st_mode))
 		json_object_set_new(job, "test_file", json_string(target));
@@ -139,6 +141,7 @@ void h_jobs_cancel(struct api_req *req, struct api_resp *resp)
 			 (long long)req->id);
 		return;
 	}
+	jobq_overlay(req->ctx->q, job, 0);
 	state = json_string_value(json_object_get(job, "state"));
 	rc = (strcmp(state, "queued") == 0 || strcmp(state, "running") == 0)
 		     ? jobq_cancel(req->ctx->q, req->ctx->a, req->id)

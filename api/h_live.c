@@ -162,7 +162,8 @@ void h_metrics(struct api_req *req, struct api_resp *resp)
 	struct run_filter all = { 0 };
 	json_t *one = NULL;
 	int64_t runs = 0;
-	char *buf = NULL;
+	char *buf = NULL, end_state[16];
+	int unwritten;
 	size_t len = 0;
 	FILE *f;
 
@@ -174,6 +175,14 @@ void h_metrics(struct api_req *req, struct api_resp *resp)
 		return;
 	}
 	json_decref(one);
+	/* a job whose end waits to be written has ended */
+	unwritten = jobq_unwritten(req->ctx->q, end_state);
+	for (int i = 0; unwritten && i < ARCHIVE_N_STATES; i++) {
+		if (strcmp(archive_job_states[i], "running") == 0)
+			counts[i]--;
+		else if (strcmp(archive_job_states[i], end_state) == 0)
+			counts[i]++;
+	}
 	if (!(f = open_memstream(&buf, &len))) {
 		api_fail(resp, 500, NULL, "out of memory");
 		return;

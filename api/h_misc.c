@@ -12,6 +12,7 @@
 
 #include "archive.h"
 #include "fields.h"
+#include "jobq.h"
 #include "plan.h"
 #include "preset.h"
 #include "units.h"
@@ -26,6 +27,8 @@ void h_health(struct api_req *req, struct api_resp *resp)
 		api_fail(resp, 503, NULL, "the archive does not answer");
 		return;
 	}
+	/* a job whose end waits to be written has ended */
+	running -= jobq_unwritten(req->ctx->q, NULL);
 	api_send_json(resp, 200,
 		      json_pack("{s:s, s:s, s:{s:i, s:i}}", "status", "ok",
 				"version", STORBENCH_VERSION, "queue", "queued",

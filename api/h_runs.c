@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "archive.h"
+#include "jobq.h"
 #include "runview.h"
 
 /* The query parameters each route takes. */
@@ -106,7 +107,8 @@ void h_runs_list(struct api_req *req, struct api_resp *resp)
 {
 	long long limit, offset;
 	int64_t total = 0;
-	json_t *runs;
+	json_t *runs, *run;
+	size_t i;
 	int rc;
 	struct run_filter f;
 
@@ -122,6 +124,7 @@ void h_runs_list(struct api_req *req, struct api_resp *resp)
 			 "archive error listing runs");
 		return;
 	}
+	json_array_foreach(runs, i, run) jobq_overlay(req->ctx->q, run, 1);
 	api_send_json(resp, 200,
 		      json_pack("{s:o, s:I}", "runs", runs, "total",
 				(json_int_t)total));
@@ -136,14 +139,31 @@ static void run_failed(struct api_resp *resp, int rc, int64_t id)
 		 (long long)id);
 }
 
+/* An answer about run req->id: kept when the run had ended before it was
+ * read, else marked as not to be stored. */
+static void keep(struct api_req *req, struct api_resp *resp, int ended,
+		 const char *variant)
+{
+	if (ended == 1)
+		api_cache_put(req->id, variant, resp);
+	else if (resp->status == 200)
+		resp->cache_control = API_CACHE_LIVE;
+}
+
 void h_runs_samples(struct api_req *req, struct api_resp *resp)
 {
 	json_t *samples;
-	int rc;
+	int rc, ended;
 
-	if (api_query_known(req, resp, none) < 0)
+	if (api_query_known(req, resp, none) < 0 ||
+	    api_cache_get(req->id, "samples", resp))
 		return;
-	if ((rc = archive_samples_json(req->ctx->a, req->id, &samples)) < 0) {
+	/* whether it has ended is asked first: a run that had ended before
+	 * its samples were read has them all */
+	ended = archive_run_ended(req->ctx->a, req->id);
+	if ((rc = ended < 0 ? ended
+			    : archive_samples_json(req->ctx->a, req->id,
+						   &samples)) < 0) {
 		run_failed(resp, rc, req->id);
 		return;
 	}
@@ -153,6 +173,7 @@ void h_runs_samples(struct api_req *req, struct api_resp *resp)
 				"s from the iteration's start", "iops", "I/O/s",
 				"mb_s", "10^6 B/s", "lat_mean_us", "µs",
 				"samples", samples));
+	keep(req, resp, ended, "samples");
 }
 
 /* A run as CSV: a row per test and iteration. */
@@ -348,7 +369,7 @@ void h_runs_get(struct api_req *req, struct api_resp *resp)
 	json_t *run;
 	const char *fmt = api_query_str(req, "format");
 	int cdm = fmt && strcmp(fmt, "cdm") == 0;
-	int csv = fmt && strcmp(fmt, "csv") == 0, rc;
+	int csv = fmt && strcmp(fmt, "csv") == 0, rc, ended;
 
 	if (api_query_known(req, resp, get_args) < 0)
 		return;
@@ -356,16 +377,22 @@ void h_runs_get(struct api_req *req, struct api_resp *resp)
 		api_fail(resp, 400, "format", "format: json, csv or cdm");
 		return;
 	}
-	if ((rc = api_run_json(req->ctx->a, req->id, &run)) < 0) {
+	if (api_cache_get(req->id, fmt ? fmt : "json", resp))
+		return;
+	ended = archive_run_ended(req->ctx->a, req->id);
+	if ((rc = ended < 0 ? ended
+			    : api_run_json(req->ctx->a, req->id, &run)) < 0) {
 		run_failed(resp, rc, req->id);
 		return;
 	}
+	jobq_overlay(req->ctx->q, run, 1);
 	if (cdm)
 		send_run_cdm(resp, run);
 	else if (csv)
 		send_run_csv(resp, run);
 	else
 		api_send_json(resp, 200, run);
+	keep(req, resp, ended, fmt ? fmt : "json");
 }
 
 int api_run_json(struct archive *a, int64_t id, json_t **out)
@@ -435,6 +462,7 @@ void h_runs_patch(struct api_req *req, struct api_resp *resp)
 	}
 	rc = archive_run_update(req->ctx->a, req->id, lj,
 				notes ? json_string_value(notes) : NULL);
+	api_cache_forget(req->id);
 	free(lj);
 	json_decref(root);
 	if (rc < 0) {
@@ -451,7 +479,9 @@ void h_runs_delete(struct api_req *req, struct api_resp *resp)
 
 	if (api_query_known(req, resp, none) < 0)
 		return;
-	if ((rc = archive_run_delete(req->ctx->a, req->id)) == -EBUSY)
+	rc = archive_run_delete(req->ctx->a, req->id);
+	api_cache_forget(req->id);
+	if (rc == -EBUSY)
 		api_fail(resp, 409, NULL,
 			 "run %lld is still running; cancel its job "
 			 "first",

@@ -37,6 +37,8 @@ unsigned api_status_from_errno(int rc)
 	case -EBUSY:
 	case -EAGAIN:
 		return 503;
+	case -ENOSPC: /* the archive's disk */
+		return 507;
 	default:
 		return 500;
 	}
@@ -65,6 +67,8 @@ static const char *title_for(unsigned status)
 		return "Unprocessable content";
 	case 503:
 		return "Service unavailable";
+	case 507:
+		return "Insufficient storage";
 	default:
 		return "Internal error";
 	}

@@ -12,6 +12,22 @@
  *
  * Who may ask is access.c's (api_access_check, before any of a body is
  * read); the event stream is sse.c's; the HTTP metrics httpstats.c's.
+ *
+ * Threads: a thread per connection (libmicrohttpd's), at most
+ * API_MAX_CONNECTIONS, so a slow answer (a compare over thousands of runs,
+ * an import, a job whose SMB server is slow to answer) holds only its own
+ * connection: /healthz, the dashboard and the event stream go on. Each
+ * request borrows an archive connection from a pool (SQLite's WAL lets them
+ * read side by side) and gives it back.
+ *
+ * Connections that have not sent a request (half-open, or slow to start)
+ * are "waiting". An address may hold API_WAITING_PER_ADDR of them: one
+ * more, and its oldest waiting connection is closed — a new connection is
+ * never refused for them, so a client that goes on to send its request
+ * (and its token) is not shut out by another's idle sockets. Idle
+ * connections time out after API_IDLE_TIMEOUT_S (event streams do not).
+ * Such closings, and libmicrohttpd's own repeated messages, are logged
+ * once per API_LOG_INTERVAL_S with a count, not once per connection.
  */
 #include "api.h"
 
@@ -30,15 +46,44 @@
 
 #include <microhttpd.h>
 
+#include "archive.h"
 #include "log.h"
 #include "os.h"
 
 #define API_DRAIN_LIMIT (64UL << 20) /* bytes read and dropped at most */
 
+/* One connection while it is open (libmicrohttpd's socket context). */
+struct peer {
+	int fd;
+	char addr[INET6_ADDRSTRLEN];
+	int waiting;		   /* no request yet: under mu */
+	uint64_t t0_ns;		   /* accepted */
+	struct peer *next, *prev;  /* under mu */
+};
+
 struct api_server {
 	struct MHD_Daemon *d;
 	struct api_ctx *ctx;
 	struct api_streams *streams; /* GET /api/v1/events (sse.c) */
+	pthread_mutex_t mu;
+	/* archive connections not lent out (under mu) */
+	struct archive *pool[API_MAX_CONNECTIONS];
+	size_t n_pool;
+	struct peer *peers; /* open connections, newest first (under mu) */
+	/* closings of waiting connections not logged yet (under mu) */
+	unsigned long evicted;
+	char evicted_addr[INET6_ADDRSTRLEN];
+	uint64_t evict_logged_ns;
+};
+
+/* Log lines that would repeat (a flood of connections): the first is
+ * written, then one per API_LOG_INTERVAL_S saying how many were held
+ * back. */
+struct log_limit {
+	pthread_mutex_t mu;
+	char last[256];
+	unsigned long held;
+	uint64_t t_ns;
 };
 
 /* Per-request state while the body arrives. */
@@ -79,6 +124,11 @@ static enum MHD_Result send_resp(struct MHD_Connection *c, struct api_resp *r)
 	if (r->close)
 		MHD_add_response_header(mr, MHD_HTTP_HEADER_CONNECTION,
 					"close");
+	if (r->etag[0])
+		MHD_add_response_header(mr, MHD_HTTP_HEADER_ETAG, r->etag);
+	MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL,
+				r->cache_control ? r->cache_control
+						 : API_CACHE_LIVE);
 	if (r->filename[0]) {
 		/* a header is ASCII: anything else (an imported file's UTF-8
 		 * or stray bytes), quotes and backslashes become '_' */
@@ -162,12 +212,184 @@ static int conflicting_length(struct MHD_Connection *c, struct api_resp *r)
 	return 1;
 }
 
+/* Does the request's If-None-Match name etag (or "*")? Weak comparison,
+ * as RFC 9110 13.1.2 has it for If-None-Match: W/"x" matches "x". */
+static int none_match(struct MHD_Connection *c, const char *etag)
+{
+	const char *v = MHD_lookup_connection_value(
+		c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+	size_t n = strlen(etag);
+
+	while (v && *v) {
+		v += strspn(v, " \t,");
+		if (*v == '*')
+			return 1;
+		if (strncmp(v, "W/", 2) == 0)
+			v += 2;
+		if (strncmp(v, etag, n) == 0 &&
+		    (v[n] == '\0' || v[n] == ',' || v[n] == ' ' ||
+		     v[n] == '\t'))
+			return 1;
+		v += strcspn(v, ",");
+	}
+	return 0;
+}
+
+/* An answer the client holds already (its If-None-Match names the ETag):
+ * 304, the ETag and Cache-Control, no body. */
+static void not_modified(struct MHD_Connection *c, struct api_resp *r)
+{
+	if (r->status != 200 || !r->etag[0] || !none_match(c, r->etag))
+		return;
+	free(r->body);
+	r->body = NULL;
+	r->static_body = NULL;
+	r->len = 0;
+	r->filename[0] = '\0';
+	r->status = 304;
+}
+
 static int expects_continue(struct MHD_Connection *c)
 {
 	const char *e = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 						    MHD_HTTP_HEADER_EXPECT);
 
 	return e && strcasecmp(e, "100-continue") == 0;
+}
+
+/* An archive connection for one request: a pooled one, or a new one. */
+static struct archive *pool_take(struct api_server *s)
+{
+	struct archive *a = NULL;
+
+	pthread_mutex_lock(&s->mu);
+	if (s->n_pool)
+		a = s->pool[--s->n_pool];
+	pthread_mutex_unlock(&s->mu);
+	if (!a && archive_open(s->ctx->db_path, &a) < 0)
+		a = NULL;
+	return a;
+}
+
+static void pool_give(struct api_server *s, struct archive *a)
+{
+	pthread_mutex_lock(&s->mu);
+	if (s->n_pool < API_MAX_CONNECTIONS) {
+		s->pool[s->n_pool++] = a;
+		a = NULL;
+	}
+	pthread_mutex_unlock(&s->mu);
+	archive_close(a);
+}
+
+/* The connection has sent a request: it no longer counts as waiting. */
+static void peer_spoke(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	struct peer *p = ci ? ci->socket_context : NULL;
+
+	if (p)
+		__atomic_store_n(&p->waiting, 0, __ATOMIC_RELAXED);
+}
+
+static void addr_text(const struct sockaddr *sa, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (sa->sa_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
+			  buf, (socklen_t)len);
+	else if (sa->sa_family == AF_INET6)
+		inet_ntop(AF_INET6,
+			  &((const struct sockaddr_in6 *)sa)->sin6_addr, buf,
+			  (socklen_t)len);
+}
+
+/* libmicrohttpd's notice of a connection opened or closed. The closed
+ * notice comes before the socket is closed, so a peer's fd is valid for
+ * as long as it is listed (under mu). */
+static void on_connection(void *cls, struct MHD_Connection *c, void **sctx,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	struct api_server *s = cls;
+	struct peer *p = *sctx;
+
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *fd = MHD_get_connection_info(
+			c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		const union MHD_ConnectionInfo *ad = MHD_get_connection_info(
+			c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+		if (!(p = calloc(1, sizeof(*p))))
+			return;
+		p->fd = fd ? fd->connect_fd : -1;
+		if (ad && ad->client_addr)
+			addr_text(ad->client_addr, p->addr, sizeof(p->addr));
+		p->waiting = 1;
+		p->t0_ns = os_now_ns();
+		pthread_mutex_lock(&s->mu);
+		p->next = s->peers;
+		if (s->peers)
+			s->peers->prev = p;
+		s->peers = p;
+		pthread_mutex_unlock(&s->mu);
+		*sctx = p;
+		return;
+	}
+	if (!p)
+		return;
+	pthread_mutex_lock(&s->mu);
+	if (p->prev)
+		p->prev->next = p->next;
+	else
+		s->peers = p->next;
+	if (p->next)
+		p->next->prev = p->prev;
+	pthread_mutex_unlock(&s->mu);
+	free(p);
+	*sctx = NULL;
+}
+
+/*
+ * A new connection from addr: when the address already holds
+ * API_WAITING_PER_ADDR connections that have sent nothing, the oldest of
+ * them is closed (shut down; its thread then ends it). The new one is
+ * always let in.
+ */
+static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr,
+				 socklen_t addrlen)
+{
+	struct api_server *s = cls;
+	char a[INET6_ADDRSTRLEN];
+	struct peer *p, *oldest = NULL;
+	unsigned n = 0;
+	uint64_t now = os_now_ns();
+
+	(void)addrlen;
+	addr_text(addr, a, sizeof(a));
+	pthread_mutex_lock(&s->mu);
+	for (p = s->peers; p; p = p->next)
+		if (__atomic_load_n(&p->waiting, __ATOMIC_RELAXED) &&
+		    p->fd >= 0 && strcmp(p->addr, a) == 0) {
+			n++;
+			oldest = p; /* newest first: the last is the oldest */
+		}
+	if (n >= API_WAITING_PER_ADDR && oldest) {
+		shutdown(oldest->fd, SHUT_RDWR);
+		oldest->fd = -1; /* once */
+		s->evicted++;
+		snprintf(s->evicted_addr, sizeof(s->evicted_addr), "%s", a);
+	}
+	if (s->evicted &&
+	    now - s->evict_logged_ns >= API_LOG_INTERVAL_S * 1000000000ULL) {
+		log_warn("closed %lu connection(s) that sent no request "
+			 "(last from %s: more than %d waiting from one "
+			 "address)",
+			 s->evicted, s->evicted_addr, API_WAITING_PER_ADDR);
+		s->evicted = 0;
+		s->evict_logged_ns = now;
+	}
+	pthread_mutex_unlock(&s->mu);
+	return MHD_YES;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
@@ -179,6 +401,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	struct conn_state *cs = *con_cls;
 	struct api_req req = { 0 };
 	struct api_resp resp = { 0 };
+	struct api_ctx lctx;
 	enum MHD_Result ret;
 
 	(void)version;
@@ -190,6 +413,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 			return MHD_NO;
 		*con_cls = cs;
 		cs->t0_ns = os_now_ns();
+		peer_spoke(c);
 		if (conflicting_length(c, &resp) ||
 		    api_access_check(s->ctx, c, url, method, &resp) < 0) {
 			cs->too_big = 1; /* drop whatever body follows */
@@ -226,18 +450,29 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	}
 	if (cs->too_big)
 		return too_big(c, method, cs, body_limit(url));
-	req.ctx = s->ctx;
+	/* the handler's own archive connection, for this request */
+	lctx = *s->ctx;
+	if (!(lctx.a = pool_take(s))) {
+		api_fail(&resp, 503, NULL,
+			 "the archive cannot be opened; see the daemon's log");
+		ret = send_resp(c, &resp);
+		free(resp.body);
+		return ret;
+	}
+	req.ctx = &lctx;
 	req.conn = c;
 	req.method = method;
 	req.path = url;
 	req.body = cs->buf;
 	req.body_len = cs->len;
 	api_dispatch(&req, &resp);
+	pool_give(s, lctx.a);
 	if (resp.stream) {
 		api_http_count(resp.route, method, 200,
 			       (double)(os_now_ns() - cs->t0_ns) / 1e9);
 		return (enum MHD_Result)api_streams_open(s->streams, c);
 	}
+	not_modified(c, &resp);
 	ret = send_resp(c, &resp);
 	api_http_count(resp.route, method, resp.status,
 		       (double)(os_now_ns() - cs->t0_ns) / 1e9);
@@ -273,15 +508,39 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 	return api_unescape(s);
 }
 
-/* libmicrohttpd's own messages go through our log, as level "http". */
+/* libmicrohttpd's own messages go through our log, as level "http"; a
+ * message that repeats (one per refused connection in a flood) is written
+ * once per API_LOG_INTERVAL_S, with how many were held back. */
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
-	char line[512];
+	static struct log_limit ll = { .mu = PTHREAD_MUTEX_INITIALIZER };
+	char line[256];
+	unsigned long held = 0;
+	uint64_t now = os_now_ns();
+	int say;
 
 	(void)cls;
 	vsnprintf(line, sizeof(line), fmt, ap);
 	line[strcspn(line, "\n")] = '\0';
-	log_msg("http", "%s", line);
+	pthread_mutex_lock(&ll.mu);
+	say = strcmp(line, ll.last) != 0 ||
+	      now - ll.t_ns >= API_LOG_INTERVAL_S * 1000000000ULL;
+	if (say) {
+		held = ll.held;
+		ll.held = 0;
+		ll.t_ns = now;
+		snprintf(ll.last, sizeof(ll.last), "%s", line);
+	} else {
+		ll.held++;
+	}
+	pthread_mutex_unlock(&ll.mu);
+	if (!say)
+		return;
+	if (held)
+		log_msg("http", "%s (and %lu more like the last, held back)",
+			line, held);
+	else
+		log_msg("http", "%s", line);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
@@ -363,7 +622,8 @@ int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out)
 {
 	struct api_server *s = calloc(1, sizeof(*s));
 	struct addrinfo *ai = NULL;
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD |
+			 MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG |
 			 MHD_ALLOW_SUSPEND_RESUME;
 	int rc;
 
@@ -375,16 +635,17 @@ int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out)
 	if (ai->ai_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	s->ctx = ctx;
+	pthread_mutex_init(&s->mu, NULL);
 	errno = 0;
-	s->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
-				MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
-				MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-				MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-				MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
-				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned)900,
-				MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-				(unsigned)200, MHD_OPTION_END);
+	s->d = MHD_start_daemon(
+		flags, 0, on_accept, s, on_request, s,
+		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+		MHD_OPTION_SOCK_ADDR, ai->ai_addr, MHD_OPTION_NOTIFY_COMPLETED,
+		on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
+		MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)API_IDLE_TIMEOUT_S,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned)API_MAX_CONNECTIONS,
+		MHD_OPTION_END);
 	freeaddrinfo(ai);
 	if (!s->d) {
 		rc = errno ? -errno : -EADDRINUSE;
@@ -397,6 +658,7 @@ int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out)
 	*out = s;
 	return 0;
 fail:
+	pthread_mutex_destroy(&s->mu);
 	free(s);
 	return rc;
 }
@@ -408,5 +670,8 @@ void api_stop(struct api_server *s)
 	api_streams_stop(s->streams); /* every stream sees the end */
 	MHD_stop_daemon(s->d);
 	api_streams_free(s->streams);
+	while (s->n_pool)
+		archive_close(s->pool[--s->n_pool]);
+	pthread_mutex_destroy(&s->mu);
 	free(s);
 }

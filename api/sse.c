@@ -1,10 +1,10 @@
 /*
- * sse — GET /api/v1/events as server-sent events, without a thread per
- * stream. Each stream's reader sends what the event bus (events.h) holds
- * after the last event it sent; with nothing new it suspends its connection
- * (libmicrohttpd's way to say "no data yet" without a busy loop) and the
- * bus's waker, or the ticker once a second (for keep-alives), resumes it.
- * Every stream ends when the server stops.
+ * sse — GET /api/v1/events as server-sent events. The server gives each
+ * connection its own thread (server.c), so a stream's reader simply waits:
+ * for the event bus (events.h) to hold something after the last event it
+ * sent (the bus's waker signals), for its keep-alive to be due (at most a
+ * second's wait at a time), or for the server to stop, which ends every
+ * stream.
  */
 #include "api.h"
 
@@ -21,40 +21,20 @@
 
 struct api_streams {
 	pthread_mutex_t mu;
-	struct sse *streams; /* under mu */
+	pthread_cond_t cv;   /* with mu: new events, or the stop */
 	int stopping;	     /* under mu */
-	pthread_t ticker;
-	pthread_cond_t tick_cv; /* with mu: wakes the ticker to stop */
-	int ticker_started;
+	unsigned n_streams;  /* under mu */
 };
 
-/*
- * One event stream. Its reader sends what the bus (events.h) holds after
- * `last`; with nothing new it suspends the connection (the libmicrohttpd
- * way to say "no data yet" without a busy loop) and the bus's waker, or
- * the ticker once a second, resumes it.
- */
+/* One event stream: it has sent what the bus held up to `last`. */
 struct sse {
 	struct api_streams *srv;
-	struct MHD_Connection *c;
-	uint64_t last;		 /* sequence number of the last event sent */
-	uint64_t wrote_ns;	 /* when something was last sent */
-	int hello;		 /* the opening lines went */
-	int suspended;		 /* under srv->mu */
-	struct sse *next, *prev; /* under srv->mu */
+	uint64_t last;	   /* sequence number of the last event sent */
+	uint64_t wrote_ns; /* when something was last sent */
+	int hello;	   /* the opening lines went */
 };
 
 #define SSE_KEEPALIVE_NS (15ULL * 1000000000ULL)
-
-/* Resumes every suspended stream; the caller holds s->mu. */
-static void resume_all(struct api_streams *s)
-{
-	for (struct sse *e = s->streams; e; e = e->next)
-		if (e->suspended) {
-			e->suspended = 0;
-			MHD_resume_connection(e->c);
-		}
-}
 
 /* The bus's waker: new events (or the stop). */
 static void sse_wake(void *arg)
@@ -62,40 +42,18 @@ static void sse_wake(void *arg)
 	struct api_streams *s = arg;
 
 	pthread_mutex_lock(&s->mu);
-	resume_all(s);
+	pthread_cond_broadcast(&s->cv);
 	pthread_mutex_unlock(&s->mu);
-}
-
-/* Once a second: streams due a keep-alive send it. */
-static void *sse_ticker(void *arg)
-{
-	struct api_streams *s = arg;
-
-	pthread_mutex_lock(&s->mu);
-	while (!s->stopping) {
-		struct timespec until;
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += 1;
-		pthread_cond_timedwait(&s->tick_cv, &s->mu, &until);
-		resume_all(s);
-	}
-	pthread_mutex_unlock(&s->mu);
-	return NULL;
 }
 
 static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
 	struct sse *e = cls;
 	struct api_streams *s = e->srv;
-	uint64_t now = os_now_ns();
 	size_t n = 0;
 
 	(void)pos;
 	pthread_mutex_lock(&s->mu);
-	if (s->stopping) {
-		pthread_mutex_unlock(&s->mu);
-		return MHD_CONTENT_READER_END_OF_STREAM;
-	}
 	if (!e->hello) {
 		int w = snprintf(buf, max,
 				 ": storbench %s event stream\nretry: 2000\n\n",
@@ -103,19 +61,26 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 		n = w > 0 && (size_t)w < max ? (size_t)w : 0;
 		e->hello = 1;
 	}
-	n += events_read(e->last, buf + n, max - n, &e->last);
-	if (n == 0 && now - e->wrote_ns >= SSE_KEEPALIVE_NS) {
-		int w = snprintf(buf, max, ": keep-alive\n\n");
-		n = w > 0 && (size_t)w < max ? (size_t)w : 0;
+	for (;;) {
+		struct timespec until;
+		if (s->stopping) {
+			pthread_mutex_unlock(&s->mu);
+			return MHD_CONTENT_READER_END_OF_STREAM;
+		}
+		/* no lost wake-up: the waker takes mu too */
+		n += events_read(e->last, buf + n, max - n, &e->last);
+		if (n)
+			break;
+		if (os_now_ns() - e->wrote_ns >= SSE_KEEPALIVE_NS) {
+			int w = snprintf(buf, max, ": keep-alive\n\n");
+			n = w > 0 && (size_t)w < max ? (size_t)w : 0;
+			break;
+		}
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += 1;
+		pthread_cond_timedwait(&s->cv, &s->mu, &until);
 	}
-	if (n == 0) {
-		/* nothing to say: park the connection until the next event
-		 * or tick resumes it (no lost wake-up: both take sse_mu) */
-		e->suspended = 1;
-		MHD_suspend_connection(e->c);
-	} else {
-		e->wrote_ns = now;
-	}
+	e->wrote_ns = os_now_ns();
 	pthread_mutex_unlock(&s->mu);
 	return (ssize_t)n;
 }
@@ -126,12 +91,7 @@ static void sse_free(void *cls)
 	struct api_streams *s = e->srv;
 
 	pthread_mutex_lock(&s->mu);
-	if (e->prev)
-		e->prev->next = e->next;
-	else
-		s->streams = e->next;
-	if (e->next)
-		e->next->prev = e->prev;
+	s->n_streams--;
 	pthread_mutex_unlock(&s->mu);
 	free(e);
 }
@@ -148,7 +108,6 @@ int api_streams_open(struct api_streams *s, struct MHD_Connection *c)
 	if (!e)
 		return MHD_NO;
 	e->srv = s;
-	e->c = c;
 	e->last = now_seq;
 	e->wrote_ns = os_now_ns();
 	if (lei && *lei) {
@@ -166,15 +125,17 @@ int api_streams_open(struct api_streams *s, struct MHD_Connection *c)
 		return MHD_NO;
 	}
 	pthread_mutex_lock(&s->mu);
-	e->next = s->streams;
-	if (s->streams)
-		s->streams->prev = e;
-	s->streams = e;
+	s->n_streams++;
 	pthread_mutex_unlock(&s->mu);
 	MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE,
 				"text/event-stream; charset=utf-8");
 	api_guard_headers(mr);
+	MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL,
+				API_CACHE_LIVE);
 	MHD_add_response_header(mr, "X-Accel-Buffering", "no");
+	/* a stream is quiet between keep-alives: the server's idle timeout
+	 * is not for it */
+	MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, 0u);
 	ret = MHD_queue_response(c, MHD_HTTP_OK, mr);
 	MHD_destroy_response(mr);
 	return ret;
@@ -188,9 +149,7 @@ int api_streams_start(struct api_streams **out)
 	if (!s)
 		return -ENOMEM;
 	pthread_mutex_init(&s->mu, NULL);
-	pthread_cond_init(&s->tick_cv, NULL);
-	if (pthread_create(&s->ticker, NULL, sse_ticker, s) == 0)
-		s->ticker_started = 1;
+	pthread_cond_init(&s->cv, NULL);
 	events_set_waker(sse_wake, s);
 	*out = s;
 	return 0;
@@ -201,15 +160,11 @@ void api_streams_stop(struct api_streams *s)
 	if (!s)
 		return;
 	events_set_waker(NULL, NULL);
-	/* event streams end: their readers see stopping once resumed */
+	/* every reader sees stopping and ends its stream */
 	pthread_mutex_lock(&s->mu);
 	s->stopping = 1;
-	pthread_cond_signal(&s->tick_cv);
+	pthread_cond_broadcast(&s->cv);
 	pthread_mutex_unlock(&s->mu);
-	if (s->ticker_started)
-		pthread_join(s->ticker, NULL);
-	s->ticker_started = 0;
-	sse_wake(s);
 }
 
 void api_streams_free(struct api_streams *s)
@@ -217,6 +172,6 @@ void api_streams_free(struct api_streams *s)
 	if (!s)
 		return;
 	pthread_mutex_destroy(&s->mu);
-	pthread_cond_destroy(&s->tick_cv);
+	pthread_cond_destroy(&s->cv);
 	free(s);
 }

@@ -88,9 +88,10 @@ int archive_job_claim(struct archive *a, int64_t only, int64_t *id,
 		      struct job_spec *s);
 /* queued -> cancelled. Returns 1 if it was queued, 0 if not. */
 int archive_job_cancel_queued(struct archive *a, int64_t id);
-/* Ends a running job and its run with state and error (NULL if none). */
+/* Ends a running job and its run with state and error (NULL if none), at
+ * time at ("2026-11-30T07:00:00Z", log_utc_now's form; NULL: now). */
 int archive_job_finish(struct archive *a, int64_t job_id, int64_t run_id,
-		       const char *state, const char *error);
+		       const char *state, const char *error, const char *at);
 /* At start-up: every job and run left `running` becomes `interrupted`.
  * *n receives how many jobs. */
 int archive_interrupt_running(struct archive *a, int *n);
@@ -146,6 +147,10 @@ int archive_iteration_insert(struct archive *a, int64_t run_id,
 /* *out = the run's samples in the order they were measured, with rates
  * derived from the counts; -ENOENT when the run does not exist. */
 int archive_samples_json(struct archive *a, int64_t run_id, json_t **out);
+/* Has run run_id ended (1: done, failed, cancelled or interrupted; its
+ * results and samples will not change), is it running (0), or a negative
+ * errno (-ENOENT: no such run)? */
+int archive_run_ended(struct archive *a, int64_t run_id);
 
 /* --- test files the engine created, for clean-up after a crash --- */
 int archive_testfile_add(struct archive *a, const char *path, int64_t job_id);

@@ -154,7 +154,7 @@ int archive_job_cancel_queued(struct archive *a, int64_t id)
 }
 
 int archive_job_finish(struct archive *a, int64_t job_id, int64_t run_id,
-		       const char *state, const char *error)
+		       const char *state, const char *error, const char *at)
 {
 	sqlite3_stmt *st;
 	char now[32];
@@ -162,6 +162,8 @@ int archive_job_finish(struct archive *a, int64_t job_id, int64_t run_id,
 
 	if ((rc = archive_begin(a, now)) < 0)
 		return rc;
+	if (at)
+		snprintf(now, sizeof(now), "%s", at);
 	if ((rc = archive_prep(a,
 			       "UPDATE jobs SET state=?, finished_at=?, error=?"
 			       " WHERE id=?",

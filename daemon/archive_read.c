@@ -485,3 +485,18 @@ int archive_samples_json(struct archive *a, int64_t run_id, json_t **out)
 		" FROM samples WHERE run_id=? ORDER BY rowid",
 		run_id, 0, 1, out);
 }
+
+int archive_run_ended(struct archive *a, int64_t run_id)
+{
+	json_t *run = NULL;
+	const char *state;
+	int rc = archive_query_one(a, "SELECT state FROM runs WHERE id=?",
+				   run_id, &run);
+
+	if (rc < 0)
+		return rc;
+	state = json_string_value(json_object_get(run, "state"));
+	rc = state && strcmp(state, "running") != 0;
+	json_decref(run);
+	return rc;
+}

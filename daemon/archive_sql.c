@@ -21,6 +21,7 @@ int archive_sql_err(struct archive *a, int src, const char *what)
 	log_error("archive: %s: %s (%d)", what, sqlite3_errmsg(a->db), src);
 	return src == SQLITE_NOMEM			      ? -ENOMEM
 	       : (src == SQLITE_BUSY || src == SQLITE_LOCKED) ? -EBUSY
+	       : (src & 0xff) == SQLITE_FULL		      ? -ENOSPC
 							      : -EIO;
 }
 
@@ -32,7 +33,9 @@ int archive_exec(struct archive *a, const char *sql)
 	if (src != SQLITE_OK) {
 		log_error("archive: %s", msg ? msg : sqlite3_errstr(src));
 		sqlite3_free(msg);
-		return src == SQLITE_BUSY ? -EBUSY : -EIO;
+		return src == SQLITE_BUSY		? -EBUSY
+		       : (src & 0xff) == SQLITE_FULL ? -ENOSPC
+						     : -EIO;
 	}
 	return 0;
 }

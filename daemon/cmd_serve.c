@@ -378,6 +378,7 @@ int cmd_serve(int argc, char **argv)
 	}
 	ctx.q = q;
 	ctx.scratch = scratch;
+	ctx.db_path = db;
 	if ((err = api_start(listen, &ctx, &srv)) < 0) {
 		log_error("cannot listen on %s: %s", listen,
 			  err == -EINVAL

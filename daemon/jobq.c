@@ -36,7 +36,71 @@ struct jobq {
 	int64_t only;		 /* run this job only, then stop (0: all) */
 	int started;		 /* the worker runs (jobq_run) */
 	struct jobrun_live live; /* the running job's progress */
+	/* a job's end the archive could not take (its disk full): what the
+	 * API shows until a retry writes it (under mu) */
+	struct unwritten {
+		int64_t job, run; /* job 0: none */
+		char state[16];
+		char error[256];
+		char at[32];
+	} end;
 };
+
+/* Writes q->end into the archive (the caller holds mu); 0 when it is
+ * written (or there is none), else the archive's error. */
+static int write_end(struct jobq *q)
+{
+	int rc;
+
+	if (!q->end.job)
+		return 0;
+	rc = archive_job_finish(q->a, q->end.job, q->end.run, q->end.state,
+				q->end.error[0] ? q->end.error : NULL,
+				q->end.at);
+	if (rc == 0) {
+		log_info("job %lld: its end (%s) is in the archive now",
+			 (long long)q->end.job, q->end.state);
+		q->end.job = 0;
+	}
+	return rc;
+}
+
+void jobq_overlay(struct jobq *q, json_t *o, int is_run)
+{
+	json_int_t id = json_integer_value(json_object_get(o, "id"));
+	json_int_t job = json_integer_value(json_object_get(o, "job_id"));
+
+	if (!q)
+		return;
+	pthread_mutex_lock(&q->mu);
+	if (q->end.job && (is_run ? job == q->end.job : id == q->end.job) &&
+	    json_is_string(json_object_get(o, "state")) &&
+	    strcmp(json_string_value(json_object_get(o, "state")),
+		   "running") == 0) {
+		json_object_set_new(o, "state", json_string(q->end.state));
+		json_object_set_new(o, "finished_at", json_string(q->end.at));
+		if (!is_run)
+			json_object_set_new(o, "error",
+					    q->end.error[0]
+						    ? json_string(q->end.error)
+						    : json_null());
+	}
+	pthread_mutex_unlock(&q->mu);
+}
+
+int jobq_unwritten(struct jobq *q, char state[16])
+{
+	int n;
+
+	if (!q)
+		return 0;
+	pthread_mutex_lock(&q->mu);
+	n = q->end.job != 0;
+	if (n && state)
+		snprintf(state, 16, "%s", q->end.state);
+	pthread_mutex_unlock(&q->mu);
+	return n;
+}
 
 int jobq_done(struct jobq *q)
 {
@@ -109,7 +173,9 @@ static void explain(struct job_run *jr, int rc)
 			 jr->run_id ? "; samples measured before it are kept "
 				      "on the run"
 				    : "");
-	if (rc == -ENOSPC && strncmp(was, "refused", 7) != 0)
+	/* the target's space, not the archive's (its own sentence) */
+	if (rc == -ENOSPC && strncmp(was, "refused", 7) != 0 &&
+	    !strstr(was, "in the archive"))
 		snprintf(jr->error, sizeof(jr->error),
 			 "%.80s ran out of space during the job (%.100s)%s",
 			 jr->s->target, was[0] ? was : "ENOSPC",
@@ -167,8 +233,21 @@ out:
 	/* JSON holds only UTF-8: a path that is not, or a %.Ns cut through a
 	 * character, must not cost the job its sentence */
 	utf8_sanitize(error);
-	archive_job_finish(q->a, id, jr ? jr->run_id : 0, state,
-			   rc == 0 ? NULL : error);
+	/* the end is the worker's to write; when the archive cannot take it
+	 * (its disk is full), it is shown from memory and retried */
+	pthread_mutex_lock(&q->mu);
+	q->end.job = id;
+	q->end.run = jr ? jr->run_id : 0;
+	snprintf(q->end.state, sizeof(q->end.state), "%s", state);
+	snprintf(q->end.error, sizeof(q->end.error), "%s",
+		 rc == 0 ? "" : error);
+	log_utc_now(q->end.at);
+	if (write_end(q) < 0)
+		log_error("job %lld: its end (%s) could not be written to the "
+			  "archive; the API shows it, and it is retried every "
+			  "second",
+			  (long long)id, state);
+	pthread_mutex_unlock(&q->mu);
 	jobq_publish_job(id, state, jr ? jr->run_id : 0,
 			 rc == 0 ? NULL : error);
 	log_info("job %lld: %s%s%s", (long long)id, state, rc ? ": " : "",
@@ -193,6 +272,16 @@ static void *worker(void *arg)
 		int rc;
 
 		q->kicked = 0;
+		/* the last job's end first: no job runs before it is written */
+		if ((rc = write_end(q)) < 0 && !q->only) {
+			struct timespec until;
+			clock_gettime(CLOCK_REALTIME, &until);
+			until.tv_sec += 1;
+			pthread_cond_timedwait(&q->cv, &q->mu, &until);
+			continue;
+		}
+		if (rc < 0)
+			break;
 		rc = archive_job_claim(q->a, q->only, &id, &s);
 		if (rc < 0 && q->only) {
 			q->stopping = 1; /* its one job is not queued */

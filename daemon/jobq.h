@@ -69,6 +69,17 @@ void jobq_stop(struct jobq *q);
  * jobq_cancel cancels a queued job and answers -EALREADY for any other.
  */
 
+/*
+ * A job (is_run 0) or run (1) object as the archive gave it, made to say
+ * how its job ended when the archive could not take that end yet (its disk
+ * full: the worker retries every second): state, finished_at and the job's
+ * error as the archive will hold them.
+ */
+void jobq_overlay(struct jobq *q, json_t *o, int is_run);
+/* 1 while such an end waits to be written (it counts as running in the
+ * archive; its state into state when not NULL), else 0. */
+int jobq_unwritten(struct jobq *q, char state[16]);
+
 /* Tells the worker a job was queued. */
 void jobq_kick(struct jobq *q);
 

@@ -188,7 +188,8 @@ int job_stored(struct job_run *jr, int rc)
 	if (rc < 0)
 		snprintf(jr->error, sizeof(jr->error),
 			 "storing a result in the archive failed: %s",
-			 strerror(-rc));
+			 rc == -ENOSPC ? "the archive's disk is full"
+				       : strerror(-rc));
 	return rc;
 }
 

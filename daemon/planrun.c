@@ -131,7 +131,9 @@ static int run_iteration(struct job_run *jr, const struct workload *w, int it,
 				      o->samples);
 	if (rc < 0) {
 		snprintf(o->error, o->error_len,
-			 "storing a result in the archive failed");
+			 "storing a result in the archive failed: %s",
+			 rc == -ENOSPC ? "the archive's disk is full"
+				       : strerror(-rc));
 		return rc;
 	}
 	/* the ragged end the engine keeps for its result */

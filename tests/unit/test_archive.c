@@ -150,11 +150,11 @@ static void test_queue_and_interrupt(void)
 	ASSERT_EQ(archive_job_claim_next(a, &id, &got), -ENOENT);
 
 	/* finish: done without error, failed with one; a bad state: nothing */
-	ASSERT_EQ(archive_job_finish(a, id1, 0, "done", NULL), 0);
+	ASSERT_EQ(archive_job_finish(a, id1, 0, "done", NULL, NULL), 0);
 	ASSERT_TRUE(job_is(a, id1, "{'state':'done','error':null}"));
-	ASSERT_TRUE(archive_job_finish(a, id2, 0, "bogus", "x") < 0);
+	ASSERT_TRUE(archive_job_finish(a, id2, 0, "bogus", "x", NULL) < 0);
 	ASSERT_TRUE(job_is(a, id2, "{'state':'running','error':null}"));
-	ASSERT_EQ(archive_job_finish(a, id2, 0, "failed", "disk on fire"), 0);
+	ASSERT_EQ(archive_job_finish(a, id2, 0, "failed", "disk on fire", NULL), 0);
 	ASSERT_TRUE(
 		job_is(a, id2, "{'state':'failed','error':'disk on fire'}"));
 	failed = id2;

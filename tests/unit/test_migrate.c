@@ -431,7 +431,7 @@ static void check_carries_on(struct archive *a, unsigned f)
 	/* a second streamed while it ran, then the iteration whole */
 	ASSERT_EQ(archive_sample_put(a, run, &w, 1, 0, &smp_s[0]), 0);
 	ASSERT_EQ(archive_iteration_insert(a, run, &w, 1, &r, h, &smp), 0);
-	ASSERT_EQ(archive_job_finish(a, 3, run, "done", NULL), 0);
+	ASSERT_EQ(archive_job_finish(a, 3, run, "done", NULL, NULL), 0);
 	snprintf(want, sizeof(want), "{'state':'done','run_id':%lld}",
 		 (long long)run);
 	ASSERT_TRUE(job_is(a, 3, want));

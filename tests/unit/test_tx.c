@@ -178,7 +178,7 @@ static void test_archive_writes(void)
 	ASSERT_ONE_TX("archive_testfile_remove");
 	ASSERT_EQ(archive_run_update(a, run, "[\"x\"]", "n"), 0);
 	ASSERT_ONE_TX("archive_run_update");
-	ASSERT_EQ(archive_job_finish(a, id, run, "done", NULL), 0);
+	ASSERT_EQ(archive_job_finish(a, id, run, "done", NULL, NULL), 0);
 	ASSERT_TRUE(n_writes >= 2);
 	ASSERT_ONE_TX("archive_job_finish");
 	ASSERT_EQ(archive_job_cancel_queued(a, id2), 1);

@@ -66,6 +66,7 @@ struct api_server {
 	struct api_ctx *ctx;
 	struct api_streams *streams; /* GET /api/v1/events (sse.c) */
 	pthread_mutex_t mu;
+	pthread_mutex_t open_mu; /* opening an archive connection */
 	/* archive connections not lent out (under mu) */
 	struct archive *pool[API_MAX_CONNECTIONS];
 	size_t n_pool;
@@ -266,8 +267,15 @@ static struct archive *pool_take(struct api_server *s)
 	if (s->n_pool)
 		a = s->pool[--s->n_pool];
 	pthread_mutex_unlock(&s->mu);
-	if (!a && archive_open(s->ctx->db_path, &a) < 0)
+	if (a)
+		return a;
+	/* one at a time: opening takes the archive's locks briefly, and
+	 * many at once (a burst of new clients) would wait on each other in
+	 * SQLite's busy back-off */
+	pthread_mutex_lock(&s->open_mu);
+	if (archive_open(s->ctx->db_path, &a) < 0)
 		a = NULL;
+	pthread_mutex_unlock(&s->open_mu);
 	return a;
 }
 
@@ -636,6 +644,7 @@ int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out)
 		flags |= MHD_USE_IPv6;
 	s->ctx = ctx;
 	pthread_mutex_init(&s->mu, NULL);
+	pthread_mutex_init(&s->open_mu, NULL);
 	errno = 0;
 	s->d = MHD_start_daemon(
 		flags, 0, on_accept, s, on_request, s,
@@ -659,6 +668,7 @@ int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out)
 	return 0;
 fail:
 	pthread_mutex_destroy(&s->mu);
+	pthread_mutex_destroy(&s->open_mu);
 	free(s);
 	return rc;
 }
@@ -673,5 +683,6 @@ void api_stop(struct api_server *s)
 	while (s->n_pool)
 		archive_close(s->pool[--s->n_pool]);
 	pthread_mutex_destroy(&s->mu);
+	pthread_mutex_destroy(&s->open_mu);
 	free(s);
 }

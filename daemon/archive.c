@@ -28,6 +28,13 @@ void job_spec_clear(struct job_spec *s)
 	memset(s, 0, sizeof(*s));
 }
 
+void archive_library_init(void)
+{
+	/* no global memory statistics: SQLite takes a process-wide mutex on
+	 * every allocation for them, and the API's threads queued on it */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 int archive_open(const char *path, struct archive **out)
 {
 	struct archive *a = calloc(1, sizeof(*a));

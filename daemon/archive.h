@@ -73,6 +73,9 @@ void job_spec_clear(struct job_spec *s);
 
 /* Opens (creating and migrating) the archive at path. */
 int archive_open(const char *path, struct archive **out);
+/* Sets SQLite up for many threads; call first thing in main, before any
+ * connection is opened. */
+void archive_library_init(void);
 void archive_close(struct archive *a);
 
 /* --- the queue --- */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "archive.h"
 #include "cmd.h"
 #include "smb.h"
 
@@ -31,6 +32,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	archive_library_init();
 	/* a child the SMB back-end spawns (storage/smb.h) */
 	if (argc >= 2 && (strcmp(argv[1], "smb-worker") == 0 ||
 			  strcmp(argv[1], "smb-op") == 0))

@@ -18,6 +18,7 @@
 #include "interleave.h"
 #include "jobsession.h"
 #include "log.h"
+#include "os.h"
 #include "preset.h"
 #include "sys.h"
 #include "target.h"
@@ -265,6 +266,7 @@ static void *worker(void *arg)
 {
 	struct jobq *q = arg;
 
+	os_thread_name("sb-jobs");
 	pthread_mutex_lock(&q->mu);
 	while (!q->stopping) {
 		struct job_spec s;

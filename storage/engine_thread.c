@@ -417,9 +417,10 @@ void *engine_thread_main(void *arg)
 		.depth = e->w->queue_depth,
 		.session = e->o->session,
 	};
-	int rc = eth_alloc(e);
+	int rc;
 
-	if (rc < 0)
+	os_thread_name("sb-engine");
+	if ((rc = eth_alloc(e)) < 0)
 		eth_fail(e, rc, "allocating I/O buffers");
 	else if ((rc = tgt_open(e->o->ops, &a, &e->t)) < 0)
 		eth_fail(e, rc,

@@ -45,4 +45,8 @@ void os_io_free(void *p, size_t len);
  * password, a token). */
 void os_wipe(void *p, size_t len);
 
+/* Names the calling thread (at most 15 characters show), so ps -T, top
+ * and taskset can tell the engine's threads from the API's. */
+void os_thread_name(const char *name);
+
 #endif

@@ -5,6 +5,7 @@
 #include "os.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
@@ -102,4 +103,9 @@ void os_io_free(void *p, size_t len)
 void os_wipe(void *p, size_t len)
 {
 	explicit_bzero(p, len);
+}
+
+void os_thread_name(const char *name)
+{
+	pthread_setname_np(pthread_self(), name);
 }

@@ -425,6 +425,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 		if (conflicting_length(c, &resp) ||
 		    api_access_check(s->ctx, c, url, method, &resp) < 0) {
 			cs->too_big = 1; /* drop whatever body follows */
+			/* a refused client keeps no connection open */
+			resp.close = 1;
 			ret = send_resp(c, &resp);
 			api_http_count(NULL, method, resp.status,
 				       (double)(os_now_ns() - cs->t0_ns) / 1e9);

@@ -87,6 +87,8 @@ struct api_resp {
 	char etag[24];	    /* ETag (quoted) when non-empty: a request's
 			       matching If-None-Match gets 304 */
 	const char *cache_control; /* Cache-Control, when not NULL */
+	char timing[160];	   /* Server-Timing when non-empty: what the
+				      answer waited for */
 };
 
 /* A problem (RFC 9457) being built: status, title, field, detail. */

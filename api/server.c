@@ -127,6 +127,8 @@ static enum MHD_Result send_resp(struct MHD_Connection *c, struct api_resp *r)
 					"close");
 	if (r->etag[0])
 		MHD_add_response_header(mr, MHD_HTTP_HEADER_ETAG, r->etag);
+	if (r->timing[0])
+		MHD_add_response_header(mr, "Server-Timing", r->timing);
 	MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL,
 				r->cache_control ? r->cache_control
 						 : API_CACHE_LIVE);

@@ -73,6 +73,8 @@ test('job POSTs to an SMB server that never answers wait alone; /healthz answers
     assert.equal(x.status, 400, x.text);
     assert.equal(x.json.field, 'target');
     assert.match(x.json.detail, /did not answer within 5 s/, 'the answer says what it waited for');
+    const dur = Number(/^checks;dur=([\d.]+);desc="[^"]+"$/.exec(x.headers.get('server-timing') ?? '')?.[1]);
+    assert.ok(dur >= 4500 && dur < 10000, `Server-Timing says how long: ${x.headers.get('server-timing')}`);
   }
   assert.ok(sockets.size >= 3, `the black hole saw the connections (${sockets.size})`);
   // side by side: about one check's 5 s, not three (15 s, one after another)

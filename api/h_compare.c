@@ -182,7 +182,10 @@ static int sides_from_groups(struct api_req *req, const char *field,
 	}
 	if ((rc = api_run_filter(req, resp, &f)) < 0)
 		return rc;
-	if ((rc = archive_runs_index(req->ctx->a, &f, &runs)) < 0) {
+	/* only the field grouped by: a run is in the group of its labels */
+	if ((rc = archive_runs_index_of(req->ctx->a, &f,
+					k == 2 ? "labels" : fields[k], &runs)) <
+	    0) {
 		api_fail(resp, 500, NULL, "archive error listing runs");
 		return rc;
 	}

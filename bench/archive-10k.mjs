@@ -3,7 +3,8 @@
 // Makes one real run (custom, 2 tests × 3 iterations) through a daemon,
 // clones it into 10,000 runs with varied profiles, filesystems, cluster
 // sizes, labels, targets and dates (python3's sqlite3 module, straight into
-// the archive while the daemon is stopped), restarts the daemon and times:
+// the archive while the daemon is stopped; from schema 8 their tests'
+// stored summaries too), restarts the daemon and times:
 // the API list (first page, last page, each filter, a sort; median of 5)
 // and, in headless Chromium, the archive page's first render, a filter, the
 // next page. A benchmark, not a test: it prints milliseconds.
@@ -41,6 +42,9 @@ import sqlite3, sys, json
 db = sqlite3.connect(sys.argv[1]); n = int(sys.argv[2])
 cols = [c[1] for c in db.execute("PRAGMA table_info(runs)") if c[1] != 'id']
 rcols = [c[1] for c in db.execute("PRAGMA table_info(results)") if c[1] not in ('id', 'run_id')]
+# schema 8 on: each test's stored summary, cloned with the results (seq: the
+# clone's first result id of the test)
+scols = [c[1] for c in db.execute("PRAGMA table_info(test_summaries)") if c[1] not in ('run_id', 'seq')]
 run = dict(zip(cols, db.execute("SELECT %s FROM runs WHERE id=1" % ",".join(cols)).fetchone()))
 fss = ['ext4', 'xfs', 'btrfs', 'ntfs']; clusters = [4096, 16384, 65536]
 with db:
@@ -56,6 +60,10 @@ with db:
         r['job_id'] = None
         cur = db.execute("INSERT INTO runs(%s) VALUES (%s)" % (",".join(cols), ",".join("?" * len(cols))), [r[c] for c in cols])
         db.execute("INSERT INTO results(run_id, %s) SELECT ?, %s FROM results WHERE run_id=1" % (",".join(rcols), ",".join(rcols)), (cur.lastrowid,))
+        if scols:
+            db.execute("INSERT INTO test_summaries(run_id, seq, %s) SELECT ?1, (SELECT min(id) FROM results r WHERE r.run_id=?1"
+                       " AND r.test=s.test AND r.rw=s.rw), %s FROM test_summaries s WHERE run_id=1" % (",".join(scols), ",".join(scols)),
+                       (cur.lastrowid,))
 print(db.execute("SELECT count(*) FROM runs").fetchone()[0])
 `;
 const t0 = Date.now();

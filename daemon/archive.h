@@ -31,7 +31,7 @@
 #include "histogram.h"
 #include "result.h"
 
-#define ARCHIVE_SCHEMA_VERSION 7
+#define ARCHIVE_SCHEMA_VERSION 8
 
 struct archive;
 
@@ -237,6 +237,10 @@ int archive_run_delete(struct archive *a, int64_t id);
  */
 int archive_runs_index(struct archive *a, const struct run_filter *f,
 		       json_t **out);
+/* The same with only id and field (one of the names above; NULL: all of
+ * them), as a group-by reads it. -EINVAL for another field. */
+int archive_runs_index_of(struct archive *a, const struct run_filter *f,
+			  const char *field, json_t **out);
 
 /*
  * *out = the runs f lets through (NULL: all), limit of them from offset, in
@@ -246,5 +250,50 @@ int archive_runs_index(struct archive *a, const struct run_filter *f,
  */
 int archive_runs_json(struct archive *a, const struct run_filter *f, int limit,
 		      int offset, json_t **out, int64_t *total);
+
+/* --- each test of a run summed up (archive_sums.c) --- */
+
+/* The metrics a summary holds, in this order: "mb_s", "iops",
+ * "lat_mean_us", "lat_p99_us" (the p99 of the iteration's latency). */
+#define ARCHIVE_SUM_METRICS 4
+extern const char *const archive_sum_metrics[ARCHIVE_SUM_METRICS];
+
+/* One test of a run as its stored summary has it: what archive_run_json
+ * shows of the test, without the iterations' other fields. */
+struct archive_test_sum {
+	const char *test, *rw, *pattern;
+	int64_t block_size, queue_depth, threads;
+	const char *sweep_json; /* {"group","field","value"} as the run shows
+				   it, or NULL */
+	int iterations;		/* rows stored */
+	int errors;		/* of them, measurements not made */
+	double best_mb_s, best_iops; /* the best iteration's (result_best) */
+	const double *vals;	     /* n_vals × ARCHIVE_SUM_METRICS: each
+					iteration's values in order, NAN where
+					it has none (an error, no p99) */
+	size_t n_vals;
+};
+
+/*
+ * A reader of many runs for compare: a run's identity and conditions, and
+ * its tests' summaries, each one indexed lookup (statements prepared once).
+ * Belongs to the archive's thread; close it before the archive.
+ */
+struct archive_reader;
+int archive_reader_open(struct archive *a, struct archive_reader **out);
+void archive_reader_close(struct archive_reader *r);
+/*
+ * *out = run id in brief (new reference): {id, state, profile, target,
+ * labels, spec: {size, iterations, duration_s, direct_requested,
+ * interleave, imported} (those it has), probe: {fs_type, write_cache}
+ * (those it has), engine: {target, version, direct}, imported (an imports
+ * row exists), interleaved (the spec has an interleave member)}. -ENOENT
+ * when there is no such run.
+ */
+int archive_reader_run(struct archive_reader *r, int64_t id, json_t **out);
+/* *tests = run id's test summaries in the order they ran (*n of them),
+ * owned by the reader and valid until its next call. */
+int archive_reader_tests(struct archive_reader *r, int64_t id,
+			 const struct archive_test_sum **tests, size_t *n);
 
 #endif

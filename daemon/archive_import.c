@@ -7,7 +7,7 @@
  * IOPS and mean latency, -1 for one it did not print) and no counts. A file
  * is known by its SHA-256: importing it again, even from two requests at
  * once, finds the first run (the check is inside the transaction that
- * writes). Calls archive_sql.c only.
+ * writes). Calls archive_sql.c and archive_sums.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -98,7 +98,7 @@ int archive_import(struct archive *a, const struct archive_import_in *in,
 				    t->lat_mean_us >= 0 ? t->lat_mean_us : -1);
 		rc = archive_step_done(a, st, "insert imported result");
 	}
-	if (rc < 0)
+	if (rc < 0 || (rc = archive_sums_run(a, *run_id)) < 0)
 		goto out;
 	if ((rc = archive_prep(
 		     a,

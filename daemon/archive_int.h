@@ -15,6 +15,11 @@
  *   archive_read.c     the JSON views the API serves: jobs, runs (list,
  *                      index, filters, sort), a run, its samples
  *   archive_import.c   runs other tools measured, and their files
+ *                      (-> archive_sums.c for the new run's summaries)
+ *   archive_sums.c     each test of a run summed up (test_summaries):
+ *                      written with every result (archive_runs.c) and
+ *                      import, filled by migration 8 (archive_schema.c);
+ *                      the reader compare uses
  *     (every one of them) -> archive_sql.c  the connection's helpers
  *
  * The helpers take the connection (one thread at a time, archive.h); those
@@ -83,5 +88,16 @@ int archive_user_version(struct archive *a, int *version);
  * version 2) in one transaction; path names the file in the log. -EPROTO
  * for a newer schema. */
 int archive_migrate(struct archive *a, const char *path);
+
+/* --- archive_sums.c --- */
+
+/* Rewrites the summary of test (test, rw) of run run_id from its results;
+ * part of the caller's transaction. 0 or a negative errno. */
+int archive_sums_test(struct archive *a, int64_t run_id, const char *test,
+		      const char *rw);
+/* The same for every test of run run_id. */
+int archive_sums_run(struct archive *a, int64_t run_id);
+/* The same for every test of every run (migration 8). */
+int archive_sums_fill(struct archive *a);
 
 #endif

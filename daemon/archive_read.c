@@ -3,7 +3,9 @@
  * (filtered, sorted, paged, with each test's best result as its headline),
  * the index the compare page groups, one run in full, and its samples.
  *
- * Results come back as JSON (owned by the caller). A run's tests are in the
+ * Results come back as JSON (owned by the caller). The list's headlines
+ * are the stored summaries' (archive_sums.c), one indexed row per test.
+ * A run's tests are in the
  * order they ran, each with every iteration and its best by MB/s
  * (result_best, as CrystalDiskMark picks it); rates are computed from the
  * stored counts (result_finish), except for another tool's numbers, which
@@ -386,67 +388,88 @@ int archive_runs_json(struct archive *a, const struct run_filter *f, int limit,
 		json_decref(runs);
 		return archive_sql_err(a, src, "list runs");
 	}
+	/* each test's best, as summed up when it was stored */
+	if ((rc = archive_prep(a,
+			       "SELECT test, rw, best_mb_s AS mb_s,"
+			       " best_iops AS iops FROM test_summaries"
+			       " WHERE run_id=? ORDER BY seq",
+			       &st)) < 0) {
+		json_decref(runs);
+		return rc;
+	}
 	json_array_foreach(runs, i, run)
 	{
-		json_t *tests, *t, *head = json_array();
-		size_t j;
-		rc = run_tests_json(
-			a, json_integer_value(json_object_get(run, "id")), 0,
-			&tests);
-		if (rc < 0) {
-			json_decref(head);
-			json_decref(runs);
-			return rc;
-		}
-		json_array_foreach(tests, j, t)
-		{
-			json_t *b = json_object_get(t, "best");
-			json_array_append_new(
-				head,
-				json_pack("{s:O, s:O, s:O, s:O}", "test",
-					  json_object_get(t, "test"), "rw",
-					  json_object_get(t, "rw"), "mb_s",
-					  json_object_get(b, "mb_s"), "iops",
-					  json_object_get(b, "iops")));
-		}
-		json_decref(tests);
+		json_t *head = json_array();
+		sqlite3_reset(st);
+		sqlite3_bind_int64(
+			st, 1, json_integer_value(json_object_get(run, "id")));
+		while ((src = sqlite3_step(st)) == SQLITE_ROW)
+			json_array_append_new(head, archive_row_json(st));
 		json_object_set_new(run, "headline", head);
+		if (src != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			json_decref(runs);
+			return archive_sql_err(a, src, "list headlines");
+		}
 	}
+	sqlite3_finalize(st);
 	*out = runs;
 	return 0;
 }
 
-int archive_runs_index(struct archive *a, const struct run_filter *f,
-		       json_t **out)
+/* The index's columns: name and SQL (over runs). */
+static const struct {
+	const char *name, *sql;
+} index_cols[] = {
+	{ "profile", "profile" },
+	{ "target", "target" },
+	{ "labels", "labels AS labels_json" },
+	{ "hostname", "hostname" },
+	{ "fs_type", "fs_type" },
+	{ "cluster_size", "json_extract(probe, '$.fs_block_size')"
+			  " AS cluster_size" },
+	{ "server", "coalesce(json_extract(probe, '$.smb.server'), hostname)"
+		    " AS server" },
+	{ "started_at", "started_at" },
+	{ "write_cache", "coalesce(json_extract(probe, '$.write_cache'),"
+			 " 'unknown') AS write_cache" },
+	{ "direct", "CASE direct WHEN 1 THEN 'direct' ELSE 'buffered' END"
+		    " AS direct" },
+	{ "size", "coalesce(json_extract(spec, '$.size'),"
+		  " json_extract(spec, '$.imported.test_size')) AS size" },
+	{ "engine", "engine_target AS engine" },
+	{ "version", "engine_version AS version" },
+};
+
+int archive_runs_index_of(struct archive *a, const struct run_filter *f,
+			  const char *field, json_t **out)
 {
 	struct run_filter g = f ? *f : (struct run_filter){ 0 };
 	const char *v[16];
-	char where[2048], sql[3072];
+	char where[2048], sql[4096];
 	sqlite3_stmt *st;
-	int rc, n, src;
+	size_t k = 0;
+	int rc, n, src, found = 0;
 
+	*out = NULL;
 	g.state = "done";
 	filter_sql(&g, where, sizeof(where), v, &n);
-	snprintf(sql, sizeof(sql),
-		 "SELECT id, profile, target, labels AS labels_json,"
-		 " hostname, fs_type,"
-		 " json_extract(probe, '$.fs_block_size') AS cluster_size,"
-		 " coalesce(json_extract(probe, '$.smb.server'), hostname)"
-		 "  AS server, started_at,"
-		 " coalesce(json_extract(probe, '$.write_cache'), 'unknown')"
-		 "  AS write_cache,"
-		 " CASE direct WHEN 1 THEN 'direct' ELSE 'buffered' END"
-		 "  AS direct,"
-		 " coalesce(json_extract(spec, '$.size'),"
-		 "  json_extract(spec, '$.imported.test_size')) AS size,"
-		 " engine_target AS engine, engine_version AS version"
-		 " FROM runs%s ORDER BY id",
-		 where);
-	*out = NULL;
+	k += (size_t)snprintf(sql, sizeof(sql), "SELECT id");
+	for (size_t i = 0; i < sizeof(index_cols) / sizeof(index_cols[0]); i++)
+		if (!field || strcmp(field, index_cols[i].name) == 0) {
+			k += (size_t)snprintf(sql + k, sizeof(sql) - k, ", %s",
+					      index_cols[i].sql);
+			found = 1;
+		}
+	if (!found)
+		return -EINVAL;
+	if (k + strlen(where) + 32 >= sizeof(sql))
+		return -ENAMETOOLONG;
+	snprintf(sql + k, sizeof(sql) - k, " FROM runs%s ORDER BY id", where);
 	if ((rc = archive_prep(a, sql, &st)) < 0)
 		return rc;
-	for (int k = 0; k < n; k++)
-		sqlite3_bind_text(st, k + 1, v[k], -1, SQLITE_STATIC);
+	for (int i = 0; i < n; i++)
+		sqlite3_bind_text(st, i + 1, v[i], -1, SQLITE_STATIC);
 	*out = json_array();
 	while ((src = sqlite3_step(st)) == SQLITE_ROW)
 		json_array_append_new(*out, archive_row_json(st));
@@ -457,6 +480,12 @@ int archive_runs_index(struct archive *a, const struct run_filter *f,
 		return archive_sql_err(a, src, "index runs");
 	}
 	return 0;
+}
+
+int archive_runs_index(struct archive *a, const struct run_filter *f,
+		       json_t **out)
+{
+	return archive_runs_index_of(a, f, NULL, out);
 }
 
 int archive_samples_json(struct archive *a, int64_t run_id, json_t **out)

@@ -7,9 +7,10 @@
  * second a statement) and replaced at its end by the final seconds, whose
  * last may fold in the ragged end (engine.h): a second streamed beyond
  * the final ones is deleted, so an iteration ends with exactly its
- * samples. A result and its samples go in one transaction. Test files are
+ * samples. A result, its test's summary (archive_sums.c) and its samples
+ * go in one transaction. Test files are
  * recorded before the engine creates them, so a crash leaves a list to
- * clean up. Calls archive_sql.c only.
+ * clean up. Calls archive_sql.c and archive_sums.c.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -97,10 +98,11 @@ int archive_result_insert(struct archive *a, int64_t run_id,
 					  -1);
 }
 
-int archive_result_insert_note(struct archive *a, int64_t run_id,
-			       const struct workload *t, int iteration,
-			       const struct result *r, const struct hist *h,
-			       const char *error, int64_t allocated_bytes)
+/* Inserts one result row (result_insert_note's statement). */
+static int result_row(struct archive *a, int64_t run_id,
+		      const struct workload *t, int iteration,
+		      const struct result *r, const struct hist *h,
+		      const char *error, int64_t allocated_bytes)
 {
 	sqlite3_stmt *st;
 	struct lat_summary ls;
@@ -168,6 +170,23 @@ int archive_result_insert_note(struct archive *a, int64_t run_id,
 	if (allocated_bytes >= 0)
 		sqlite3_bind_int64(st, 33, allocated_bytes);
 	return archive_step_done(a, st, "insert result");
+}
+
+/* The result and its test's summary rewritten (archive_sums.c) go
+ * together: in the caller's transaction, or in one of their own. */
+int archive_result_insert_note(struct archive *a, int64_t run_id,
+			       const struct workload *t, int iteration,
+			       const struct result *r, const struct hist *h,
+			       const char *error, int64_t allocated_bytes)
+{
+	int own = sqlite3_get_autocommit(a->db), rc;
+
+	if (own && (rc = archive_exec(a, "BEGIN IMMEDIATE")) < 0)
+		return rc;
+	rc = result_row(a, run_id, t, iteration, r, h, error, allocated_bytes);
+	if (rc == 0)
+		rc = archive_sums_test(a, run_id, t->name, wl_rw(t));
+	return own ? archive_tx_end(a, rc) : rc;
 }
 
 /* A second of samples, written over one reported before (the end of an

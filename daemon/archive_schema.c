@@ -5,9 +5,12 @@
  * migrations[v] takes a file from version v to v + 1; the array only ever
  * grows, and a shipped entry never changes (tests/fixtures/archive holds an
  * archive of every earlier version, and make-fixtures.py reads this array
- * as it was at each of their commits). archive_migrate() runs the missing
+ * as it was at each of their commits); a step that SQL cannot say (summing
+ * up the stored results in C, as the API reads them) is fills[v], run right
+ * after migrations[v]. archive_migrate() runs the missing
  * steps and sets the new version in one transaction, so a failed step
- * leaves the file at its old version. Calls archive_sql.c only.
+ * leaves the file at its old version. Calls archive_sql.c and
+ * archive_sums.c (fills).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -106,7 +109,37 @@ static const char *const migrations[] = {
 	 * reads them) */
 	"ALTER TABLE jobs ADD COLUMN compare_with TEXT;"
 	"CREATE INDEX runs_job ON runs(job_id);",
+	/* 8: each test of a run summed up (archive_sums.c): its shape, its
+	 * best iteration's MB/s and IOPS, and per compared metric n, mean
+	 * and sample sd over the iterations, with their values (vals:
+	 * iterations x mb_s, iops, lat_mean_us, lat_p99_us, little-endian
+	 * doubles, NaN for none); seq is the test's first result id, the
+	 * order it ran in. Filled for the runs already stored by
+	 * archive_sums_fill (fills[] below). Runs by state and start, as
+	 * /metrics reads them. */
+	"CREATE TABLE test_summaries("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" seq INTEGER NOT NULL, test TEXT NOT NULL, rw TEXT NOT NULL,"
+	" pattern TEXT NOT NULL, block_size INTEGER NOT NULL,"
+	" queue_depth INTEGER NOT NULL, threads INTEGER NOT NULL,"
+	" sweep TEXT, iterations INTEGER NOT NULL, errors INTEGER NOT NULL,"
+	" best_mb_s REAL, best_iops REAL,"
+	" mb_s_n INTEGER NOT NULL, mb_s_mean REAL, mb_s_sd REAL,"
+	" iops_n INTEGER NOT NULL, iops_mean REAL, iops_sd REAL,"
+	" lat_mean_us_n INTEGER NOT NULL, lat_mean_us_mean REAL,"
+	" lat_mean_us_sd REAL,"
+	" lat_p99_us_n INTEGER NOT NULL, lat_p99_us_mean REAL,"
+	" lat_p99_us_sd REAL, vals BLOB NOT NULL,"
+	" PRIMARY KEY (run_id, test, rw));"
+	"CREATE INDEX runs_state_started ON runs(state, started_at);",
 };
+
+/* What a migration cannot say in SQL: fills[v] runs after migrations[v]
+ * (NULL: nothing), in the same transaction. */
+static int (*const fills[])(struct archive *a) = {
+	[7] = archive_sums_fill,
+};
+#define N_FILLS ((int)(sizeof(fills) / sizeof(fills[0])))
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
 _Static_assert(N_MIGRATIONS == ARCHIVE_SCHEMA_VERSION,
@@ -206,7 +239,8 @@ int archive_migrate(struct archive *a, const char *path)
 		goto out;
 	}
 	for (int v = version; v < N_MIGRATIONS; v++) {
-		if ((rc = archive_exec(a, migrations[v])) < 0) {
+		if ((rc = archive_exec(a, migrations[v])) < 0 ||
+		    (v < N_FILLS && fills[v] && (rc = fills[v](a)) < 0)) {
 			log_error("archive %s: migration to version %d failed; "
 				  "left at version %d",
 				  path, v + 1, version);

@@ -1,8 +1,14 @@
 /*
  * compare — see compare.h.
  *
- * Design: every run of every side is read as GET /api/v1/runs/{id} shows
- * it (runview_json). Its tests' iterations are gathered per test key
+ * Design: every run of every side is read in brief with its tests' stored
+ * summaries (archive_reader: one indexed row per test, holding each
+ * iteration's values), or, when those do not say all compare reads (an
+ * interleaved job's rounds, another tool's numbers, a preset's own metrics
+ * or summary rows, a measurement not made), as GET /api/v1/runs/{id} shows
+ * it (runview_json); both give the same values in the same order, so a
+ * side's figures are the same either way. Its tests' iterations are
+ * gathered per test key
  * ("test", "rw") and side, one list per metric of [value, run, round]; a
  * run whose preset adds a summary of rows (preset.h: mailbox-db's thread
  * counts) adds those rows too (one value per run). What metrics a test has
@@ -22,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "archive.h"
 #include "compare_int.h"
 #include "preset.h"
 #include "runview.h"
@@ -234,6 +241,92 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 	}
 }
 
+/* Does run (archive_reader_run's brief) have to be read in full: a round
+ * of an interleaved job, another tool's numbers, or a preset whose own
+ * metrics or summary rows compare reads? */
+static int needs_full(json_t *run)
+{
+	const struct preset *p =
+		preset_find(json_string_value(json_object_get(run, "profile")));
+
+	return json_is_true(json_object_get(run, "interleaved")) ||
+	       json_is_true(json_object_get(run, "imported")) ||
+	       (p && (p->metrics || (p->summary && p->rows)));
+}
+
+/* Gathers run (its brief) into side s of acc from its tests' summaries
+ * t[0..nt) (none with errors), as gather() does from the run in full: the
+ * same entries, shapes, sweeps and values, in the same order. */
+static void gather_sums(json_t *acc, json_t *order, json_t *run,
+			const struct archive_test_sum *t, size_t nt, size_t s,
+			size_t n_sides, struct kinds *ks)
+{
+	struct kind io = { "io", io_metrics, FIELDS_N(io_metrics), 1, NULL };
+	json_int_t id = json_integer_value(json_object_get(run, "id"));
+	int col[FIELDS_N(io_metrics)];
+	char series[1024];
+	int k = kind_index(ks, &io);
+
+	compare_series_key(run, series, sizeof(series));
+	for (size_t m = 0; m < FIELDS_N(io_metrics); m++) {
+		col[m] = -1;
+		for (int c = 0; c < ARCHIVE_SUM_METRICS; c++)
+			if (strcmp(archive_sum_metrics[c], io_metrics[m].key) ==
+			    0)
+				col[m] = c;
+	}
+	for (size_t i = 0; i < nt; i++) {
+		json_t *e = entry(acc, order, t[i].test, t[i].rw, ks, k,
+				  t[i].pattern, n_sides);
+		json_t *vals = json_array_get(json_object_get(e, "sides"), s);
+		char shape[160];
+		json_object_set_new(vals, "present", json_true());
+		json_object_set_new(json_object_get(vals, "series"), series,
+				    json_pack("{s:O?, s:O?}", "target",
+					      json_object_get(run, "target"),
+					      "profile",
+					      json_object_get(run, "profile")));
+		snprintf(shape, sizeof(shape),
+			 "%s, %lld B blocks, QD%lld, T%lld", t[i].pattern,
+			 (long long)t[i].block_size,
+			 (long long)t[i].queue_depth, (long long)t[i].threads);
+		if (!json_object_get(vals, "shape"))
+			json_object_set_new(vals, "shape", json_string(shape));
+		else if (strcmp(json_string_value(
+					json_object_get(vals, "shape")),
+				shape))
+			json_object_set_new(
+				vals, "shape",
+				json_string("mixed within the side"));
+		if (t[i].sweep_json && !json_object_get(e, "sweep")) {
+			json_t *sweep = json_loads(t[i].sweep_json, 0, NULL);
+			if (json_is_object(sweep))
+				json_object_set_new(
+					e, "sweep",
+					json_pack(
+						"{s:O?, s:O?, s:O?}", "group",
+						json_object_get(sweep, "group"),
+						"field",
+						json_object_get(sweep, "field"),
+						"value",
+						json_object_get(sweep,
+								"value")));
+			json_decref(sweep);
+		}
+		for (size_t j = 0; j < t[i].n_vals; j++) {
+			const double *v = &t[i].vals[j * ARCHIVE_SUM_METRICS];
+			for (size_t m = 0; m < FIELDS_N(io_metrics); m++)
+				if (col[m] >= 0 && !isnan(v[col[m]]))
+					json_array_append_new(
+						json_object_get(
+							vals,
+							io_metrics[m].key),
+						json_pack("[f, I, n]",
+							  v[col[m]], id));
+		}
+	}
+}
+
 static json_t *summary_json(const struct stats_summary *s)
 {
 	/* one value has no spread: null, not 0 */
@@ -322,84 +415,59 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 	struct kinds ks = { .n = 0 };
 	struct compare_noise nc = { a, json_object() };
 	json_t *cond = json_array(); /* per side: conditions -> runs */
+	struct archive_reader *rd = NULL;
 	size_t i, nt;
 	int rc = 0;
 
 	*out = NULL;
+	if ((rc = archive_reader_open(a, &rd)) < 0)
+		goto out;
 	for (size_t s = 0; s < n && rc == 0; s++) {
 		json_t *runs = json_array();
 		json_array_append_new(cond, json_object());
 		for (size_t r = 0; r < sides[s].n && rc == 0; r++) {
+			const struct archive_test_sum *ts = NULL;
+			size_t nts = 0;
 			json_t *run;
-			if ((rc = runview_json(a, sides[s].runs[r], &run)) <
-			    0) {
+			int full;
+			/* the run in brief and its tests' summaries; in full
+			 * only when they do not say all compare reads */
+			if ((rc = archive_reader_run(rd, sides[s].runs[r],
+						     &run)) < 0) {
 				if (rc == -ENOENT)
 					snprintf(err, err_len, "no run %lld",
 						 (long long)sides[s].runs[r]);
 				break;
 			}
-			gather(acc, order, run, s, n, &ks);
+			full = needs_full(run);
+			if (!full &&
+			    (rc = archive_reader_tests(rd, sides[s].runs[r],
+						       &ts, &nts)) < 0) {
+				json_decref(run);
+				break;
+			}
+			for (size_t j = 0; j < nts && !full; j++)
+				full = ts[j].errors > 0;
+			if (full) {
+				json_decref(run);
+				if ((rc = runview_json(a, sides[s].runs[r],
+						       &run)) < 0) {
+					if (rc == -ENOENT)
+						snprintf(err, err_len,
+							 "no run %lld",
+							 (long long)sides[s]
+								 .runs[r]);
+					break;
+				}
+				gather(acc, order, run, s, n, &ks);
+			} else {
+				gather_sums(acc, order, run, ts, nts, s, n,
+					    &ks);
+			}
 			compare_conditions_add(json_array_get(cond, s), run);
-			json_array_append_new(
-				runs,
-				json_pack(
-					"{s:O?, s:b, s:O?, s:O?, s:O?, s:O?, "
-					"s:O?, s:O?}",
-					"id", json_object_get(run, "id"),
-					"imported",
-					json_is_object(
-						json_object_get(run, "import")),
-					"state", json_object_get(run, "state"),
-					"profile",
-					json_object_get(run, "profile"),
-					"target",
-					json_object_get(run, "target"),
-					"labels",
-					json_object_get(run, "labels"),
-					"fs_type",
-					json_object_get(
-						json_object_get(run, "probe"),
-						"fs_type"),
-					"engine",
-					json_object_get(
-						json_object_get(run, "engine"),
-						"target")));
-			if (json_is_object(json_object_get(run, "import"))) {
-				char w[240];
-				if (s < sizeof(imported))
-					imported[s] = 1;
-				json_t *imp = json_object_get(
-					json_object_get(run, "spec"),
-					"imported");
-				snprintf(w, sizeof(w),
-					 "run %lld was imported from %s: each "
-					 "number is the best of %lld, with no "
-					 "spread; several imported runs per "
-					 "side are tested over runs, one is "
-					 "not",
-					 (long long)sides[s].runs[r],
-					 json_string_value(
-						 json_object_get(imp, "tool"))
-						 ?: "another tool",
-					 (long long)json_integer_value(
-						 json_object_get(imp,
-								 "best_of")));
-				json_array_append_new(warnings, json_string(w));
-			}
-			if (strcmp(json_string_value(
-					   json_object_get(run, "state"))
-					   ?: "",
-				   "done") != 0) {
-				char w[160];
-				snprintf(w, sizeof(w),
-					 "run %lld ended %s: only its finished "
-					 "iterations are compared",
-					 (long long)sides[s].runs[r],
-					 json_string_value(
-						 json_object_get(run, "state"))
-						 ?: "?");
-				json_array_append_new(warnings, json_string(w));
-			}
+			if (compare_run_listed(runs, warnings, run) &&
+			    s < sizeof(imported))
+				imported[s] = 1;
 			json_decref(run);
 		}
 		json_array_append_new(side_info,
@@ -599,6 +667,7 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 			 "tests", compare_tests_doc());
 	rc = *out ? 0 : -ENOMEM;
 out:
+	archive_reader_close(rd);
 	free(found);
 	free(raw);
 	json_decref(acc);

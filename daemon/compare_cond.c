@@ -5,6 +5,8 @@
  * and a warning naming both values when the sides differ in one the
  * comparison is not grouped by. Each condition is also a group_by key of
  * GET /api/v1/compare (archive_runs_index gives it under the same name).
+ * Also each side's list of runs, and the warnings a run earns on its own
+ * (another tool's numbers, a run that did not finish).
  * Calls nothing of compare.c.
  */
 #include "compare_int.h"
@@ -156,4 +158,54 @@ void compare_conditions_warn(json_t *cond, const struct compare_side *sides,
 				 conds[c].key);
 		json_array_append_new(warnings, json_string(text));
 	}
+}
+
+int compare_run_listed(json_t *runs, json_t *warnings, json_t *run)
+{
+	json_array_append_new(
+		runs,
+		json_pack("{s:O?, s:b, s:O?, s:O?, s:O?, s:O?, "
+			  "s:O?, s:O?}",
+			  "id", json_object_get(run, "id"), "imported",
+			  json_is_object(json_object_get(run, "import")),
+			  "state", json_object_get(run, "state"), "profile",
+			  json_object_get(run, "profile"), "target",
+			  json_object_get(run, "target"), "labels",
+			  json_object_get(run, "labels"), "fs_type",
+			  json_object_get(json_object_get(run, "probe"),
+					  "fs_type"),
+			  "engine",
+			  json_object_get(json_object_get(run, "engine"),
+					  "target")));
+	if (json_is_object(json_object_get(run, "import"))) {
+		char w[240];
+		json_t *imp = json_object_get(json_object_get(run, "spec"),
+					      "imported");
+		snprintf(w, sizeof(w),
+			 "run %lld was imported from %s: each "
+			 "number is the best of %lld, with no "
+			 "spread; several imported runs per "
+			 "side are tested over runs, one is "
+			 "not",
+			 (long long)json_integer_value(
+				 json_object_get(run, "id")),
+			 json_string_value(json_object_get(imp, "tool"))
+				 ?: "another tool",
+			 (long long)json_integer_value(
+				 json_object_get(imp, "best_of")));
+		json_array_append_new(warnings, json_string(w));
+	}
+	if (strcmp(json_string_value(json_object_get(run, "state")) ?: "",
+		   "done") != 0) {
+		char w[160];
+		snprintf(w, sizeof(w),
+			 "run %lld ended %s: only its finished "
+			 "iterations are compared",
+			 (long long)json_integer_value(
+				 json_object_get(run, "id")),
+			 json_string_value(json_object_get(run, "state"))
+				 ?: "?");
+		json_array_append_new(warnings, json_string(w));
+	}
+	return json_is_object(json_object_get(run, "import"));
 }

@@ -37,6 +37,13 @@ json_t *compare_verdict(const struct compare_side *sides, size_t s, int better,
 /* Adds run's conditions to side (condition -> value -> [run ids]). */
 void compare_conditions_add(json_t *side, json_t *run);
 
+/* Appends run (runview_json's, or archive_reader_run's brief) to a side's
+ * runs as compare lists it ({id, imported, state, profile, target,
+ * labels, fs_type, engine}), and to warnings what it earns on its own: it
+ * was imported (each number a best of N), it did not finish. Returns
+ * whether it was imported. */
+int compare_run_listed(json_t *runs, json_t *warnings, json_t *run);
+
 /* A warning in warnings for each condition the sides cond[0..n) differ in
  * (or a side mixes), but grouped_by, naming every side's values and
  * runs. */

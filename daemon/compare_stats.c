@@ -38,7 +38,7 @@ json_t *compare_value_of(json_t *it, const struct metric *m)
  * run into out (n: how many runs); the runs' ids in ids when not NULL. */
 static size_t per_run(json_t *vals, double *out, int64_t *ids)
 {
-	size_t i, n = 0;
+	size_t i, k = 0, n = 0;
 	json_t *v;
 	double *sum = calloc(json_array_size(vals) + 1, sizeof(*sum));
 	int *cnt = calloc(json_array_size(vals) + 1, sizeof(*cnt));
@@ -49,15 +49,17 @@ static size_t per_run(json_t *vals, double *out, int64_t *ids)
 	json_array_foreach(vals, i, v)
 	{
 		int64_t r = json_integer_value(json_array_get(v, 1));
-		size_t k;
-		for (k = 0; k < n && id[k] != r; k++)
-			;
+		/* a run's values come together: look further only when the
+		 * run changes (a side of thousands of runs is linear) */
+		if (k >= n || id[k] != r)
+			for (k = 0; k < n && id[k] != r; k++)
+				;
 		if (k == n)
 			id[n++] = r;
 		sum[k] += json_real_value(json_array_get(v, 0));
 		cnt[k]++;
 	}
-	for (size_t k = 0; k < n; k++) {
+	for (k = 0; k < n; k++) {
 		out[k] = sum[k] / cnt[k];
 		if (ids)
 			ids[k] = id[k];

@@ -13,6 +13,7 @@
 #include "preset.h"
 #include "test.h"
 #include "test_json.h"
+#include "test_sums.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -74,7 +75,7 @@ static int job_is(struct archive *a, int64_t id, const char *expect)
 
 static void test_schema(void)
 {
-	unsigned char h[65536];
+	static unsigned char h[1 << 20];
 	struct archive *a = fresh();
 
 	ASSERT_TRUE(a != NULL);
@@ -297,6 +298,90 @@ static void test_runs_list(void)
 	archive_close(a);
 }
 
+/* Reuses test_runs' database: every run's stored test summaries are its
+ * iterations summed up (3 in one test, 2, 1, none); then a test with
+ * latency distributions, a sweep and a measurement not made, each result
+ * rewriting its test's summary as it is stored; deleting a run deletes
+ * them. */
+static void test_summaries(void)
+{
+	const struct preset *p = preset_find("cdm-default");
+	struct archive *a = NULL;
+	static struct hist hist;
+	struct workload w = { .name = "RND4K Q4T2",
+			      .pattern = WL_RANDOM,
+			      .read_pct = 100,
+			      .block_size = 4096,
+			      .queue_depth = 4,
+			      .threads = 2,
+			      .group = "qd",
+			      .sweep_field = "queue_depth",
+			      .sweep_value = 4 };
+	struct result r = { .ios = 7000,
+			    .bytes = 7000 * 4096,
+			    .lat_sum_ns = 7000 * 123456ULL,
+			    .window_ns = 700000000 };
+	const struct archive_test_sum *ts = NULL;
+	struct archive_reader *rd = NULL;
+	char sql_db[PATH_MAX];
+	size_t nt = 0;
+	int64_t run, jid = 0;
+
+	ASSERT_EQ(archive_open(db, &a), 0);
+	for (int64_t id = 1; id <= 3; id++)
+		ASSERT_TRUE(sums_agree(a, db, id));
+	run = new_run(a, "h4", &jid);
+	ASSERT_TRUE(run > 0);
+	ASSERT_EQ(put(a, run, &p->tests[0], 1, 100, 1000000000, 5000000), 0);
+	ASSERT_TRUE(sums_agree(a, db, run)); /* after each result */
+	for (int it = 1; it <= 3; it++) {
+		hist_init(&hist);
+		for (int i = 0; i < 1000; i++)
+			hist_add(&hist, (uint64_t)(50000 + 7000 * it + 37 * i));
+		r.ios += 1111;
+		r.window_ns += 3333333;
+		result_finish(&r);
+		ASSERT_EQ(archive_result_insert(a, run, &w, it, &r, &hist), 0);
+		ASSERT_TRUE(sums_agree(a, db, run));
+	}
+	ASSERT_EQ(archive_result_insert_note(a, run, &w, 4, &r, NULL,
+					     "not supported here", -1),
+		  0);
+	ASSERT_TRUE(sums_agree(a, db, run));
+	ASSERT_EQ(archive_reader_open(a, &rd), 0);
+	ASSERT_EQ(archive_reader_tests(rd, run, &ts, &nt), 0);
+	ASSERT_EQ(nt, 2);
+	ASSERT_STR_EQ(ts[1].test, "RND4K Q4T2");
+	ASSERT_EQ(ts[1].iterations, 4);
+	ASSERT_EQ(ts[1].errors, 1);
+	ASSERT_STR_EQ(ts[1].sweep_json,
+		      "{\"group\":\"qd\",\"field\":\"queue_depth\","
+		      "\"value\":4.0}");
+	ASSERT_TRUE(!isnan(ts[1].vals[3]) && isnan(ts[1].vals[15]));
+	archive_reader_close(rd);
+	/* a sum that disagrees with the iterations is caught */
+	snprintf(sql_db, sizeof(sql_db), "%s", db);
+	{
+		sqlite3 *h = NULL;
+		ASSERT_EQ(sqlite3_open(sql_db, &h), SQLITE_OK);
+		ASSERT_EQ(sqlite3_exec(h,
+				       "UPDATE test_summaries SET"
+				       " iops_mean=iops_mean*1.000001"
+				       " WHERE test='RND4K Q4T2'",
+				       NULL, NULL, NULL),
+			  SQLITE_OK);
+		sqlite3_close(h);
+	}
+	ASSERT_TRUE(!sums_agree(a, db, run));
+	ASSERT_EQ(archive_job_finish(a, jid, run, "done", NULL), 0);
+	ASSERT_EQ(archive_run_delete(a, run), 0);
+	ASSERT_EQ(archive_reader_open(a, &rd), 0);
+	ASSERT_EQ(archive_reader_tests(rd, run, &ts, &nt), 0);
+	ASSERT_EQ(nt, 0);
+	archive_reader_close(rd);
+	archive_close(a);
+}
+
 /* Each iteration's histogram is stored whole: the iteration serves its own
  * percentiles, and the test serves the merge over its iterations — which is
  * not any average of theirs (here: 100 I/Os at 10 µs, then 100 at 30 µs). */
@@ -423,5 +508,5 @@ static void test_cleanup(void)
 }
 
 TEST_MAIN(test_setup, test_schema, test_queue_and_interrupt, test_runs,
-	  test_runs_list, test_latency_summary, test_testfiles,
+	  test_runs_list, test_summaries, test_latency_summary, test_testfiles,
 	  test_newer_schema_refused, test_cleanup)

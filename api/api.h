@@ -20,7 +20,7 @@
 
 #include "fields.h"
 
-#define API_BODY_LIMIT (64 * 1024)  /* bytes; larger bodies get 413 */
+#define API_BODY_LIMIT (64 * 1024) /* bytes; larger bodies get 413 */
 /* server.c: connections (a thread each) open at once; of them, how many one
  * address may hold before sending a request; seconds an idle connection
  * stays open; seconds between log lines about refused connections */
@@ -36,8 +36,8 @@ struct MHD_Connection;
 
 /* What the handlers share; owned by main. */
 struct api_ctx {
-	struct archive *a; /* in a handler: this request's archive
-			      connection (server.c lends one) */
+	struct archive *a;   /* in a handler: this request's archive
+				connection (server.c lends one) */
 	const char *db_path; /* the archive file, for server.c's pool */
 	struct jobq *q;
 	const char *scratch; /* DATA/scratch, the default target */
@@ -75,17 +75,17 @@ struct api_resp {
 	char *body;			  /* malloc'd, freed by the server */
 	const unsigned char *static_body; /* or a static one */
 	size_t len;
-	char location[128]; /* Location header when non-empty */
-	char allow[64];	    /* Allow header (405) when non-empty */
-	char filename[96];  /* Content-Disposition: attachment */
-	int stream;	    /* set by h_events: the server answers
-			       with the event stream instead */
-	int close;	    /* Connection: close (the request's framing
-			       cannot be trusted) */
-	const char *route;  /* the matched route's pattern, for the
-			       HTTP metrics (set by api_dispatch) */
-	char etag[24];	    /* ETag (quoted) when non-empty: a request's
-			       matching If-None-Match gets 304 */
+	char location[128];	   /* Location header when non-empty */
+	char allow[64];		   /* Allow header (405) when non-empty */
+	char filename[96];	   /* Content-Disposition: attachment */
+	int stream;		   /* set by h_events: the server answers
+				      with the event stream instead */
+	int close;		   /* Connection: close (the request's framing
+				      cannot be trusted) */
+	const char *route;	   /* the matched route's pattern, for the
+				      HTTP metrics (set by api_dispatch) */
+	char etag[24];		   /* ETag (quoted) when non-empty: a request's
+				      matching If-None-Match gets 304 */
 	const char *cache_control; /* Cache-Control, when not NULL */
 	char timing[160];	   /* Server-Timing when non-empty: what the
 				      answer waited for */

@@ -85,10 +85,11 @@ void h_jobs_create(struct api_req *req, struct api_resp *resp)
 	rc = jobspec_parse(req->body, req->body_len, req->ctx->scratch, &s, &p);
 	/* what the answer waited for: an SMB target's checks (its server's
 	 * answer, the logon, free space) are most of it; each is bounded */
-	snprintf(resp->timing, sizeof(resp->timing),
-		 "checks;dur=%.1f;desc=\"the job's checks (targets, free space; "
-		 "an SMB server's answer)\"",
-		 (double)(os_now_ns() - t0) / 1e6);
+	snprintf(
+		resp->timing, sizeof(resp->timing),
+		"checks;dur=%.1f;desc=\"the job's checks (targets, free space; "
+		"an SMB server's answer)\"",
+		(double)(os_now_ns() - t0) / 1e6);
 	if (rc < 0) {
 		api_send_problem(resp, &p);
 		return;

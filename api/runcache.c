@@ -27,7 +27,7 @@ struct entry {
 	const char *content_type; /* a string literal of the handler's */
 	char filename[96];
 	char etag[24];
-	struct entry *chain;	  /* the bucket's next */
+	struct entry *chain;	     /* the bucket's next */
 	struct entry *newer, *older; /* recency */
 };
 

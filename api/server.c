@@ -56,9 +56,9 @@
 struct peer {
 	int fd;
 	char addr[INET6_ADDRSTRLEN];
-	int waiting;		   /* no request yet: under mu */
-	uint64_t t0_ns;		   /* accepted */
-	struct peer *next, *prev;  /* under mu */
+	int waiting;		  /* no request yet: under mu */
+	uint64_t t0_ns;		  /* accepted */
+	struct peer *next, *prev; /* under mu */
 };
 
 struct api_server {
@@ -229,9 +229,8 @@ static int none_match(struct MHD_Connection *c, const char *etag)
 			return 1;
 		if (strncmp(v, "W/", 2) == 0)
 			v += 2;
-		if (strncmp(v, etag, n) == 0 &&
-		    (v[n] == '\0' || v[n] == ',' || v[n] == ' ' ||
-		     v[n] == '\t'))
+		if (strncmp(v, etag, n) == 0 && (v[n] == '\0' || v[n] == ',' ||
+						 v[n] == ' ' || v[n] == '\t'))
 			return 1;
 		v += strcspn(v, ",");
 	}
@@ -652,9 +651,9 @@ int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out)
 	errno = 0;
 	s->d = MHD_start_daemon(
 		flags, 0, on_accept, s, on_request, s,
-		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
-		MHD_OPTION_SOCK_ADDR, ai->ai_addr, MHD_OPTION_NOTIFY_COMPLETED,
-		on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
+		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_SOCK_ADDR,
+		ai->ai_addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+		MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
 		MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)API_IDLE_TIMEOUT_S,
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned)API_MAX_CONNECTIONS,

@@ -21,9 +21,9 @@
 
 struct api_streams {
 	pthread_mutex_t mu;
-	pthread_cond_t cv;   /* with mu: new events, or the stop */
-	int stopping;	     /* under mu */
-	unsigned n_streams;  /* under mu */
+	pthread_cond_t cv;  /* with mu: new events, or the stop */
+	int stopping;	    /* under mu */
+	unsigned n_streams; /* under mu */
 };
 
 /* One event stream: it has sent what the bus held up to `last`. */

@@ -33,7 +33,7 @@ int archive_exec(struct archive *a, const char *sql)
 	if (src != SQLITE_OK) {
 		log_error("archive: %s", msg ? msg : sqlite3_errstr(src));
 		sqlite3_free(msg);
-		return src == SQLITE_BUSY		? -EBUSY
+		return src == SQLITE_BUSY	     ? -EBUSY
 		       : (src & 0xff) == SQLITE_FULL ? -ENOSPC
 						     : -EIO;
 	}

@@ -76,8 +76,8 @@ void jobq_overlay(struct jobq *q, json_t *o, int is_run)
 	pthread_mutex_lock(&q->mu);
 	if (q->end.job && (is_run ? job == q->end.job : id == q->end.job) &&
 	    json_is_string(json_object_get(o, "state")) &&
-	    strcmp(json_string_value(json_object_get(o, "state")),
-		   "running") == 0) {
+	    strcmp(json_string_value(json_object_get(o, "state")), "running") ==
+		    0) {
 		json_object_set_new(o, "state", json_string(q->end.state));
 		json_object_set_new(o, "finished_at", json_string(q->end.at));
 		if (!is_run)

@@ -155,7 +155,8 @@ static void test_queue_and_interrupt(void)
 	ASSERT_TRUE(job_is(a, id1, "{'state':'done','error':null}"));
 	ASSERT_TRUE(archive_job_finish(a, id2, 0, "bogus", "x", NULL) < 0);
 	ASSERT_TRUE(job_is(a, id2, "{'state':'running','error':null}"));
-	ASSERT_EQ(archive_job_finish(a, id2, 0, "failed", "disk on fire", NULL), 0);
+	ASSERT_EQ(archive_job_finish(a, id2, 0, "failed", "disk on fire", NULL),
+		  0);
 	ASSERT_TRUE(
 		job_is(a, id2, "{'state':'failed','error':'disk on fire'}"));
 	failed = id2;
@@ -373,7 +374,7 @@ static void test_summaries(void)
 		sqlite3_close(h);
 	}
 	ASSERT_TRUE(!sums_agree(a, db, run));
-	ASSERT_EQ(archive_job_finish(a, jid, run, "done", NULL), 0);
+	ASSERT_EQ(archive_job_finish(a, jid, run, "done", NULL, NULL), 0);
 	ASSERT_EQ(archive_run_delete(a, run), 0);
 	ASSERT_EQ(archive_reader_open(a, &rd), 0);
 	ASSERT_EQ(archive_reader_tests(rd, run, &ts, &nt), 0);

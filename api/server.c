@@ -282,6 +282,9 @@ static struct archive *pool_take(struct api_server *s)
 
 static void pool_give(struct api_server *s, struct archive *a)
 {
+	if (archive_settle(a))
+		log_error("a request left an archive transaction open; "
+			  "rolled back");
 	pthread_mutex_lock(&s->mu);
 	if (s->n_pool < API_MAX_CONNECTIONS) {
 		s->pool[s->n_pool++] = a;

@@ -77,6 +77,9 @@ int archive_open(const char *path, struct archive **out);
  * connection is opened. */
 void archive_library_init(void);
 void archive_close(struct archive *a);
+/* Rolls back a transaction left open on a (a bug of its last user): 1 if
+ * there was one, else 0. A pooled connection is settled before reuse. */
+int archive_settle(struct archive *a);
 
 /* --- the queue --- */
 
@@ -276,7 +279,8 @@ struct archive_test_sum {
 
 /*
  * A reader of many runs for compare: a run's identity and conditions, and
- * its tests' summaries, each one indexed lookup (statements prepared once).
+ * its tests' summaries, each one indexed lookup (statements prepared once),
+ * all in one read transaction (one snapshot) from open to close.
  * Belongs to the archive's thread; close it before the archive.
  */
 struct archive_reader;

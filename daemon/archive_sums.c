@@ -382,6 +382,7 @@ struct archive_reader {
 	size_t n, cap;
 	double *vals; /* their values, t[i].vals point in */
 	size_t nv, cap_v;
+	int tx; /* the reader began a read transaction (ended at close) */
 };
 
 int archive_reader_open(struct archive *a, struct archive_reader **out)
@@ -393,6 +394,11 @@ int archive_reader_open(struct archive *a, struct archive_reader **out)
 	if (!r)
 		return -ENOMEM;
 	r->a = a;
+	/* one read transaction for all the runs: one snapshot of the archive
+	 * (a run deleted meanwhile is not half read), and the file's locks
+	 * taken once rather than twice a run */
+	if (sqlite3_get_autocommit(a->db) && archive_exec(a, "BEGIN") == 0)
+		r->tx = 1;
 	if ((rc = archive_prep(
 		     a,
 		     "SELECT id, state, profile, target, labels,"
@@ -439,6 +445,8 @@ void archive_reader_close(struct archive_reader *r)
 	reader_drop(r);
 	sqlite3_finalize(r->run);
 	sqlite3_finalize(r->tests);
+	if (r->tx)
+		archive_exec(r->a, "COMMIT");
 	free(r->t);
 	free(r->off);
 	free(r->vals);

@@ -74,9 +74,9 @@ static int kind_index(struct kinds *ks, const struct kind *k)
 }
 
 /* The test entry of key in acc, made with n_sides empty value sets. */
-static json_t *entry(json_t *acc, json_t *order, const char *test,
-		     const char *rw, const struct kinds *ks, int k,
-		     const char *pattern, size_t n_sides)
+static json_t *entry(struct cval_sets *vs, json_t *acc, json_t *order,
+		     const char *test, const char *rw, const struct kinds *ks,
+		     int k, const char *pattern, size_t n_sides)
 {
 	char key[160];
 	json_t *e, *sides;
@@ -90,7 +90,8 @@ static json_t *entry(json_t *acc, json_t *order, const char *test,
 	for (size_t s = 0; s < n_sides; s++) {
 		json_t *vals = json_object();
 		for (size_t i = 0; i < nm; i++)
-			json_object_set_new(vals, m[i].key, json_array());
+			json_object_set_new(vals, m[i].key,
+					    json_integer(compare_vals_new(vs)));
 		json_object_set_new(vals, "present", json_false());
 		json_object_set_new(vals, "series", json_object());
 		json_object_set_new(vals, "verdicts", json_array());
@@ -105,21 +106,35 @@ static json_t *entry(json_t *acc, json_t *order, const char *test,
 	return e;
 }
 
-/* Appends value v of metric key, measured by run id in round (NULL: not
- * a round of an interleaved job), to a side's values. */
-static void add_value(json_t *vals, const char *key, json_t *v, json_int_t id,
-		      const char *round)
+/* Appends value v (when a number) of metric key, measured by run id in
+ * round `round` of job `job` (0: not a round of an interleaved job), to a
+ * side's values. */
+static void add_value(struct cval_sets *vs, json_t *vals, const char *key,
+		      json_t *v, json_int_t id, json_int_t job,
+		      json_int_t round)
 {
 	if (json_is_number(v))
-		json_array_append_new(json_object_get(vals, key),
-				      json_pack("[f, I, s?]",
-						json_number_value(v), id,
-						round));
+		compare_vals_add(vs, vals, key, json_number_value(v), id, job,
+				 round);
+}
+
+/* Names run's series (compare_series_key: its target made the same way)
+ * among a side's, once. */
+static void add_series(json_t *vals, const char *series, json_t *run)
+{
+	json_t *all = json_object_get(vals, "series");
+
+	if (!json_object_get(all, series))
+		json_object_set_new(all, series,
+				    json_pack("{s:O?, s:O?}", "target",
+					      json_object_get(run, "target"),
+					      "profile",
+					      json_object_get(run, "profile")));
 }
 
 /* Gathers run (as runview_json gives it) into side s of acc. */
-static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
-		   size_t n_sides, struct kinds *ks)
+static void gather(struct cval_sets *vs, json_t *acc, json_t *order,
+		   json_t *run, size_t s, size_t n_sides, struct kinds *ks)
 {
 	const struct preset *p =
 		preset_find(json_string_value(json_object_get(run, "profile")));
@@ -146,7 +161,7 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 	json_array_foreach(json_object_get(run, "tests"), i, t)
 	{
 		json_t *e = entry(
-			acc, order,
+			vs, acc, order,
 			json_string_value(json_object_get(t, "test")),
 			json_string_value(json_object_get(t, "rw")), ks, k,
 			json_string_value(json_object_get(t, "pattern")),
@@ -157,12 +172,7 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 		char shape[160];
 		json_object_set_new(vals, "present", json_true());
 		if (!imported)
-			json_object_set_new(
-				json_object_get(vals, "series"), series,
-				json_pack("{s:O?, s:O?}", "target",
-					  json_object_get(run, "target"),
-					  "profile",
-					  json_object_get(run, "profile")));
+			add_series(vals, series, run);
 		/* what ran: a like-for-like comparison needs the same on
 		 * every side */
 		/* the back-end is a condition (compare_cond.c), not the
@@ -197,22 +207,22 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 		json_array_foreach(json_object_get(t, "iterations"), j, it)
 		{
 			json_t *err = json_object_get(it, "error");
-			char round[64];
 			/* an interleaved job's iteration n is its round n */
-			snprintf(round, sizeof(round), "%lld:%lld",
-				 (long long)json_integer_value(
-					 json_object_get(il, "job")),
-				 (long long)json_integer_value(
-					 json_object_get(it, "iteration")));
+			json_int_t job =
+				il ? json_integer_value(
+					     json_object_get(il, "job"))
+				   : 0;
+			json_int_t round = json_integer_value(
+				json_object_get(it, "iteration"));
 			if (json_is_string(err)) {
 				json_array_append(
 					json_object_get(vals, "errors"), err);
 				continue;
 			}
 			for (size_t m = 0; m < ks->k[k].nm; m++)
-				add_value(vals, ks->k[k].m[m].key,
+				add_value(vs, vals, ks->k[k].m[m].key,
 					  compare_value_of(it, &ks->k[k].m[m]),
-					  id, il ? round : NULL);
+					  id, job, job ? round : 0);
 		}
 	}
 	if (!p || !p->summary || !p->rows)
@@ -226,14 +236,14 @@ static void gather(json_t *acc, json_t *order, json_t *run, size_t s,
 		char name[64];
 		json_t *e, *vals;
 		p->rows->row_name(row, name, sizeof(name));
-		e = entry(acc, order, name, p->rows->kind, ks, k, NULL,
+		e = entry(vs, acc, order, name, p->rows->kind, ks, k, NULL,
 			  n_sides);
 		vals = json_array_get(json_object_get(e, "sides"), s);
 		json_object_set_new(vals, "present", json_true());
 		for (size_t m = 0; m < p->rows->n_metrics; m++)
-			add_value(vals, p->rows->metrics[m].key,
+			add_value(vs, vals, p->rows->metrics[m].key,
 				  json_object_get(row, p->rows->metrics[m].key),
-				  id, NULL);
+				  id, 0, 0);
 		if (p->rows->verdict_key)
 			json_array_append(
 				json_object_get(vals, "verdicts"),
@@ -257,9 +267,9 @@ static int needs_full(json_t *run)
 /* Gathers run (its brief) into side s of acc from its tests' summaries
  * t[0..nt) (none with errors), as gather() does from the run in full: the
  * same entries, shapes, sweeps and values, in the same order. */
-static void gather_sums(json_t *acc, json_t *order, json_t *run,
-			const struct archive_test_sum *t, size_t nt, size_t s,
-			size_t n_sides, struct kinds *ks)
+static void gather_sums(struct cval_sets *vs, json_t *acc, json_t *order,
+			json_t *run, const struct archive_test_sum *t,
+			size_t nt, size_t s, size_t n_sides, struct kinds *ks)
 {
 	struct kind io = { "io", io_metrics, FIELDS_N(io_metrics), 1, NULL };
 	json_int_t id = json_integer_value(json_object_get(run, "id"));
@@ -276,16 +286,12 @@ static void gather_sums(json_t *acc, json_t *order, json_t *run,
 				col[m] = c;
 	}
 	for (size_t i = 0; i < nt; i++) {
-		json_t *e = entry(acc, order, t[i].test, t[i].rw, ks, k,
+		json_t *e = entry(vs, acc, order, t[i].test, t[i].rw, ks, k,
 				  t[i].pattern, n_sides);
 		json_t *vals = json_array_get(json_object_get(e, "sides"), s);
 		char shape[160];
 		json_object_set_new(vals, "present", json_true());
-		json_object_set_new(json_object_get(vals, "series"), series,
-				    json_pack("{s:O?, s:O?}", "target",
-					      json_object_get(run, "target"),
-					      "profile",
-					      json_object_get(run, "profile")));
+		add_series(vals, series, run);
 		snprintf(shape, sizeof(shape),
 			 "%s, %lld B blocks, QD%lld, T%lld", t[i].pattern,
 			 (long long)t[i].block_size,
@@ -317,12 +323,9 @@ static void gather_sums(json_t *acc, json_t *order, json_t *run,
 			const double *v = &t[i].vals[j * ARCHIVE_SUM_METRICS];
 			for (size_t m = 0; m < FIELDS_N(io_metrics); m++)
 				if (col[m] >= 0 && !isnan(v[col[m]]))
-					json_array_append_new(
-						json_object_get(
-							vals,
-							io_metrics[m].key),
-						json_pack("[f, I, n]",
-							  v[col[m]], id));
+					compare_vals_add(vs, vals,
+							 io_metrics[m].key,
+							 v[col[m]], id, 0, 0);
 		}
 	}
 }
@@ -349,14 +352,16 @@ static void mismatch(json_t *e, size_t s, char *why, size_t len)
 		snprintf(why, len, "%s vs %s", b, a);
 }
 
-static void summarize(json_t *arr, struct stats_summary *out)
+/* Side's values of metric key summed up: n, mean, sd. */
+static void summarize(const struct cval_sets *vs, json_t *side, const char *key,
+		      struct stats_summary *out)
 {
-	size_t n = json_array_size(arr);
+	const struct cvals *c = compare_vals_of(vs, side, key);
+	size_t n = c ? c->n : 0;
 	double *v = calloc(n ? n : 1, sizeof(*v));
 
 	for (size_t i = 0; v && i < n; i++)
-		v[i] = json_real_value(
-			json_array_get(json_array_get(arr, i), 0));
+		v[i] = c->x[i].v;
 	stats_summarize(v, v ? (int)n : 0, out);
 	free(v);
 }
@@ -413,7 +418,8 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 	char imported[32] = { 0 }; /* a side holds an imported run */
 	struct finding *found = NULL, *raw = NULL;
 	struct kinds ks = { .n = 0 };
-	struct compare_noise nc = { a, json_object() };
+	struct cval_sets values = { 0 };
+	struct compare_noise nc = { a, json_object(), &values };
 	json_t *cond = json_array(); /* per side: conditions -> runs */
 	struct archive_reader *rd = NULL;
 	size_t i, nt;
@@ -459,10 +465,10 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 								 .runs[r]);
 					break;
 				}
-				gather(acc, order, run, s, n, &ks);
+				gather(&values, acc, order, run, s, n, &ks);
 			} else {
-				gather_sums(acc, order, run, ts, nts, s, n,
-					    &ks);
+				gather_sums(&values, acc, order, run, ts, nts,
+					    s, n, &ks);
 			}
 			compare_conditions_add(json_array_get(cond, s), run);
 			if (compare_run_listed(runs, warnings, run) &&
@@ -505,12 +511,8 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 				continue;
 			h = headline(k, json_string_value(
 						json_object_get(e, "pattern")));
-			summarize(json_object_get(json_array_get(sv, 0),
-						  m[h].key),
-				  &b);
-			summarize(json_object_get(json_array_get(sv, s),
-						  m[h].key),
-				  &x);
+			summarize(&values, json_array_get(sv, 0), m[h].key, &b);
+			summarize(&values, json_array_get(sv, s), m[h].key, &x);
 			if (b.n == 0 || x.n == 0)
 				continue; /* unsupported on a side: listed, not
 					     judged */
@@ -583,8 +585,7 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 		for (size_t mi = 0; mi < nm; mi++) {
 			json_t *sum = json_array(), *vsl = json_array();
 			struct stats_summary b;
-			summarize(json_object_get(json_array_get(sv, 0),
-						  m[mi].key),
+			summarize(&values, json_array_get(sv, 0), m[mi].key,
 				  &b);
 			for (size_t s = 0; s < n; s++) {
 				json_t *vals = json_array_get(sv, s);
@@ -595,7 +596,7 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 					json_array_append_new(vsl, json_null());
 					continue;
 				}
-				summarize(json_object_get(vals, m[mi].key), &x);
+				summarize(&values, vals, m[mi].key, &x);
 				json_array_append_new(sum,
 						      x.n ? summary_json(&x)
 							  : json_null());
@@ -679,5 +680,6 @@ out:
 	json_decref(warnings);
 	json_decref(cond);
 	json_decref(nc.series);
+	compare_vals_free(&values);
 	return rc;
 }

@@ -56,9 +56,41 @@ void compare_conditions_warn(json_t *cond, const struct compare_side *sides,
 /* The run-to-run noise of the targets compared: the archive, and the
  * series read so far (series key -> their runs, as runview_json gives
  * them). */
+/* One value a side holds of a metric: measured by run, in round `round`
+ * of interleaved job `job` (job 0: not a round). */
+struct cval {
+	double v;
+	int64_t run, job, round;
+};
+
+/* A side's values of one metric, in the order gathered. */
+struct cvals {
+	struct cval *x;
+	size_t n, cap;
+};
+
+/* Every value set of a comparison. A side's object (an entry's "sides"
+ * member) names its sets by index: {metric key: index}. Plain C arrays, as
+ * a side of thousands of runs holds hundreds of thousands of values. */
+struct cval_sets {
+	struct cvals *set;
+	size_t n, cap;
+};
+
+/* A new empty set: its index, or -1 (no memory). */
+long compare_vals_new(struct cval_sets *vs);
+/* Appends a value to side's set of key (nothing when it has none). */
+void compare_vals_add(struct cval_sets *vs, json_t *side, const char *key,
+		      double v, int64_t run, int64_t job, int64_t round);
+/* Side's set of key, or NULL. */
+const struct cvals *compare_vals_of(const struct cval_sets *vs, json_t *side,
+				    const char *key);
+void compare_vals_free(struct cval_sets *vs);
+
 struct compare_noise {
 	struct archive *a;
 	json_t *series;
+	struct cval_sets *values; /* the sides' values (compare.c) */
 };
 
 /* A noise estimate: the pooled relative standard deviation of a run's

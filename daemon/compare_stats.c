@@ -34,21 +34,75 @@ json_t *compare_value_of(json_t *it, const struct metric *m)
 
 /* --- a side's values, by run and by round --- */
 
-/* The values of vals ([value, run, round key|null] each) averaged per
- * run into out (n: how many runs); the runs' ids in ids when not NULL. */
-static size_t per_run(json_t *vals, double *out, int64_t *ids)
+long compare_vals_new(struct cval_sets *vs)
 {
-	size_t i, k = 0, n = 0;
-	json_t *v;
-	double *sum = calloc(json_array_size(vals) + 1, sizeof(*sum));
-	int *cnt = calloc(json_array_size(vals) + 1, sizeof(*cnt));
-	int64_t *id = calloc(json_array_size(vals) + 1, sizeof(*id));
+	if (vs->n == vs->cap) {
+		size_t cap = vs->cap ? vs->cap * 2 : 64;
+		struct cvals *n = realloc(vs->set, cap * sizeof(*n));
+		if (!n)
+			return -1;
+		vs->set = n;
+		vs->cap = cap;
+	}
+	vs->set[vs->n] = (struct cvals){ 0 };
+	return (long)vs->n++;
+}
+
+static struct cvals *vals_of(const struct cval_sets *vs, json_t *side,
+			     const char *key)
+{
+	json_t *i = json_object_get(side, key);
+	json_int_t k = json_integer_value(i);
+
+	return json_is_integer(i) && k >= 0 && (size_t)k < vs->n ? &vs->set[k]
+								 : NULL;
+}
+
+const struct cvals *compare_vals_of(const struct cval_sets *vs, json_t *side,
+				    const char *key)
+{
+	return vals_of(vs, side, key);
+}
+
+void compare_vals_add(struct cval_sets *vs, json_t *side, const char *key,
+		      double v, int64_t run, int64_t job, int64_t round)
+{
+	struct cvals *c = vals_of(vs, side, key);
+
+	if (!c)
+		return;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 16;
+		struct cval *n = realloc(c->x, cap * sizeof(*n));
+		if (!n)
+			return;
+		c->x = n;
+		c->cap = cap;
+	}
+	c->x[c->n++] = (struct cval){ v, run, job, round };
+}
+
+void compare_vals_free(struct cval_sets *vs)
+{
+	for (size_t i = 0; i < vs->n; i++)
+		free(vs->set[i].x);
+	free(vs->set);
+	*vs = (struct cval_sets){ 0 };
+}
+
+/* The values of c averaged per run into out (n: how many runs); the runs'
+ * ids in ids when not NULL. */
+static size_t per_run(const struct cvals *c, double *out, int64_t *ids)
+{
+	size_t i, k = 0, n = 0, nv = c ? c->n : 0;
+	double *sum = calloc(nv + 1, sizeof(*sum));
+	int *cnt = calloc(nv + 1, sizeof(*cnt));
+	int64_t *id = calloc(nv + 1, sizeof(*id));
 
 	if (!sum || !cnt || !id)
 		goto out;
-	json_array_foreach(vals, i, v)
-	{
-		int64_t r = json_integer_value(json_array_get(v, 1));
+	for (i = 0; i < nv; i++) {
+		int64_t r = c->x[i].run;
 		/* a run's values come together: look further only when the
 		 * run changes (a side of thousands of runs is linear) */
 		if (k >= n || id[k] != r)
@@ -56,7 +110,7 @@ static size_t per_run(json_t *vals, double *out, int64_t *ids)
 				;
 		if (k == n)
 			id[n++] = r;
-		sum[k] += json_real_value(json_array_get(v, 0));
+		sum[k] += c->x[i].v;
 		cnt[k]++;
 	}
 	for (k = 0; k < n; k++) {
@@ -71,30 +125,29 @@ out:
 	return n;
 }
 
-/* The rounds both a and b have (every value of each side carries a round
- * key): their values in pa and pb, how many in the return; 0 when a value
- * has no key. */
-static size_t paired(json_t *a, json_t *b, double *pa, double *pb)
+/* The rounds both a and b have (every value of each side is a round):
+ * their values in pa and pb, how many in the return; 0 when a value is
+ * not a round. */
+static size_t paired(const struct cvals *a, const struct cvals *b, double *pa,
+		     double *pb)
 {
-	size_t i, j, n = 0;
-	json_t *v, *w;
+	size_t i, j, n = 0, na = a ? a->n : 0, nb = b ? b->n : 0;
 
-	json_array_foreach(
-		a, i, v) if (!json_is_string(json_array_get(v, 2))) return 0;
-	json_array_foreach(
-		b, i, v) if (!json_is_string(json_array_get(v, 2))) return 0;
-	json_array_foreach(a, i, v)
-	{
-		json_array_foreach(b, j, w)
-		{
-			if (!json_equal(json_array_get(v, 2),
-					json_array_get(w, 2)))
+	for (i = 0; i < na; i++)
+		if (!a->x[i].job)
+			return 0;
+	for (j = 0; j < nb; j++)
+		if (!b->x[j].job)
+			return 0;
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++) {
+			if (a->x[i].job != b->x[j].job ||
+			    a->x[i].round != b->x[j].round)
 				continue;
-			pa[n] = json_real_value(json_array_get(v, 0));
-			pb[n++] = json_real_value(json_array_get(w, 0));
+			pa[n] = a->x[i].v;
+			pb[n++] = b->x[j].v;
 			break;
 		}
-	}
 	return n;
 }
 
@@ -301,9 +354,9 @@ static double mean_of(const double *v, size_t n)
 json_t *compare_versus(struct compare_noise *nc, const struct metric *m,
 		       json_t *bv, json_t *xv, const char *test, const char *rw)
 {
-	json_t *b = json_object_get(bv, m->key),
-	       *x = json_object_get(xv, m->key);
-	size_t nb = json_array_size(b), nx = json_array_size(x);
+	const struct cvals *b = compare_vals_of(nc->values, bv, m->key),
+			   *x = compare_vals_of(nc->values, xv, m->key);
+	size_t nb = b ? b->n : 0, nx = x ? x->n : 0;
 	double *pa = calloc(nb + nx + 1, sizeof(double));
 	double *pb = calloc(nb + nx + 1, sizeof(double));
 	json_t *o = json_object();

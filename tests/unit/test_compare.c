@@ -19,29 +19,28 @@
 static const struct metric mb = { "mb_s", "10^6 B/s", 1, "more",
 				  "less", "MB/s",     0 };
 static char dir[512];
-static struct compare_noise nc;
+static struct cval_sets values;
+static struct compare_noise nc = { .values = &values };
 
 /* Side values: runs × its iterations, run r's iteration i = base × (1 +
  * spread × f(r, i)) where f is a fixed, zero-mean pattern; with rounds, each
- * iteration carries the round key "7:i". */
+ * iteration is round i of job 7. */
 static json_t *side(double base, double spread, int runs, int its, int rounds,
 		    int first_id)
 {
 	static const double f[] = { 0.8, -1.1, 0.3, -0.4, 1.2,	-0.9,
 				    0.1, -0.6, 0.7, 0.2,  -0.3, 0.5 };
-	json_t *vals = json_array();
+	json_t *s = json_pack("{s:I, s:{}}", "mb_s",
+			      (json_int_t)compare_vals_new(&values), "series");
 
 	for (int r = 0; r < runs; r++) {
 		for (int i = 0; i < its; i++) {
-			char key[32];
 			double v = base * (1 + spread * f[(r * its + i) % 12]);
-			snprintf(key, sizeof(key), "7:%d", i + 1);
-			json_array_append_new(
-				vals, json_pack("[f, i, s?]", v, first_id + r,
-						rounds ? key : NULL));
+			compare_vals_add(&values, s, "mb_s", v, first_id + r,
+					 rounds ? 7 : 0, rounds ? i + 1 : 0);
 		}
 	}
-	return json_pack("{s:o, s:{}}", "mb_s", vals, "series");
+	return s;
 }
 
 static const char *str(json_t *o, const char *k)
@@ -155,6 +154,7 @@ static void teardown(void)
 
 	archive_close(nc.a);
 	json_decref(nc.series);
+	compare_vals_free(&values);
 	for (size_t i = 0; i < 3; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		unlink(path);

@@ -22,10 +22,12 @@
 
 #define API_BODY_LIMIT (64 * 1024) /* bytes; larger bodies get 413 */
 /* server.c: connections (a thread each) open at once; of them, how many one
- * address may hold before sending a request; seconds an idle connection
+ * address may hold that sent no request within the grace (ms) after they
+ * opened; seconds an idle connection
  * stays open; seconds between log lines about refused connections */
 #define API_MAX_CONNECTIONS 512
 #define API_WAITING_PER_ADDR 32
+#define API_WAITING_GRACE_MS 1000
 #define API_IDLE_TIMEOUT_S 10
 #define API_LOG_INTERVAL_S 10
 #define API_IMPORT_LIMIT (16 << 20) /* bytes, POST /api/v1/import */

@@ -20,9 +20,11 @@
  * request borrows an archive connection from a pool (SQLite's WAL lets them
  * read side by side) and gives it back.
  *
- * Connections that have not sent a request (half-open, or slow to start)
- * are "waiting". An address may hold API_WAITING_PER_ADDR of them: one
- * more, and its oldest waiting connection is closed — a new connection is
+ * Connections that have sent no request API_WAITING_GRACE_MS after they
+ * opened (half-open, or slow to start) are "waiting"; a burst of new
+ * connections (a client opening 64 at once) is not. An address may hold
+ * API_WAITING_PER_ADDR of them: one more, and its oldest waiting connection
+ * is closed — a new connection is
  * never refused for them, so a client that goes on to send its request
  * (and its token) is not shut out by another's idle sockets. Idle
  * connections time out after API_IDLE_TIMEOUT_S (event streams do not).
@@ -381,7 +383,9 @@ static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr,
 	pthread_mutex_lock(&s->mu);
 	for (p = s->peers; p; p = p->next)
 		if (__atomic_load_n(&p->waiting, __ATOMIC_RELAXED) &&
-		    p->fd >= 0 && strcmp(p->addr, a) == 0) {
+		    p->fd >= 0 &&
+		    now - p->t0_ns >= API_WAITING_GRACE_MS * 1000000ULL &&
+		    strcmp(p->addr, a) == 0) {
 			n++;
 			oldest = p; /* newest first: the last is the oldest */
 		}

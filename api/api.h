@@ -140,10 +140,17 @@ void api_etag_of(const void *body, size_t len, char out[24]);
 /* Fills resp with the kept answer variant ("json", "csv", "cdm",
  * "samples") about run, with its ETag: 1, or 0 when none is kept. */
 int api_cache_get(int64_t run, const char *variant, struct api_resp *resp);
-/* Keeps a copy of resp (a 200 about run, which has ended) and sets its
- * ETag and Cache-Control. */
-void api_cache_put(int64_t run, const char *variant, struct api_resp *resp);
-/* Forgets every answer about run (it was edited or deleted). */
+/* The count of forgets so far: note it before reading the archive for an
+ * answer to keep. */
+uint64_t api_cache_epoch(void);
+/* Keeps a copy of resp (a 200 about run, which had ended before it was
+ * read at epoch) and sets its ETag and Cache-Control — unless a run was
+ * forgotten since epoch (what was read may predate an edit): then resp is
+ * sent as not to be stored. */
+void api_cache_put(int64_t run, const char *variant, uint64_t epoch,
+		   struct api_resp *resp);
+/* Forgets every answer about run; call after the archive has its edit or
+ * deletion. */
 void api_cache_forget(int64_t run);
 
 /* --- access.c --- */
@@ -179,6 +186,10 @@ void api_problem_set(struct api_problem *p, unsigned status, const char *field,
 	__attribute__((format(printf, 4, 5)));
 /* Fills resp with p as application/problem+json. */
 void api_send_problem(struct api_resp *resp, const struct api_problem *p);
+/* A write the archive (or the credential store) refused with rc: 507 when
+ * its disk is full, saying so, else the errno's status; what says what
+ * was not done ("the job was not queued"). */
+void api_fail_store(struct api_resp *resp, int rc, const char *what);
 /* Shorthand: a problem straight into resp. */
 void api_fail(struct api_resp *resp, unsigned status, const char *field,
 	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));

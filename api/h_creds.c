@@ -109,7 +109,8 @@ static void put(struct api_req *req, struct api_resp *resp, const char *name,
 		goto out;
 	}
 	if (rc < 0 || creds_json(name, &out) < 0) {
-		api_fail(resp, 500, NULL, "the credential store failed");
+		api_fail_store(resp, rc < 0 ? rc : -EIO,
+			       "the credential store failed");
 		goto out;
 	}
 	snprintf(resp->location, sizeof(resp->location),

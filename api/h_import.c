@@ -76,8 +76,9 @@ void h_import(struct api_req *req, struct api_resp *resp)
 				  req->body_len, filename,
 				  api_query_str(req, "labels"), &id);
 		if (rc < 0 && rc != -EEXIST)
-			api_fail(resp, 500, NULL,
-				 "the archive could not store the import");
+			api_fail_store(
+				resp, rc,
+				"the archive could not store the import");
 		else if (api_run_json(req->ctx->a, id, &run) < 0)
 			api_fail(resp, 500, NULL,
 				 "the archive could not read run %lld",

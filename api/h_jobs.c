@@ -97,8 +97,7 @@ void h_jobs_create(struct api_req *req, struct api_resp *resp)
 	rc = archive_job_insert(req->ctx->a, &s, &id);
 	job_spec_clear(&s);
 	if (rc < 0) {
-		api_fail(resp, api_status_from_errno(rc), NULL,
-			 "the archive could not queue the job");
+		api_fail_store(resp, rc, "the archive could not queue the job");
 		return;
 	}
 	jobq_publish_job(id, "queued", 0, NULL);

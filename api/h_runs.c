@@ -142,10 +142,10 @@ static void run_failed(struct api_resp *resp, int rc, int64_t id)
 /* An answer about run req->id: kept when the run had ended before it was
  * read, else marked as not to be stored. */
 static void keep(struct api_req *req, struct api_resp *resp, int ended,
-		 const char *variant)
+		 uint64_t epoch, const char *variant)
 {
 	if (ended == 1)
-		api_cache_put(req->id, variant, resp);
+		api_cache_put(req->id, variant, epoch, resp);
 	else if (resp->status == 200)
 		resp->cache_control = API_CACHE_LIVE;
 }
@@ -153,6 +153,7 @@ static void keep(struct api_req *req, struct api_resp *resp, int ended,
 void h_runs_samples(struct api_req *req, struct api_resp *resp)
 {
 	json_t *samples;
+	uint64_t epoch;
 	int rc, ended;
 
 	if (api_query_known(req, resp, none) < 0 ||
@@ -160,6 +161,7 @@ void h_runs_samples(struct api_req *req, struct api_resp *resp)
 		return;
 	/* whether it has ended is asked first: a run that had ended before
 	 * its samples were read has them all */
+	epoch = api_cache_epoch();
 	ended = archive_run_ended(req->ctx->a, req->id);
 	if ((rc = ended < 0 ? ended
 			    : archive_samples_json(req->ctx->a, req->id,
@@ -173,7 +175,7 @@ void h_runs_samples(struct api_req *req, struct api_resp *resp)
 				"s from the iteration's start", "iops", "I/O/s",
 				"mb_s", "10^6 B/s", "lat_mean_us", "µs",
 				"samples", samples));
-	keep(req, resp, ended, "samples");
+	keep(req, resp, ended, epoch, "samples");
 }
 
 /* A run as CSV: a row per test and iteration. */
@@ -370,6 +372,7 @@ void h_runs_get(struct api_req *req, struct api_resp *resp)
 	const char *fmt = api_query_str(req, "format");
 	int cdm = fmt && strcmp(fmt, "cdm") == 0;
 	int csv = fmt && strcmp(fmt, "csv") == 0, rc, ended;
+	uint64_t epoch;
 
 	if (api_query_known(req, resp, get_args) < 0)
 		return;
@@ -379,6 +382,7 @@ void h_runs_get(struct api_req *req, struct api_resp *resp)
 	}
 	if (api_cache_get(req->id, fmt ? fmt : "json", resp))
 		return;
+	epoch = api_cache_epoch();
 	ended = archive_run_ended(req->ctx->a, req->id);
 	if ((rc = ended < 0 ? ended
 			    : api_run_json(req->ctx->a, req->id, &run)) < 0) {
@@ -392,7 +396,7 @@ void h_runs_get(struct api_req *req, struct api_resp *resp)
 		send_run_csv(resp, run);
 	else
 		api_send_json(resp, 200, run);
-	keep(req, resp, ended, fmt ? fmt : "json");
+	keep(req, resp, ended, epoch, fmt ? fmt : "json");
 }
 
 int api_run_json(struct archive *a, int64_t id, json_t **out)
@@ -465,6 +469,13 @@ void h_runs_patch(struct api_req *req, struct api_resp *resp)
 	api_cache_forget(req->id);
 	free(lj);
 	json_decref(root);
+	if (rc == -ENOSPC) {
+		char what[64];
+		snprintf(what, sizeof(what), "run %lld was not changed",
+			 (long long)req->id);
+		api_fail_store(resp, rc, what);
+		return;
+	}
 	if (rc < 0) {
 		run_failed(resp, rc, req->id);
 		return;
@@ -481,11 +492,22 @@ void h_runs_delete(struct api_req *req, struct api_resp *resp)
 		return;
 	rc = archive_run_delete(req->ctx->a, req->id);
 	api_cache_forget(req->id);
-	if (rc == -EBUSY)
+	/* while a job's end waits to be written no other job runs: a
+	 * running run is that job's */
+	if (rc == -EBUSY && jobq_unwritten(req->ctx->q, NULL))
+		api_fail(resp, 409, NULL,
+			 "run %lld cannot be deleted yet: its job has ended, "
+			 "but the end is not in the archive (its disk is "
+			 "full; it is retried); delete the run once there is "
+			 "room",
+			 (long long)req->id);
+	else if (rc == -EBUSY)
 		api_fail(resp, 409, NULL,
 			 "run %lld is still running; cancel its job "
 			 "first",
 			 (long long)req->id);
+	else if (rc == -ENOSPC)
+		api_fail_store(resp, rc, "the run was not deleted");
 	else if (rc < 0)
 		run_failed(resp, rc, req->id);
 	else

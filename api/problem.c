@@ -74,6 +74,17 @@ static const char *title_for(unsigned status)
 	}
 }
 
+void api_fail_store(struct api_resp *resp, int rc, const char *what)
+{
+	if (rc == -ENOSPC)
+		api_fail(resp, 507, NULL,
+			 "%s: the archive's disk is full (nothing was written; "
+			 "free space on the filesystem of the data directory)",
+			 what);
+	else
+		api_fail(resp, api_status_from_errno(rc), NULL, "%s", what);
+}
+
 void api_problem_set(struct api_problem *p, unsigned status, const char *field,
 		     const char *fmt, ...)
 {

@@ -3,11 +3,17 @@
  *
  * A run that has ended (done, failed, cancelled, interrupted) does not
  * change but for its labels and notes, and those change only through this
- * API (PATCH, DELETE: they forget the run here). So each of its answers
+ * API (PATCH, DELETE: they forget the run here, after the archive has
+ * it). So each of its answers
  * (the JSON, the CSV, the CrystalDiskMark text, the samples) is made once,
  * on its first request, and then served as bytes, with a strong ETag (a
  * 64-bit FNV-1a hash of the bytes). At most API_CACHE_BYTES are kept; the
  * least recently served answer goes first. Thread-safe.
+ *
+ * A request that read the archive before an edit may finish after the
+ * edit forgot the run: it must not keep what it read. So every forget
+ * counts (forgets), a request notes the count before it reads
+ * (api_cache_epoch), and a copy is kept only when no forget came between.
  */
 #include "api.h"
 
@@ -35,6 +41,7 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static struct entry *buckets[N_BUCKETS];
 static struct entry *newest, *oldest;
 static size_t bytes;
+static uint64_t forgets; /* under mu */
 
 static struct entry **slot(int64_t run, const char *variant)
 {
@@ -117,7 +124,18 @@ int api_cache_get(int64_t run, const char *variant, struct api_resp *resp)
 	return copy != NULL;
 }
 
-void api_cache_put(int64_t run, const char *variant, struct api_resp *resp)
+uint64_t api_cache_epoch(void)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&mu);
+	n = forgets;
+	pthread_mutex_unlock(&mu);
+	return n;
+}
+
+void api_cache_put(int64_t run, const char *variant, uint64_t epoch,
+		   struct api_resp *resp)
 {
 	struct entry *e, **s;
 
@@ -137,6 +155,14 @@ void api_cache_put(int64_t run, const char *variant, struct api_resp *resp)
 	snprintf(resp->etag, sizeof(resp->etag), "%s", e->etag);
 	resp->cache_control = API_CACHE_ENDED;
 	pthread_mutex_lock(&mu);
+	if (forgets != epoch) { /* an edit came after this was read */
+		pthread_mutex_unlock(&mu);
+		free(e->body);
+		free(e);
+		resp->etag[0] = '\0';
+		resp->cache_control = API_CACHE_LIVE;
+		return;
+	}
 	if (*(s = slot(run, variant)))
 		drop(*s); /* another thread made it too */
 	s = slot(run, variant);
@@ -152,6 +178,7 @@ void api_cache_put(int64_t run, const char *variant, struct api_resp *resp)
 void api_cache_forget(int64_t run)
 {
 	pthread_mutex_lock(&mu);
+	forgets++;
 	for (struct entry *e = buckets[(uint64_t)run % N_BUCKETS], *next; e;
 	     e = next) {
 		next = e->chain;

@@ -20,18 +20,12 @@
  * request borrows an archive connection from a pool (SQLite's WAL lets them
  * read side by side) and gives it back.
  *
- * Connections that have sent no request API_WAITING_GRACE_MS after they
- * opened (half-open, or slow to start) are "waiting"; a burst of new
- * connections (a client opening 64 at once) is not. An address may hold
- * API_WAITING_PER_ADDR of them: one more, and its oldest waiting connection
- * is closed — a new connection is
- * never refused for them, so a client that goes on to send its request
- * (and its token) is not shut out by another's idle sockets. Idle
- * connections time out after API_IDLE_TIMEOUT_S (event streams do not).
- * Such closings, and libmicrohttpd's own repeated messages, are logged
- * once per API_LOG_INTERVAL_S with a count, not once per connection.
+ * Who is connected, and which idle connections to close, is conns.c's;
+ * idle connections time out after API_IDLE_TIMEOUT_S (event streams do
+ * not).
  */
 #include "api.h"
+#include "conns.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -54,15 +48,6 @@
 
 #define API_DRAIN_LIMIT (64UL << 20) /* bytes read and dropped at most */
 
-/* One connection while it is open (libmicrohttpd's socket context). */
-struct peer {
-	int fd;
-	char addr[INET6_ADDRSTRLEN];
-	int waiting;		  /* no request yet: under mu */
-	uint64_t t0_ns;		  /* accepted */
-	struct peer *next, *prev; /* under mu */
-};
-
 struct api_server {
 	struct MHD_Daemon *d;
 	struct api_ctx *ctx;
@@ -72,21 +57,7 @@ struct api_server {
 	/* archive connections not lent out (under mu) */
 	struct archive *pool[API_MAX_CONNECTIONS];
 	size_t n_pool;
-	struct peer *peers; /* open connections, newest first (under mu) */
-	/* closings of waiting connections not logged yet (under mu) */
-	unsigned long evicted;
-	char evicted_addr[INET6_ADDRSTRLEN];
-	uint64_t evict_logged_ns;
-};
-
-/* Log lines that would repeat (a flood of connections): the first is
- * written, then one per API_LOG_INTERVAL_S saying how many were held
- * back. */
-struct log_limit {
-	pthread_mutex_t mu;
-	char last[256];
-	unsigned long held;
-	uint64_t t_ns;
+	struct api_conns *conns; /* who is connected (conns.c) */
 };
 
 /* Per-request state while the body arrives. */
@@ -112,9 +83,13 @@ static enum MHD_Result send_resp(struct MHD_Connection *c, struct api_resp *r)
 	}
 	if (!mr)
 		return MHD_NO;
-	MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE,
-				r->content_type ? r->content_type
-						: "application/json");
+	/* a 304 carries no representation metadata (RFC 9110 15.4.5);
+	 * libmicrohttpd 0.9.75 adds "Content-Length: 0" to it all the same */
+	if (r->status != 304) {
+		MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE,
+					r->content_type ? r->content_type
+							: "application/json");
+	}
 	api_guard_headers(mr);
 	if (r->status == 401)
 		MHD_add_response_header(mr, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
@@ -296,118 +271,6 @@ static void pool_give(struct api_server *s, struct archive *a)
 	archive_close(a);
 }
 
-/* The connection has sent a request: it no longer counts as waiting. */
-static void peer_spoke(struct MHD_Connection *c)
-{
-	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-	struct peer *p = ci ? ci->socket_context : NULL;
-
-	if (p)
-		__atomic_store_n(&p->waiting, 0, __ATOMIC_RELAXED);
-}
-
-static void addr_text(const struct sockaddr *sa, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	if (sa->sa_family == AF_INET)
-		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
-			  buf, (socklen_t)len);
-	else if (sa->sa_family == AF_INET6)
-		inet_ntop(AF_INET6,
-			  &((const struct sockaddr_in6 *)sa)->sin6_addr, buf,
-			  (socklen_t)len);
-}
-
-/* libmicrohttpd's notice of a connection opened or closed. The closed
- * notice comes before the socket is closed, so a peer's fd is valid for
- * as long as it is listed (under mu). */
-static void on_connection(void *cls, struct MHD_Connection *c, void **sctx,
-			  enum MHD_ConnectionNotificationCode code)
-{
-	struct api_server *s = cls;
-	struct peer *p = *sctx;
-
-	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
-		const union MHD_ConnectionInfo *fd = MHD_get_connection_info(
-			c, MHD_CONNECTION_INFO_CONNECTION_FD);
-		const union MHD_ConnectionInfo *ad = MHD_get_connection_info(
-			c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-		if (!(p = calloc(1, sizeof(*p))))
-			return;
-		p->fd = fd ? fd->connect_fd : -1;
-		if (ad && ad->client_addr)
-			addr_text(ad->client_addr, p->addr, sizeof(p->addr));
-		p->waiting = 1;
-		p->t0_ns = os_now_ns();
-		pthread_mutex_lock(&s->mu);
-		p->next = s->peers;
-		if (s->peers)
-			s->peers->prev = p;
-		s->peers = p;
-		pthread_mutex_unlock(&s->mu);
-		*sctx = p;
-		return;
-	}
-	if (!p)
-		return;
-	pthread_mutex_lock(&s->mu);
-	if (p->prev)
-		p->prev->next = p->next;
-	else
-		s->peers = p->next;
-	if (p->next)
-		p->next->prev = p->prev;
-	pthread_mutex_unlock(&s->mu);
-	free(p);
-	*sctx = NULL;
-}
-
-/*
- * A new connection from addr: when the address already holds
- * API_WAITING_PER_ADDR connections that have sent nothing, the oldest of
- * them is closed (shut down; its thread then ends it). The new one is
- * always let in.
- */
-static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr,
-				 socklen_t addrlen)
-{
-	struct api_server *s = cls;
-	char a[INET6_ADDRSTRLEN];
-	struct peer *p, *oldest = NULL;
-	unsigned n = 0;
-	uint64_t now = os_now_ns();
-
-	(void)addrlen;
-	addr_text(addr, a, sizeof(a));
-	pthread_mutex_lock(&s->mu);
-	for (p = s->peers; p; p = p->next)
-		if (__atomic_load_n(&p->waiting, __ATOMIC_RELAXED) &&
-		    p->fd >= 0 &&
-		    now - p->t0_ns >= API_WAITING_GRACE_MS * 1000000ULL &&
-		    strcmp(p->addr, a) == 0) {
-			n++;
-			oldest = p; /* newest first: the last is the oldest */
-		}
-	if (n >= API_WAITING_PER_ADDR && oldest) {
-		shutdown(oldest->fd, SHUT_RDWR);
-		oldest->fd = -1; /* once */
-		s->evicted++;
-		snprintf(s->evicted_addr, sizeof(s->evicted_addr), "%s", a);
-	}
-	if (s->evicted &&
-	    now - s->evict_logged_ns >= API_LOG_INTERVAL_S * 1000000000ULL) {
-		log_warn("closed %lu connection(s) that sent no request "
-			 "(last from %s: more than %d waiting from one "
-			 "address)",
-			 s->evicted, s->evicted_addr, API_WAITING_PER_ADDR);
-		s->evicted = 0;
-		s->evict_logged_ns = now;
-	}
-	pthread_mutex_unlock(&s->mu);
-	return MHD_YES;
-}
-
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 				  const char *url, const char *method,
 				  const char *version, const char *upload,
@@ -429,7 +292,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 			return MHD_NO;
 		*con_cls = cs;
 		cs->t0_ns = os_now_ns();
-		peer_spoke(c);
 		if (conflicting_length(c, &resp) ||
 		    api_access_check(s->ctx, c, url, method, &resp) < 0) {
 			cs->too_big = 1; /* drop whatever body follows */
@@ -466,6 +328,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 		*upload_size = 0;
 		return MHD_YES;
 	}
+	/* the request has arrived: it is being answered, not waiting */
+	api_conns_waits(c, 0);
 	if (cs->too_big)
 		return too_big(c, method, cs, body_limit(url));
 	/* the handler's own archive connection, for this request */
@@ -526,49 +390,14 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 	return api_unescape(s);
 }
 
-/* libmicrohttpd's own messages go through our log, as level "http"; a
- * message that repeats (one per refused connection in a flood) is written
- * once per API_LOG_INTERVAL_S, with how many were held back. */
-static void mhd_log(void *cls, const char *fmt, va_list ap)
-{
-	static struct log_limit ll = { .mu = PTHREAD_MUTEX_INITIALIZER };
-	char line[256];
-	unsigned long held = 0;
-	uint64_t now = os_now_ns();
-	int say;
-
-	(void)cls;
-	vsnprintf(line, sizeof(line), fmt, ap);
-	line[strcspn(line, "\n")] = '\0';
-	pthread_mutex_lock(&ll.mu);
-	say = strcmp(line, ll.last) != 0 ||
-	      now - ll.t_ns >= API_LOG_INTERVAL_S * 1000000000ULL;
-	if (say) {
-		held = ll.held;
-		ll.held = 0;
-		ll.t_ns = now;
-		snprintf(ll.last, sizeof(ll.last), "%s", line);
-	} else {
-		ll.held++;
-	}
-	pthread_mutex_unlock(&ll.mu);
-	if (!say)
-		return;
-	if (held)
-		log_msg("http", "%s (and %lu more like the last, held back)",
-			line, held);
-	else
-		log_msg("http", "%s", line);
-}
-
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 			 enum MHD_RequestTerminationCode toe)
 {
 	struct conn_state *cs = *con_cls;
 
 	(void)cls;
-	(void)c;
 	(void)toe;
+	api_conns_waits(c, 1); /* until its next request arrives */
 	if (cs) {
 		free(cs->buf);
 		free(cs);
@@ -655,16 +484,18 @@ int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out)
 	s->ctx = ctx;
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_mutex_init(&s->open_mu, NULL);
+	if ((rc = api_conns_start(&s->conns)) < 0)
+		goto fail;
 	errno = 0;
 	s->d = MHD_start_daemon(
-		flags, 0, on_accept, s, on_request, s,
-		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_SOCK_ADDR,
-		ai->ai_addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-		MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
-		MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
-		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)API_IDLE_TIMEOUT_S,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned)API_MAX_CONNECTIONS,
-		MHD_OPTION_END);
+		flags, 0, api_conns_on_accept, s->conns, on_request, s,
+		MHD_OPTION_EXTERNAL_LOGGER, api_mhd_log, NULL,
+		MHD_OPTION_SOCK_ADDR, ai->ai_addr, MHD_OPTION_NOTIFY_COMPLETED,
+		on_completed, s, MHD_OPTION_NOTIFY_CONNECTION,
+		api_conns_on_connection, s->conns, MHD_OPTION_UNESCAPE_CALLBACK,
+		unescape, NULL, MHD_OPTION_CONNECTION_TIMEOUT,
+		(unsigned)API_IDLE_TIMEOUT_S, MHD_OPTION_CONNECTION_LIMIT,
+		(unsigned)API_MAX_CONNECTIONS, MHD_OPTION_END);
 	freeaddrinfo(ai);
 	if (!s->d) {
 		rc = errno ? -errno : -EADDRINUSE;
@@ -677,6 +508,7 @@ int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out)
 	*out = s;
 	return 0;
 fail:
+	api_conns_stop(s->conns);
 	pthread_mutex_destroy(&s->mu);
 	pthread_mutex_destroy(&s->open_mu);
 	free(s);
@@ -689,6 +521,7 @@ void api_stop(struct api_server *s)
 		return;
 	api_streams_stop(s->streams); /* every stream sees the end */
 	MHD_stop_daemon(s->d);
+	api_conns_stop(s->conns);
 	api_streams_free(s->streams);
 	while (s->n_pool)
 		archive_close(s->pool[--s->n_pool]);

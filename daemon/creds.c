@@ -112,7 +112,9 @@ int creds_put(const char *name, const char *user, const char *password,
 	    SQLITE_OK) {
 		log_error("credential store: %s", sqlite3_errmsg(db));
 		sqlite3_close(db);
-		return src == SQLITE_BUSY ? -EBUSY : -EIO;
+		return src == SQLITE_BUSY	     ? -EBUSY
+		       : (src & 0xff) == SQLITE_FULL ? -ENOSPC
+						     : -EIO;
 	}
 	if (!(st = prep4(db,
 			 "INSERT INTO credentials VALUES (?1, ?2, ?3, ?4,"
@@ -129,6 +131,8 @@ int creds_put(const char *name, const char *user, const char *password,
 		goto out;
 	}
 	if (src != SQLITE_CONSTRAINT) {
+		if ((src & 0xff) == SQLITE_FULL)
+			rc = -ENOSPC;
 		goto out;
 	}
 	if (!replace) {
@@ -141,9 +145,12 @@ int creds_put(const char *name, const char *user, const char *password,
 			 "strftime('%Y-%m-%dT%H:%M:%SZ','now') WHERE name=?1",
 			 name, user, password, domain)))
 		goto out;
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	src = sqlite3_step(st);
+	rc = src == SQLITE_DONE		   ? 0
+	     : (src & 0xff) == SQLITE_FULL ? -ENOSPC
+					   : -EIO;
 out:
-	if (rc == -EIO)
+	if (rc == -EIO || rc == -ENOSPC)
 		log_error("credential store: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	if (sqlite3_exec(db, rc == 0 ? "COMMIT" : "ROLLBACK", NULL, NULL,

@@ -44,6 +44,7 @@ struct jobq {
 		char state[16];
 		char error[256];
 		char at[32];
+		int tries; /* writes that failed */
 	} end;
 };
 
@@ -59,9 +60,12 @@ static int write_end(struct jobq *q)
 				q->end.error[0] ? q->end.error : NULL,
 				q->end.at);
 	if (rc == 0) {
-		log_info("job %lld: its end (%s) is in the archive now",
-			 (long long)q->end.job, q->end.state);
+		if (q->end.tries)
+			log_info("job %lld: its end (%s) is in the archive now",
+				 (long long)q->end.job, q->end.state);
 		q->end.job = 0;
+	} else {
+		q->end.tries++;
 	}
 	return rc;
 }
@@ -243,10 +247,11 @@ out:
 	snprintf(q->end.error, sizeof(q->end.error), "%s",
 		 rc == 0 ? "" : error);
 	log_utc_now(q->end.at);
+	q->end.tries = 0;
 	if (write_end(q) < 0)
 		log_error("job %lld: its end (%s) could not be written to the "
-			  "archive; the API shows it, and it is retried every "
-			  "second",
+			  "archive; the API shows it, and it is retried (after "
+			  "1, 2, 4 … 30 s)",
 			  (long long)id, state);
 	pthread_mutex_unlock(&q->mu);
 	jobq_publish_job(id, state, jr ? jr->run_id : 0,
@@ -277,8 +282,10 @@ static void *worker(void *arg)
 		/* the last job's end first: no job runs before it is written */
 		if ((rc = write_end(q)) < 0 && !q->only) {
 			struct timespec until;
+			int t = q->end.tries;
 			clock_gettime(CLOCK_REALTIME, &until);
-			until.tv_sec += 1;
+			/* 1, 2, 4 … 30 s: the archive logs each failure */
+			until.tv_sec += t > 5 ? 30 : 1 << (t - 1);
 			pthread_cond_timedwait(&q->cv, &q->mu, &until);
 			continue;
 		}

@@ -72,8 +72,8 @@ void jobq_stop(struct jobq *q);
 /*
  * A job (is_run 0) or run (1) object as the archive gave it, made to say
  * how its job ended when the archive could not take that end yet (its disk
- * full: the worker retries every second): state, finished_at and the job's
- * error as the archive will hold them.
+ * full: the worker retries after 1, 2, 4 … 30 s): state, finished_at and
+ * the job's error as the archive will hold them.
  */
 void jobq_overlay(struct jobq *q, json_t *o, int is_run);
 /* 1 while such an end waits to be written (it counts as running in the

@@ -2,12 +2,15 @@
 // - a job POST whose SMB server accepts TCP and never answers (a listening
 //   socket made here) waits alone: three of them at once take one check's
 //   time, not three, and /healthz answers throughout;
-// - 300 connections from 127.0.0.1 that send nothing do not lock out a
-//   client that sends its request; idle ones are closed after the idle
-//   timeout; the closings are logged once per interval, not per connection;
+// - 300 connections from 127.0.0.1 that send nothing, then more than the
+//   server's 512 and 100 that trickle a header a byte a second
+//   (slowloris), do not lock out a client that sends its request; idle ones
+//   are closed; the closings are logged once per interval, not per
+//   connection;
 // - a run that has ended is served with a strong ETag: If-None-Match gives
-//   304, editing its labels changes the ETag; a running run's answer is
-//   not to be stored;
+//   304, editing its labels changes the ETag (also while other clients read
+//   it: no answer read before an edit is kept after it); a running run's
+//   answer is not to be stored;
 // - the archive's own disk filling mid-job (a small tmpfs made here, root
 //   only) ends the job failed at once in the API, /healthz and the event
 //   stream, naming the archive, and the end is written once there is room.
@@ -106,14 +109,32 @@ test('connections that send nothing cannot lock a client out; idle ones time out
     const r = await api(d.url, 'GET', '/healthz', undefined, { timeoutMs: 5000 });
     assert.equal(r.status, 200);
     assert.ok(performance.now() - s < 2000, `healthz took ${(performance.now() - s).toFixed(0)} ms`);
-    for (let k = 0; k < 40; k++) await open(); // and the flood goes on
+    for (let k = 0; k < 60; k++) await open(); // and the flood goes on, past the limit
   }
+  // slowloris: headers that never end, a byte a second
+  const slow = [];
+  for (let i = 0; i < 100; i++) {
+    const s = await open();
+    s.write('GET /healthz HTTP/1.1\r\nX-a: ');
+    slow.push(s);
+  }
+  const trickle = setInterval(() => { for (const s of slow) if (!s.destroyed) s.write('a'); }, 1000);
+  cleanups.push(() => clearInterval(trickle));
+  await sleep(1500);
+  for (let i = 0; i < 3; i++) {
+    const s = performance.now();
+    const r = await api(d.url, 'GET', '/healthz', undefined, { timeoutMs: 5000 });
+    assert.equal(r.status, 200);
+    assert.ok(performance.now() - s < 2000, `healthz took ${(performance.now() - s).toFixed(0)} ms among slow headers`);
+    await sleep(500);
+  }
+  clearInterval(trickle);
   // idle connections are closed by the server after its idle timeout (10 s)
   const waitFor = Date.now() + 20000;
   while (closedByServer < idle.length && Date.now() < waitFor) await sleep(250);
   assert.equal(closedByServer, idle.length, `${closedByServer} of ${idle.length} idle connections were closed`);
   const lines = d.output().split('\n').filter((l) => /connection/i.test(l));
-  assert.ok(lines.length >= 1 && lines.length <= 4, `log lines about connections: ${lines.length}\n${lines.join('\n')}`);
+  assert.ok(lines.length >= 1 && lines.length <= 8, `log lines about connections: ${lines.length}\n${lines.join('\n')}`);
   assert.match(lines[0], /closed \d+ connection\(s\) that sent no request/);
 });
 
@@ -163,12 +184,29 @@ test('a run that has ended: strong ETag, If-None-Match gives 304, an edit change
   assert.notEqual(edited.headers.get('etag'), before.headers.get('etag'), 'the edit changed the ETag');
   const stale = await api(d.url, 'GET', '/api/v1/runs/1', undefined, { headers: { 'If-None-Match': before.headers.get('etag') } });
   assert.equal(stale.status, 200, 'the old ETag no longer matches');
+  // edits while eight clients read the run: what any of them read before
+  // an edit is never served after it
+  let reading = true;
+  const readers = Array.from({ length: 8 }, (_, k) => (async () => {
+    while (reading) await api(d.url, 'GET', k % 2 ? '/api/v1/runs/1' : '/api/v1/runs/1?format=csv');
+  })());
+  for (let i = 0; i < 40; i++) {
+    const pr = await api(d.url, 'PATCH', '/api/v1/runs/1', { labels: [`edit-${i}`] });
+    assert.equal(pr.status, 200, pr.text);
+    const now = await api(d.url, 'GET', '/api/v1/runs/1');
+    assert.deepEqual(now.json.labels, [`edit-${i}`], `after edit ${i}`);
+  }
+  reading = false;
+  await Promise.all(readers);
+  await sleep(100);
+  const last = await api(d.url, 'GET', '/api/v1/runs/1');
+  assert.deepEqual(last.json.labels, ['edit-39'], 'the last edit, once the readers are done');
   await d.stop();
   const d2 = await startDaemon({ bin, dataDir: path.join(root, 'etag-data'), quiet: true });
   cleanups.push(() => d2.stop());
   const fresh = await api(d2.url, 'GET', '/api/v1/runs/1');
-  assert.equal(fresh.text, edited.text, 'what was kept is what the archive gives');
-  assert.equal(fresh.headers.get('etag'), edited.headers.get('etag'));
+  assert.equal(fresh.text, last.text, 'what was kept is what the archive gives');
+  assert.equal(fresh.headers.get('etag'), last.headers.get('etag'));
   assert.equal((await api(d2.url, 'DELETE', '/api/v1/runs/1')).status, 204);
   assert.equal((await api(d2.url, 'GET', '/api/v1/runs/1')).status, 404, 'a deleted run is not served from memory');
 });
@@ -229,6 +267,19 @@ test('the archive disk filling mid-job: failed at once in the API, /healthz and 
   assert.match(events.join(''), new RegExp(`"id": ?${r.json.id}, ?"state": ?"failed"`), 'the event stream said failed');
   assert.match(d.output(), /could not be written to the archive/);
   assert.equal(fs.readdirSync(target).length, 0, 'no test file left');
+  // writes refused for the full disk are 507s that say so
+  const runDel = await api(d.url, 'DELETE', `/api/v1/runs/${job.run_id}`);
+  assert.equal(runDel.status, 409);
+  assert.match(runDel.json.detail, /end is not in the archive/);
+  const cdm = (await api(d.url, 'GET', `/api/v1/runs/${job.run_id}?format=cdm`)).text;
+  for (const [method, route, body] of [['POST', '/api/v1/jobs', { profile: 'custom', target, size: '16MiB',
+    tests: [{ name: 'RND4K Q1T1', block_size: '4KiB' }] }], ['POST', '/api/v1/import?filename=again.txt', cdm],
+  ['PATCH', `/api/v1/runs/${job.run_id}`, { notes: 'x'.repeat(4000) }]]) {
+    const w = await api(d.url, method, route, body);
+    assert.equal(w.status, 507, `${method} ${route}: ${w.text}`);
+    assert.equal(w.headers.get('content-type'), 'application/problem+json');
+    assert.match(w.json.detail, /the archive's disk is full/);
+  }
   // room again: the end is written (with its reason and time), as a restart shows
   fs.rmSync(filler);
   const until = Date.now() + 10000;

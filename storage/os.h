@@ -49,4 +49,9 @@ void os_wipe(void *p, size_t len);
  * and taskset can tell the engine's threads from the API's. */
 void os_thread_name(const char *name);
 
+/* Lowers the calling thread's CPU priority below the engine's (nice 10 on
+ * Linux): the API's threads yield the CPU to a running benchmark. Once
+ * lowered, an unprivileged thread cannot raise it again. */
+void os_thread_yield_to_engine(void);
+
 #endif

@@ -11,6 +11,7 @@
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #define OS_HUGE (2U << 20) /* a transparent huge page, bytes */
 
@@ -108,4 +109,10 @@ void os_wipe(void *p, size_t len)
 void os_thread_name(const char *name)
 {
 	pthread_setname_np(pthread_self(), name);
+}
+
+void os_thread_yield_to_engine(void)
+{
+	/* nice is per thread on Linux; raising it needs no privilege */
+	setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
 }

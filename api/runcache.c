@@ -4,11 +4,11 @@
  * A run that has ended (done, failed, cancelled, interrupted) does not
  * change but for its labels and notes, and those change only through this
  * API (PATCH, DELETE: they forget the run here, after the archive has
- * it). So each of its answers
- * (the JSON, the CSV, the CrystalDiskMark text, the samples) is made once,
- * on its first request, and then served as bytes, with a strong ETag (a
- * 64-bit FNV-1a hash of the bytes). At most API_CACHE_BYTES are kept; the
- * least recently served answer goes first. Thread-safe.
+ * it). So each of its answers (the JSON, the CSV, the CrystalDiskMark
+ * text, the samples) is made once, on its first request, and then served
+ * as bytes, with a strong ETag (the first 64 bits of the bytes' SHA-256,
+ * nettle's). At most API_CACHE_BYTES are kept; the least recently served
+ * answer goes first. Thread-safe.
  *
  * A request that read the archive before an edit may finish after the
  * edit forgot the run: it must not keep what it read. So every forget
@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <nettle/sha2.h>
 
 #define API_CACHE_BYTES (64UL << 20)
 #define N_BUCKETS 1024
@@ -90,14 +92,14 @@ static void drop(struct entry *e)
 
 void api_etag_of(const void *body, size_t len, char out[24])
 {
-	const unsigned char *p = body;
-	uint64_t h = 0xcbf29ce484222325ULL;
+	struct sha256_ctx c;
+	uint8_t d[SHA256_DIGEST_SIZE];
 
-	for (size_t i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ULL;
-	}
-	snprintf(out, 24, "\"%016llx\"", (unsigned long long)h);
+	sha256_init(&c);
+	sha256_update(&c, len, body);
+	sha256_digest(&c, sizeof(d), d);
+	snprintf(out, 24, "\"%02x%02x%02x%02x%02x%02x%02x%02x\"", d[0], d[1],
+		 d[2], d[3], d[4], d[5], d[6], d[7]);
 }
 
 int api_cache_get(int64_t run, const char *variant, struct api_resp *resp)

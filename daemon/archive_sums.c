@@ -323,39 +323,40 @@ out:
 	return rc;
 }
 
-int archive_sums_test(struct archive *a, int64_t run_id, const char *test,
-		      const char *rw)
+/* Sums run_id's tests up: test and rw's only, or (test NULL) every one. */
+static int sum_run(struct archive *a, int64_t run_id, const char *test,
+		   const char *rw)
 {
 	sqlite3_stmt *q;
 	int rc;
 
-	if ((rc = archive_prep(a,
-			       SUM_ROWS " WHERE run_id=?1 AND test=?2 AND rw=?3"
-					" ORDER BY iteration, id",
-			       &q)) < 0)
+	if ((rc = archive_prep(
+		     a,
+		     test ? SUM_ROWS " WHERE run_id=?1 AND test=?2 AND rw=?3"
+				     " ORDER BY iteration, id"
+			  : SUM_ROWS " WHERE run_id=?1"
+				     " ORDER BY test, rw, iteration, id",
+		     &q)) < 0)
 		return rc;
 	sqlite3_bind_int64(q, 1, run_id);
-	sqlite3_bind_text(q, 2, test, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 3, rw, -1, SQLITE_STATIC);
+	if (test) {
+		sqlite3_bind_text(q, 2, test, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 3, rw, -1, SQLITE_STATIC);
+	}
 	rc = sum_rows(a, q);
 	sqlite3_finalize(q);
 	return rc;
 }
 
+int archive_sums_test(struct archive *a, int64_t run_id, const char *test,
+		      const char *rw)
+{
+	return sum_run(a, run_id, test, rw);
+}
+
 int archive_sums_run(struct archive *a, int64_t run_id)
 {
-	sqlite3_stmt *q;
-	int rc;
-
-	if ((rc = archive_prep(a,
-			       SUM_ROWS " WHERE run_id=?1"
-					" ORDER BY test, rw, iteration, id",
-			       &q)) < 0)
-		return rc;
-	sqlite3_bind_int64(q, 1, run_id);
-	rc = sum_rows(a, q);
-	sqlite3_finalize(q);
-	return rc;
+	return sum_run(a, run_id, NULL, NULL);
 }
 
 int archive_sums_fill(struct archive *a)

@@ -132,6 +132,35 @@ static void add_series(json_t *vals, const char *series, json_t *run)
 					      json_object_get(run, "profile")));
 }
 
+/* What ran, into a side of test entry e: its shape (like for like needs
+ * the same on every side; several in one side are "mixed") and the
+ * entry's sweep point (sweep: {group, field, value} or NULL), once. The
+ * back-end is a condition (compare_cond.c), not the shape: group_by=engine
+ * compares it. */
+static void describe(json_t *e, json_t *vals, const char *pattern,
+		     json_int_t bs, json_int_t qd, json_int_t threads,
+		     json_t *sweep)
+{
+	json_t *had = json_object_get(vals, "shape");
+	char shape[160];
+
+	snprintf(shape, sizeof(shape), "%s, %lld B blocks, QD%lld, T%lld",
+		 pattern ? pattern : "?", (long long)bs, (long long)qd,
+		 (long long)threads);
+	if (!had)
+		json_object_set_new(vals, "shape", json_string(shape));
+	else if (strcmp(json_string_value(had), shape))
+		json_object_set_new(vals, "shape",
+				    json_string("mixed within the side"));
+	if (json_is_object(sweep) && !json_object_get(e, "sweep"))
+		json_object_set_new(
+			e, "sweep",
+			json_pack("{s:O?, s:O?, s:O?}", "group",
+				  json_object_get(sweep, "group"), "field",
+				  json_object_get(sweep, "field"), "value",
+				  json_object_get(sweep, "value")));
+}
+
 /* Gathers run (as runview_json gives it) into side s of acc. */
 static void gather(struct cval_sets *vs, json_t *acc, json_t *order,
 		   json_t *run, size_t s, size_t n_sides, struct kinds *ks)
@@ -169,41 +198,15 @@ static void gather(struct cval_sets *vs, json_t *acc, json_t *order,
 		json_t *vals = json_array_get(json_object_get(e, "sides"), s),
 		       *it;
 		json_t *sweep = json_object_get(t, "sweep");
-		char shape[160];
 		json_object_set_new(vals, "present", json_true());
 		if (!imported)
 			add_series(vals, series, run);
-		/* what ran: a like-for-like comparison needs the same on
-		 * every side */
-		/* the back-end is a condition (compare_cond.c), not the
-		 * workload: group_by=engine compares it */
-		snprintf(shape, sizeof(shape),
-			 "%s, %lld B blocks, QD%lld, T%lld",
-			 json_string_value(json_object_get(t, "pattern"))
-				 ?: "?",
-			 (long long)json_integer_value(
-				 json_object_get(t, "block_size")),
-			 (long long)json_integer_value(
-				 json_object_get(t, "queue_depth")),
-			 (long long)json_integer_value(
-				 json_object_get(t, "threads")));
-		if (!json_object_get(vals, "shape"))
-			json_object_set_new(vals, "shape", json_string(shape));
-		else if (strcmp(json_string_value(
-					json_object_get(vals, "shape")),
-				shape))
-			json_object_set_new(
-				vals, "shape",
-				json_string("mixed within the side"));
-		if (json_is_object(sweep) && !json_object_get(e, "sweep"))
-			json_object_set_new(
-				e, "sweep",
-				json_pack("{s:O?, s:O?, s:O?}", "group",
-					  json_object_get(sweep, "group"),
-					  "field",
-					  json_object_get(sweep, "field"),
-					  "value",
-					  json_object_get(sweep, "value")));
+		describe(e, vals,
+			 json_string_value(json_object_get(t, "pattern")),
+			 json_integer_value(json_object_get(t, "block_size")),
+			 json_integer_value(json_object_get(t, "queue_depth")),
+			 json_integer_value(json_object_get(t, "threads")),
+			 sweep);
 		json_array_foreach(json_object_get(t, "iterations"), j, it)
 		{
 			json_t *err = json_object_get(it, "error");
@@ -289,36 +292,15 @@ static void gather_sums(struct cval_sets *vs, json_t *acc, json_t *order,
 		json_t *e = entry(vs, acc, order, t[i].test, t[i].rw, ks, k,
 				  t[i].pattern, n_sides);
 		json_t *vals = json_array_get(json_object_get(e, "sides"), s);
-		char shape[160];
+		/* the sweep's text is parsed only for the entry's first run */
+		json_t *sweep = t[i].sweep_json && !json_object_get(e, "sweep")
+					? json_loads(t[i].sweep_json, 0, NULL)
+					: NULL;
 		json_object_set_new(vals, "present", json_true());
 		add_series(vals, series, run);
-		snprintf(shape, sizeof(shape),
-			 "%s, %lld B blocks, QD%lld, T%lld", t[i].pattern,
-			 (long long)t[i].block_size,
-			 (long long)t[i].queue_depth, (long long)t[i].threads);
-		if (!json_object_get(vals, "shape"))
-			json_object_set_new(vals, "shape", json_string(shape));
-		else if (strcmp(json_string_value(
-					json_object_get(vals, "shape")),
-				shape))
-			json_object_set_new(
-				vals, "shape",
-				json_string("mixed within the side"));
-		if (t[i].sweep_json && !json_object_get(e, "sweep")) {
-			json_t *sweep = json_loads(t[i].sweep_json, 0, NULL);
-			if (json_is_object(sweep))
-				json_object_set_new(
-					e, "sweep",
-					json_pack(
-						"{s:O?, s:O?, s:O?}", "group",
-						json_object_get(sweep, "group"),
-						"field",
-						json_object_get(sweep, "field"),
-						"value",
-						json_object_get(sweep,
-								"value")));
-			json_decref(sweep);
-		}
+		describe(e, vals, t[i].pattern, t[i].block_size,
+			 t[i].queue_depth, t[i].threads, sweep);
+		json_decref(sweep);
 		for (size_t j = 0; j < t[i].n_vals; j++) {
 			const double *v = &t[i].vals[j * ARCHIVE_SUM_METRICS];
 			for (size_t m = 0; m < FIELDS_N(io_metrics); m++)

@@ -48,21 +48,26 @@ struct jobq {
 	} end;
 };
 
-/* Writes q->end into the archive (the caller holds mu); 0 when it is
- * written (or there is none), else the archive's error. */
+/* Writes q->end into the archive (the caller holds mu, which is let go
+ * during the write); 0 when it is written (or there is none), else the
+ * archive's error. */
 static int write_end(struct jobq *q)
 {
+	struct unwritten e = q->end; /* only the worker changes it */
 	int rc;
 
-	if (!q->end.job)
+	if (!e.job)
 		return 0;
-	rc = archive_job_finish(q->a, q->end.job, q->end.run, q->end.state,
-				q->end.error[0] ? q->end.error : NULL,
-				q->end.at);
+	/* the API's readers (jobq_overlay) go on while the archive, which
+	 * may wait up to its busy timeout, takes it */
+	pthread_mutex_unlock(&q->mu);
+	rc = archive_job_finish(q->a, e.job, e.run, e.state,
+				e.error[0] ? e.error : NULL, e.at);
+	pthread_mutex_lock(&q->mu);
 	if (rc == 0) {
-		if (q->end.tries)
+		if (e.tries)
 			log_info("job %lld: its end (%s) is in the archive now",
-				 (long long)q->end.job, q->end.state);
+				 (long long)e.job, e.state);
 		q->end.job = 0;
 	} else {
 		q->end.tries++;

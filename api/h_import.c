@@ -22,14 +22,34 @@ static const char *const none[] = { NULL };
 static const char *const import_args[] = { "format", "filename", "labels",
 					   NULL };
 
+/* The answer's list of the file's runs: [{id, duplicate, tests, tool,
+ * location}]. */
+static json_t *runs_list(const struct import_done *d, size_t n)
+{
+	json_t *l = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		char loc[48];
+		snprintf(loc, sizeof(loc), "/api/v1/runs/%lld",
+			 (long long)d[i].id);
+		json_array_append_new(
+			l, json_pack("{s:I, s:b, s:I, s:s, s:s}", "id",
+				     (json_int_t)d[i].id, "duplicate",
+				     d[i].duplicate, "tests",
+				     (json_int_t)d[i].tests, "tool", d[i].tool,
+				     "location", loc));
+	}
+	return l;
+}
+
 void h_import(struct api_req *req, struct api_resp *resp)
 {
 	const char *format = api_query_str(req, "format");
 	const char *filename = api_query_str(req, "filename");
-	struct import_run *r;
+	struct import_done done[IMPORT_MAX_RUNS];
 	char err[256];
 	json_t *run;
-	int64_t id = 0;
+	size_t n = 0, fresh = 0;
 	int rc;
 
 	if (api_query_known(req, resp, import_args) < 0)
@@ -47,53 +67,42 @@ void h_import(struct api_req *req, struct api_resp *resp)
 			 "%s", err);
 		return;
 	}
-	if (!format)
-		format = import_detect(req->body, req->body_len);
-	if (!format || (strcmp(format, "cdm") && strcmp(format, "fio") &&
-			strcmp(format, "diskspd"))) {
-		api_fail(resp, format ? 400 : 422, "format",
-			 format ? "format: cdm, fio or diskspd"
-				: "format: not recognised as CrystalDiskMark "
-				  "text, fio "
-				  "JSON or DiskSpd XML or text (name it with "
-				  "?format=)");
+	if (format && strcmp(format, "cdm") && strcmp(format, "fio") &&
+	    strcmp(format, "diskspd") && strcmp(format, "storbench")) {
+		api_fail(resp, 400, "format",
+			 "format: cdm, fio, diskspd or storbench");
 		return;
 	}
-	if (!(r = calloc(1, sizeof(*r)))) {
+	rc = import_file(req->ctx->a, format, req->body, req->body_len,
+			 filename, api_query_str(req, "labels"), done, &n, err,
+			 sizeof(err));
+	if (rc == -ENOMEM)
 		api_fail(resp, 500, NULL, "out of memory");
-		return;
-	}
-	rc = import_parse(format, req->body, req->body_len, r, err,
-			  sizeof(err));
-	if (rc == -ENOMEM) {
-		api_fail(resp, 500, NULL, "out of memory");
-	} else if (rc == -EOPNOTSUPP) {
+	else if (rc == -EPROTO)
+		api_fail(resp, 422, "format",
+			 "format: %s (name it with ?format=)", err);
+	else if (rc == -EOPNOTSUPP)
 		api_fail(resp, 422, "format", "format: %s", err);
-	} else if (rc < 0) {
+	else if (rc == -EINVAL)
 		api_fail(resp, 422, "body", "body: %s", err);
-	} else {
-		rc = import_store(req->ctx->a, r, format, req->body,
-				  req->body_len, filename,
-				  api_query_str(req, "labels"), &id);
-		if (rc < 0 && rc != -EEXIST)
-			api_fail_store(
-				resp, rc,
-				"the archive could not store the import");
-		else if (api_run_json(req->ctx->a, id, &run) < 0)
-			api_fail(resp, 500, NULL,
-				 "the archive could not read run %lld",
-				 (long long)id);
-		else {
-			/* the same file again: the run it made the first time
-			 */
-			json_object_set_new(run, "duplicate",
-					    json_boolean(rc == -EEXIST));
-			snprintf(resp->location, sizeof(resp->location),
-				 "/api/v1/runs/%lld", (long long)id);
-			api_send_json(resp, rc == -EEXIST ? 200 : 201, run);
-		}
+	else if (rc < 0)
+		api_fail_store(resp, rc,
+			       "the archive could not store the import");
+	else if (api_run_json(req->ctx->a, done[0].id, &run) < 0)
+		api_fail(resp, 500, NULL, "the archive could not read run %lld",
+			 (long long)done[0].id);
+	else {
+		/* the answer is the file's first run, as GET shows it, with
+		 * every run the file held in "runs" */
+		for (size_t i = 0; i < n; i++)
+			fresh += !done[i].duplicate;
+		json_object_set_new(run, "duplicate",
+				    json_boolean(done[0].duplicate));
+		json_object_set_new(run, "runs", runs_list(done, n));
+		snprintf(resp->location, sizeof(resp->location),
+			 "/api/v1/runs/%lld", (long long)done[0].id);
+		api_send_json(resp, fresh ? 201 : 200, run);
 	}
-	free(r);
 }
 
 void h_runs_original(struct api_req *req, struct api_resp *resp)

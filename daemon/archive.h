@@ -31,7 +31,7 @@
 #include "histogram.h"
 #include "result.h"
 
-#define ARCHIVE_SCHEMA_VERSION 8
+#define ARCHIVE_SCHEMA_VERSION 9
 
 struct archive;
 
@@ -77,6 +77,11 @@ int archive_open(const char *path, struct archive **out);
  * connection is opened. */
 void archive_library_init(void);
 void archive_close(struct archive *a);
+/* Several writes as one transaction (an import file's runs): the writes
+ * between begin and end commit together when rc is 0, else none does.
+ * Returns 0 or a negative errno (rolled back). */
+int archive_batch_begin(struct archive *a);
+int archive_batch_end(struct archive *a, int rc);
 /* Rolls back a transaction left open on a (a bug of its last user): 1 if
  * there was one, else 0. A pooled connection is settled before reuse. */
 int archive_settle(struct archive *a);
@@ -206,6 +211,10 @@ struct archive_import_in {
 	const char *spec_json, *labels_json, *probe_json;
 	const char *started_at;	       /* ISO 8601, or "" for now */
 	const char *sha256, *filename; /* of the original */
+	int part;		       /* the run's place in its file (0: the
+					  first; a DiskSpd text file may hold
+					  several runs) */
+	const char *warnings_json;     /* what the import had to believe */
 	const void *original;
 	size_t len;
 	const struct archive_import_result *results;
@@ -213,10 +222,11 @@ struct archive_import_in {
 };
 
 /*
- * Stores an imported run (state done, no job) with one iteration per
- * result and the original file, in one transaction. Returns 0 with *run_id,
- * -EEXIST with *run_id the run of the same file (by SHA-256) imported
- * before, or another negative errno (nothing written).
+ * Stores an imported run (state done, no job, a new uuid) with one
+ * iteration per result and the original file, in one transaction. Returns
+ * 0 with *run_id, -EEXIST with *run_id the run of the same file (by
+ * SHA-256) and part imported before, or another negative errno (nothing
+ * written).
  */
 int archive_import(struct archive *a, const struct archive_import_in *in,
 		   int64_t *run_id);

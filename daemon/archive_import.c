@@ -28,25 +28,26 @@ int archive_import(struct archive *a, const struct archive_import_in *in,
 		return rc;
 	/* the same file twice is the same run (asked inside the transaction:
 	 * two imports of one file at once make one run) */
-	if ((rc = archive_prep(a, "SELECT run_id FROM imports WHERE sha256=?",
-			       &st)) < 0)
+	if ((rc = archive_prep(
+		     a, "SELECT run_id FROM imports WHERE sha256=? AND part=?",
+		     &st)) < 0)
 		goto out;
 	sqlite3_bind_text(st, 1, in->sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, in->part);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		*run_id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	if (*run_id) {
-		archive_exec(a, "ROLLBACK");
-		return -EEXIST;
-	}
+	if (*run_id)
+		return archive_tx_end(a, -EEXIST);
 	if ((rc = archive_prep(
 		     a,
 		     "INSERT INTO runs(job_id, state, profile, target,"
 		     " spec, labels, notes, engine_version, engine_target,"
 		     " direct, probe, warnings, hostname, fs_type,"
-		     " started_at, finished_at) VALUES (NULL,'done',?,?,?,?,"
-		     " ?,?,?,1,?,'[]',json_extract(?8,'$.hostname'),"
-		     " json_extract(?8,'$.fs_type'),?,?)",
+		     " started_at, finished_at, uuid) VALUES (NULL,'done',"
+		     " ?,?,?,?,?,?,?,1,?,?11,json_extract(?8,'$.hostname'),"
+		     " json_extract(?8,'$.fs_type'),?9,?10," ARCHIVE_NEW_UUID
+		     ")",
 		     &st)) < 0)
 		goto out;
 	sqlite3_bind_text(st, 1, in->profile, -1, SQLITE_STATIC);
@@ -61,6 +62,8 @@ int archive_import(struct archive *a, const struct archive_import_in *in,
 			  SQLITE_STATIC);
 	sqlite3_bind_text(st, 10, in->started_at[0] ? in->started_at : now, -1,
 			  SQLITE_STATIC);
+	sqlite3_bind_text(st, 11, in->warnings_json ? in->warnings_json : "[]",
+			  -1, SQLITE_STATIC);
 	if ((rc = archive_step_done(a, st, "insert imported run")) < 0)
 		goto out;
 	*run_id = sqlite3_last_insert_rowid(a->db);
@@ -103,8 +106,8 @@ int archive_import(struct archive *a, const struct archive_import_in *in,
 	if ((rc = archive_prep(
 		     a,
 		     "INSERT INTO imports(run_id, tool, version, format,"
-		     " sha256, filename, size, original, imported_at)"
-		     " VALUES (?,?,?,?,?,?,?,?,?)",
+		     " sha256, filename, size, original, imported_at, part)"
+		     " VALUES (?,?,?,?,?,?,?,?,?,?)",
 		     &st)) < 0)
 		goto out;
 	sqlite3_bind_int64(st, 1, *run_id);
@@ -116,6 +119,7 @@ int archive_import(struct archive *a, const struct archive_import_in *in,
 	sqlite3_bind_int64(st, 7, (sqlite3_int64)in->len);
 	sqlite3_bind_blob(st, 8, in->original, (int)in->len, SQLITE_STATIC);
 	sqlite3_bind_text(st, 9, now, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 10, in->part);
 	rc = archive_step_done(a, st, "insert import");
 out:
 	if ((rc = archive_tx_end(a, rc)) < 0)

@@ -39,7 +39,16 @@
 
 struct archive {
 	sqlite3 *db;
+	int batch; /* inside archive_batch_begin: archive_begin and
+		      archive_tx_end leave the transaction to the batch */
 };
+
+/* A new run's identity (runs.uuid): a random UUID (version 4), as SQL. */
+#define ARCHIVE_NEW_UUID                                                       \
+	"lower(hex(randomblob(4)))||'-'||lower(hex(randomblob(2)))||'-4'||"    \
+	"substr(lower(hex(randomblob(2))),2)||'-'||"                           \
+	"substr('89ab',1+(abs(random())%4),1)||"                               \
+	"substr(lower(hex(randomblob(2))),2)||'-'||lower(hex(randomblob(6)))"
 
 /* --- archive_sql.c --- */
 

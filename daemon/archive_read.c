@@ -240,7 +240,8 @@ static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
 }
 
 #define RUN_COLUMNS                                                            \
-	"SELECT id, job_id, state, profile, target, labels AS labels_json,"    \
+	"SELECT id, uuid, job_id, state, profile, target,"                     \
+	" labels AS labels_json,"                                              \
 	" notes, started_at, finished_at, spec AS spec_json,"                  \
 	" json_object('version', engine_version, 'target', engine_target,"     \
 	"  'direct', json(CASE direct WHEN 0 THEN 'false' ELSE 'true' END))"   \

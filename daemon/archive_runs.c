@@ -35,9 +35,9 @@ int archive_run_create(struct archive *a, int64_t job_id,
 		     "INSERT INTO runs(job_id, state, profile, target,"
 		     " spec, labels, notes, engine_version, engine_target,"
 		     " direct, probe, warnings, hostname, fs_type,"
-		     " started_at) VALUES (?,'running',?,?,?,?,?,?,?,?,?,?,"
-		     " json_extract(?10,'$.hostname'),"
-		     " json_extract(?10,'$.fs_type'),?)",
+		     " started_at, uuid) VALUES (?,'running',?,?,?,?,?,?,?,?,"
+		     " ?,?,json_extract(?10,'$.hostname'),"
+		     " json_extract(?10,'$.fs_type'),?," ARCHIVE_NEW_UUID ")",
 		     &st)) < 0)
 		goto out;
 	sqlite3_bind_int64(st, 1, job_id);

@@ -132,6 +132,27 @@ static const char *const migrations[] = {
 	" lat_p99_us_sd REAL, vals BLOB NOT NULL,"
 	" PRIMARY KEY (run_id, test, rw));"
 	"CREATE INDEX runs_state_started ON runs(state, started_at);",
+	/* 9: a run's identity across archives (uuid: made with the run,
+	 * kept when storbench's own run document is imported elsewhere, so
+	 * a second import is known), and an imported file's runs (part:
+	 * the run's place in its file; a DiskSpd text file may hold
+	 * several, so the file's SHA-256 alone no longer names one) */
+	"ALTER TABLE runs ADD COLUMN uuid TEXT;"
+	"UPDATE runs SET uuid=" ARCHIVE_NEW_UUID ";"
+	"CREATE UNIQUE INDEX runs_uuid ON runs(uuid);"
+	"CREATE TABLE imports_v9("
+	" run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+	" tool TEXT NOT NULL, version TEXT NOT NULL, format TEXT NOT NULL,"
+	" sha256 TEXT NOT NULL, part INTEGER NOT NULL DEFAULT 0,"
+	" filename TEXT, size INTEGER NOT NULL,"
+	" original BLOB NOT NULL, imported_at TEXT NOT NULL,"
+	" UNIQUE (sha256, part));"
+	"INSERT INTO imports_v9(run_id, tool, version, format, sha256, part,"
+	" filename, size, original, imported_at) SELECT run_id, tool,"
+	" version, format, sha256, 0, filename, size, original, imported_at"
+	" FROM imports;"
+	"DROP TABLE imports;"
+	"ALTER TABLE imports_v9 RENAME TO imports;",
 };
 
 /* What a migration cannot say in SQL: fills[v] runs after migrations[v]

@@ -44,6 +44,8 @@ int archive_exec(struct archive *a, const char *sql)
  * and rc. */
 int archive_tx_end(struct archive *a, int rc)
 {
+	if (a->batch)
+		return rc; /* the batch ends it */
 	if (rc < 0) {
 		archive_exec(a, "ROLLBACK");
 		return rc;
@@ -91,7 +93,21 @@ void archive_now_text(char buf[32])
 int archive_begin(struct archive *a, char now[32])
 {
 	archive_now_text(now);
-	return archive_exec(a, "BEGIN IMMEDIATE");
+	return a->batch ? 0 : archive_exec(a, "BEGIN IMMEDIATE");
+}
+
+int archive_batch_begin(struct archive *a)
+{
+	int rc = archive_exec(a, "BEGIN IMMEDIATE");
+
+	a->batch = rc == 0;
+	return rc;
+}
+
+int archive_batch_end(struct archive *a, int rc)
+{
+	a->batch = 0;
+	return archive_tx_end(a, rc);
 }
 
 /* The current row as a JSON object (see the file comment). */

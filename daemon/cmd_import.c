@@ -80,7 +80,7 @@ int cmd_import(int argc, char **argv)
 	const char *data = "./var", *format = NULL, *labels = NULL;
 	char db[PATH_MAX], joined[2048] = "";
 	struct archive *a = NULL;
-	struct import_run *r = calloc(1, sizeof(*r));
+	struct import_done done[IMPORT_MAX_RUNS];
 	int c, failed = 0, err;
 
 	umask(077); /* a new archive is the user's alone, as serve makes it */
@@ -95,7 +95,6 @@ int cmd_import(int argc, char **argv)
 				"holds no comma (give --label once per "
 				"label)\n",
 				optarg);
-			free(r);
 			return 2;
 		} else if (c == 'l') {
 			/* the labels as import.h takes them: "a,b" */
@@ -105,13 +104,11 @@ int cmd_import(int argc, char **argv)
 			labels = joined;
 		} else {
 			fputs(usage_import, c == 'h' ? stdout : stderr);
-			free(r);
 			return c == 'h' ? 0 : 2;
 		}
 	}
-	if (optind == argc || !r) {
+	if (optind == argc) {
 		fputs(usage_import, stderr);
-		free(r);
 		return 2;
 	}
 	{
@@ -121,7 +118,6 @@ int cmd_import(int argc, char **argv)
 			fprintf(stderr, "storbench import: --%s%s\n",
 				strncmp(why, "labels", 6) == 0 ? "label" : "",
 				strncmp(why, "labels", 6) == 0 ? why + 6 : why);
-			free(r);
 			return 2;
 		}
 	}
@@ -131,43 +127,34 @@ int cmd_import(int argc, char **argv)
 	    (err = archive_open(db, &a)) < 0) {
 		fprintf(stderr, "storbench import: archive in %s: %s\n", data,
 			strerror(err < 0 ? -err : ENAMETOOLONG));
-		free(r);
 		return 1;
 	}
 	for (int i = optind; i < argc; i++) {
 		const char *path = argv[i], *base = strrchr(path, '/');
-		const char *fmt = format;
 		char *buf = NULL, why[256] = "";
-		size_t len = 0;
-		int64_t id = 0;
+		size_t len = 0, n = 0;
 		int rc = slurp(path, &buf, &len);
 
 		base = base ? base + 1 : path;
 		if (rc < 0)
 			snprintf(why, sizeof(why), "%s", strerror(-rc));
-		else if (!fmt && !(fmt = import_detect(buf, len)))
-			snprintf(why, sizeof(why),
-				 "not a result file storbench "
-				 "recognises (use --format)");
-		else if ((rc = import_parse(fmt, buf, len, r, why,
-					    sizeof(why))) >= 0 &&
-			 (rc = import_store(a, r, fmt, buf, len, base, labels,
-					    &id)) < 0 &&
-			 rc != -EEXIST)
+		else if ((rc = import_file(a, format, buf, len, base, labels,
+					   done, &n, why, sizeof(why))) < 0 &&
+			 !why[0])
 			snprintf(why, sizeof(why), "the archive: %s",
 				 strerror(-rc));
-		if (why[0]) {
+		if (rc < 0) {
 			fprintf(stderr, "%s: %s\n", path, why);
 			failed = 1;
-		} else {
-			printf("%s: %s run %lld (%s %s, %zu tests)\n", path,
-			       rc == -EEXIST ? "already imported as"
-					     : "imported as",
-			       (long long)id, r->tool, r->version, r->n);
 		}
+		for (size_t k = 0; rc == 0 && k < n; k++)
+			printf("%s: %s run %lld (%s, %zu tests)\n", path,
+			       done[k].duplicate ? "already imported as"
+						 : "imported as",
+			       (long long)done[k].id, done[k].tool,
+			       done[k].tests);
 		free(buf);
 	}
 	archive_close(a);
-	free(r);
 	return failed;
 }

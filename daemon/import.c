@@ -6,14 +6,11 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-#include <nettle/sha2.h>
-
-#include "archive.h"
 #include "utf8.h"
 
 /* Does buf hold word, as UTF-8 or as UTF-16LE text? */
@@ -102,26 +99,191 @@ static void names_unique(struct import_run *r)
 	}
 }
 
+/* What each enum import_field may hold (import.h). */
+static const struct {
+	const char *name;
+	double lo, hi;
+} ranges[IMPORT_N_FIELDS] = {
+	[IMPORT_MB_S] = { "MB/s", 0, 1e7 },
+	[IMPORT_IOPS] = { "IOPS", 0, 1e9 },
+	[IMPORT_LAT_US] = { "latency (µs)", 0, 1e10 },
+	[IMPORT_SECONDS] = { "test time (s)", 1e-3, 1e7 },
+	[IMPORT_BLOCK_SIZE] = { "block size (B)", 1, 4294967296.0 },
+	[IMPORT_QD] = { "queue depth", 1, 65536 },
+	[IMPORT_THREADS] = { "threads", 1, 65536 },
+	[IMPORT_BEST_OF] = { "iterations", 1, 1000 },
+	[IMPORT_TEST_SIZE] = { "test size (B)", 0, 1125899906842624.0 },
+	[IMPORT_BYTES] = { "bytes", 0, 1e18 },
+	[IMPORT_COUNT] = { "count", 0, 1e15 },
+	[IMPORT_PERCENT] = { "percentage", 0, 100 },
+};
+
+const char *import_field_name(enum import_field f)
+{
+	return ranges[f].name;
+}
+
+int import_in_range(enum import_field f, double v)
+{
+	return v >= ranges[f].lo && v <= ranges[f].hi; /* false for NaN */
+}
+
+int import_number(const char *s, double *v, const char **end)
+{
+	const char *p = s + strspn(s, " \t");
+	const char *q = p + (*p == '-' || *p == '+');
+	size_t whole = strspn(q, "0123456789"), frac = 0;
+	char *e;
+
+	if (q[whole] == '.')
+		frac = strspn(q + whole + 1, "0123456789");
+	if (whole + frac == 0)
+		return -1; /* no digits: "inf", "nan", ".", "" */
+	if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
+		return -1; /* a hex float */
+	*v = strtod(p, &e);
+	if (e == p)
+		return -1;
+	if (end)
+		*end = e;
+	return 0;
+}
+
+int import_check(enum import_field f, double v, int line, char *err,
+		 size_t err_len, int *line_out)
+{
+	char at[24] = "";
+
+	if (import_in_range(f, v))
+		return 0;
+	if (line > 0)
+		snprintf(at, sizeof(at), "line %d: ", line);
+	snprintf(err, err_len, "%s%s %.6g out of range (%.6g … %.6g)", at,
+		 ranges[f].name, v, ranges[f].lo, ranges[f].hi);
+	if (line_out)
+		*line_out = line;
+	return -EINVAL;
+}
+
+int import_num(const char *s, enum import_field f, double *v, const char **end,
+	       int line, char *err, size_t err_len, int *line_out)
+{
+	if (import_number(s, v, end) == 0)
+		return import_check(f, *v, line, err, err_len, line_out);
+	if (line > 0)
+		snprintf(err, err_len, "line %d: %s: not a number", line,
+			 ranges[f].name);
+	else
+		snprintf(err, err_len, "%s: not a number", ranges[f].name);
+	if (line_out)
+		*line_out = line;
+	return -EINVAL;
+}
+
+int import_check_run(const struct import_run *r, char *err, size_t err_len)
+{
+	if (import_check(IMPORT_BEST_OF, r->iterations, 0, err, err_len, NULL) <
+		    0 ||
+	    import_check(IMPORT_TEST_SIZE, (double)r->test_size, 0, err,
+			 err_len, NULL) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct import_test *t = &r->t[i];
+		const struct {
+			enum import_field f;
+			double v;
+		} c[] = {
+			{ IMPORT_MB_S, t->mb_s },
+			{ IMPORT_IOPS, t->iops < 0 ? 0 : t->iops },
+			{ IMPORT_LAT_US,
+			  t->lat_mean_us < 0 ? 0 : t->lat_mean_us },
+			{ IMPORT_BLOCK_SIZE, (double)t->block_size },
+			{ IMPORT_QD, t->queue_depth },
+			{ IMPORT_THREADS, t->threads },
+		};
+		for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+			char why[160];
+			if (import_check(c[k].f, c[k].v, t->line, why,
+					 sizeof(why), NULL) == 0)
+				continue;
+			snprintf(err, err_len, "%s (test %s %s)", why, t->name,
+				 t->rw);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+struct import_run *import_runs_add(struct import_runs *s)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 1;
+		struct import_run *v;
+		if (s->n >= IMPORT_MAX_RUNS ||
+		    !(v = realloc(s->v, cap * sizeof(*v))))
+			return NULL;
+		s->v = v;
+		s->cap = cap;
+	}
+	memset(&s->v[s->n], 0, sizeof(s->v[0]));
+	return &s->v[s->n++];
+}
+
+void import_runs_free(struct import_runs *s)
+{
+	free(s->v);
+	*s = (struct import_runs){ 0 };
+}
+
+void import_warn(struct import_run *r, const char *fmt, ...)
+{
+	va_list ap;
+	size_t i =
+		r->n_warn < IMPORT_MAX_WARN ? r->n_warn++ : IMPORT_MAX_WARN - 1;
+
+	va_start(ap, fmt);
+	vsnprintf(r->warn[i], sizeof(r->warn[i]), fmt, ap);
+	va_end(ap);
+}
+
+/* Parses buf as a format that holds one run into a new run of out. */
+typedef int (*parse_one_fn)(const char *buf, size_t len, struct import_run *r,
+			    char *err, size_t err_len, int *line);
+
+static int parse_one(parse_one_fn fn, const char *buf, size_t len,
+		     struct import_runs *out, char *err, size_t err_len,
+		     int *line)
+{
+	struct import_run *r = import_runs_add(out);
+
+	return r ? fn(buf, len, r, err, err_len, line) : -ENOMEM;
+}
+
 int import_parse(const char *format, const char *buf, size_t len,
-		 struct import_run *r, char *err, size_t err_len)
+		 struct import_runs *out, char *err, size_t err_len)
 {
 	int line = 0, rc;
 
+	*out = (struct import_runs){ 0 };
 	if (strcmp(format, "fio") == 0)
-		rc = import_fio(buf, len, r, err, err_len, &line);
+		rc = parse_one(import_fio, buf, len, out, err, err_len, &line);
 	else if (strcmp(format, "cdm") == 0)
-		rc = import_cdm(buf, len, r, err, err_len, &line);
+		rc = parse_one(import_cdm, buf, len, out, err, err_len, &line);
 	else if (strcmp(format, "diskspd") == 0)
 		rc = holds(buf, len, "<Results>")
-			     ? import_diskspd(buf, len, r, err, err_len, &line)
-			     : import_diskspd_text(buf, len, r, err, err_len,
+			     ? parse_one(import_diskspd, buf, len, out, err,
+					 err_len, &line)
+			     : import_diskspd_text(buf, len, out, err, err_len,
 						   &line);
 	else
 		rc = -EOPNOTSUPP;
-	if (rc == 0) {
-		text_fit(r);
-		names_unique(r);
+	for (size_t i = 0; rc == 0 && i < out->n; i++) {
+		text_fit(&out->v[i]);
+		names_unique(&out->v[i]);
+		rc = import_check_run(&out->v[i], err, err_len);
 	}
+	if (rc < 0)
+		import_runs_free(out);
 	if (rc != -EOPNOTSUPP)
 		return rc;
 	snprintf(err, err_len,
@@ -130,214 +292,4 @@ int import_parse(const char *format, const char *buf, size_t len,
 		 "XML can)",
 		 strcmp(format, "diskspd") == 0 ? "DiskSpd text" : format);
 	return -EOPNOTSUPP;
-}
-
-/*
- * The next label of the comma list at *p into out (size IMPORT_LABEL_MAX +
- * 1); *p moves past it and its comma (NULL after the last). Returns its
- * length, or -1 when it is longer than IMPORT_LABEL_MAX bytes (out is then
- * ""). Every piece counts, empty ones too ("a,,b" has three).
- */
-#define IMPORT_LABEL_MAX 64
-#define IMPORT_MAX_LABELS 24
-static int next_label(const char **p, char out[IMPORT_LABEL_MAX + 1])
-{
-	const char *comma = strchr(*p, ',');
-	size_t n = comma ? (size_t)(comma - *p) : strlen(*p);
-	int rc = n > IMPORT_LABEL_MAX ? -1 : (int)n;
-
-	if (rc < 0)
-		n = 0;
-	memcpy(out, *p, n);
-	out[n] = '\0';
-	*p = comma ? comma + 1 : NULL;
-	return rc;
-}
-
-int import_check_args(const char *labels, const char *filename, char *err,
-		      size_t len)
-{
-	if (filename) {
-		size_t n = strlen(filename);
-		if (n > 255 || strpbrk(filename, "/\"\\")) {
-			snprintf(err, len,
-				 "filename: at most 255 bytes, without '/', "
-				 "'\\' or '\"'");
-			return -EINVAL;
-		}
-		if (utf8_has_control(filename) || !utf8_valid(filename)) {
-			snprintf(err, len,
-				 "filename: UTF-8 text without control "
-				 "characters");
-			return -EINVAL;
-		}
-	}
-	if (labels) {
-		char seen[IMPORT_MAX_LABELS][IMPORT_LABEL_MAX + 1];
-		const char *p = labels;
-		int k = 0, n;
-		while (p) {
-			if (k == IMPORT_MAX_LABELS) {
-				snprintf(err, len,
-					 "labels: at most %d (the file's own "
-					 "labels come on top)",
-					 IMPORT_MAX_LABELS);
-				return -EINVAL;
-			}
-			n = next_label(&p, seen[k]);
-			if (n <= 0 || seen[k][0] == ' ' ||
-			    seen[k][n - 1] == ' ') {
-				snprintf(err, len,
-					 "labels: each 1 to 64 bytes, no "
-					 "leading "
-					 "or trailing space");
-				return -EINVAL;
-			}
-			if (utf8_has_control(seen[k]) || !utf8_valid(seen[k])) {
-				snprintf(err, len,
-					 "labels: UTF-8 text without control "
-					 "characters");
-				return -EINVAL;
-			}
-			for (int j = 0; j < k; j++)
-				if (strcmp(seen[j], seen[k]) == 0) {
-					snprintf(err, len,
-						 "labels: \"%.64s\" twice",
-						 seen[k]);
-					return -EINVAL;
-				}
-			k++;
-		}
-	}
-	return 0;
-}
-
-static void sha256_hex(const void *data, size_t len, char out[65])
-{
-	struct sha256_ctx c;
-	uint8_t d[SHA256_DIGEST_SIZE];
-
-	sha256_init(&c);
-	sha256_update(&c, len, data);
-	sha256_digest(&c, sizeof(d), d);
-	for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
-		snprintf(out + 2 * i, 3, "%02x", d[i]);
-}
-
-/* The run's labels: "imported", the tool, what the file says (filesystem,
- * cluster, cache), and the caller's; as a JSON array text. */
-static char *labels_for(const struct import_run *r, const char *extra)
-{
-	char buf[64], *out;
-	json_t *l;
-
-	for (size_t i = 0; i < sizeof(buf) - 1 &&
-			   (buf[i] = (char)tolower((unsigned char)r->tool[i]));
-	     i++)
-		;
-	buf[sizeof(buf) - 1] = '\0';
-	l = json_pack("[s, s]", "imported", buf);
-	if (r->fs_type[0])
-		json_array_append_new(l, json_string(r->fs_type));
-	if (r->cluster > 0) {
-		snprintf(buf, sizeof(buf), "cluster-%lld",
-			 (long long)r->cluster);
-		json_array_append_new(l, json_string(buf));
-	}
-	if (r->write_cache[0]) {
-		snprintf(buf, sizeof(buf), "cache-%s", r->write_cache);
-		json_array_append_new(l, json_string(buf));
-	}
-	/* the caller's labels (checked: import_check_args), each once */
-	for (const char *p = extra; p;) {
-		char tok[IMPORT_LABEL_MAX + 1];
-		size_t i, n = json_array_size(l);
-		if (next_label(&p, tok) <= 0)
-			continue;
-		for (i = 0;
-		     i < n &&
-		     strcmp(json_string_value(json_array_get(l, i)), tok) != 0;
-		     i++)
-			;
-		if (i == n)
-			json_array_append_new(l, json_string(tok));
-	}
-	out = json_dumps(l, JSON_COMPACT);
-	json_decref(l);
-	return out;
-}
-
-int import_store(struct archive *a, const struct import_run *r,
-		 const char *format, const void *original, size_t len,
-		 const char *filename, const char *labels_extra, int64_t *id)
-{
-	struct archive_import_result res[IMPORT_MAX_TESTS];
-	struct archive_import_in in;
-	char target[256], sha[65], *labels, *spec = NULL, *probe = NULL;
-	json_t *p, *sp;
-	int rc;
-
-	for (size_t i = 0; i < r->n; i++)
-		res[i] = (struct archive_import_result){
-			.name = r->t[i].name,
-			.rw = r->t[i].rw,
-			.pattern = r->t[i].pattern,
-			.block_size = r->t[i].block_size,
-			.queue_depth = r->t[i].queue_depth,
-			.threads = r->t[i].threads,
-			.mb_s = r->t[i].mb_s,
-			.iops = r->t[i].iops,
-			.lat_mean_us = r->t[i].lat_mean_us
-		};
-	/* what was tested: CrystalDiskMark's drive, fio's file or device */
-	snprintf(target, sizeof(target), "%s",
-		 r->drive[0]	 ? r->drive
-		 : r->comment[0] ? r->comment
-				 : "(unknown)");
-	sha256_hex(original, len, sha);
-	labels = labels_for(r, labels_extra);
-	p = json_pack(
-		"{s:s?, s:s?, s:s?, s:o, s:s?, s:s, s:s?}", "hostname",
-		r->host[0] ? r->host : NULL, "os", r->os[0] ? r->os : NULL,
-		"fs_type", r->fs_type[0] ? r->fs_type : NULL, "fs_block_size",
-		r->cluster > 0 ? json_integer(r->cluster) : json_null(),
-		"write_cache", r->write_cache[0] ? r->write_cache : NULL,
-		"device", target, "comment", r->comment[0] ? r->comment : NULL);
-	sp = json_pack("{s:{s:s, s:s, s:s, s:s?, s:I, s:i, s:s?}}", "imported",
-		       "tool", r->tool, "version", r->version, "format", format,
-		       "profile", r->profile[0] ? r->profile : NULL,
-		       "test_size", (json_int_t)r->test_size, "best_of",
-		       r->iterations, "date", r->date[0] ? r->date : NULL);
-	probe = p ? json_dumps(p, JSON_COMPACT) : NULL;
-	spec = sp ? json_dumps(sp, JSON_COMPACT) : NULL;
-	json_decref(p);
-	json_decref(sp);
-	if (!labels || !probe || !spec) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	in = (struct archive_import_in){ .tool = r->tool,
-					 .version = r->version,
-					 .format = format,
-					 .profile = strcmp(format, "cdm") == 0
-							    ? "crystaldiskmark"
-							    : format,
-					 .target = target,
-					 .notes = r->comment,
-					 .spec_json = spec,
-					 .labels_json = labels,
-					 .probe_json = probe,
-					 .started_at = r->date,
-					 .sha256 = sha,
-					 .filename = filename ? filename : "",
-					 .original = original,
-					 .len = len,
-					 .results = res,
-					 .n = r->n };
-	rc = archive_import(a, &in, id);
-out:
-	free(labels);
-	free(spec);
-	free(probe);
-	return rc;
 }

@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #define IMPORT_MAX_TESTS 64
+#define IMPORT_MAX_WARN 4
+#define IMPORT_MAX_RUNS 16
 
 struct import_test {
 	char name[96]; /* storbench's naming: "SEQ1M Q8T1", CDM 3's "4K QD32";
@@ -24,6 +26,8 @@ struct import_test {
 	double mb_s;	    /* 10^6 B/s, as printed */
 	double iops;	    /* < 0 when the tool did not print it */
 	double lat_mean_us; /* < 0 when not printed */
+	int line;	    /* where its numbers are in the file (1-based; 0:
+			       not one line), for the range check's error */
 };
 
 struct import_run {
@@ -43,7 +47,81 @@ struct import_run {
 	char write_cache[8]; /* "on", "off" */
 	struct import_test t[IMPORT_MAX_TESTS];
 	size_t n;
+	/* what the import had to believe or guess (DiskSpd's thread count
+	   when its command line and its tables disagree, …): sentences
+	   stored as the run's warnings (import_warn) */
+	char warn[IMPORT_MAX_WARN][200];
+	size_t n_warn;
+	/* a CrystalDiskMark header, as printed, for its text export:
+	   "1 GiB (x5) [D: 48% (893/1863GiB)]", "[Admin]" */
+	char test_line[96];
+	char mode[32];
 };
+
+/* A file's runs, in the order the file has them (a DiskSpd text file may
+ * hold several complete runs one after the other). */
+struct import_runs {
+	struct import_run *v;
+	size_t n, cap;
+};
+
+/* A new zeroed run at the end of s, or NULL (out of memory, or more than
+ * IMPORT_MAX_RUNS). */
+struct import_run *import_runs_add(struct import_runs *s);
+void import_runs_free(struct import_runs *s);
+
+/* Adds a warning sentence to r (printf-style; beyond IMPORT_MAX_WARN the
+ * last is kept). */
+void import_warn(struct import_run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * The ranges a tool could have printed: every number an importer parses or
+ * derives is checked against one of these (import_num, import_check_run),
+ * so a file with 1e-300 s, inf, a hex float or an overflowing count is
+ * refused with the field and the line, never stored.
+ */
+enum import_field {
+	IMPORT_MB_S,	   /* 0 … 10^7 MB/s (10 TB/s) */
+	IMPORT_IOPS,	   /* 0 … 10^9 */
+	IMPORT_LAT_US,	   /* 0 … 10^10 µs (about 2.8 h) */
+	IMPORT_SECONDS,	   /* a test's time: 10^-3 … 10^7 s */
+	IMPORT_BLOCK_SIZE, /* 1 B … 4 GiB */
+	IMPORT_QD,	   /* 1 … 65536 */
+	IMPORT_THREADS,	   /* 1 … 65536 */
+	IMPORT_BEST_OF,	   /* iterations: 1 … 1000 */
+	IMPORT_TEST_SIZE,  /* bytes: 0 … 2^50 */
+	IMPORT_BYTES,	   /* bytes moved: 0 … 10^18 */
+	IMPORT_COUNT,	   /* I/Os, files, targets: 0 … 10^15 */
+	IMPORT_PERCENT,	   /* 0 … 100 */
+	IMPORT_N_FIELDS
+};
+
+/* The field's name as errors say it ("MB/s", "test time") and its range. */
+const char *import_field_name(enum import_field f);
+int import_in_range(enum import_field f, double v);
+
+/*
+ * A number as the tools print it at s: an optional sign, decimal digits
+ * with an optional fraction and exponent ("158.635", "1.2e+03", ".5") — no
+ * hex float, inf or nan, which strtod would take. Leading blanks are
+ * skipped. Returns 0 with *v and *end past it (end may be NULL), or -1 when
+ * there is none (nothing consumed).
+ */
+int import_number(const char *s, double *v, const char **end);
+
+/*
+ * import_number, then checked against f's range: 0, or -EINVAL with err
+ * "line N: FIELD V out of range (LO … HI)" (N omitted when line is 0) and
+ * *line_out = line.
+ */
+int import_num(const char *s, enum import_field f, double *v, const char **end,
+	       int line, char *err, size_t err_len, int *line_out);
+
+/* Checks a value already parsed or derived (IOPS from a count and a time):
+ * 0, or -EINVAL with err as import_num's. */
+int import_check(enum import_field f, double v, int line, char *err,
+		 size_t err_len, int *line_out);
 
 /*
  * Parses a CrystalDiskMark text result (UTF-8 or UTF-16 with or without a
@@ -66,8 +144,9 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
 		   size_t err_len, int *line);
 
 /* Parses DiskSpd's text report (-Rtext): a test per direction from the
- * "total:" rows of its Read IO and Write IO tables. */
-int import_diskspd_text(const char *buf, size_t len, struct import_run *r,
+ * "total:" rows of its Read IO and Write IO tables; each complete run in
+ * the file (its own "Command Line:") is a run appended to out. */
+int import_diskspd_text(const char *buf, size_t len, struct import_runs *out,
 			char *err, size_t err_len, int *line);
 
 /* Checks an import's extra labels (a comma list: at most 24, each 1 to 64
@@ -84,10 +163,16 @@ struct archive;
  * or NULL. */
 const char *import_detect(const char *buf, size_t len);
 
-/* Parses buf as format into *r. Returns 0, -EOPNOTSUPP (a format this
- * version cannot import), or -EINVAL / -ENOMEM with err saying why. */
+/* Parses buf as format into out (its runs; import_runs_free). Every
+ * test's numbers are checked against their ranges (import_check_run).
+ * Returns 0, -EOPNOTSUPP (a format this version cannot import), or -EINVAL
+ * / -ENOMEM with err saying why (out is then empty). */
 int import_parse(const char *format, const char *buf, size_t len,
-		 struct import_run *r, char *err, size_t err_len);
+		 struct import_runs *out, char *err, size_t err_len);
+
+/* Every number of r against its range: 0, or -EINVAL with err naming the
+ * field, the test and its line. */
+int import_check_run(const struct import_run *r, char *err, size_t err_len);
 
 /*
  * Stores r as an imported run with its original file (labels: "imported",
@@ -98,5 +183,34 @@ int import_parse(const char *format, const char *buf, size_t len,
 int import_store(struct archive *a, const struct import_run *r,
 		 const char *format, const void *original, size_t len,
 		 const char *filename, const char *labels_extra, int64_t *id);
+
+/* One run an import file gave. */
+struct import_done {
+	int64_t id;
+	int duplicate; /* the same run was in the archive before: id is it */
+	size_t tests;
+	char tool[72]; /* "CrystalDiskMark 8.0.4" */
+};
+
+/*
+ * Imports a result file: detected (format NULL) or of format ("cdm", "fio",
+ * "diskspd", "storbench"), parsed, and every run it holds stored in one
+ * transaction (all or none), labelled with labels (a comma list, checked:
+ * import_check_args) and kept with the original under filename (NULL:
+ * none). done needs room for IMPORT_MAX_RUNS; *n receives how many.
+ * Returns 0; -EPROTO (not recognised), -EOPNOTSUPP (a format this version
+ * cannot import) or -EINVAL (not a valid file of its format), each with
+ * err saying why; or -ENOSPC, -EIO, -ENOMEM from the archive (nothing
+ * written).
+ */
+int import_file(struct archive *a, const char *format, const char *buf,
+		size_t len, const char *filename, const char *labels,
+		struct import_done *done, size_t *n, char *err, size_t err_len);
+
+/* import_file for storbench's own run document (import_native.c). */
+int import_native(struct archive *a, const char *buf, size_t len,
+		  const char *filename, const char *labels,
+		  struct import_done *done, size_t *n, char *err,
+		  size_t err_len);
 
 #endif

@@ -284,19 +284,21 @@ static int total_row(const char *s, double *bytes, double *ios, double *iops,
 	return end == s + 1 ? -1 : 0;
 }
 
-int import_diskspd_text(const char *buf, size_t len, struct import_run *r,
+int import_diskspd_text(const char *buf, size_t len, struct import_runs *out,
 			char *err, size_t err_len, int *line)
 {
+	struct import_run *r = import_runs_add(out);
 	char *text = malloc(len + 1), *ln, *next;
 	int at = 0, paths = 0, qd = 0, threads = 0, random = 0, write_pct = -1;
 	int section = -1, rc = 0;
 	uint64_t bs = 0;
 	double secs = 0;
 
-	memset(r, 0, sizeof(*r));
 	*line = 0;
-	if (!text)
+	if (!text || !r) {
+		free(text);
 		return -ENOMEM;
+	}
 	memcpy(text, buf, len);
 	text[len] = '\0';
 	snprintf(r->tool, sizeof(r->tool), "DiskSpd");

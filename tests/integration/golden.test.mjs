@@ -49,6 +49,8 @@ import { startDaemon } from '../lib/daemon.mjs';
  * Empty: the refactor keeps every answer as it was.
  */
 export const ALLOWED = [
+  { route: /^\/api\/v1\/runs\/\d+$/, path: 'uuid', kind: 'added',
+    why: 'a run\'s identity across archives (schema 9): kept when its document is imported by another server, so a second import is known' },
   { route: /^\/api\/v1\/profiles$/, path: 'profiles[*].view', kind: 'added',
     why: 'each preset names the chart its run page draws (tiles, sweep, rows, methods), so the dashboard needs no preset names' },
   { route: /^\/api\/v1\/profiles$/, path: 'profiles[*].fields', kind: 'added',

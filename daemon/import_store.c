@@ -1,0 +1,303 @@
+/*
+ * import_store — see import.h: an import's arguments checked, and a parsed
+ * file's runs stored in the archive (archive_import) with its original.
+ */
+#include "import.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <nettle/sha2.h>
+
+#include "archive.h"
+#include "utf8.h"
+
+/*
+ * The next label of the comma list at *p into out (size IMPORT_LABEL_MAX +
+ * 1); *p moves past it and its comma (NULL after the last). Returns its
+ * length, or -1 when it is longer than IMPORT_LABEL_MAX bytes (out is then
+ * ""). Every piece counts, empty ones too ("a,,b" has three).
+ */
+#define IMPORT_LABEL_MAX 64
+#define IMPORT_MAX_LABELS 24
+static int next_label(const char **p, char out[IMPORT_LABEL_MAX + 1])
+{
+	const char *comma = strchr(*p, ',');
+	size_t n = comma ? (size_t)(comma - *p) : strlen(*p);
+	int rc = n > IMPORT_LABEL_MAX ? -1 : (int)n;
+
+	if (rc < 0)
+		n = 0;
+	memcpy(out, *p, n);
+	out[n] = '\0';
+	*p = comma ? comma + 1 : NULL;
+	return rc;
+}
+
+int import_check_args(const char *labels, const char *filename, char *err,
+		      size_t len)
+{
+	if (filename) {
+		size_t n = strlen(filename);
+		if (n > 255 || strpbrk(filename, "/\"\\")) {
+			snprintf(err, len,
+				 "filename: at most 255 bytes, without '/', "
+				 "'\\' or '\"'");
+			return -EINVAL;
+		}
+		if (utf8_has_control(filename) || !utf8_valid(filename)) {
+			snprintf(err, len,
+				 "filename: UTF-8 text without control "
+				 "characters");
+			return -EINVAL;
+		}
+	}
+	if (labels) {
+		char seen[IMPORT_MAX_LABELS][IMPORT_LABEL_MAX + 1];
+		const char *p = labels;
+		int k = 0, n;
+		while (p) {
+			if (k == IMPORT_MAX_LABELS) {
+				snprintf(err, len,
+					 "labels: at most %d (the file's own "
+					 "labels come on top)",
+					 IMPORT_MAX_LABELS);
+				return -EINVAL;
+			}
+			n = next_label(&p, seen[k]);
+			if (n <= 0 || seen[k][0] == ' ' ||
+			    seen[k][n - 1] == ' ') {
+				snprintf(err, len,
+					 "labels: each 1 to 64 bytes, no "
+					 "leading "
+					 "or trailing space");
+				return -EINVAL;
+			}
+			if (utf8_has_control(seen[k]) || !utf8_valid(seen[k])) {
+				snprintf(err, len,
+					 "labels: UTF-8 text without control "
+					 "characters");
+				return -EINVAL;
+			}
+			for (int j = 0; j < k; j++)
+				if (strcmp(seen[j], seen[k]) == 0) {
+					snprintf(err, len,
+						 "labels: \"%.64s\" twice",
+						 seen[k]);
+					return -EINVAL;
+				}
+			k++;
+		}
+	}
+	return 0;
+}
+
+static void sha256_hex(const void *data, size_t len, char out[65])
+{
+	struct sha256_ctx c;
+	uint8_t d[SHA256_DIGEST_SIZE];
+
+	sha256_init(&c);
+	sha256_update(&c, len, data);
+	sha256_digest(&c, sizeof(d), d);
+	for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+/* The run's labels: "imported", the tool, what the file says (filesystem,
+ * cluster, cache), and the caller's; as a JSON array text. */
+static char *labels_for(const struct import_run *r, const char *extra)
+{
+	char buf[64], *out;
+	json_t *l;
+
+	for (size_t i = 0; i < sizeof(buf) - 1 &&
+			   (buf[i] = (char)tolower((unsigned char)r->tool[i]));
+	     i++)
+		;
+	buf[sizeof(buf) - 1] = '\0';
+	l = json_pack("[s, s]", "imported", buf);
+	if (r->fs_type[0])
+		json_array_append_new(l, json_string(r->fs_type));
+	if (r->cluster > 0) {
+		snprintf(buf, sizeof(buf), "cluster-%lld",
+			 (long long)r->cluster);
+		json_array_append_new(l, json_string(buf));
+	}
+	if (r->write_cache[0]) {
+		snprintf(buf, sizeof(buf), "cache-%s", r->write_cache);
+		json_array_append_new(l, json_string(buf));
+	}
+	/* the caller's labels (checked: import_check_args), each once */
+	for (const char *p = extra; p;) {
+		char tok[IMPORT_LABEL_MAX + 1];
+		size_t i, n = json_array_size(l);
+		if (next_label(&p, tok) <= 0)
+			continue;
+		for (i = 0;
+		     i < n &&
+		     strcmp(json_string_value(json_array_get(l, i)), tok) != 0;
+		     i++)
+			;
+		if (i == n)
+			json_array_append_new(l, json_string(tok));
+	}
+	out = json_dumps(l, JSON_COMPACT);
+	json_decref(l);
+	return out;
+}
+
+/* The run's warnings as a JSON array text (malloc'd). */
+static char *warnings_for(const struct import_run *r)
+{
+	json_t *w = json_array();
+	char *out;
+
+	for (size_t i = 0; i < r->n_warn; i++)
+		json_array_append_new(w, json_string(r->warn[i]));
+	out = json_dumps(w, JSON_COMPACT);
+	json_decref(w);
+	return out;
+}
+
+/* Stores run r, the part-th of the file original (sha its SHA-256). */
+static int store_one(struct archive *a, const struct import_run *r,
+		     const char *format, const void *original, size_t len,
+		     const char *sha, int part, const char *filename,
+		     const char *labels_extra, int64_t *id)
+{
+	struct archive_import_result res[IMPORT_MAX_TESTS];
+	struct archive_import_in in;
+	char target[256], *labels, *spec = NULL, *probe = NULL, *warn;
+	json_t *p, *sp;
+	int rc;
+
+	for (size_t i = 0; i < r->n; i++)
+		res[i] = (struct archive_import_result){
+			.name = r->t[i].name,
+			.rw = r->t[i].rw,
+			.pattern = r->t[i].pattern,
+			.block_size = r->t[i].block_size,
+			.queue_depth = r->t[i].queue_depth,
+			.threads = r->t[i].threads,
+			.mb_s = r->t[i].mb_s,
+			.iops = r->t[i].iops,
+			.lat_mean_us = r->t[i].lat_mean_us
+		};
+	/* what was tested: CrystalDiskMark's drive, fio's file or device */
+	snprintf(target, sizeof(target), "%s",
+		 r->drive[0]	 ? r->drive
+		 : r->comment[0] ? r->comment
+				 : "(unknown)");
+	labels = labels_for(r, labels_extra);
+	warn = warnings_for(r);
+	p = json_pack(
+		"{s:s?, s:s?, s:s?, s:o, s:s?, s:s, s:s?}", "hostname",
+		r->host[0] ? r->host : NULL, "os", r->os[0] ? r->os : NULL,
+		"fs_type", r->fs_type[0] ? r->fs_type : NULL, "fs_block_size",
+		r->cluster > 0 ? json_integer(r->cluster) : json_null(),
+		"write_cache", r->write_cache[0] ? r->write_cache : NULL,
+		"device", target, "comment", r->comment[0] ? r->comment : NULL);
+	sp = json_pack("{s:{s:s, s:s, s:s, s:s?, s:I, s:i, s:s?, s:s?, s:s?}}",
+		       "imported", "tool", r->tool, "version", r->version,
+		       "format", format, "profile",
+		       r->profile[0] ? r->profile : NULL, "test_size",
+		       (json_int_t)r->test_size, "best_of", r->iterations,
+		       "date", r->date[0] ? r->date : NULL, "test_line",
+		       r->test_line[0] ? r->test_line : NULL, "mode",
+		       r->mode[0] ? r->mode : NULL);
+	probe = p ? json_dumps(p, JSON_COMPACT) : NULL;
+	spec = sp ? json_dumps(sp, JSON_COMPACT) : NULL;
+	json_decref(p);
+	json_decref(sp);
+	if (!labels || !probe || !spec || !warn) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	in = (struct archive_import_in){ .tool = r->tool,
+					 .version = r->version,
+					 .format = format,
+					 .profile = strcmp(format, "cdm") == 0
+							    ? "crystaldiskmark"
+							    : format,
+					 .target = target,
+					 .notes = r->comment,
+					 .spec_json = spec,
+					 .labels_json = labels,
+					 .probe_json = probe,
+					 .started_at = r->date,
+					 .sha256 = sha,
+					 .part = part,
+					 .warnings_json = warn,
+					 .filename = filename ? filename : "",
+					 .original = original,
+					 .len = len,
+					 .results = res,
+					 .n = r->n };
+	rc = archive_import(a, &in, id);
+out:
+	free(labels);
+	free(spec);
+	free(probe);
+	free(warn);
+	return rc;
+}
+
+int import_store(struct archive *a, const struct import_run *r,
+		 const char *format, const void *original, size_t len,
+		 const char *filename, const char *labels_extra, int64_t *id)
+{
+	char sha[65];
+
+	sha256_hex(original, len, sha);
+	return store_one(a, r, format, original, len, sha, 0, filename,
+			 labels_extra, id);
+}
+
+int import_file(struct archive *a, const char *format, const char *buf,
+		size_t len, const char *filename, const char *labels,
+		struct import_done *done, size_t *n, char *err, size_t err_len)
+{
+	struct import_runs runs;
+	char sha[65];
+	int rc;
+
+	*n = 0;
+	if (!format && !(format = import_detect(buf, len))) {
+		snprintf(err, err_len,
+			 "not a result file storbench recognises "
+			 "(CrystalDiskMark "
+			 "text, fio JSON, DiskSpd XML or text, a storbench run "
+			 "document)");
+		return -EPROTO;
+	}
+	if (strcmp(format, "storbench") == 0)
+		return import_native(a, buf, len, filename, labels, done, n,
+				     err, err_len);
+	if ((rc = import_parse(format, buf, len, &runs, err, err_len)) < 0)
+		return rc;
+	sha256_hex(buf, len, sha);
+	if ((rc = archive_batch_begin(a)) < 0)
+		goto out;
+	for (size_t i = 0; i < runs.n && rc >= 0; i++) {
+		rc = store_one(a, &runs.v[i], format, buf, len, sha, (int)i,
+			       filename, labels, &done[i].id);
+		done[i].duplicate = rc == -EEXIST;
+		done[i].tests = runs.v[i].n;
+		snprintf(done[i].tool, sizeof(done[i].tool), "%s %s",
+			 runs.v[i].tool, runs.v[i].version);
+		if (rc == -EEXIST)
+			rc = 0;
+	}
+	if ((rc = archive_batch_end(a, rc)) == 0)
+		*n = runs.n;
+	else
+		snprintf(err, err_len, "the archive: %s", strerror(-rc));
+out:
+	import_runs_free(&runs);
+	return rc;
+}

@@ -278,6 +278,11 @@ void h_runs_patch(struct api_req *req, struct api_resp *resp);
 /* *out = run id as GET /api/v1/runs/{id} serves it: runview_json plus the
  * address of an imported run's original file. 0 or a negative errno. */
 int api_run_json(struct archive *a, int64_t id, json_t **out);
+/* The run as a document another server's import takes
+ * (?format=storbench): api_run_json with archive_run_raw's counts,
+ * histograms and samples, and "document": {"format": "storbench-run",
+ * "version": 1}. */
+int api_run_document(struct archive *a, int64_t id, json_t **out);
 
 /* The run filters of the query (docs/api.md, GET /api/v1/runs) into *f,
  * checked; 0, or -EINVAL with the problem sent. */

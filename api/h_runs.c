@@ -372,12 +372,14 @@ void h_runs_get(struct api_req *req, struct api_resp *resp)
 	const char *fmt = api_query_str(req, "format");
 	int cdm = fmt && strcmp(fmt, "cdm") == 0;
 	int csv = fmt && strcmp(fmt, "csv") == 0, rc, ended;
+	int doc = fmt && strcmp(fmt, "storbench") == 0;
 	uint64_t epoch;
 
 	if (api_query_known(req, resp, get_args) < 0)
 		return;
-	if (fmt && !cdm && !csv && strcmp(fmt, "json") != 0) {
-		api_fail(resp, 400, "format", "format: json, csv or cdm");
+	if (fmt && !cdm && !csv && !doc && strcmp(fmt, "json") != 0) {
+		api_fail(resp, 400, "format",
+			 "format: json, csv, cdm or storbench");
 		return;
 	}
 	if (api_cache_get(req->id, fmt ? fmt : "json", resp))
@@ -385,6 +387,7 @@ void h_runs_get(struct api_req *req, struct api_resp *resp)
 	epoch = api_cache_epoch();
 	ended = archive_run_ended(req->ctx->a, req->id);
 	if ((rc = ended < 0 ? ended
+		  : doc	    ? api_run_document(req->ctx->a, req->id, &run)
 			    : api_run_json(req->ctx->a, req->id, &run)) < 0) {
 		run_failed(resp, rc, req->id);
 		return;
@@ -399,20 +402,33 @@ void h_runs_get(struct api_req *req, struct api_resp *resp)
 	keep(req, resp, ended, epoch, fmt ? fmt : "json");
 }
 
-int api_run_json(struct archive *a, int64_t id, json_t **out)
+/* An imported run: where its original file is. */
+static void original_url(json_t *run, int64_t id)
 {
-	json_t *imp;
+	json_t *imp = json_object_get(run, "import");
 	char url[64];
-	int rc = runview_json(a, id, out);
 
-	if (rc < 0)
-		return rc;
-	/* an imported run: where its original file is */
-	imp = json_object_get(*out, "import");
 	snprintf(url, sizeof(url), "/api/v1/runs/%lld/original", (long long)id);
 	if (json_is_object(imp))
 		json_object_set_new(imp, "original", json_string(url));
-	return 0;
+}
+
+int api_run_document(struct archive *a, int64_t id, json_t **out)
+{
+	int rc = runview_document(a, id, out);
+
+	if (rc == 0)
+		original_url(*out, id);
+	return rc;
+}
+
+int api_run_json(struct archive *a, int64_t id, json_t **out)
+{
+	int rc = runview_json(a, id, out);
+
+	if (rc == 0)
+		original_url(*out, id);
+	return rc;
 }
 
 /* PATCH /api/v1/runs/{id} {"labels": [...], "notes": "..."}: either or

@@ -231,6 +231,68 @@ struct archive_import_in {
 int archive_import(struct archive *a, const struct archive_import_in *in,
 		   int64_t *run_id);
 
+/* --- a run between archives (archive_doc.c) --- */
+
+/*
+ * Adds to run (archive_run_json's object of run id) what a copy of it in
+ * another archive needs and the API's run leaves out: each iteration's
+ * "raw": {window_ns, lat_sum_ns (integers, ns), histogram (hist_encode's
+ * bytes as base64, or null), imported (another tool's printed numbers)},
+ * and "samples": every stored second as counts [{test, rw, iteration,
+ * second, length_s, read_ios, read_bytes, read_lat_sum_ns, write_ios,
+ * write_bytes, write_lat_sum_ns}] in the order measured.
+ */
+int archive_run_raw(struct archive *a, int64_t id, json_t *run);
+
+/* One iteration of a restored run, as archive_run_raw gave it. */
+struct archive_restore_row {
+	const char *test, *rw, *pattern;
+	int64_t block_size, queue_depth, threads;
+	int iteration;
+	struct result res; /* counts, and rates (result_finish, or another
+			      tool's printed numbers when imported) */
+	int has_lat, has_cpu, imported;
+	struct lat_summary lat; /* µs */
+	const void *hist;	/* hist_encode's bytes, or NULL */
+	size_t hist_len;
+	const char *sweep_group, *sweep_field; /* NULL: not a sweep */
+	double sweep_value;
+	const char *error;	 /* NULL: measured */
+	int64_t allocated_bytes; /* -1: not measured */
+};
+
+struct archive_restore_sample {
+	const char *test, *rw;
+	int iteration;
+	int64_t second;
+	double length_s;
+	int64_t counts[6]; /* read ios, bytes, lat_sum_ns; write the same */
+};
+
+/* A run as another archive had it: identity, end, and the import of the
+ * document (its tool "storbench", profile, target, notes, spec, labels,
+ * probe and warnings as the run had them, started_at, the document's
+ * SHA-256 and bytes). */
+struct archive_restore {
+	const char *uuid, *state, *finished_at;
+	const char *engine_version, *engine_target;
+	int direct;
+	struct archive_import_in import; /* results and n unused */
+	const struct archive_restore_row *rows;
+	size_t n_rows;
+	const struct archive_restore_sample *samples;
+	size_t n_samples;
+};
+
+/* Stores a run another archive had, under its own uuid, in one transaction.
+ * Returns 0 with *run_id; -EEXIST with *run_id the run of that uuid here
+ * already; or another negative errno (nothing written). */
+int archive_run_restore(struct archive *a, const struct archive_restore *in,
+			int64_t *run_id);
+
+/* base64 text → bytes (malloc'd into *out): 0, -EINVAL or -ENOMEM. */
+int archive_b64_decode(const char *text, void **out, size_t *len);
+
 /* The original file of imported run run_id (malloc'd into *data) and its
  * name. Returns 0 or -ENOENT (not an imported run). */
 int archive_import_original(struct archive *a, int64_t run_id, void **data,

@@ -13,7 +13,11 @@
 #ifndef STORBENCH_CMD_H
 #define STORBENCH_CMD_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+
+struct archive;
 
 /* storbench serve [...]: the daemon, until a stop signal (cmd_serve.c). */
 int cmd_serve(int argc, char **argv);
@@ -29,6 +33,28 @@ int cmd_import(int argc, char **argv);
  * Returns 0 or -1 (logged). The lock lasts as long as the process.
  */
 int cmd_lock_data_dir(const char *dir);
+
+/*
+ * Reads the API token from path, or — when create and no file is there —
+ * creates it: 32 random bytes as 64 hex digits, mode 0600. A token shorter
+ * than 16 characters, of other characters than a bearer token's, or in a
+ * file others may read, is refused. Returns 0 or a negative errno
+ * (logged).
+ */
+int cmd_load_token(const char *path, int create, char *tok, size_t len);
+
+/*
+ * Sends runs ids[0 … n) of archive a to another daemon's import endpoint
+ * (url: its base, "http://host:8080", or the endpoint itself), each as its
+ * run document (runview_document), with the token of token_file (NULL:
+ * none, as a loopback listener takes). Prints one line per run: what the
+ * other archive answered (imported as, already there as, or its problem).
+ * Returns 0 when every run landed (or was there), else 1 (cmd_push.c).
+ */
+int cmd_push_runs(struct archive *a, const char *url, const char *token_file,
+		  const int64_t *ids, size_t n);
+/* storbench push [...] URL RUN_ID...: runs to another daemon (cmd_push.c). */
+int cmd_push(int argc, char **argv);
 
 /* Prints usage to f, its one "%s" replaced by the presets of this build
  * that a command line can run (not one that takes a tests array), one

@@ -13,10 +13,12 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
 #include "log.h"
+#include "os.h"
 #include "preset.h"
 #include "sys.h"
 
@@ -80,4 +82,84 @@ void cmd_usage(FILE *f, const char *usage)
 	fwrite(usage, 1, (size_t)(at - usage), f);
 	fputs(list, f);
 	fputs(at + 2, f);
+}
+
+/*
+ * Reads the API token from path, or — when path is our default and no file
+ * is there — creates it: 32 random bytes as 64 hex digits, O_EXCL|O_NOFOLLOW,
+ * mode 0600. A token shorter than 16 characters, or a file others may read,
+ * is refused. Returns 0 or a negative errno (logged).
+ */
+int cmd_load_token(const char *path, int create, char *tok, size_t len)
+{
+	unsigned char raw[32];
+	struct stat st;
+	ssize_t n;
+	char buf[512];
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC),
+	    rc = 0;
+
+	if (fd < 0 && errno == ENOENT && create) {
+		fd = open(path,
+			  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			  0600);
+		if (fd < 0 || os_random(raw, sizeof(raw)) != 0) {
+			rc = fd < 0 ? -errno : -EIO;
+			goto out;
+		}
+		for (size_t i = 0; i < sizeof(raw); i++)
+			snprintf(tok + 2 * i, len - 2 * i, "%02x", raw[i]);
+		os_wipe(raw, sizeof(raw));
+		if (write(fd, tok, strlen(tok)) != (ssize_t)strlen(tok) ||
+		    write(fd, "\n", 1) != 1 || fsync(fd) != 0) {
+			rc = -EIO;
+			unlink(path);
+		} else {
+			log_info("created the API token in %s (mode 0600)",
+				 path);
+		}
+		goto out;
+	}
+	if (fd < 0) {
+		rc = -errno;
+		log_error("API token %s: %s", path, strerror(-rc));
+		goto out;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		rc = -EINVAL;
+		log_error("API token %s: not a regular file", path);
+		goto out;
+	}
+	if (st.st_mode & 077) {
+		rc = -EPERM;
+		log_error("API token %s: others may read it (mode %03o); "
+			  "chmod 600 it",
+			  path, (unsigned)(st.st_mode & 0777));
+		goto out;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\r\n")] = '\0';
+	if (strlen(buf) >= len) {
+		rc = -EINVAL;
+		log_error("API token %s: longer than %zu characters", path,
+			  len - 1);
+		goto out;
+	}
+	memcpy(tok, buf, strlen(buf) + 1);
+	if (strlen(tok) < 16 || strspn(tok, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef"
+					    "ghijklmnopqrstuvwxyz0123456789"
+					    "-._~+/=") != strlen(tok)) {
+		rc = -EINVAL;
+		log_error("API token %s: one line of 16 to %zu characters "
+			  "from A-Z a-z 0-9 - . _ ~ + / =",
+			  path, len - 1);
+	}
+out:
+	os_wipe(buf, sizeof(buf));
+	if (rc < 0)
+		os_wipe(tok, len);
+	if (fd >= 0)
+		close(fd);
+	return rc;
 }

@@ -37,7 +37,8 @@ static const char usage_run[] =
 	"usage: storbench run [--profile P] [--size S] [--iterations N] "
 	"[--duration SECONDS]\n"
 	"                     [--label L]... [--data DIR | --no-archive] "
-	"[--json] [--verbose] TARGET\n"
+	"[--json] [--verbose]\n"
+	"                     [--push URL [--token-file FILE]] TARGET\n"
 	"\n"
 	"Runs one job here and now, without a daemon, and prints what "
 	"CrystalDiskMark prints\n"
@@ -59,8 +60,14 @@ static const char usage_run[] =
 	"  --data DIR          the archive to store the run in (default ./var; "
 	"not one a daemon serves)\n"
 	"  --no-archive        store nothing\n"
-	"  --json              print the run as the API's JSON (GET "
-	"/api/v1/runs/{id})\n"
+	"  --json              print the run as its document (GET "
+	"/api/v1/runs/{id}?format=storbench):\n"
+	"                      what `storbench import` and POST "
+	"/api/v1/import take\n"
+	"  --push URL          then send the run to another daemon "
+	"(http://host:8080), which\n"
+	"                      stores it whole: as `storbench push`\n"
+	"  --token-file FILE   the other daemon's API token, for --push\n"
 	"  --verbose           log lines on stderr as the daemon writes them\n"
 	"Exit status: 0 done, 1 the job failed, 2 bad arguments or a refused "
 	"job, 130 interrupted.\n"
@@ -147,10 +154,12 @@ int cmd_run(int argc, char **argv)
 		{ "no-archive", no_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "push", required_argument, NULL, 'P' },
+		{ "token-file", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *data = "./var";
+	const char *data = "./var", *push = NULL, *token_file = NULL;
 	char tmpl[PATH_MAX], real[PATH_MAX], treal[PATH_MAX],
 		why[PATH_MAX + 200];
 	char db[PATH_MAX + 16], scratch[PATH_MAX + 16];
@@ -198,6 +207,12 @@ int cmd_run(int argc, char **argv)
 		case 'v':
 			verbose = 1;
 			break;
+		case 'P':
+			push = optarg;
+			break;
+		case 'T':
+			token_file = optarg;
+			break;
 		case 'h':
 			cmd_usage(stdout, usage_run);
 			rc = 0;
@@ -206,6 +221,14 @@ int cmd_run(int argc, char **argv)
 			cmd_usage(stderr, usage_run);
 			goto out;
 		}
+	}
+	if ((token_file && !push) ||
+	    (push && strncmp(push, "http://", 7) != 0 &&
+	     strncmp(push, "https://", 8) != 0)) {
+		fprintf(stderr, "storbench run: %s\n",
+			push ? "--push: an http:// or https:// URL"
+			     : "--token-file goes with --push");
+		goto out;
 	}
 	if (optind != argc - 1) {
 		cmd_usage(stderr, usage_run);
@@ -329,7 +352,8 @@ int cmd_run(int argc, char **argv)
 		rc = interrupted ? 130 : 1;
 		goto out;
 	}
-	if (runview_json(a, run_id, &run) < 0)
+	if ((as_json ? runview_document(a, run_id, &run)
+		     : runview_json(a, run_id, &run)) < 0)
 		goto out;
 	if (as_json) {
 		json_dumpf(run, stdout, JSON_INDENT(2));
@@ -357,7 +381,7 @@ int cmd_run(int argc, char **argv)
 	if (!no_archive)
 		fprintf(stderr, "storbench run: stored as run %lld in %s\n",
 			(long long)run_id, db);
-	rc = 0;
+	rc = push && cmd_push_runs(a, push, token_file, &run_id, 1) ? 1 : 0;
 out:
 	jobq_stop(q);
 	archive_close(a);

@@ -66,86 +66,6 @@ static const char usage_serve[] =
 	"needed on others)\n"
 	"  --log-format F      text (default) or json: one object per line\n";
 
-/*
- * Reads the API token from path, or — when path is our default and no file
- * is there — creates it: 32 random bytes as 64 hex digits, O_EXCL|O_NOFOLLOW,
- * mode 0600. A token shorter than 16 characters, or a file others may read,
- * is refused. Returns 0 or a negative errno (logged).
- */
-static int load_token(const char *path, int create, char *tok, size_t len)
-{
-	unsigned char raw[32];
-	struct stat st;
-	ssize_t n;
-	char buf[512];
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC),
-	    rc = 0;
-
-	if (fd < 0 && errno == ENOENT && create) {
-		fd = open(path,
-			  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			  0600);
-		if (fd < 0 || os_random(raw, sizeof(raw)) != 0) {
-			rc = fd < 0 ? -errno : -EIO;
-			goto out;
-		}
-		for (size_t i = 0; i < sizeof(raw); i++)
-			snprintf(tok + 2 * i, len - 2 * i, "%02x", raw[i]);
-		os_wipe(raw, sizeof(raw));
-		if (write(fd, tok, strlen(tok)) != (ssize_t)strlen(tok) ||
-		    write(fd, "\n", 1) != 1 || fsync(fd) != 0) {
-			rc = -EIO;
-			unlink(path);
-		} else {
-			log_info("created the API token in %s (mode 0600)",
-				 path);
-		}
-		goto out;
-	}
-	if (fd < 0) {
-		rc = -errno;
-		log_error("API token %s: %s", path, strerror(-rc));
-		goto out;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		rc = -EINVAL;
-		log_error("API token %s: not a regular file", path);
-		goto out;
-	}
-	if (st.st_mode & 077) {
-		rc = -EPERM;
-		log_error("API token %s: others may read it (mode %03o); "
-			  "chmod 600 it",
-			  path, (unsigned)(st.st_mode & 0777));
-		goto out;
-	}
-	n = read(fd, buf, sizeof(buf) - 1);
-	buf[n > 0 ? n : 0] = '\0';
-	buf[strcspn(buf, "\r\n")] = '\0';
-	if (strlen(buf) >= len) {
-		rc = -EINVAL;
-		log_error("API token %s: longer than %zu characters", path,
-			  len - 1);
-		goto out;
-	}
-	memcpy(tok, buf, strlen(buf) + 1);
-	if (strlen(tok) < 16 || strspn(tok, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef"
-					    "ghijklmnopqrstuvwxyz0123456789"
-					    "-._~+/=") != strlen(tok)) {
-		rc = -EINVAL;
-		log_error("API token %s: one line of 16 to %zu characters "
-			  "from A-Z a-z 0-9 - . _ ~ + / =",
-			  path, len - 1);
-	}
-out:
-	os_wipe(buf, sizeof(buf));
-	if (rc < 0)
-		os_wipe(tok, len);
-	if (fd >= 0)
-		close(fd);
-	return rc;
-}
-
 /* Our own files in the data directory, made 0600 if an older storbench (or
  * a copy) left them readable by others, and the scratch folder 0700. */
 static void tighten(const char *dir, const char *scratch)
@@ -353,8 +273,8 @@ int cmd_serve(int argc, char **argv)
 		return 2;
 	}
 	snprintf(tokpath, sizeof(tokpath), "%s/api-token", real);
-	if (load_token(token_file ? token_file : tokpath, !token_file,
-		       ctx.token, sizeof(ctx.token)) < 0)
+	if (cmd_load_token(token_file ? token_file : tokpath, !token_file,
+			   ctx.token, sizeof(ctx.token)) < 0)
 		return 1;
 
 	if ((lock = cmd_lock_data_dir(real)) < 0)

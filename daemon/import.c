@@ -31,8 +31,31 @@ static int holds(const char *buf, size_t len, const char *word)
 	return 0;
 }
 
+/* Is buf storbench's own run document: a JSON object with the run's
+ * identity, engine and tests? */
+static int is_native(const char *buf, size_t len)
+{
+	size_t i = 0;
+	json_t *r, *uuid;
+	int yes;
+
+	while (i < len && strchr(" \t\r\n", buf[i]))
+		i++;
+	if (i == len || buf[i] != '{' || !holds(buf, len, "\"uuid\""))
+		return 0;
+	r = json_loadb(buf, len, 0, NULL);
+	uuid = json_object_get(r, "uuid");
+	yes = json_is_string(uuid) &&
+	      json_is_object(json_object_get(r, "engine")) &&
+	      json_is_array(json_object_get(r, "tests"));
+	json_decref(r);
+	return yes;
+}
+
 const char *import_detect(const char *buf, size_t len)
 {
+	if (is_native(buf, len))
+		return "storbench";
 	/* fio first: a fio run may name CrystalDiskMark in a path */
 	if (holds(buf, len, "\"fio version\""))
 		return "fio";

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #define IMPORT_MAX_TESTS 64
 #define IMPORT_MAX_WARN 4
 #define IMPORT_MAX_RUNS 16
@@ -206,6 +208,11 @@ struct import_done {
 int import_file(struct archive *a, const char *format, const char *buf,
 		size_t len, const char *filename, const char *labels,
 		struct import_done *done, size_t *n, char *err, size_t err_len);
+
+/* Appends to the JSON array of strings l each label of the comma list
+ * extra (checked: import_check_args; NULL: none) not already in it.
+ * 0 or -ENOMEM. */
+int import_labels_add(json_t *l, const char *extra);
 
 /* import_file for storbench's own run document (import_native.c). */
 int import_native(struct archive *a, const char *buf, size_t len,

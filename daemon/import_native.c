@@ -1,19 +1,515 @@
 /*
- * import_native — storbench's own run document imported (import.h).
+ * import_native — storbench's own run document imported (import.h): the
+ * run another storbench archive had, with its identity (uuid), probe, spec,
+ * labels, notes, warnings, every iteration and, when the document carries
+ * them (GET /api/v1/runs/{id}?format=storbench, `storbench run --json`),
+ * each iteration's counts and latency histogram and the per-second samples
+ * (archive_run_raw). Restored by archive_run_restore: the same counts give
+ * the same rates, byte for byte.
+ *
+ * The field tables below say what is read and its limits (fields.h:
+ * refusals name the path, "tests[2].iterations[0].raw.window_ns: …");
+ * members the API computes on read (best, units, latency over the
+ * iterations, a preset's summary) are not read: the archive computes them
+ * again. A native iteration's rates must follow from its counts (a
+ * document edited by hand is refused, not stored). A document without
+ * raw counts (the API's plain GET) is imported from its printed numbers:
+ * counts rounded back from them, no histograms, no samples; the run says
+ * so in a warning.
  */
 #include "import.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <nettle/sha2.h>
+
+#include "archive.h"
+#include "fields.h"
+#include "result.h"
+#include "utf8.h"
+
+#define BIG 9.0e15 /* integers JSON carries exactly (< 2^53) */
+
+static const char *const ended_states[] = { "done", "failed", "cancelled",
+					    "interrupted", NULL };
+static const char *const rws[] = { "read", "write", "mix", NULL };
+
+static const struct field label_item = { "label", FIELD_STRING, .min = 1,
+					 .max = 64, .flags = FIELD_CLEAN };
+static const struct field warning_item = { "warning", FIELD_STRING,
+					   .max = 4096 };
+
+/* The run's members that are read. */
+static const struct field run_fields[] = {
+	{ "uuid", FIELD_STRING, .min = 36, .max = 36,
+	  .help = "the run's identity: the same on every server" },
+	{ "state", FIELD_ENUM, .choices = ended_states,
+	  .help = "a run moves once it has ended" },
+	{ "profile", FIELD_STRING, .min = 1, .max = 64, .flags = FIELD_CLEAN },
+	{ "target", FIELD_STRING, .min = 1, .max = 4096 },
+	{ "labels", FIELD_LIST, .item = &label_item, .max_items = 64 },
+	{ "notes", FIELD_STRING, .max = 65536, .flags = FIELD_NULLABLE },
+	{ "started_at", FIELD_STRING, .min = 1, .max = 40 },
+	{ "finished_at", FIELD_STRING, .min = 1, .max = 40,
+	  .flags = FIELD_NULLABLE },
+	{ "warnings", FIELD_LIST, .item = &warning_item, .max_items = 1000 },
+};
+
+static const struct field engine_fields[] = {
+	{ "version", FIELD_STRING, .min = 1, .max = 64 },
+	{ "target", FIELD_STRING, .min = 1, .max = 64 },
+	{ "direct", FIELD_BOOL, .help = "unbuffered I/O" },
+};
+
+static const struct field test_fields[] = {
+	{ "test", FIELD_STRING, .min = 1, .max = 95 },
+	{ "rw", FIELD_ENUM, .choices = rws },
+	{ "pattern", FIELD_STRING, .min = 1, .max = 32 },
+	{ "block_size", FIELD_INT, "B", .min = 0, .max = BIG },
+	{ "queue_depth", FIELD_INT, .min = 0, .max = 1e9 },
+	{ "threads", FIELD_INT, .min = 0, .max = 1e9 },
+};
+
+static const struct field sweep_fields[] = {
+	{ "group", FIELD_STRING, .min = 1, .max = 64 },
+	{ "field", FIELD_STRING, .min = 1, .max = 64 },
+	{ "value", FIELD_NUMBER, .min = -BIG, .max = BIG },
+};
+
+static const struct field iter_fields[] = {
+	{ "iteration", FIELD_INT, .min = 0, .max = 1e6 },
+	{ "mb_s", FIELD_NUMBER, "MB/s", .min = 0, .max = 1e9 },
+	{ "iops", FIELD_NUMBER, "I/O/s", .min = 0, .max = 1e12 },
+	{ "lat_mean_us", FIELD_NUMBER, "µs", .min = 0, .max = 1e13,
+	  .flags = FIELD_NULLABLE },
+	{ "bytes", FIELD_INT, "B", .min = 0, .max = BIG,
+	  .flags = FIELD_NULLABLE },
+	{ "ios", FIELD_INT, "I/Os", .min = 0, .max = BIG,
+	  .flags = FIELD_NULLABLE },
+	{ "seconds", FIELD_NUMBER, "s", .min = 0, .max = 1e9,
+	  .flags = FIELD_NULLABLE },
+	{ "cpu_user_s", FIELD_NUMBER, "s", .min = 0, .max = 1e12,
+	  .flags = FIELD_NULLABLE },
+	{ "cpu_sys_s", FIELD_NUMBER, "s", .min = 0, .max = 1e12,
+	  .flags = FIELD_NULLABLE },
+};
+
+static const struct field raw_fields[] = {
+	{ "window_ns", FIELD_INT, "ns", .min = 0, .max = BIG },
+	{ "lat_sum_ns", FIELD_INT, "ns", .min = 0, .max = BIG },
+	{ "histogram", FIELD_STRING, .max = 1 << 20, .flags = FIELD_NULLABLE },
+	{ "imported", FIELD_BOOL, .help = "another tool's numbers" },
+};
+
+/* The latency summary's members, in struct lat_summary's order after the
+ * mean (µs). */
+static const char *const lat_keys[] = { "stdev", "p50",	   "p90", "p99",
+					"p99.9", "p99.99", "max", "min" };
+
+static const struct field sample_fields[] = {
+	{ "test", FIELD_STRING, .min = 1, .max = 95 },
+	{ "rw", FIELD_ENUM, .choices = rws },
+	{ "iteration", FIELD_INT, .min = 0, .max = 1e6 },
+	{ "second", FIELD_INT, .min = 0, .max = 1e9 },
+	{ "length_s", FIELD_NUMBER, "s", .min = 0, .max = 1e6 },
+	{ "read_ios", FIELD_INT, .min = 0, .max = BIG },
+	{ "read_bytes", FIELD_INT, .min = 0, .max = BIG },
+	{ "read_lat_sum_ns", FIELD_INT, .min = 0, .max = BIG },
+	{ "write_ios", FIELD_INT, .min = 0, .max = BIG },
+	{ "write_bytes", FIELD_INT, .min = 0, .max = BIG },
+	{ "write_lat_sum_ns", FIELD_INT, .min = 0, .max = BIG },
+};
+
+/* Checks the members fs of o (at path) that are read: each present and
+ * valid (absent: refused unless nullable). Other members are not read. */
+static int need(const struct field *fs, size_t n, json_t *o, const char *path,
+		struct field_error *e)
+{
+	char at[96];
+
+	if (!json_is_object(o))
+		return field_fail(e, path[0] ? path : "body",
+				  "must be an object");
+	for (size_t i = 0; i < n; i++) {
+		json_t *v = json_object_get(o, fs[i].name);
+		snprintf(at, sizeof(at), "%s%s%s", path, path[0] ? "." : "",
+			 fs[i].name);
+		if (!v && !(fs[i].flags & FIELD_NULLABLE))
+			return field_fail(e, at, "missing");
+		if (v && field_check(&fs[i], v, at, NULL, e) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int64_t int_of(json_t *o, const char *key)
+{
+	return (int64_t)json_integer_value(json_object_get(o, key));
+}
+
+static double num_of(json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+static const char *str_of(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* What a document's run becomes; freed by doc_free. */
+struct doc {
+	json_t *root;
+	struct archive_restore in;
+	struct archive_restore_row *rows;
+	struct archive_restore_sample *samples;
+	void **hists;
+	size_t n_rows, n_samples;
+	char *spec, *probe, *labels, *warnings;
+	int no_raw;
+};
+
+static void doc_free(struct doc *d)
+{
+	for (size_t i = 0; d->hists && i < d->n_rows; i++)
+		free(d->hists[i]);
+	free(d->hists);
+	free(d->rows);
+	free(d->samples);
+	free(d->spec);
+	free(d->probe);
+	free(d->labels);
+	free(d->warnings);
+	json_decref(d->root);
+}
+
+/* Does a native iteration's printed rate follow from its counts? */
+static int follows(double printed, double computed)
+{
+	return fabs(printed - computed) <= 1e-9 * fmax(1.0, fabs(computed));
+}
+
+/* Fills row r from iteration it of test t (path names it). */
+static int read_iteration(struct doc *d, json_t *t, json_t *it, size_t k,
+			  const char *path, struct field_error *e)
+{
+	struct archive_restore_row *r = &d->rows[k];
+	json_t *raw = json_object_get(it, "raw"), *lat, *sw, *v;
+	char at[128];
+
+	if (need(iter_fields, FIELDS_N(iter_fields), it, path, e) < 0)
+		return -EINVAL;
+	snprintf(at, sizeof(at), "%s.raw", path);
+	if (raw && need(raw_fields, FIELDS_N(raw_fields), raw, at, e) < 0)
+		return -EINVAL;
+	d->no_raw |= !raw;
+	sw = json_object_get(t, "sweep");
+	*r = (struct archive_restore_row){
+		.test = str_of(t, "test"),
+		.rw = str_of(t, "rw"),
+		.pattern = str_of(t, "pattern"),
+		.block_size = int_of(t, "block_size"),
+		.queue_depth = int_of(t, "queue_depth"),
+		.threads = int_of(t, "threads"),
+		.iteration = (int)int_of(it, "iteration"),
+		.imported = raw ? json_is_true(json_object_get(raw, "imported"))
+				: json_is_null(json_object_get(it, "bytes")),
+		.error = str_of(it, "error"),
+		.allocated_bytes =
+			json_is_integer(
+				v = json_object_get(it, "allocated_bytes"))
+				? json_integer_value(v)
+				: -1,
+		.sweep_group = json_is_object(sw) ? str_of(sw, "group") : NULL,
+		.sweep_field = json_is_object(sw) ? str_of(sw, "field") : NULL,
+		.sweep_value = json_is_object(sw) ? num_of(sw, "value") : 0,
+	};
+	r->res.ios = (uint64_t)int_of(it, "ios");
+	r->res.bytes = (uint64_t)int_of(it, "bytes");
+	r->res.cpu_user_s = num_of(it, "cpu_user_s");
+	r->res.cpu_sys_s = num_of(it, "cpu_sys_s");
+	r->has_cpu = json_is_number(json_object_get(it, "cpu_user_s"));
+	if (r->imported) {
+		/* another tool's numbers, as it printed them */
+		r->res.mb_s = num_of(it, "mb_s");
+		r->res.mib_s = r->res.mb_s * 1e6 / (1 << 20);
+		r->res.iops = num_of(it, "iops");
+		v = json_object_get(it, "lat_mean_us");
+		r->res.lat_mean_us =
+			json_is_number(v) ? json_number_value(v) : -1;
+	} else {
+		r->res.window_ns =
+			raw ? (uint64_t)int_of(raw, "window_ns")
+			    : (uint64_t)llround(num_of(it, "seconds") * 1e9);
+		r->res.lat_sum_ns =
+			raw ? (uint64_t)int_of(raw, "lat_sum_ns")
+			    : (uint64_t)llround(num_of(it, "lat_mean_us") *
+						1e3 * (double)r->res.ios);
+		result_finish(&r->res);
+		if (!follows(num_of(it, "mb_s"), r->res.mb_s) ||
+		    !follows(num_of(it, "iops"), r->res.iops))
+			return field_fail(
+				e, path,
+				"MB/s %.17g and IOPS %.17g do not follow from "
+				"its counts (%.17g and %.17g): the document "
+				"was changed",
+				num_of(it, "mb_s"), num_of(it, "iops"),
+				r->res.mb_s, r->res.iops);
+	}
+	if (raw && json_is_string(v = json_object_get(raw, "histogram"))) {
+		struct hist *h = malloc(sizeof(*h));
+		int rc = h ? archive_b64_decode(json_string_value(v),
+						&d->hists[k], &r->hist_len)
+			   : -ENOMEM;
+		if (rc == 0 && hist_decode(h, d->hists[k], r->hist_len) < 0)
+			rc = -EINVAL;
+		if (rc == 0) {
+			hist_summary(h, &r->lat);
+			r->hist = d->hists[k];
+			r->has_lat = 1;
+		}
+		free(h);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc < 0)
+			return field_fail(e, at,
+					  "histogram: not a storbench "
+					  "latency histogram (base64 of "
+					  "hist_encode)");
+	} else if (json_is_object(lat = json_object_get(it, "latency_us"))) {
+		double *dst[] = { &r->lat.stdev, &r->lat.p50,  &r->lat.p90,
+				  &r->lat.p99,	 &r->lat.p999, &r->lat.p9999,
+				  &r->lat.max,	 &r->lat.min };
+		for (size_t i = 0; i < FIELDS_N(lat_keys); i++)
+			*dst[i] = num_of(lat, lat_keys[i]);
+		r->has_lat = 1;
+	}
+	return 0;
+}
+
+/* The tests and their iterations into d->rows. */
+static int read_tests(struct doc *d, json_t *tests, struct field_error *e)
+{
+	json_t *t, *it;
+	size_t i, k, n = 0;
+	char at[96];
+	int rc;
+
+	if (!json_is_array(tests))
+		return field_fail(e, "tests", "must be a list of the tests");
+	json_array_foreach(tests, i, t)
+	{
+		snprintf(at, sizeof(at), "tests[%zu]", i);
+		if (need(test_fields, FIELDS_N(test_fields), t, at, e) < 0)
+			return -EINVAL;
+		if (!json_is_array(json_object_get(t, "iterations"))) {
+			snprintf(at, sizeof(at), "tests[%zu].iterations", i);
+			return field_fail(e, at, "must be a list");
+		}
+		if (json_is_object(json_object_get(t, "sweep"))) {
+			snprintf(at, sizeof(at), "tests[%zu].sweep", i);
+			if (need(sweep_fields, FIELDS_N(sweep_fields),
+				 json_object_get(t, "sweep"), at, e) < 0)
+				return -EINVAL;
+		}
+		n += json_array_size(json_object_get(t, "iterations"));
+	}
+	if (n > 100000)
+		return field_fail(e, "tests", "more than 100000 iterations");
+	d->rows = calloc(n ? n : 1, sizeof(*d->rows));
+	d->hists = calloc(n ? n : 1, sizeof(*d->hists));
+	if (!d->rows || !d->hists)
+		return -ENOMEM;
+	json_array_foreach(tests, i, t)
+	{
+		json_array_foreach(json_object_get(t, "iterations"), k, it)
+		{
+			snprintf(at, sizeof(at), "tests[%zu].iterations[%zu]",
+				 i, k);
+			if ((rc = read_iteration(d, t, it, d->n_rows, at, e)) <
+			    0)
+				return rc;
+			d->n_rows++;
+		}
+	}
+	return 0;
+}
+
+static int read_samples(struct doc *d, json_t *samples, struct field_error *e)
+{
+	json_t *s;
+	size_t i;
+	char at[96];
+
+	if (!samples)
+		return 0;
+	if (!json_is_array(samples) || json_array_size(samples) > 10000000)
+		return field_fail(e, "samples",
+				  "must be a list of the run's seconds");
+	d->samples = calloc(json_array_size(samples) + 1, sizeof(*d->samples));
+	if (!d->samples)
+		return -ENOMEM;
+	json_array_foreach(samples, i, s)
+	{
+		struct archive_restore_sample *o = &d->samples[i];
+		snprintf(at, sizeof(at), "samples[%zu]", i);
+		if (need(sample_fields, FIELDS_N(sample_fields), s, at, e) < 0)
+			return -EINVAL;
+		o->test = str_of(s, "test");
+		o->rw = str_of(s, "rw");
+		o->iteration = (int)int_of(s, "iteration");
+		o->second = int_of(s, "second");
+		o->length_s = num_of(s, "length_s");
+		for (int c = 0; c < 6; c++)
+			o->counts[c] = int_of(s, sample_fields[5 + c].name);
+		d->n_samples++;
+	}
+	return 0;
+}
+
+/* The run's labels: the document's, then the caller's not among them. */
+static char *labels_of(json_t *labels, const char *extra)
+{
+	json_t *l = json_copy(labels);
+	char *out = NULL;
+
+	if (l && import_labels_add(l, extra) == 0)
+		out = json_dumps(l, JSON_COMPACT);
+	json_decref(l);
+	return out;
+}
+
+/* The warnings: the document's, and what this import could not carry. */
+static char *warnings_of(const struct doc *d, json_t *warnings)
+{
+	json_t *w = json_copy(warnings);
+	char *out;
+
+	if (d->no_raw)
+		json_array_append_new(
+			w, json_string("imported from a run document without "
+				       "its raw counts (GET /api/v1/runs/{id} "
+				       "rather than ?format=storbench): the "
+				       "counts are rounded back from the "
+				       "printed rates, and the latency "
+				       "histograms and per-second samples "
+				       "were not carried"));
+	out = json_dumps(w, JSON_COMPACT);
+	json_decref(w);
+	return out;
+}
+
+static void sha256_hex(const void *data, size_t len, char out[65])
+{
+	struct sha256_ctx c;
+	uint8_t dg[SHA256_DIGEST_SIZE];
+
+	sha256_init(&c);
+	sha256_update(&c, len, data);
+	sha256_digest(&c, sizeof(dg), dg);
+	for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
+		snprintf(out + 2 * i, 3, "%02x", dg[i]);
+}
+
+/* Reads the document into d; 0, -EINVAL (err), -ENOMEM. */
+static int read_doc(struct doc *d, const char *buf, size_t len,
+		    const char *labels, struct field_error *e)
+{
+	json_error_t jerr;
+	json_t *r, *eng, *probe;
+	int rc;
+
+	d->root = r = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!r)
+		return field_fail(e, "body", "line %d: %s", jerr.line,
+				  jerr.text);
+	if (need(run_fields, FIELDS_N(run_fields), r, "", e) < 0 ||
+	    need(engine_fields, FIELDS_N(engine_fields),
+		 json_object_get(r, "engine"), "engine", e) < 0)
+		return -EINVAL;
+	if (!json_is_object(json_object_get(r, "spec")))
+		return field_fail(e, "spec", "must be an object");
+	probe = json_object_get(r, "probe");
+	if (probe && !json_is_object(probe) && !json_is_null(probe))
+		return field_fail(e, "probe", "must be an object or null");
+	if ((rc = read_tests(d, json_object_get(r, "tests"), e)) < 0 ||
+	    (rc = read_samples(d, json_object_get(r, "samples"), e)) < 0)
+		return rc;
+	eng = json_object_get(r, "engine");
+	d->spec = json_dumps(json_object_get(r, "spec"), JSON_COMPACT);
+	d->probe =
+		json_is_object(probe) ? json_dumps(probe, JSON_COMPACT) : NULL;
+	d->labels = labels_of(json_object_get(r, "labels"), labels);
+	d->warnings = warnings_of(d, json_object_get(r, "warnings"));
+	if (!d->spec || (json_is_object(probe) && !d->probe) || !d->labels ||
+	    !d->warnings)
+		return -ENOMEM;
+	d->in = (struct archive_restore){
+		.uuid = str_of(r, "uuid"),
+		.state = str_of(r, "state"),
+		.finished_at = str_of(r, "finished_at"),
+		.engine_version = str_of(eng, "version"),
+		.engine_target = str_of(eng, "target"),
+		.direct = json_is_true(json_object_get(eng, "direct")),
+		.rows = d->rows,
+		.n_rows = d->n_rows,
+		.samples = d->samples,
+		.n_samples = d->n_samples,
+	};
+	d->in.import = (struct archive_import_in){
+		.tool = "storbench",
+		.version = d->in.engine_version,
+		.format = "storbench",
+		.profile = str_of(r, "profile"),
+		.target = str_of(r, "target"),
+		.notes = str_of(r, "notes") ? str_of(r, "notes") : "",
+		.spec_json = d->spec,
+		.labels_json = d->labels,
+		.probe_json = d->probe,
+		.warnings_json = d->warnings,
+		.started_at = str_of(r, "started_at"),
+		.original = buf,
+		.len = len,
+	};
+	return 0;
+}
 
 int import_native(struct archive *a, const char *buf, size_t len,
 		  const char *filename, const char *labels,
 		  struct import_done *done, size_t *n, char *err,
 		  size_t err_len)
 {
-	(void)a, (void)buf, (void)len, (void)filename, (void)labels;
-	(void)done;
+	struct doc d = { 0 };
+	struct field_error e = { 0 };
+	char sha[65];
+	int rc;
+
 	*n = 0;
-	snprintf(err, err_len, "storbench run documents: not yet");
-	return -EOPNOTSUPP;
+	if ((rc = read_doc(&d, buf, len, labels, &e)) < 0) {
+		snprintf(err, err_len, "%s", rc == -EINVAL ? e.detail : "");
+		doc_free(&d);
+		return rc;
+	}
+	sha256_hex(buf, len, sha);
+	d.in.import.sha256 = sha;
+	d.in.import.filename = filename ? filename : "";
+	rc = archive_run_restore(a, &d.in, &done[0].id);
+	if (rc == 0 || rc == -EEXIST) {
+		done[0].duplicate = rc == -EEXIST;
+		done[0].tests =
+			json_array_size(json_object_get(d.root, "tests"));
+		snprintf(done[0].tool, sizeof(done[0].tool), "storbench %s",
+			 d.in.engine_version);
+		*n = 1;
+		rc = 0;
+	} else {
+		snprintf(err, err_len, "the archive: %s", strerror(-rc));
+	}
+	doc_free(&d);
+	return rc;
 }

@@ -108,6 +108,25 @@ static void sha256_hex(const void *data, size_t len, char out[65])
 		snprintf(out + 2 * i, 3, "%02x", d[i]);
 }
 
+int import_labels_add(json_t *l, const char *extra)
+{
+	/* the caller's labels (checked: import_check_args), each once */
+	for (const char *p = extra; p;) {
+		char tok[IMPORT_LABEL_MAX + 1];
+		size_t i, n = json_array_size(l);
+		if (next_label(&p, tok) <= 0)
+			continue;
+		for (i = 0;
+		     i < n &&
+		     strcmp(json_string_value(json_array_get(l, i)), tok) != 0;
+		     i++)
+			;
+		if (i == n && json_array_append_new(l, json_string(tok)) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* The run's labels: "imported", the tool, what the file says (filesystem,
  * cluster, cache), and the caller's; as a JSON array text. */
 static char *labels_for(const struct import_run *r, const char *extra)
@@ -132,20 +151,7 @@ static char *labels_for(const struct import_run *r, const char *extra)
 		snprintf(buf, sizeof(buf), "cache-%s", r->write_cache);
 		json_array_append_new(l, json_string(buf));
 	}
-	/* the caller's labels (checked: import_check_args), each once */
-	for (const char *p = extra; p;) {
-		char tok[IMPORT_LABEL_MAX + 1];
-		size_t i, n = json_array_size(l);
-		if (next_label(&p, tok) <= 0)
-			continue;
-		for (i = 0;
-		     i < n &&
-		     strcmp(json_string_value(json_array_get(l, i)), tok) != 0;
-		     i++)
-			;
-		if (i == n)
-			json_array_append_new(l, json_string(tok));
-	}
+	import_labels_add(l, extra);
 	out = json_dumps(l, JSON_COMPACT);
 	json_decref(l);
 	return out;

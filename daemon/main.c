@@ -1,8 +1,8 @@
 /*
  * main — the storbench command line.
  *
- *   storbench serve | run | import [OPTIONS]   (storbench COMMAND --help)
- *   storbench --version | --help
+ *   storbench serve | run | import | push [OPTIONS]   (storbench COMMAND
+ * --help) storbench --version | --help
  *
  * Dispatch only: each command is a file of its own (cmd.h lists them), and
  * `smb-worker` / `smb-op` are the children the SMB back-end spawns from this
@@ -22,9 +22,11 @@ static void usage(FILE *f)
 		   "  serve    the daemon: dashboard, REST API and job queue\n"
 		   "  run      one benchmark here and now, printed like "
 		   "CrystalDiskMark\n"
-		   "  import   results of CrystalDiskMark, fio or DiskSpd into "
-		   "the "
-		   "archive\n"
+		   "  import   results of CrystalDiskMark, fio, DiskSpd or "
+		   "another storbench\n"
+		   "           into the archive\n"
+		   "  push     runs of this archive to another storbench "
+		   "daemon\n"
 		   "\n"
 		   "storbench COMMAND --help   what a command takes\n"
 		   "storbench --version\n");
@@ -41,6 +43,8 @@ int main(int argc, char **argv)
 		return cmd_serve(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "import") == 0)
 		return cmd_import(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "push") == 0)
+		return cmd_push(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "run") == 0)
 		return cmd_run(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {

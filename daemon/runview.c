@@ -3,6 +3,7 @@
  */
 #include "runview.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "archive.h"
@@ -82,4 +83,20 @@ int runview_json(struct archive *a, int64_t id, json_t **out)
 						   "options")));
 	*out = run;
 	return 0;
+}
+
+int runview_document(struct archive *a, int64_t id, json_t **out)
+{
+	int rc = runview_json(a, id, out);
+
+	if (rc == 0 && (rc = archive_run_raw(a, id, *out)) == 0 &&
+	    json_object_set_new(*out, "document",
+				json_pack("{s:s, s:i}", "format",
+					  "storbench-run", "version", 1)) < 0)
+		rc = -ENOMEM;
+	if (rc < 0) {
+		json_decref(*out);
+		*out = NULL;
+	}
+	return rc;
 }

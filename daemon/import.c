@@ -220,7 +220,9 @@ int import_check_run(const struct import_run *r, char *err, size_t err_len)
 			{ IMPORT_IOPS, t->iops < 0 ? 0 : t->iops },
 			{ IMPORT_LAT_US,
 			  t->lat_mean_us < 0 ? 0 : t->lat_mean_us },
-			{ IMPORT_BLOCK_SIZE, (double)t->block_size },
+			/* 0: the file does not say (fio without bs) */
+			{ IMPORT_BLOCK_SIZE,
+			  t->block_size ? (double)t->block_size : 1 },
 			{ IMPORT_QD, t->queue_depth },
 			{ IMPORT_THREADS, t->threads },
 		};

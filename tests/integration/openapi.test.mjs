@@ -155,7 +155,7 @@ function resolve(o) {
 }
 
 test('every number names its unit: a description and x-unit', () => {
-  const units = new Set(['B', 's', 'ms', 'us', 'MB/s', 'MiB/s', 'IOPS', '%', '1', 'varies']);
+  const units = new Set(['B', 's', 'ms', 'us', 'ns', 'MB/s', 'MiB/s', 'IOPS', '%', '1', 'varies']);
   const types = (s) => [].concat(s?.type ?? []);
   // Is s (or what it refers to, its items, its branches) numeric?
   const numeric = (s, seen = new Set()) => {

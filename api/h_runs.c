@@ -254,6 +254,58 @@ static void cdm_block(uint64_t b, char *buf, size_t len)
 		snprintf(buf, len, "%lluB", (unsigned long long)b);
 }
 
+/* Was the run imported from a CrystalDiskMark text result? */
+static int cdm_imported(json_t *spec)
+{
+	const char *fmt = json_string_value(
+		json_object_get(json_object_get(spec, "imported"), "format"));
+
+	return fmt && strcmp(fmt, "cdm") == 0;
+}
+
+/*
+ * The footer of a run imported from CrystalDiskMark text: the original's
+ * lines as it printed them (spec.imported's profile, test_line and mode;
+ * the OS and comment lines kept in the probe), in CrystalDiskMark 8's
+ * layout. A line the original did not have (CrystalDiskMark 3 has no
+ * Profile or Mode) is left out. A run imported before test_line was kept
+ * gets its test size and count.
+ */
+static void cdm_footer_imported(FILE *f, json_t *run, const char *date,
+				const char *eol)
+{
+	json_t *imp = json_object_get(json_object_get(run, "spec"), "imported"),
+	       *probe = json_object_get(run, "probe");
+	const char *profile =
+			   json_string_value(json_object_get(imp, "profile")),
+		   *test = json_string_value(json_object_get(imp, "test_line")),
+		   *mode = json_string_value(json_object_get(imp, "mode")),
+		   *os = json_string_value(json_object_get(probe, "os")),
+		   *comment =
+			   json_string_value(json_object_get(probe, "comment"));
+
+	fputs(eol, f);
+	if (profile)
+		fprintf(f, "Profile: %s%s", profile, eol);
+	if (test)
+		fprintf(f, "   Test: %s%s", test, eol);
+	else
+		fprintf(f, "   Test: %.0f MiB (x%lld)%s",
+			json_number_value(json_object_get(imp, "test_size")) /
+				(1 << 20),
+			(long long)json_integer_value(
+				json_object_get(imp, "best_of")),
+			eol);
+	if (mode)
+		fprintf(f, "   Mode: %s%s", mode, eol);
+	if (json_string_value(json_object_get(run, "started_at")))
+		fprintf(f, "   Date: %s%s", date, eol);
+	if (os)
+		fprintf(f, "     OS: %s%s", os, eol);
+	if (comment)
+		fprintf(f, "Comment: %s%s", comment, eol);
+}
+
 int api_run_cdm_text(json_t *run, const char *eol, char **out, size_t *out_len)
 {
 	static const char *const sections[][2] = { { "read", "[Read]" },
@@ -271,6 +323,7 @@ int api_run_cdm_text(json_t *run, const char *eol, char **out, size_t *out_len)
 	const char *rule = "---------------------------------------------------"
 			   "---------------------------";
 	int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
+	char date[48];
 
 	if (!f)
 		return -ENOMEM;
@@ -324,21 +377,36 @@ int api_run_cdm_text(json_t *run, const char *eol, char **out, size_t *out_len)
 	}
 	if (started)
 		sscanf(started, "%d-%d-%dT%d:%d:%d", &y, &mo, &d, &h, &mi, &se);
-	fprintf(f,
-		"%sProfile: %s%s   Test: %.0f MiB (x%lld)%s"
-		"   Date: %04d/%02d/%02d %d:%02d:%02d%s     OS: %s %s%s"
-		"Comment: %s%s%s%s",
-		eol, json_string_value(json_object_get(run, "profile")) ?: "",
-		eol,
-		json_number_value(json_object_get(spec, "size")) / (1 << 20),
-		(long long)json_integer_value(
-			json_object_get(spec, "iterations")),
-		eol, y, mo, d, h, mi, se, eol,
-		json_string_value(json_object_get(probe, "hostname")) ?: "",
-		json_string_value(json_object_get(probe, "kernel")) ?: "", eol,
-		json_string_value(json_object_get(probe, "fs_type")) ?: "",
-		json_string_value(json_object_get(run, "target")) ? " on " : "",
-		json_string_value(json_object_get(run, "target")) ?: "", eol);
+	snprintf(date, sizeof(date), "%04d/%02d/%02d %d:%02d:%02d", y, mo, d, h,
+		 mi, se);
+	if (cdm_imported(spec))
+		cdm_footer_imported(f, run, date, eol);
+	else
+		fprintf(f,
+			"%sProfile: %s%s   Test: %.0f MiB (x%lld)%s"
+			"   Date: %s%s     OS: %s %s%s"
+			"Comment: %s%s%s%s",
+			eol,
+			json_string_value(json_object_get(run, "profile"))
+				?: "",
+			eol,
+			json_number_value(json_object_get(spec, "size")) /
+				(1 << 20),
+			(long long)json_integer_value(
+				json_object_get(spec, "iterations")),
+			eol, date, eol,
+			json_string_value(json_object_get(probe, "hostname"))
+				?: "",
+			json_string_value(json_object_get(probe, "kernel"))
+				?: "",
+			eol,
+			json_string_value(json_object_get(probe, "fs_type"))
+				?: "",
+			json_string_value(json_object_get(run, "target"))
+				? " on "
+				: "",
+			json_string_value(json_object_get(run, "target")) ?: "",
+			eol);
 	if (fclose(f) != 0) {
 		free(buf);
 		return -ENOMEM;

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,17 +173,30 @@ int import_number(const char *s, double *v, const char **end)
 	return 0;
 }
 
+/* v as an error shows it: a whole number in full ("99999999999",
+ * "4294967296"), else 6 significant digits ("1e-300", "0.5"). */
+static void show(char *buf, size_t len, double v)
+{
+	if (v == floor(v) && fabs(v) < 1e16)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.6g", v);
+}
+
 int import_check(enum import_field f, double v, int line, char *err,
 		 size_t err_len, int *line_out)
 {
-	char at[24] = "";
+	char at[24] = "", val[32], lo[32], hi[32];
 
 	if (import_in_range(f, v))
 		return 0;
 	if (line > 0)
 		snprintf(at, sizeof(at), "line %d: ", line);
-	snprintf(err, err_len, "%s%s %.6g out of range (%.6g … %.6g)", at,
-		 ranges[f].name, v, ranges[f].lo, ranges[f].hi);
+	show(val, sizeof(val), v);
+	show(lo, sizeof(lo), ranges[f].lo);
+	show(hi, sizeof(hi), ranges[f].hi);
+	snprintf(err, err_len, "%s%s %s out of range (%s … %s)", at,
+		 ranges[f].name, val, lo, hi);
 	if (line_out)
 		*line_out = line;
 	return -EINVAL;

@@ -16,6 +16,13 @@
  * newline, rule lines of typographic dashes (pasted through a blog). A file
  * without the "CrystalDiskMark x.y" banner, or with a result that is not a
  * number ("?"), is refused.
+ *
+ * Every number is one CrystalDiskMark could print: digits and a fraction
+ * (no sign, exponent, hex float, inf), within its field's range
+ * (import_check), a count of 1 to 9, and no control character but tab, CR
+ * and LF anywhere in the text (a NUL would cut what follows it); else the
+ * file is refused with the line. The footer's Test and Mode lines are kept
+ * as printed (r->test_line, r->mode) for the run's CrystalDiskMark export.
  */
 #include "import.h"
 
@@ -27,9 +34,10 @@
 #include <string.h>
 #include <strings.h>
 
-/* buf as UTF-8 in *out (malloc'd): a UTF-8 BOM is dropped; UTF-16 (by its
- * BOM, or by NULs in every other byte) is converted. */
-static int to_utf8(const char *buf, size_t len, char **out)
+/* buf as UTF-8 in *out (malloc'd, NUL-terminated, *out_len bytes before
+ * the terminator): a UTF-8 BOM is dropped; UTF-16 (by its BOM, or by NULs
+ * in every other byte) is converted. */
+static int to_utf8(const char *buf, size_t len, char **out, size_t *out_len)
 {
 	const unsigned char *u = (const unsigned char *)buf;
 	const char *from = NULL;
@@ -58,6 +66,7 @@ static int to_utf8(const char *buf, size_t len, char **out)
 			return -ENOMEM;
 		memcpy(*out, buf, len);
 		(*out)[len] = '\0';
+		*out_len = len;
 		return 0;
 	}
 	if ((cd = iconv_open("UTF-8", from)) == (iconv_t)-1)
@@ -78,17 +87,9 @@ static int to_utf8(const char *buf, size_t len, char **out)
 		return -EILSEQ;
 	}
 	*o = '\0';
+	*out_len = (size_t)(o - *out);
 	iconv_close(cd);
 	return 0;
-}
-
-/* A small count at s ("32", " 8"): clamped to 0 … 1000000 (atoi's
- * overflow is undefined). */
-static int small_int(const char *s)
-{
-	long v = strtol(s, NULL, 10);
-
-	return v < 0 ? 0 : v > 1000000 ? 1000000 : (int)v;
 }
 
 static char *trim(char *s)
@@ -124,81 +125,137 @@ static int is_rule(const char *s)
 	return n >= 10;
 }
 
-/* "158.635" at *p, advancing; 0, or -1 when there is no number. */
-static int number(const char **p, double *v)
-{
-	char *end;
+/* Where a number is read: the line, and the error's buffer. */
+struct at {
+	int line;
+	char *err;
+	size_t len;
+};
 
-	while (**p == ' ')
-		(*p)++;
-	if (!isdigit((unsigned char)**p))
-		return -1;
-	*v = strtod(*p, &end);
+/*
+ * A number at *p as CrystalDiskMark prints it ("158.635", "  8": digits
+ * and a fraction; blanks before it skipped), advancing *p past it, checked
+ * against f's range. Returns 0, or -EINVAL with a->err naming the line and
+ * the field.
+ */
+static int cdm_num(const char **p, enum import_field f, double *v,
+		   const struct at *a)
+{
+	const char *s = *p + strspn(*p, " "), *end;
+
+	if (!isdigit((unsigned char)*s) || import_number(s, v, &end) < 0 ||
+	    (size_t)(end - s) != strspn(s, "0123456789.")) {
+		snprintf(a->err, a->len,
+			 "line %d: the result is not a number of %s as "
+			 "CrystalDiskMark prints it (\"%.16s\")",
+			 a->line, import_field_name(f), s);
+		return -EINVAL;
+	}
 	*p = end;
-	return 0;
+	return import_check(f, *v, a->line, a->err, a->len, NULL);
 }
 
-/* The numbers after a label: "158.635 MB/s [ 145.9 IOPS] < 987.81 us>". */
-static int values(const char *p, struct import_test *t)
+/* cdm_num for a whole count (QD, threads, iterations, a percentage). */
+static int cdm_int(const char **p, enum import_field f, int *n,
+		   const struct at *a)
+{
+	double v;
+	int rc = cdm_num(p, f, &v, a);
+
+	if (rc == 0 && v != (double)(int)v) {
+		snprintf(a->err, a->len, "line %d: %s %g is not a whole number",
+			 a->line, import_field_name(f), v);
+		rc = -EINVAL;
+	}
+	if (rc == 0)
+		*n = (int)v;
+	return rc;
+}
+
+/* The numbers after a label: "158.635 MB/s [ 145.9 IOPS] < 987.81 us>".
+ * Returns 0, 1 when the MB/s are not followed by "MB/s", or -EINVAL with
+ * a->err. */
+static int values(const char *p, struct import_test *t, const struct at *a)
 {
 	const char *q;
+	int rc;
 
 	t->iops = t->lat_mean_us = -1;
-	if (number(&p, &t->mb_s) < 0 || !(t->mb_s >= 0 && t->mb_s < 1e8))
-		return -1;
+	if ((rc = cdm_num(&p, IMPORT_MB_S, &t->mb_s, a)) < 0)
+		return rc;
 	while (*p == ' ')
 		p++;
 	if (strncmp(p, "MB/s", 4) != 0)
-		return -1;
+		return 1;
 	if ((q = strchr(p, '['))) {
 		q++;
-		if (number(&q, &t->iops) < 0 ||
-		    !(t->iops >= 0 && t->iops < 1e10))
-			return -1;
+		if ((rc = cdm_num(&q, IMPORT_IOPS, &t->iops, a)) < 0)
+			return rc;
 	}
 	if ((q = strchr(p, '<'))) {
 		q++;
-		if (number(&q, &t->lat_mean_us) < 0 ||
-		    !(t->lat_mean_us >= 0 && t->lat_mean_us < 1e10))
-			return -1;
+		if ((rc = cdm_num(&q, IMPORT_LAT_US, &t->lat_mean_us, a)) < 0)
+			return rc;
 	}
 	return 0;
 }
 
-/* "1MiB", "128KiB", "4KiB", "512KB", "4KB" → bytes; suffix into name ("1M"). */
-static uint64_t size_word(const char *s, char *short_name, size_t len)
+/* "1MiB", "128KiB", "4KiB", "512KB", "4KB" → bytes into *bytes (0 when
+ * it is no size); its short form into name ("1M"). -EINVAL with a->err
+ * when the number is not one CrystalDiskMark prints or out of range. */
+static int size_word(const char *s, char *short_name, size_t len,
+		     uint64_t *bytes, const struct at *a)
 {
-	char *end;
-	unsigned long v = strtoul(s, &end, 10);
-	uint64_t mul = *end == 'M' ? 1ULL << 20 : *end == 'K' ? 1ULL << 10 : 0;
+	double v, b;
+	uint64_t mul;
+	int rc;
 
-	if (end == s || !mul || v == 0 || v > (1UL << 20))
+	*bytes = 0;
+	if (!isdigit((unsigned char)*s))
 		return 0;
-	snprintf(short_name, len, "%lu%c", v, *end);
-	return v * mul;
+	if ((rc = cdm_num(&s, IMPORT_BLOCK_SIZE, &v, a)) < 0)
+		return rc;
+	mul = *s == 'M' ? 1ULL << 20 : *s == 'K' ? 1ULL << 10 : 0;
+	b = v * (double)mul;
+	if (!mul || v != (double)(uint64_t)v)
+		return 0;
+	if ((rc = import_check(IMPORT_BLOCK_SIZE, b, a->line, a->err, a->len,
+			       NULL)) < 0)
+		return rc;
+	snprintf(short_name, len, "%llu%c", (unsigned long long)v, *s);
+	*bytes = (uint64_t)b;
+	return 0;
 }
 
-/* Q and T of "(Q= 32,T= 1)", "(Q=  8, T= 1)", "(T= 1)", "(QD=32)". */
-static void q_t(const char *s, int *q, int *t)
+/* Q and T of "(Q= 32,T= 1)", "(Q=  8, T= 1)", "(T= 1)", "(QD=32)" (1
+ * when absent). */
+static int q_t(const char *s, int *q, int *t, const struct at *a)
 {
 	const char *p;
+	int rc = 0;
 
 	*q = *t = 1;
 	if ((p = strstr(s, "QD=")))
-		*q = small_int(p + 3);
+		p += 3;
 	else if ((p = strstr(s, "Q=")))
-		*q = small_int(p + 2);
-	if ((p = strstr(s, "T=")))
-		*t = small_int(p + 2);
+		p += 2;
+	if (p && (rc = cdm_int(&p, IMPORT_QD, q, a)) < 0)
+		return rc;
+	if ((p = strstr(s, "T="))) {
+		p += 2;
+		rc = cdm_int(&p, IMPORT_THREADS, t, a);
+	}
+	return rc;
 }
 
 /*
  * One result line's label (before its ':'), read for the version: fills
  * name, pattern, block size, QD, threads and — when the label says — rw.
- * Returns 0, or -1 when the label is not a test CrystalDiskMark prints.
+ * Returns 0, 1 when the label is not a test CrystalDiskMark prints, or
+ * -EINVAL with a->err (a number out of its range).
  */
 static int label(const char *lab, int major, const char *section,
-		 struct import_test *t)
+		 struct import_test *t, const struct at *a)
 {
 	int seq = strncmp(lab, "Seq", 3) == 0 || strncmp(lab, "SEQ", 3) == 0;
 	int rnd = strncmp(lab, "Random", 6) == 0 || strncmp(lab, "RND", 3) == 0;
@@ -206,20 +263,24 @@ static int label(const char *lab, int major, const char *section,
 			 : strstr(lab, " Write") ? "write"
 						 : section;
 	char sz[16] = "";
+	int rc;
 
 	if (!seq && !rnd)
-		return -1;
+		return 1;
 	snprintf(t->rw, sizeof(t->rw), "%s", rw ? rw : "");
 	if (!t->rw[0])
-		return -1;
+		return 1;
 	snprintf(t->pattern, sizeof(t->pattern), "%s",
 		 seq ? "sequential" : "random");
-	q_t(lab, &t->queue_depth, &t->threads);
+	if ((rc = q_t(lab, &t->queue_depth, &t->threads, a)) < 0)
+		return rc;
 	if (major >= 7) {
 		/* "SEQ    1MiB (Q=  8, T= 1)", "Random 4KiB (Q= 32, T=16)" */
 		const char *p = lab + strcspn(lab, "0123456789");
-		if (!(t->block_size = size_word(p, sz, sizeof(sz))))
-			return -1;
+		if ((rc = size_word(p, sz, sizeof(sz), &t->block_size, a)) < 0)
+			return rc;
+		if (!t->block_size)
+			return 1;
 		snprintf(t->name, sizeof(t->name), "%s%s Q%dT%d",
 			 seq ? "SEQ" : "RND", sz, t->queue_depth, t->threads);
 	} else if (major >= 5) {
@@ -260,32 +321,56 @@ static int label(const char *lab, int major, const char *section,
 	/* what CrystalDiskMark can be set to */
 	if (t->queue_depth < 1 || t->queue_depth > 512 || t->threads < 1 ||
 	    t->threads > 64)
-		return -1;
+		return 1;
 	return 0;
 }
 
-/* "Test : 1000 MB [F: …] (x5)", "Test: 1 GiB (x5) […]" */
-static void test_line(const char *v, struct import_run *r)
+/*
+ * "Test : 1000 MB [F: …] (x5)", "Test: 1 GiB (x5) […]": the test size,
+ * the count (CrystalDiskMark runs a test 1 to 9 times; storbench's own
+ * export any count of its range) and the drive, and the line as printed.
+ * Returns 0, or -EINVAL with a->err.
+ */
+static int test_line(const char *v, struct import_run *r, const struct at *a)
 {
-	char *end;
-	double n = strtod(v, &end);
-	const char *x = strstr(v, "(x"), *b = strchr(v, '[');
+	const char *x = strstr(v, "(x"), *b = strchr(v, '['), *p = v, *end;
+	int rc, own = strcmp(r->tool, "storbench") == 0;
+	double n;
 
-	while (*end == ' ')
-		end++;
-	if (end != v) {
+	snprintf(r->test_line, sizeof(r->test_line), "%s", v);
+	if (isdigit((unsigned char)*p)) {
+		if ((rc = cdm_num(&p, IMPORT_TEST_SIZE, &n, a)) < 0)
+			return rc;
+		end = p + strspn(p, " ");
 		uint64_t mul = strncmp(end, "GiB", 3) == 0   ? 1ULL << 30
 			       : strncmp(end, "MiB", 3) == 0 ? 1ULL << 20
 			       : strncmp(end, "GB", 2) == 0  ? 1000000000ULL
 			       : strncmp(end, "MB", 2) == 0  ? 1000000ULL
 							     : 0;
-		double bytes = n * (double)mul;
-		r->test_size = bytes > 0 && bytes < 9e18 ? (uint64_t)bytes : 0;
+		if ((rc = import_check(IMPORT_TEST_SIZE, n * (double)mul,
+				       a->line, a->err, a->len, NULL)) < 0)
+			return rc;
+		r->test_size = (uint64_t)(n * (double)mul);
 	}
-	if (x)
-		r->iterations = small_int(x + 2);
+	if (!x) {
+		snprintf(a->err, a->len,
+			 "line %d: the Test line has no \"(xN)\" count",
+			 a->line);
+		return -EINVAL;
+	}
+	p = x + 2;
+	if ((rc = cdm_int(&p, IMPORT_BEST_OF, &r->iterations, a)) < 0)
+		return rc;
+	if (!own && r->iterations > 9) {
+		snprintf(a->err, a->len,
+			 "line %d: (x%d): CrystalDiskMark runs a test 1 to 9 "
+			 "times",
+			 a->line, r->iterations);
+		return -EINVAL;
+	}
 	if (b && b[1] && b[2] == ':')
 		snprintf(r->drive, sizeof(r->drive), "%c:", b[1]);
+	return 0;
 }
 
 /* "2012/08/24 23:05:47" → "2012-08-24T23:05:47"; -1 when it is no date. */
@@ -358,21 +443,49 @@ static int fail(char *err, size_t len, int *line, int at, const char *what)
 	return -EINVAL;
 }
 
+/* No control character in the n bytes of text but tab, CR and LF (a NUL
+ * would cut the line it is in): 0, or -EINVAL with err naming the line. */
+static int no_controls(const char *text, size_t n, char *err, size_t len,
+		       int *line)
+{
+	int at = 1;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)text[i];
+		if (c == '\n')
+			at++;
+		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') ||
+		    c == 0x7F) {
+			char what[96];
+			snprintf(what, sizeof(what),
+				 "a control character (0x%02X) in the text: "
+				 "CrystalDiskMark writes none",
+				 c);
+			return fail(err, len, line, at, what);
+		}
+	}
+	return 0;
+}
+
 int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 	       size_t err_len, int *line)
 {
 	char *text = NULL, *save = NULL, *ln, *section = NULL;
 	int major = 0, at = 0, rc = 0, after_os = 0, mix_pct = -1, footer = 0;
 	char sec[8] = "";
+	size_t n;
+	struct at a = { 0, err, err_len };
 
 	memset(r, 0, sizeof(*r));
 	*line = 0;
 	if (len == 0)
 		return fail(err, err_len, line, 0, "the file is empty");
-	if ((rc = to_utf8(buf, len, &text)) < 0)
+	if ((rc = to_utf8(buf, len, &text, &n)) < 0)
 		return rc == -ENOMEM ? rc
 				     : fail(err, err_len, line, 0,
 					    "the text is not valid UTF-16");
+	if ((rc = no_controls(text, n, err, err_len, line)) < 0)
+		goto out;
 	snprintf(r->tool, sizeof(r->tool), "CrystalDiskMark");
 	/* line by line, empty ones counted (errors name the line) */
 	for (ln = text; ln; ln = save) {
@@ -382,7 +495,7 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 		save = nl ? nl + 1 : NULL;
 		s = trim(ln);
 		struct import_test *t;
-		at++;
+		a.line = ++at;
 		if (!*s || is_rule(s) || s[0] == '*')
 			continue;
 		if (!major) {
@@ -390,7 +503,8 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 			if (b && isdigit((unsigned char)b[16])) {
 				const char *sb =
 					strstr(s, "written by storbench ");
-				major = small_int(b + 16);
+				long v = strtol(b + 16, NULL, 10);
+				major = v > 99 ? 99 : (int)v;
 				snprintf(r->version, sizeof(r->version), "%.*s",
 					 (int)strspn(b + 16, "0123456789."),
 					 b + 16);
@@ -420,7 +534,16 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 								      : NULL;
 			if (section && strcmp(section, "mix") == 0) {
 				const char *p = strstr(s, "Read ");
-				mix_pct = p ? small_int(p + 5) : -1;
+				mix_pct = -1;
+				if (p) {
+					p += 5;
+					rc = cdm_int(&p, IMPORT_PERCENT,
+						     &mix_pct, &a);
+				}
+				if (rc < 0) {
+					*line = at;
+					goto out;
+				}
 			}
 			snprintf(sec, sizeof(sec), "%s",
 				 section ? section : "");
@@ -432,7 +555,10 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 		{
 			char *key = trim(s), *val = trim(colon + 1);
 			if (strcasecmp(key, "Test") == 0) {
-				test_line(val, r);
+				if ((rc = test_line(val, r, &a)) < 0) {
+					*line = at;
+					goto out;
+				}
 				footer = 1;
 			} else if (strcasecmp(key, "Date") == 0) {
 				if (date_line(val, r) < 0) {
@@ -450,10 +576,11 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 			} else if (strcasecmp(key, "Profile") == 0) {
 				snprintf(r->profile, sizeof(r->profile), "%s",
 					 val);
-			} else if (strcasecmp(key, "Mode") == 0 ||
-				   strcasecmp(key, "Time") == 0) {
-				/* the admin mode and the measure/interval times
-				 */
+			} else if (strcasecmp(key, "Mode") == 0) {
+				/* "[Admin]", kept for the export */
+				snprintf(r->mode, sizeof(r->mode), "%s", val);
+			} else if (strcasecmp(key, "Time") == 0) {
+				/* the measure/interval times */
 			} else if (strstr(val, "MB/s") || strchr(val, '?') ||
 				   strstr(val, "B/s") || strstr(val, "IOPS")) {
 				if (r->n == IMPORT_MAX_TESTS) {
@@ -463,18 +590,26 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 				}
 				t = &r->t[r->n];
 				memset(t, 0, sizeof(*t));
-				if (label(key, major, sec[0] ? sec : NULL, t) <
-				    0) {
-					rc = fail(err, err_len, line, at,
-						  "a result line whose test "
-						  "CrystalDiskMark "
-						  "does not print");
+				t->line = at;
+				if ((rc = label(key, major, sec[0] ? sec : NULL,
+						t, &a)) != 0) {
+					if (rc > 0)
+						rc = fail(err, err_len, line,
+							  at,
+							  "a result line whose "
+							  "test "
+							  "CrystalDiskMark "
+							  "does not print");
+					*line = at;
 					goto out;
 				}
-				if (values(val, t) < 0) {
-					rc = fail(err, err_len, line, at,
-						  "the result is not a number "
-						  "of MB/s");
+				if ((rc = values(val, t, &a)) != 0) {
+					if (rc > 0)
+						rc = fail(err, err_len, line,
+							  at,
+							  "the result is not a "
+							  "number of MB/s");
+					*line = at;
 					goto out;
 				}
 				if (strcmp(t->rw, "mix") == 0)

@@ -8,12 +8,20 @@
  * "jobs" entry then stands for numjobs processes); a key given twice
  * ("filename"). Each job and direction that moved data is one test, named
  * by the job (plus "read"/"write" in rw); its block size, queue depth,
- * numjobs and read share come from the options.
+ * numjobs and read share come from the options. fio 2.x often prints no
+ * options: the block size is then derived where the numbers make it exact
+ * (block_from_numbers), the rest are fio's defaults (a warning says so),
+ * and the file or device is unknown — never the job's name.
+ *
+ * Every number, read or derived, is checked against its range
+ * (import_check); an error names the job and the key
+ * ("jobs[2] (randread) read.runtime: …"), JSON having no lines to name.
  */
 #include "import.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,15 +40,51 @@ static const char *option(json_t *root, json_t *j, const char *key)
 	return json_string_value(v);
 }
 
-/* "256k", "4K", "1m", "4096" → bytes (the first of "4k,8k"); 0 if none. */
-static uint64_t bytes_opt(const char *s)
+/* Where a number of job i (jobname name) is: dir.key, or the option key
+ * when dir is NULL; and the error's buffer. */
+struct where {
+	size_t i;
+	const char *name, *dir;
+	char *err;
+	size_t len;
+};
+
+/* v (key) against f: 0, or -EINVAL with w->err "jobs[i] (name) dir.key:
+ * FIELD V out of range (LO … HI)". */
+static int check(enum import_field f, double v, const struct where *w,
+		 const char *key)
 {
-	char *end;
+	char why[160];
+
+	if (import_check(f, v, 0, why, sizeof(why), NULL) == 0)
+		return 0;
+	snprintf(w->err, w->len, "jobs[%zu] (%.64s) %s%s%s: %s", w->i, w->name,
+		 w->dir ? w->dir : "", w->dir ? "." : "", key, why);
+	return -EINVAL;
+}
+
+static int not_a_number(const struct where *w, const char *key, const char *s)
+{
+	snprintf(w->err, w->len,
+		 "jobs[%zu] (%.64s) %s: \"%.32s\" is not a size or count fio "
+		 "takes",
+		 w->i, w->name, key, s);
+	return -EINVAL;
+}
+
+/* Option key, "256k", "4K", "1m", "4096" (the first of "4k,8k"), into
+ * *bytes (0 when absent). 0, or -EINVAL with w->err. */
+static int bytes_opt(const char *s, const struct where *w, const char *key,
+		     uint64_t *bytes)
+{
+	const char *end;
 	double v;
 
+	*bytes = 0;
 	if (!s)
 		return 0;
-	v = strtod(s, &end);
+	if (import_number(s, &v, &end) < 0)
+		return not_a_number(w, key, s);
 	switch (tolower((unsigned char)*end)) {
 	case 'k':
 		v *= 1024;
@@ -54,19 +98,29 @@ static uint64_t bytes_opt(const char *s)
 	default:
 		break;
 	}
-	return v > 0 && v < 1e15 ? (uint64_t)v : 0;
+	if (check(IMPORT_BLOCK_SIZE, v, w, key) < 0)
+		return -EINVAL;
+	*bytes = (uint64_t)v;
+	return 0;
 }
 
-/* A count option ("64"): clamped to 0 … 1000000 (atoi's overflow is
- * undefined); def when absent. */
-static int count_opt(const char *s, int def)
+/* Option key, a whole count ("64") of field f, into *n; def when absent.
+ * 0, or -EINVAL with w->err. */
+static int count_opt(const char *s, enum import_field f, int def,
+		     const struct where *w, const char *key, int *n)
 {
-	long v;
+	const char *end;
+	double v;
 
+	*n = def;
 	if (!s)
-		return def;
-	v = strtol(s, NULL, 10);
-	return v < 0 ? 0 : v > 1000000 ? 1000000 : (int)v;
+		return 0;
+	if (import_number(s, &v, &end) < 0 || *end || v != floor(v))
+		return not_a_number(w, key, s);
+	if (check(f, v, w, key) < 0)
+		return -EINVAL;
+	*n = (int)v;
+	return 0;
 }
 
 static double num(json_t *o, const char *key)
@@ -85,6 +139,107 @@ static double measure(json_t *o, const char *key, double max)
 		return -2;
 	x = json_number_value(v);
 	return json_is_number(v) && x >= 0 && x <= max ? x : -1;
+}
+
+/*
+ * The block size of direction s when the job names none, in bytes, or 0
+ * when the numbers do not give it exactly. "Exact" means one of:
+ *   - the bytes moved over the I/Os (io_bytes, in KiB in fio 2.x, over
+ *     total_ios) is a whole number of bytes and a multiple of 512: every
+ *     I/O was that size;
+ *   - else (fio 2.x with ramp_time counts the ramp's bytes but not its
+ *     I/Os) B, the multiple of 512 nearest to bw × 1024 / iops, is within
+ *     what fio's rounding explains: bw is printed in whole KiB/s (low by
+ *     less than 1) and iops to 2 decimals (off by at most 0.005), so
+ *     |bw × 1024 / iops − B| ≤ (1024 + 0.005 × B) / iops.
+ */
+static uint64_t block_from_numbers(json_t *s)
+{
+	int v3 = json_object_get(s, "bw_bytes") != NULL;
+	double io = num(s, "io_bytes") * (v3 ? 1 : 1024);
+	double ios = num(s, "total_ios"), bw = num(s, "bw"),
+	       iops = num(s, "iops");
+	double b, q;
+
+	if (ios >= 1 && io > 0 && io < 1e18) {
+		q = io / ios;
+		if (q == floor(q) && fmod(q, 512) == 0)
+			return (uint64_t)q;
+	}
+	if (!(bw > 0 && iops > 0))
+		return 0;
+	q = bw * 1024 / iops;
+	b = 512 * floor(q / 512 + 0.5);
+	if (b < 512 || b > 4294967296.0 ||
+	    fabs(q - b) > (1024 + 0.005 * b) / iops)
+		return 0;
+	return (uint64_t)b;
+}
+
+/* The numbers of direction s of job j into t (the test's name, rw and
+ * options set). 0, or -EINVAL with w->err. */
+static int direction(json_t *s, struct import_test *t, uint64_t bs,
+		     const struct where *w)
+{
+	int v3 = json_object_get(s, "bw_bytes") != NULL;
+	json_t *lat;
+	double io = num(s, "io_bytes") * (v3 ? 1 : 1024);
+
+	t->block_size = bs ? bs : block_from_numbers(s);
+	if (!t->block_size) {
+		snprintf(w->err, w->len,
+			 "jobs[%zu] (%.64s) %s: no bs option, and neither "
+			 "io_bytes / total_ios nor bw / iops is a whole "
+			 "block size: the block size is unknown",
+			 w->i, w->name, w->dir);
+		return -EINVAL;
+	}
+	t->iops = measure(s, "iops", 1e10);
+	/* 3.x: bw_bytes in B/s; 2.x: bw in KiB/s */
+	t->mb_s = v3 ? measure(s, "bw_bytes", 1e14) : measure(s, "bw", 1e11);
+	if (t->mb_s >= 0)
+		t->mb_s = v3 ? t->mb_s / 1e6 : t->mb_s * 1024 / 1e6;
+	if ((lat = json_object_get(s, "lat_ns")))
+		t->lat_mean_us = measure(lat, "mean", 1e15) / 1e3;
+	else if ((lat = json_object_get(s, "lat")))
+		t->lat_mean_us = measure(lat, "mean", 1e12);
+	else
+		t->lat_mean_us = -1;
+	if (t->mb_s < 0 || t->iops < 0 || (lat && t->lat_mean_us < 0)) {
+		snprintf(w->err, w->len,
+			 "jobs[%zu].%s: iops, bandwidth and mean latency must "
+			 "be numbers from 0 (a string, a negative or an absurd "
+			 "value is not a result)",
+			 w->i, w->dir);
+		return -EINVAL;
+	}
+	if (check(IMPORT_IOPS, t->iops, w, "iops") < 0 ||
+	    check(IMPORT_MB_S, t->mb_s, w, v3 ? "bw_bytes" : "bw") < 0 ||
+	    (lat && check(IMPORT_LAT_US, t->lat_mean_us, w,
+			  json_object_get(s, "lat_ns") ? "lat_ns.mean"
+						       : "lat.mean") < 0) ||
+	    check(IMPORT_BLOCK_SIZE, (double)t->block_size, w, "bs") < 0 ||
+	    check(IMPORT_BYTES, io, w, "io_bytes") < 0 ||
+	    (json_object_get(s, "total_ios") &&
+	     check(IMPORT_COUNT, num(s, "total_ios"), w, "total_ios") < 0) ||
+	    /* runtime: milliseconds */
+	    (json_object_get(s, "runtime") &&
+	     check(IMPORT_SECONDS, num(s, "runtime") / 1e3, w, "runtime") < 0))
+		return -EINVAL;
+	/* fio prints iops as total_ios × 1000 / runtime (ms), to 2 (2.x) or
+	 * 6 decimals: a value that is not is none fio printed */
+	if (num(s, "total_ios") > 0 && num(s, "runtime") > 0) {
+		double want = num(s, "total_ios") * 1000 / num(s, "runtime");
+		if (fabs(t->iops - want) > 0.005 + 1e-9 * want) {
+			snprintf(w->err, w->len,
+				 "jobs[%zu] (%.64s) %s.iops: %g is not "
+				 "total_ios × 1000 / runtime (%.6f), as fio "
+				 "computes it",
+				 w->i, w->name, w->dir, t->iops, want);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 int import_fio(const char *buf, size_t len, struct import_run *r, char *err,
@@ -148,35 +303,40 @@ int import_fio(const char *buf, size_t len, struct import_run *r, char *err,
 					 ? option(root, j, "rw")
 					 : option(root, j, "readwrite");
 		const char *fn = option(root, j, "filename");
-		uint64_t bs = bytes_opt(option(root, j, "bs"));
-		int qd = count_opt(option(root, j, "iodepth"), 1);
-		int nj = count_opt(option(root, j, "numjobs"), 1);
-		int mix = count_opt(option(root, j, "rwmixread"), -1);
+		struct where w = { i, name, NULL, err, err_len };
+		uint64_t bs;
+		int qd, nj, mix;
 
 		if (!name) {
 			snprintf(err, err_len, "jobs[%zu]: no \"jobname\"", i);
 			rc = -EINVAL;
 			goto out;
 		}
-		if ((option(root, j, "bs") && !bs) || qd < 1 || qd >= 1000000 ||
-		    nj < 1 || nj >= 1000000 || mix > 100) {
-			snprintf(err, err_len,
-				 "jobs[%zu] (%.64s): bs, iodepth, numjobs or "
-				 "rwmixread "
-				 "is not a size or count fio takes",
-				 i, name);
-			rc = -EINVAL;
+		if ((rc = bytes_opt(option(root, j, "bs"), &w, "bs", &bs)) <
+			    0 ||
+		    (rc = count_opt(option(root, j, "iodepth"), IMPORT_QD, 1,
+				    &w, "iodepth", &qd)) < 0 ||
+		    (rc = count_opt(option(root, j, "numjobs"), IMPORT_THREADS,
+				    1, &w, "numjobs", &nj)) < 0 ||
+		    (rc = count_opt(option(root, j, "rwmixread"),
+				    IMPORT_PERCENT, -1, &w, "rwmixread",
+				    &mix)) < 0)
 			goto out;
-		}
-		/* the file or device; without one, fio names the file
-		 * after the job */
-		if (!r->comment[0])
-			snprintf(r->comment, sizeof(r->comment), "%s",
-				 fn ? fn : name);
+		if (!json_object_get(j, "job options") &&
+		    !json_object_get(root, "global options"))
+			import_warn(r,
+				    "jobs[%zu] (%.64s): fio printed no job "
+				    "options: queue depth 1, 1 thread and a "
+				    "sequential pattern are fio's defaults, "
+				    "not read from the file",
+				    i, name);
+		/* the file or device; without one it is unknown (fio names
+		 * a file after the job, but the job's name is no device) */
+		if (!r->comment[0] && fn)
+			snprintf(r->comment, sizeof(r->comment), "%s", fn);
 		for (int d = 0; d < 2; d++) {
 			json_t *s = json_object_get(j, dirs[d]);
 			struct import_test *t;
-			json_t *lat;
 			double ios = num(s, "total_ios");
 			if (!json_is_object(s))
 				continue;
@@ -197,42 +357,14 @@ int import_fio(const char *buf, size_t len, struct import_run *r, char *err,
 			snprintf(t->pattern, sizeof(t->pattern), "%s",
 				 rw && strstr(rw, "rand") ? "random"
 							  : "sequential");
-			t->block_size = bs;
-			t->queue_depth = qd > 0 ? qd : 1;
-			t->threads = nj > 0 ? nj : 1;
+			t->queue_depth = qd;
+			t->threads = nj;
 			t->read_pct = mix >= 0 && rw && strstr(rw, "rw") ? mix
 				      : d == 0				 ? 100
 									 : 0;
-			t->iops = measure(s, "iops", 1e10);
-			/* 3.x: bw_bytes in B/s; 2.x: bw in KiB/s */
-			t->mb_s = json_object_get(s, "bw_bytes")
-					  ? measure(s, "bw_bytes", 1e14)
-					  : measure(s, "bw", 1e11);
-			if (t->mb_s >= 0)
-				t->mb_s = json_object_get(s, "bw_bytes")
-						  ? t->mb_s / 1e6
-						  : t->mb_s * 1024 / 1e6;
-			if ((lat = json_object_get(s, "lat_ns")))
-				t->lat_mean_us =
-					measure(lat, "mean", 1e15) / 1e3;
-			else if ((lat = json_object_get(s, "lat")))
-				t->lat_mean_us = measure(lat, "mean", 1e12);
-			else
-				t->lat_mean_us = -1;
-			if (t->mb_s < 0 || t->iops < 0 ||
-			    ((lat = json_object_get(s, "lat_ns")
-					    ?: json_object_get(s, "lat")) &&
-			     t->lat_mean_us < 0)) {
-				snprintf(err, err_len,
-					 "jobs[%zu].%s: iops, bandwidth and "
-					 "mean latency "
-					 "must be numbers from 0 (a string, a "
-					 "negative or "
-					 "an absurd value is not a result)",
-					 i, dirs[d]);
-				rc = -EINVAL;
+			w.dir = dirs[d];
+			if ((rc = direction(s, t, bs, &w)) < 0)
 				goto out;
-			}
 		}
 	}
 	if (r->n == 0) {

@@ -225,7 +225,7 @@ test('look-alikes, broken and foreign files are refused and change nothing', opt
   const fio = fs.readFileSync(path.join(fixtures, 'fio', 'fio-3.39-jsonplus-macos-posixaio-bins.json'), 'utf8');
   for (const [what, body, re] of [
     ['iops as a string', fio.replace('"iops" : 19621.556886', '"iops" : "19621.5"'), /iops, bandwidth and mean latency must be numbers/],
-    ['a zero block size', fio.replace(/"bs" : "[^"]*"/, '"bs" : "0"'), /bs, iodepth, numjobs or rwmixread/],
+    ['a zero block size', fio.replace(/"bs" : "[^"]*"/, '"bs" : "0"'), /jobs\[0\] \(.*\) bs: block size \(B\) 0 out of range/],
     ['a DiskSpd negative count', fs.readFileSync(path.join(fixtures, 'diskspd', 'diskspd-2.0.21a-rxml-mix30w-iops-buckets.xml'), 'utf8')
       .replace('<ReadBytes>152215552</ReadBytes>', '<ReadBytes>-5</ReadBytes>'), /DiskSpd XML without|not a number/],
     ['a CrystalDiskMark file cut short', good.split('\n').slice(0, 12).join('\n'), /cut short/],

@@ -473,7 +473,7 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 	char *text = NULL, *save = NULL, *ln, *section = NULL;
 	int major = 0, at = 0, rc = 0, after_os = 0, mix_pct = -1, footer = 0;
 	char sec[8] = "";
-	size_t n;
+	size_t n = 0;
 	struct at a = { 0, err, err_len };
 
 	memset(r, 0, sizeof(*r));

@@ -19,8 +19,10 @@ async function importResults() {
     try {
       const r = await apiFetch(`${API}/import?${q}`, { method: 'POST', body: await it.body.arrayBuffer() });
       const j = await r.json();
-      li = r.ok ? h('li', { class: 'ok' }, `${it.name}: `, j.duplicate ? 'already imported as ' : 'imported as ',
-        h('a', { href: `#/runs/${j.id}` }, `run #${j.id}`), ` (${j.import.tool} ${j.import.version}, ${j.tests.length} tests)`)
+      // a file may hold several runs (DiskSpd text): one line each
+      li = r.ok ? h('li', { class: 'ok' }, `${it.name}: `, ...(j.runs ?? [{ id: j.id, duplicate: j.duplicate, tool: `${j.import.tool} ${j.import.version}`, tests: j.tests.length }])
+        .flatMap((x, k) => [k ? '; ' : '', x.duplicate ? 'already imported as ' : 'imported as ',
+          h('a', { href: `#/runs/${x.id}` }, `run #${x.id}`), ` (${x.tool}, ${x.tests} tests)`]))
         : h('li', { class: 'error-text' }, `${it.name}: ${j.detail ?? r.status}`);
     } catch (e) {
       li = h('li', { class: 'error-text' }, `${it.name}: ${e.message}`);

@@ -1,8 +1,8 @@
 /*
  * import — results written by other tools, parsed into one shape the
  * archive stores as a run (archive_import): CrystalDiskMark text (3 … 8,
- * import_cdm.c), fio JSON (import_fio.c) and DiskSpd XML
- * (import_diskspd.c). The numbers are kept as the
+ * import_cdm.c), fio JSON (import_fio.c), DiskSpd XML (import_diskspd.c)
+ * and DiskSpd text (import_diskspd_text.c). The numbers are kept as the
  * tool printed them.
  */
 #ifndef STORBENCH_IMPORT_H
@@ -141,15 +141,23 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 int import_fio(const char *buf, size_t len, struct import_run *r, char *err,
 	       size_t err_len, int *line);
 
-/* Parses DiskSpd XML (-Rxml). A test per target and direction. */
+/* Parses DiskSpd XML (-Rxml). A test per target and direction; thread
+ * counts the profile and the results disagree on are a warning of r. */
 int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
 		   size_t err_len, int *line);
 
-/* Parses DiskSpd's text report (-Rtext): a test per direction from the
- * "total:" rows of its Read IO and Write IO tables; each complete run in
- * the file (its own "Command Line:") is a run appended to out. */
+/* Parses DiskSpd's text report (-Rtext, import_diskspd_text.c): a test
+ * per direction from the "total:" rows of its Read IO and Write IO tables;
+ * each complete run in the file (its own "Command Line:") is a run
+ * appended to out. */
 int import_diskspd_text(const char *buf, size_t len, struct import_runs *out,
 			char *err, size_t err_len, int *line);
+
+/* storbench's name of a DiskSpd test from t's block size, queue depth and
+ * threads into t->name: "RND4K Q32T2 W50" (a mix names its write share),
+ * then suffix when not NULL or "" (a target, "5 files"). */
+void import_diskspd_name(struct import_test *t, int random, int write_pct,
+			 const char *suffix);
 
 /* Checks an import's extra labels (a comma list: at most 24, each 1 to 64
  * bytes of UTF-8 — "a,,b" has an empty one —, no control characters, no

@@ -41,45 +41,110 @@ static const char *text(xmlNode *n, const char *name, char *buf, size_t len)
 	return buf;
 }
 
-static double number(xmlNode *n, const char *name, int *ok)
+/* The line of n's child name, else of n (0: neither). */
+static int line_of(xmlNode *n, const char *name)
 {
-	char buf[64], *end;
-	double v;
+	xmlNode *c = child(n, name);
 
-	text(n, name, buf, sizeof(buf));
-	v = strtod(buf, &end);
-	if (end == buf || !(v == v))
-		*ok = 0;
-	return v;
+	return c ? (int)xmlGetLineNo(c) : n ? (int)xmlGetLineNo(n) : 0;
 }
 
-/* number() as a count in 0 … max (a cast of a larger double is undefined). */
-static double bounded(xmlNode *n, const char *name, double max, int *ok)
+/*
+ * The number in n's child name times scale (1e3: ms to µs), checked as
+ * field f, into *v: 0, or -EINVAL with err naming the field, the element
+ * and its line. A missing child is 0 when optional, else an error.
+ */
+static int number(xmlNode *n, const char *name, enum import_field f,
+		  double scale, int optional, double *v, char *err,
+		  size_t err_len, int *line)
 {
-	double v = number(n, name, ok);
+	char buf[64], why[200];
+	int at = line_of(n, name);
 
-	if (!(v >= 0 && v <= max))
-		*ok = 0;
-	return v >= 0 && v <= max ? v : 0;
+	*v = 0;
+	if (!child(n, name) && optional)
+		return 0;
+	text(n, name, buf, sizeof(buf));
+	if (import_number(buf, v, NULL) < 0) {
+		snprintf(err, err_len, "line %d: <%s>: %s", at, name,
+			 child(n, name) ? "not a number" : "missing");
+		*line = at;
+		return -EINVAL;
+	}
+	*v *= scale;
+	if (import_check(f, *v, at, why, sizeof(why), line) == 0)
+		return 0;
+	snprintf(err, err_len, "%s (<%s>)", why, name);
+	return -EINVAL;
 }
 
 struct acc {
 	char path[256];
-	double bytes[2], count[2], lat_sum_ms[2];
+	double bytes[2], count[2], lat_sum_us[2];
 	uint64_t bs;
-	int random, write_ratio, qd, threads;
+	int random, write_ratio, qd, per_file, threads;
 };
+
+void import_diskspd_name(struct import_test *t, int random, int write_pct,
+			 const char *suffix)
+{
+	unsigned long long bs = t->block_size;
+	char sz[24], mix[8] = "";
+
+	if (bs >= (1 << 20) && bs % (1 << 20) == 0)
+		snprintf(sz, sizeof(sz), "%lluM", bs >> 20);
+	else if (bs >= 1024 && bs % 1024 == 0)
+		snprintf(sz, sizeof(sz), "%lluK", bs >> 10);
+	else
+		snprintf(sz, sizeof(sz), "%lluB", bs);
+	if (write_pct > 0 && write_pct < 100) /* a mix names its write share */
+		snprintf(mix, sizeof(mix), " W%d", write_pct);
+	snprintf(t->name, sizeof(t->name), "%s%s Q%dT%d%s%s%.24s",
+		 random ? "RND" : "SEQ", sz, t->queue_depth, t->threads, mix,
+		 suffix && suffix[0] ? " " : "", suffix ? suffix : "");
+}
+
+/*
+ * The threads of every target (acc[k].threads counted from the results'
+ * <Thread> elements): with -F (the profile's <ThreadCount> > 0) a pool of
+ * that many for all targets, else <ThreadsPerFile> each. The profile, the
+ * results' <ThreadCount> and the <Thread> elements must agree; else the
+ * <Thread> elements are believed and r says so.
+ */
+static void threads_of(struct import_run *r, struct acc *acc, size_t nacc,
+		       int pool, int said, int elements)
+{
+	int per_file = 0, counted = 0;
+
+	for (size_t k = 0; k < nacc; k++) {
+		per_file += acc[k].per_file;
+		counted |= acc[k].threads != acc[k].per_file;
+	}
+	if ((pool && (said != pool || elements != pool)) ||
+	    (!pool && (said != per_file || elements != per_file || counted)))
+		import_warn(r,
+			    "DiskSpd's thread counts disagree: the profile "
+			    "says %d (%s), the results' <ThreadCount> %d, "
+			    "%d <Thread> elements: believed the elements",
+			    pool ? pool : per_file,
+			    pool ? "<ThreadCount>" : "<ThreadsPerFile> summed",
+			    said, elements);
+	for (size_t k = 0; k < nacc; k++)
+		acc[k].threads = pool		  ? elements
+				 : acc[k].threads ? acc[k].threads
+						  : acc[k].per_file;
+}
 
 int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
 		   size_t err_len, int *line)
 {
 	xmlDoc *doc;
-	xmlNode *root, *sys, *prof, *ts, *n;
+	xmlNode *root, *sys, *prof, *pts, *ts, *n;
 	struct acc acc[16];
 	size_t nacc = 0;
-	double secs;
+	double secs, v, pool = 0, said = 0, ts_qd = 0;
 	char tb[256];
-	int ok = 1, rc = 0;
+	int rc = 0, elements = 0, secs_line;
 
 	memset(r, 0, sizeof(*r));
 	*line = 0;
@@ -122,10 +187,18 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
 				 mi, s, strstr(tb, "UTC") ? "Z" : "");
 	}
 	r->iterations = 1;
-	/* what ran, per target path */
-	prof = child(
-		child(child(child(root, "Profile"), "TimeSpans"), "TimeSpan"),
-		"Targets");
+	/* what ran, per target path; -F: the profile's <ThreadCount> > 0
+	   (the pool's <RequestCount> with -O) */
+	pts = child(child(child(root, "Profile"), "TimeSpans"), "TimeSpan");
+	prof = child(pts, "Targets");
+	if ((rc = number(pts, "ThreadCount", IMPORT_COUNT, 1, 1, &pool, err,
+			 err_len, line)) < 0 ||
+	    (pool > 0 && (rc = import_check(IMPORT_THREADS, pool,
+					    line_of(pts, "ThreadCount"), err,
+					    err_len, line)) < 0) ||
+	    (rc = number(pts, "RequestCount", IMPORT_COUNT, 1, 1, &ts_qd, err,
+			 err_len, line)) < 0)
+		goto out;
 	for (n = prof ? prof->children : NULL; n; n = n->next) {
 		struct acc *a;
 		if (n->type != XML_ELEMENT_NODE ||
@@ -136,24 +209,39 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
 		a = &acc[nacc++];
 		memset(a, 0, sizeof(*a));
 		text(n, "Path", a->path, sizeof(a->path));
-		a->bs = (uint64_t)bounded(n, "BlockSize", 1e12, &ok);
 		a->random = child(n, "Random") != NULL;
-		a->write_ratio = (int)bounded(n, "WriteRatio", 100, &ok);
-		a->qd = (int)bounded(n, "RequestCount", 1e6, &ok);
-		a->threads =
-			child(n, "ThreadsPerFile")
-				? (int)bounded(n, "ThreadsPerFile", 1e6, &ok)
-				: 1;
+		if ((rc = number(n, "BlockSize", IMPORT_BLOCK_SIZE, 1, 0, &v,
+				 err, err_len, line)) < 0)
+			goto out;
+		a->bs = (uint64_t)v;
+		if ((rc = number(n, "WriteRatio", IMPORT_PERCENT, 1, 1, &v, err,
+				 err_len, line)) < 0)
+			goto out;
+		a->write_ratio = (int)v;
+		/* with -F and -O a target's <RequestCount> is 0: the pool's */
+		if ((rc = number(n, "RequestCount", IMPORT_COUNT, 1, 0, &v, err,
+				 err_len, line)) < 0 ||
+		    (rc = import_check(IMPORT_QD, v > 0 ? v : ts_qd,
+				       (int)xmlGetLineNo(n), err, err_len,
+				       line)) < 0)
+			goto out;
+		a->qd = (int)(v > 0 ? v : ts_qd);
+		if ((rc = number(n, "ThreadsPerFile", IMPORT_THREADS, 1, 1, &v,
+				 err, err_len, line)) < 0)
+			goto out;
+		a->per_file = child(n, "ThreadsPerFile") ? (int)v : 1;
 	}
-	secs = number(ts, "TestTimeSeconds", &ok);
-	for (size_t k = 0; k < nacc; k++)
-		if (acc[k].bs == 0 || acc[k].qd < 1 || acc[k].threads < 1)
-			ok = 0;
-	if (!ok || nacc == 0 || !(secs > 0)) {
-		snprintf(err, err_len,
-			 "DiskSpd XML without targets, a positive "
-			 "<TestTimeSeconds>, or a target's <BlockSize>, "
-			 "<RequestCount> and thread count");
+	if ((rc = number(ts, "TestTimeSeconds", IMPORT_SECONDS, 1, 0, &secs,
+			 err, err_len, line)) < 0 ||
+	    (rc = number(ts, "ThreadCount", IMPORT_COUNT, 1, 1, &said, err,
+			 err_len, line)) < 0 ||
+	    (said > 0 && (rc = import_check(IMPORT_THREADS, said,
+					    line_of(ts, "ThreadCount"), err,
+					    err_len, line)) < 0))
+		goto out;
+	secs_line = (int)xmlGetLineNo(child(ts, "TestTimeSeconds"));
+	if (nacc == 0) {
+		snprintf(err, err_len, "DiskSpd XML without targets");
 		rc = -EINVAL;
 		goto out;
 	}
@@ -162,6 +250,10 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
 		if (n->type != XML_ELEMENT_NODE ||
 		    strcmp((const char *)n->name, "Thread"))
 			continue;
+		if ((rc = import_check(IMPORT_THREADS, ++elements,
+				       (int)xmlGetLineNo(n), err, err_len,
+				       line)) < 0)
+			goto out;
 		for (xmlNode *t = n->children; t; t = t->next) {
 			size_t k;
 			if (t->type != XML_ELEMENT_NODE ||
@@ -172,266 +264,72 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
 				;
 			if (k == nacc)
 				continue;
+			acc[k].threads++;
 			for (int d = 0; d < 2; d++) {
-				double c = bounded(
-					t, d ? "WriteCount" : "ReadCount", 1e15,
-					&ok);
+				const char *lat =
+					d ? "AverageWriteLatencyMilliseconds"
+					  : "AverageReadLatencyMilliseconds";
+				double c, b, us;
+				if ((rc = number(t,
+						 d ? "WriteCount" : "ReadCount",
+						 IMPORT_COUNT, 1, 0, &c, err,
+						 err_len, line)) < 0 ||
+				    (rc = number(t,
+						 d ? "WriteBytes" : "ReadBytes",
+						 IMPORT_BYTES, 1, 0, &b, err,
+						 err_len, line)) < 0 ||
+				    (rc = number(t, lat, IMPORT_LAT_US, 1e3, 1,
+						 &us, err, err_len, line)) < 0)
+					goto out;
 				acc[k].count[d] += c;
-				acc[k].bytes[d] += bounded(
-					t, d ? "WriteBytes" : "ReadBytes", 1e18,
-					&ok);
-				if (child(t,
-					  d ? "AverageWriteLatencyMilliseconds"
-					    : "AverageReadLatencyMilliseconds"))
-					acc[k].lat_sum_ms[d] +=
-						c *
-						bounded(t,
-							d ? "AverageWriteLatenc"
-							    "yMilliseconds"
-							  : "AverageReadLatency"
-							    "Milliseconds",
-							1e9, &ok);
-				else
-					acc[k].lat_sum_ms[d] =
-						-1e300; /* not measured (-L off)
-							 */
+				acc[k].bytes[d] += b;
+				if (child(t, lat))
+					acc[k].lat_sum_us[d] += c * us;
+				else /* not measured (-L off) */
+					acc[k].lat_sum_us[d] = -1e300;
 			}
 		}
 	}
-	if (!ok) {
-		snprintf(err, err_len,
-			 "a DiskSpd count or time is not a number");
-		rc = -EINVAL;
-		goto out;
-	}
-	for (size_t k = 0; k < nacc; k++) {
-		for (int d = 0; d < 2; d++) {
+	threads_of(r, acc, nacc, (int)pool, (int)said, elements);
+	for (size_t k = 0; k < nacc && rc == 0; k++) {
+		for (int d = 0; d < 2 && rc == 0; d++) {
 			struct import_test *t;
-			char sz[24];
 			if (acc[k].count[d] <= 0)
 				continue;
 			t = &r->t[r->n++];
 			memset(t, 0, sizeof(*t));
-			if (acc[k].bs >= (1 << 20) &&
-			    acc[k].bs % (1 << 20) == 0)
-				snprintf(sz, sizeof(sz), "%lluM",
-					 (unsigned long long)(acc[k].bs >> 20));
-			else
-				snprintf(sz, sizeof(sz), "%lluK",
-					 (unsigned long long)(acc[k].bs >> 10));
-			/* "RND4K Q1T1 W30" (a mix names its write share) */
-			if (acc[k].write_ratio > 0 && acc[k].write_ratio < 100)
-				snprintf(t->name, sizeof(t->name),
-					 "%s%s Q%dT%d W%d%s%.24s",
-					 acc[k].random ? "RND" : "SEQ", sz,
-					 acc[k].qd, acc[k].threads,
-					 acc[k].write_ratio,
-					 nacc > 1 ? " " : "",
-					 nacc > 1 ? acc[k].path : "");
-			else
-				snprintf(t->name, sizeof(t->name),
-					 "%s%s Q%dT%d%s%.24s",
-					 acc[k].random ? "RND" : "SEQ", sz,
-					 acc[k].qd, acc[k].threads,
-					 nacc > 1 ? " " : "",
-					 nacc > 1 ? acc[k].path : "");
+			t->line = secs_line;
 			snprintf(t->rw, sizeof(t->rw), "%s",
 				 d ? "write" : "read");
 			snprintf(t->pattern, sizeof(t->pattern), "%s",
 				 acc[k].random ? "random" : "sequential");
 			t->block_size = acc[k].bs;
-			t->queue_depth = acc[k].qd > 0 ? acc[k].qd : 1;
+			t->queue_depth = acc[k].qd;
 			t->threads = acc[k].threads > 0 ? acc[k].threads : 1;
 			t->read_pct = 100 - acc[k].write_ratio;
 			t->mb_s = acc[k].bytes[d] / secs / 1e6;
 			t->iops = acc[k].count[d] / secs;
-			t->lat_mean_us = acc[k].lat_sum_ms[d] >= 0
-						 ? acc[k].lat_sum_ms[d] /
-							   acc[k].count[d] * 1e3
-						 : -1;
+			t->lat_mean_us =
+				acc[k].lat_sum_us[d] >= 0
+					? acc[k].lat_sum_us[d] / acc[k].count[d]
+					: -1;
+			import_diskspd_name(t, acc[k].random,
+					    acc[k].write_ratio,
+					    nacc > 1 ? acc[k].path : NULL);
 			if (!r->drive[0])
 				snprintf(r->drive, sizeof(r->drive), "%.15s",
 					 acc[k].path);
+			if ((rc = import_check(IMPORT_MB_S, t->mb_s, t->line,
+					       err, err_len, line)) == 0)
+				rc = import_check(IMPORT_IOPS, t->iops, t->line,
+						  err, err_len, line);
 		}
 	}
-	if (r->n == 0) {
+	if (rc == 0 && r->n == 0) {
 		snprintf(err, err_len, "no target moved any data");
 		rc = -EINVAL;
 	}
 out:
 	xmlFreeDoc(doc);
-	return rc;
-}
-
-/* The numbers of a "total:" row: bytes | I/Os | MiB/s | I/O per s | AvgLat
- * (ms) | …; 0 or -1. */
-static int total_row(const char *s, double *bytes, double *ios, double *iops,
-		     double *lat_ms)
-{
-	char *end;
-
-	s += strspn(s, " \t");
-	*bytes = strtod(s, &end);
-	if (end == s || !(s = strchr(end, '|')))
-		return -1;
-	*ios = strtod(s + 1, &end);
-	if (!(s = strchr(end, '|')) || !(s = strchr(s + 1, '|')))
-		return -1;
-	*iops = strtod(s + 1, &end);
-	if (!(s = strchr(end, '|')))
-		return -1;
-	*lat_ms = strtod(s + 1, &end);
-	return end == s + 1 ? -1 : 0;
-}
-
-int import_diskspd_text(const char *buf, size_t len, struct import_runs *out,
-			char *err, size_t err_len, int *line)
-{
-	struct import_run *r = import_runs_add(out);
-	char *text = malloc(len + 1), *ln, *next;
-	int at = 0, paths = 0, qd = 0, threads = 0, random = 0, write_pct = -1;
-	int section = -1, rc = 0;
-	uint64_t bs = 0;
-	double secs = 0;
-
-	*line = 0;
-	if (!text || !r) {
-		free(text);
-		return -ENOMEM;
-	}
-	memcpy(text, buf, len);
-	text[len] = '\0';
-	snprintf(r->tool, sizeof(r->tool), "DiskSpd");
-	snprintf(r->version, sizeof(r->version), "unknown (text report)");
-	r->iterations = 1;
-	for (ln = text; ln; ln = next) {
-		char *s, *p;
-		if ((next = strchr(ln, '\n')))
-			*next++ = '\0';
-		at++;
-		s = ln + strspn(ln, " \t\r");
-		if (at == 1 && (unsigned char)s[0] == 0xEF &&
-		    (unsigned char)s[1] == 0xBB &&
-		    (unsigned char)s[2] == 0xBF) /* UTF-8 BOM */
-			s += 3;
-		if (strncmp(s, "path:", 5) == 0)
-			paths++;
-		else if (sscanf(s, "block size: %llu",
-				(unsigned long long *)&bs) == 1)
-			;
-		else if (strncmp(s, "using random I/O", 16) == 0)
-			random = 1;
-		else if ((p = strstr(s, "outstanding I/O operations:")))
-			qd = (int)strtol(p + 27, NULL, 10);
-		else if (strncmp(s, "threads per file:", 17) == 0)
-			threads = (int)strtol(s + 17, NULL, 10);
-		else if (strncmp(s, "performing write test", 21) == 0)
-			write_pct = 100;
-		else if (strncmp(s, "performing read test", 20) == 0)
-			write_pct = 0;
-		else if ((p = strstr(s, "read/write ratio:")))
-			write_pct = 100 - (int)strtol(p + 17, NULL, 10);
-		else if (strncmp(s, "actual test time:", 17) == 0)
-			secs = strtod(s + 17, NULL);
-		else if (strncmp(s, "start time:", 11) == 0) {
-			int y, mo, d, h, mi, se;
-			if (sscanf(s + 11, "%d/%d/%d %d:%d:%d", &y, &mo, &d, &h,
-				   &mi, &se) == 6 &&
-			    y > 1990 && y < 2200 && mo >= 1 && mo <= 12 &&
-			    d >= 1 && d <= 31 && h >= 0 && h < 24 && mi >= 0 &&
-			    mi < 60 && se >= 0 && se <= 60)
-				snprintf(r->date, sizeof(r->date),
-					 "%04d-%02d-%02dT%02d:%02d:%02d%s", y,
-					 mo, d, h, mi, se,
-					 strstr(s, "UTC") ? "Z" : "");
-		} else if (strncmp(s, "Read IO", 7) == 0)
-			section = 0;
-		else if (strncmp(s, "Write IO", 8) == 0)
-			section = 1;
-		else if (strncmp(s, "Total IO", 8) == 0)
-			section = -1;
-		else if (section >= 0 && strncmp(s, "total:", 6) == 0) {
-			double bytes, ios, iops, lat;
-			struct import_test *t;
-			char sz[24];
-			if (total_row(s + 6, &bytes, &ios, &iops, &lat) < 0) {
-				*line = at;
-				snprintf(err, err_len,
-					 "line %d: a total row that is not "
-					 "numbers",
-					 at);
-				rc = -EINVAL;
-				goto out;
-			}
-			if (!(bytes >= 0 && ios >= 0 && iops >= 0 && lat >= 0 &&
-			      bytes < 1e18 && iops < 1e10 && lat < 1e9) ||
-			    bs == 0 || bs > (1ULL << 40)) {
-				*line = at;
-				snprintf(err, err_len,
-					 "line %d: a total row, or the block "
-					 "size, out of range",
-					 at);
-				rc = -EINVAL;
-				goto out;
-			}
-			if (ios > 0 && r->n < IMPORT_MAX_TESTS) {
-				t = &r->t[r->n++];
-				memset(t, 0, sizeof(*t));
-				if (bs >= (1 << 20) && bs % (1 << 20) == 0)
-					snprintf(
-						sz, sizeof(sz), "%lluM",
-						(unsigned long long)(bs >> 20));
-				else
-					snprintf(
-						sz, sizeof(sz), "%lluK",
-						(unsigned long long)(bs >> 10));
-				if (write_pct > 0 && write_pct < 100)
-					snprintf(t->name, sizeof(t->name),
-						 "%s%s Q%dT%d W%d",
-						 random ? "RND" : "SEQ", sz, qd,
-						 threads, write_pct);
-				else
-					snprintf(t->name, sizeof(t->name),
-						 "%s%s Q%dT%d",
-						 random ? "RND" : "SEQ", sz, qd,
-						 threads);
-				if (paths > 1)
-					snprintf(t->name + strlen(t->name),
-						 sizeof(t->name) -
-							 strlen(t->name),
-						 " %d files", paths);
-				snprintf(t->rw, sizeof(t->rw), "%s",
-					 section ? "write" : "read");
-				snprintf(t->pattern, sizeof(t->pattern), "%s",
-					 random ? "random" : "sequential");
-				t->block_size = bs;
-				t->queue_depth =
-					qd > 0 && qd < 1000000 ? qd : 1;
-				t->threads = threads > 0 && threads < 1000000
-						     ? threads
-						     : 1;
-				t->read_pct =
-					write_pct >= 0 ? 100 - write_pct : -1;
-				t->iops = iops;
-				t->mb_s = secs > 0 ? bytes / secs / 1e6 : 0;
-				t->lat_mean_us = lat * 1e3;
-			}
-			section = -1;
-		}
-	}
-	if (r->n == 0) {
-		snprintf(err, err_len,
-			 "not a DiskSpd text report: no \"Read IO\" or "
-			 "\"Write IO\" total row that moved data");
-		rc = -EINVAL;
-	} else if (!(secs > 0)) {
-		snprintf(err, err_len, "no \"actual test time\"");
-		rc = -EINVAL;
-	}
-	if (paths > 1)
-		snprintf(r->comment, sizeof(r->comment), "%d target files",
-			 paths);
-out:
-	free(text);
 	return rc;
 }

@@ -1,25 +1,27 @@
 /*
- * fuzz_import — the libFuzzer target of one importer (daemon/import_*.c):
- * any bytes must parse or be refused, never crash, leak or overrun.
- * tests/fuzz/run builds it once per importer with clang,
- * -DIMPORT_FN=import_cdm (import_fio, import_diskspd, import_diskspd_text).
+ * fuzz_import — the libFuzzer target of one import format: any bytes must
+ * parse or be refused through import_parse (the importer, then the names
+ * and ranges every run is checked against), never crash, leak or overrun.
+ * tests/fuzz/run builds it once per target with clang,
+ * -DIMPORT_FORMAT="cdm" (fio, diskspd: XML or text by its content).
  */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "import.h"
 
-#ifndef IMPORT_FN
-#error "build with -DIMPORT_FN=import_cdm (or import_fio, import_diskspd)"
+#ifndef IMPORT_FORMAT
+#error "build with -DIMPORT_FORMAT=\"cdm\" (or \"fio\", \"diskspd\")"
 #endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct import_run r;
+	struct import_runs runs;
 	char err[256];
-	int line;
 
-	IMPORT_FN((const char *)data, size, &r, err, sizeof(err), &line);
+	if (import_parse(IMPORT_FORMAT, (const char *)data, size, &runs, err,
+			 sizeof(err)) == 0)
+		import_runs_free(&runs);
 	return 0;
 }

@@ -85,6 +85,8 @@ void h_import(struct api_req *req, struct api_resp *resp)
 		api_fail(resp, 422, "format", "format: %s", err);
 	else if (rc == -EINVAL)
 		api_fail(resp, 422, "body", "body: %s", err);
+	else if (rc == -ENOTUNIQ)
+		api_fail(resp, 409, "body", "body: %s", err);
 	else if (rc < 0)
 		api_fail_store(resp, rc,
 			       "the archive could not store the import");

@@ -286,7 +286,9 @@ struct archive_restore {
 
 /* Stores a run another archive had, under its own uuid, in one transaction.
  * Returns 0 with *run_id; -EEXIST with *run_id the run of that uuid here
- * already; or another negative errno (nothing written). */
+ * already; -ENOTUNIQ with *run_id a run of that uuid here with another
+ * number of iterations (not the same run); or another negative errno
+ * (nothing written). */
 int archive_run_restore(struct archive *a, const struct archive_restore *in,
 			int64_t *run_id);
 

@@ -230,6 +230,22 @@ static int run_of_uuid(struct archive *a, const char *uuid, int64_t *run_id)
 	return 0;
 }
 
+/* Does run id hold n result rows (the same run as a document of n)? */
+static int same_rows(struct archive *a, int64_t id, size_t n)
+{
+	sqlite3_stmt *st;
+	int same = 0;
+
+	if (archive_prep(a, "SELECT count(*) FROM results WHERE run_id=?",
+			 &st) < 0)
+		return 0;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		same = sqlite3_column_int64(st, 0) == (sqlite3_int64)n;
+	sqlite3_finalize(st);
+	return same;
+}
+
 int archive_run_restore(struct archive *a, const struct archive_restore *in,
 			int64_t *run_id)
 {
@@ -246,7 +262,9 @@ int archive_run_restore(struct archive *a, const struct archive_restore *in,
 	if ((rc = run_of_uuid(a, in->uuid, run_id)) < 0)
 		goto out;
 	if (*run_id)
-		return archive_tx_end(a, -EEXIST);
+		return archive_tx_end(a, same_rows(a, *run_id, in->n_rows)
+						 ? -EEXIST
+						 : -ENOTUNIQ);
 	if ((rc = archive_prep(
 		     a,
 		     "INSERT INTO runs(job_id, state, profile, target,"

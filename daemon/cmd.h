@@ -53,6 +53,9 @@ int cmd_load_token(const char *path, int create, char *tok, size_t len);
  */
 int cmd_push_runs(struct archive *a, const char *url, const char *token_file,
 		  const int64_t *ids, size_t n);
+/* Are url (http or https, no query) and token_file (NULL: none) what a
+ * push takes? 0, or -1 with the reason on stderr (before a long run). */
+int cmd_push_check(const char *url, const char *token_file);
 /* storbench push [...] URL RUN_ID...: runs to another daemon (cmd_push.c). */
 int cmd_push(int argc, char **argv);
 

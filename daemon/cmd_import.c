@@ -23,15 +23,20 @@
 #include "sys.h"
 
 static const char usage_import[] =
-	"usage: storbench import [--data DIR] [--format cdm|fio|diskspd] "
+	"usage: storbench import [--data DIR] [--format "
+	"cdm|fio|diskspd|storbench] "
 	"[--label L]... FILE...\n"
 	"\n"
-	"Stores CrystalDiskMark text, fio JSON or DiskSpd XML/text results in "
-	"DIR's archive\n"
-	"(default ./var; a daemon on DIR may be running), one run per file.\n"
+	"Stores CrystalDiskMark text, fio JSON or DiskSpd XML/text results, "
+	"or storbench's\n"
+	"own run documents (GET /api/v1/runs/{id}?format=storbench, "
+	"storbench run --json),\n"
+	"in DIR's archive (default ./var; a daemon on DIR may be running): a "
+	"run per\n"
+	"complete run in a file (a DiskSpd text file may hold several).\n"
 	"  --data DIR          the archive (default ./var)\n"
-	"  --format F          cdm, fio or diskspd (default: told from the "
-	"file)\n"
+	"  --format F          cdm, fio, diskspd or storbench (default: told "
+	"from the file)\n"
 	"  --label L           a label for every imported run (repeatable; "
 	"no comma)\n";
 

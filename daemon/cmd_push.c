@@ -158,6 +158,26 @@ static int push_one(CURL *c, struct archive *a, const char *url,
 	return rc;
 }
 
+int cmd_push_check(const char *url, const char *token_file)
+{
+	char tok[256];
+	int rc = 0;
+
+	if ((strncmp(url, "http://", 7) && strncmp(url, "https://", 8)) ||
+	    strpbrk(url, "?# \t\r\n")) {
+		fprintf(stderr,
+			"storbench: %s: an http:// or https:// URL without a "
+			"query or fragment (the daemon, or its "
+			"/api/v1/import)\n",
+			url);
+		return -1;
+	}
+	if (token_file && cmd_load_token(token_file, 0, tok, sizeof(tok)) < 0)
+		rc = -1; /* logged: which and why */
+	memset(tok, 0, sizeof(tok));
+	return rc;
+}
+
 int cmd_push_runs(struct archive *a, const char *url, const char *token_file,
 		  const int64_t *ids, size_t n)
 {
@@ -165,12 +185,8 @@ int cmd_push_runs(struct archive *a, const char *url, const char *token_file,
 	CURL *c;
 	int failed = 0;
 
-	if (strncmp(url, "http://", 7) && strncmp(url, "https://", 8)) {
-		fprintf(stderr,
-			"storbench push: %s: an http:// or https:// URL\n",
-			url);
+	if (cmd_push_check(url, token_file) < 0)
 		return 1;
-	}
 	if (token_file) {
 		if (cmd_load_token(token_file, 0, tok, sizeof(tok)) < 0)
 			return 1; /* logged: which and why */
@@ -200,9 +216,11 @@ int cmd_push_runs(struct archive *a, const char *url, const char *token_file,
 static int64_t run_id_arg(const char *s)
 {
 	char *end;
-	long long v = strtoll(s, &end, 10);
+	long long v;
 
-	return *s && !*end && v > 0 ? (int64_t)v : 0;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	return *s && !*end && v > 0 && errno == 0 ? (int64_t)v : 0;
 }
 
 int cmd_push(int argc, char **argv)
@@ -233,6 +251,8 @@ int cmd_push(int argc, char **argv)
 		fputs(usage_push, stderr);
 		return 2;
 	}
+	if (cmd_push_check(argv[optind], token_file) < 0)
+		return 2;
 	n = argc - optind - 1;
 	if (!(ids = calloc((size_t)n, sizeof(*ids))))
 		return 1;

@@ -222,14 +222,13 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 	}
-	if ((token_file && !push) ||
-	    (push && strncmp(push, "http://", 7) != 0 &&
-	     strncmp(push, "https://", 8) != 0)) {
-		fprintf(stderr, "storbench run: %s\n",
-			push ? "--push: an http:// or https:// URL"
-			     : "--token-file goes with --push");
+	if (token_file && !push) {
+		fprintf(stderr,
+			"storbench run: --token-file goes with --push\n");
 		goto out;
 	}
+	if (push && cmd_push_check(push, token_file) < 0)
+		goto out; /* before the run, not after it */
 	if (optind != argc - 1) {
 		cmd_usage(stderr, usage_run);
 		goto out;

@@ -107,8 +107,30 @@ int import_num(const char *s, enum import_field f, double *v, const char **end,
 	return -EINVAL;
 }
 
+int import_date_ok(const char *s)
+{
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30,
+				     31, 31, 30, 31, 30, 31 };
+	int y, mo, d, h, mi, se, n = 0;
+
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &se,
+		   &n) != 6 ||
+	    n != 19 || (s[n] && strcmp(s + n, "Z") != 0) ||
+	    strspn(s, "0123456789") != 4)
+		return 0;
+	return y >= 1980 && y <= 2200 && mo >= 1 && mo <= 12 && d >= 1 &&
+	       d <= mdays[mo - 1] &&
+	       (mo != 2 || d < 29 ||
+		(y % 4 == 0 && (y % 100 || y % 400 == 0))) &&
+	       h >= 0 && h < 24 && mi >= 0 && mi < 60 && se >= 0 && se <= 60;
+}
+
 int import_check_run(const struct import_run *r, char *err, size_t err_len)
 {
+	if (r->date[0] && !import_date_ok(r->date)) {
+		snprintf(err, err_len, "date: %s is not a date", r->date);
+		return -EINVAL;
+	}
 	if (import_check(IMPORT_BEST_OF, r->iterations, 0, err, err_len, NULL) <
 		    0 ||
 	    import_check(IMPORT_TEST_SIZE, (double)r->test_size, 0, err,

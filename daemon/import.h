@@ -180,6 +180,10 @@ const char *import_detect(const char *buf, size_t len);
 int import_parse(const char *format, const char *buf, size_t len,
 		 struct import_runs *out, char *err, size_t err_len);
 
+/* Is s a time as an import stores it: "2024-01-06T05:41:48" (the tool's
+ * local time) or with "Z" (UTC), a real day of a year 1980 … 2200? */
+int import_date_ok(const char *s);
+
 /* Every number of r against its range: 0, or -EINVAL with err naming the
  * field, the test and its line. */
 int import_check_run(const struct import_run *r, char *err, size_t err_len);
@@ -209,8 +213,9 @@ struct import_done {
  * import_check_args) and kept with the original under filename (NULL:
  * none). done needs room for IMPORT_MAX_RUNS; *n receives how many.
  * Returns 0; -EPROTO (not recognised), -EOPNOTSUPP (a format this version
- * cannot import) or -EINVAL (not a valid file of its format), each with
- * err saying why; or -ENOSPC, -EIO, -ENOMEM from the archive (nothing
+ * cannot import), -EINVAL (not a valid file of its format) or -ENOTUNIQ
+ * (a storbench run whose uuid another run here has), each with err saying
+ * why; or -ENOSPC, -EIO, -ENOMEM from the archive (nothing
  * written).
  */
 int import_file(struct archive *a, const char *format, const char *buf,

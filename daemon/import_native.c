@@ -17,6 +17,7 @@
  * counts rounded back from them, no histograms, no samples; the run says
  * so in a warning.
  */
+#include "import_native.h"
 #include "import.h"
 
 #include <errno.h>
@@ -37,7 +38,7 @@
 
 static const char *const ended_states[] = { "done", "failed", "cancelled",
 					    "interrupted", NULL };
-static const char *const rws[] = { "read", "write", "mix", NULL };
+static const char *const patterns[] = { "sequential", "random", NULL };
 
 static const struct field label_item = { "label", FIELD_STRING, .min = 1,
 					 .max = 64, .flags = FIELD_CLEAN };
@@ -52,27 +53,67 @@ static const struct field run_fields[] = {
 	  .help = "a run moves once it has ended" },
 	{ "profile", FIELD_STRING, .min = 1, .max = 64, .flags = FIELD_CLEAN },
 	{ "target", FIELD_STRING, .min = 1, .max = 4096 },
-	{ "labels", FIELD_LIST, .item = &label_item, .max_items = 64 },
-	{ "notes", FIELD_STRING, .max = 65536, .flags = FIELD_NULLABLE },
-	{ "started_at", FIELD_STRING, .min = 1, .max = 40 },
-	{ "finished_at", FIELD_STRING, .min = 1, .max = 40,
-	  .flags = FIELD_NULLABLE },
+	/* a job's 32 and an import's 24 more */
+	{ "labels", FIELD_LIST, .item = &label_item, .max_items = 56,
+	  .flags = FIELD_UNIQUE },
+	{ "notes", FIELD_STRING, .max = 4096 },
+	{ "started_at", FIELD_STRING, .min = 19, .max = 20 },
+	{ "finished_at", FIELD_STRING, .min = 19, .max = 20 },
 	{ "warnings", FIELD_LIST, .item = &warning_item, .max_items = 1000 },
 };
 
 static const struct field engine_fields[] = {
-	{ "version", FIELD_STRING, .min = 1, .max = 64 },
-	{ "target", FIELD_STRING, .min = 1, .max = 64 },
+	{ "version", FIELD_STRING, .min = 1, .max = 32, .flags = FIELD_CLEAN },
+	{ "target", FIELD_STRING, .min = 1, .max = 32, .flags = FIELD_CLEAN },
 	{ "direct", FIELD_BOOL, .help = "unbuffered I/O" },
 };
 
 static const struct field test_fields[] = {
-	{ "test", FIELD_STRING, .min = 1, .max = 95 },
-	{ "rw", FIELD_ENUM, .choices = rws },
-	{ "pattern", FIELD_STRING, .min = 1, .max = 32 },
-	{ "block_size", FIELD_INT, "B", .min = 0, .max = BIG },
-	{ "queue_depth", FIELD_INT, .min = 0, .max = 1e9 },
-	{ "threads", FIELD_INT, .min = 0, .max = 1e9 },
+	{ "test", FIELD_STRING, .min = 1, .max = 95, .flags = FIELD_CLEAN },
+	/* read, write, mix; a preset's own ("log write", "create") */
+	{ "rw", FIELD_STRING, .min = 1, .max = 32, .flags = FIELD_CLEAN },
+	{ "pattern", FIELD_ENUM, .choices = patterns },
+	/* 0: an imported file that does not say */
+	{ "block_size", FIELD_INT, "B", .min = 0, .max = 4294967296.0 },
+	{ "queue_depth", FIELD_INT, .min = 1, .max = 65536 },
+	{ "threads", FIELD_INT, .min = 1, .max = 65536 },
+};
+
+/* The document's own header, when it has one (the plain GET has none). */
+static const char *const doc_formats[] = { "storbench-run", NULL };
+static const struct field document_fields[] = {
+	{ "format", FIELD_ENUM, .choices = doc_formats },
+	{ "version", FIELD_INT, .min = 1, .max = 1,
+	  .help = "a newer storbench's document: import it there, or upgrade" },
+	{ "storbench", FIELD_STRING, .min = 1, .max = 32,
+	  .flags = FIELD_NULLABLE | FIELD_CLEAN },
+};
+
+/* What the archive and compare read of a probe and a spec (other members
+ * are kept as they are). FIELD_NULLABLE: may be absent or null. */
+static const struct field probe_fields[] = {
+	{ "hostname", FIELD_STRING, .max = 255, .flags = FIELD_NULLABLE },
+	{ "fs_type", FIELD_STRING, .max = 32,
+	  .flags = FIELD_NULLABLE | FIELD_CLEAN },
+	{ "fs_block_size", FIELD_INT, "B", .min = 512, .max = 1 << 30,
+	  .flags = FIELD_NULLABLE },
+	{ "write_cache", FIELD_STRING, .max = 32, .flags = FIELD_NULLABLE },
+	{ "free_bytes", FIELD_INT, "B", .min = 0, .max = BIG,
+	  .flags = FIELD_NULLABLE },
+	{ "total_bytes", FIELD_INT, "B", .min = 0, .max = BIG,
+	  .flags = FIELD_NULLABLE },
+	{ "cpus", FIELD_INT, .min = 1, .max = 65536, .flags = FIELD_NULLABLE },
+	{ "memory_bytes", FIELD_INT, "B", .min = 0, .max = BIG,
+	  .flags = FIELD_NULLABLE },
+};
+
+static const struct field spec_fields[] = {
+	{ "size", FIELD_INT, "B", .min = 0, .max = BIG,
+	  .flags = FIELD_NULLABLE },
+	{ "iterations", FIELD_INT, .min = 1, .max = 1000,
+	  .flags = FIELD_NULLABLE },
+	{ "duration_s", FIELD_NUMBER, "s", .min = 0, .max = 86400,
+	  .flags = FIELD_NULLABLE },
 };
 
 static const struct field sweep_fields[] = {
@@ -82,10 +123,10 @@ static const struct field sweep_fields[] = {
 };
 
 static const struct field iter_fields[] = {
-	{ "iteration", FIELD_INT, .min = 0, .max = 1e6 },
-	{ "mb_s", FIELD_NUMBER, "MB/s", .min = 0, .max = 1e9 },
-	{ "iops", FIELD_NUMBER, "I/O/s", .min = 0, .max = 1e12 },
-	{ "lat_mean_us", FIELD_NUMBER, "µs", .min = 0, .max = 1e13,
+	{ "iteration", FIELD_INT, .min = 1, .max = 1000 },
+	{ "mb_s", FIELD_NUMBER, "MB/s", .min = 0, .max = 1e7 },
+	{ "iops", FIELD_NUMBER, "I/O/s", .min = 0, .max = 1e9 },
+	{ "lat_mean_us", FIELD_NUMBER, "µs", .min = 0, .max = 1e10,
 	  .flags = FIELD_NULLABLE },
 	{ "bytes", FIELD_INT, "B", .min = 0, .max = BIG,
 	  .flags = FIELD_NULLABLE },
@@ -113,10 +154,11 @@ static const char *const lat_keys[] = { "stdev", "p50",	   "p90", "p99",
 
 static const struct field sample_fields[] = {
 	{ "test", FIELD_STRING, .min = 1, .max = 95 },
-	{ "rw", FIELD_ENUM, .choices = rws },
-	{ "iteration", FIELD_INT, .min = 0, .max = 1e6 },
-	{ "second", FIELD_INT, .min = 0, .max = 1e9 },
-	{ "length_s", FIELD_NUMBER, "s", .min = 0, .max = 1e6 },
+	{ "rw", FIELD_STRING, .min = 1, .max = 32 },
+	{ "iteration", FIELD_INT, .min = 1, .max = 1000 },
+	{ "second", FIELD_INT, .min = 0, .max = 86400 },
+	{ "length_s", FIELD_NUMBER, "s", .min = 0, .max = 2,
+	  .flags = FIELD_ABOVE_MIN },
 	{ "read_ios", FIELD_INT, .min = 0, .max = BIG },
 	{ "read_bytes", FIELD_INT, .min = 0, .max = BIG },
 	{ "read_lat_sum_ns", FIELD_INT, .min = 0, .max = BIG },
@@ -168,15 +210,15 @@ struct doc {
 	struct archive_restore in;
 	struct archive_restore_row *rows;
 	struct archive_restore_sample *samples;
-	void **hists;
-	size_t n_rows, n_samples;
+	void **hists; /* cap_rows of them, NULL or each row's decoded bytes */
+	size_t n_rows, cap_rows, n_samples;
 	char *spec, *probe, *labels, *warnings;
 	int no_raw;
 };
 
 static void doc_free(struct doc *d)
 {
-	for (size_t i = 0; d->hists && i < d->n_rows; i++)
+	for (size_t i = 0; d->hists && i < d->cap_rows; i++)
 		free(d->hists[i]);
 	free(d->hists);
 	free(d->rows);
@@ -235,13 +277,21 @@ static int read_iteration(struct doc *d, json_t *t, json_t *it, size_t k,
 	r->res.cpu_sys_s = num_of(it, "cpu_sys_s");
 	r->has_cpu = json_is_number(json_object_get(it, "cpu_user_s"));
 	if (r->imported) {
-		/* another tool's numbers, as it printed them */
+		/* another tool's numbers, as it printed them: within what
+		 * the importers take (import.h) */
 		r->res.mb_s = num_of(it, "mb_s");
 		r->res.mib_s = r->res.mb_s * 1e6 / (1 << 20);
 		r->res.iops = num_of(it, "iops");
 		v = json_object_get(it, "lat_mean_us");
 		r->res.lat_mean_us =
 			json_is_number(v) ? json_number_value(v) : -1;
+		if (!import_in_range(IMPORT_MB_S, r->res.mb_s) ||
+		    !import_in_range(IMPORT_IOPS, r->res.iops) ||
+		    (r->res.lat_mean_us >= 0 &&
+		     !import_in_range(IMPORT_LAT_US, r->res.lat_mean_us)))
+			return field_fail(e, path,
+					  "MB/s, IOPS or latency out of what "
+					  "an importer takes (import ranges)");
 	} else {
 		r->res.window_ns =
 			raw ? (uint64_t)int_of(raw, "window_ns")
@@ -251,13 +301,16 @@ static int read_iteration(struct doc *d, json_t *t, json_t *it, size_t k,
 			    : (uint64_t)llround(num_of(it, "lat_mean_us") *
 						1e3 * (double)r->res.ios);
 		result_finish(&r->res);
+		v = json_object_get(it, "lat_mean_us");
 		if (!follows(num_of(it, "mb_s"), r->res.mb_s) ||
-		    !follows(num_of(it, "iops"), r->res.iops))
+		    !follows(num_of(it, "iops"), r->res.iops) ||
+		    (json_is_number(v) &&
+		     !follows(json_number_value(v), r->res.lat_mean_us)))
 			return field_fail(
 				e, path,
-				"MB/s %.17g and IOPS %.17g do not follow from "
-				"its counts (%.17g and %.17g): the document "
-				"was changed",
+				"MB/s %.17g, IOPS %.17g or the mean latency do "
+				"not follow from its counts (%.17g and %.17g): "
+				"the document was changed",
 				num_of(it, "mb_s"), num_of(it, "iops"),
 				r->res.mb_s, r->res.iops);
 	}
@@ -268,6 +321,12 @@ static int read_iteration(struct doc *d, json_t *t, json_t *it, size_t k,
 			   : -ENOMEM;
 		if (rc == 0 && hist_decode(h, d->hists[k], r->hist_len) < 0)
 			rc = -EINVAL;
+		/* the histogram holds the iteration's I/Os, their latencies
+		 * summing to its lat_sum_ns */
+		if (rc == 0 && !r->imported &&
+		    (h->count != r->res.ios ||
+		     !follows(h->sum_ns, (double)r->res.lat_sum_ns)))
+			rc = -ERANGE;
 		if (rc == 0) {
 			hist_summary(h, &r->lat);
 			r->hist = d->hists[k];
@@ -276,6 +335,11 @@ static int read_iteration(struct doc *d, json_t *t, json_t *it, size_t k,
 		free(h);
 		if (rc == -ENOMEM)
 			return rc;
+		if (rc == -ERANGE)
+			return field_fail(e, at,
+					  "histogram: its I/Os or their "
+					  "latencies are not the iteration's "
+					  "(ios, lat_sum_ns)");
 		if (rc < 0)
 			return field_fail(e, at,
 					  "histogram: not a storbench "
@@ -311,6 +375,17 @@ static int read_tests(struct doc *d, json_t *tests, struct field_error *e)
 			snprintf(at, sizeof(at), "tests[%zu].iterations", i);
 			return field_fail(e, at, "must be a list");
 		}
+		for (size_t j = 0; j < i; j++) {
+			json_t *u = json_array_get(tests, j);
+			if (strcmp(str_of(u, "test"), str_of(t, "test")) == 0 &&
+			    strcmp(str_of(u, "rw"), str_of(t, "rw")) == 0)
+				return field_fail(e, at,
+						  "test \"%.95s\" %.32s is "
+						  "tests[%zu] too: a run holds "
+						  "a test and direction once",
+						  str_of(t, "test"),
+						  str_of(t, "rw"), j);
+		}
 		if (json_is_object(json_object_get(t, "sweep"))) {
 			snprintf(at, sizeof(at), "tests[%zu].sweep", i);
 			if (need(sweep_fields, FIELDS_N(sweep_fields),
@@ -325,6 +400,7 @@ static int read_tests(struct doc *d, json_t *tests, struct field_error *e)
 	d->hists = calloc(n ? n : 1, sizeof(*d->hists));
 	if (!d->rows || !d->hists)
 		return -ENOMEM;
+	d->cap_rows = n;
 	json_array_foreach(tests, i, t)
 	{
 		json_array_foreach(json_object_get(t, "iterations"), k, it)
@@ -334,26 +410,29 @@ static int read_tests(struct doc *d, json_t *tests, struct field_error *e)
 			if ((rc = read_iteration(d, t, it, d->n_rows, at, e)) <
 			    0)
 				return rc;
+			if (k > 0 && d->rows[d->n_rows].iteration <=
+					     d->rows[d->n_rows - 1].iteration)
+				return field_fail(
+					e, at,
+					"iteration %d after %d: "
+					"iterations count up, each "
+					"once",
+					d->rows[d->n_rows].iteration,
+					d->rows[d->n_rows - 1].iteration);
 			d->n_rows++;
 		}
 	}
 	return 0;
 }
 
-static int read_samples(struct doc *d, json_t *samples, struct field_error *e)
+/* read_samples' loop over the list. */
+static int samples_each(struct doc *d, json_t *samples, int64_t *last,
+			struct field_error *e)
 {
 	json_t *s;
-	size_t i;
+	size_t i, row;
 	char at[96];
 
-	if (!samples)
-		return 0;
-	if (!json_is_array(samples) || json_array_size(samples) > 10000000)
-		return field_fail(e, "samples",
-				  "must be a list of the run's seconds");
-	d->samples = calloc(json_array_size(samples) + 1, sizeof(*d->samples));
-	if (!d->samples)
-		return -ENOMEM;
 	json_array_foreach(samples, i, s)
 	{
 		struct archive_restore_sample *o = &d->samples[i];
@@ -367,9 +446,53 @@ static int read_samples(struct doc *d, json_t *samples, struct field_error *e)
 		o->length_s = num_of(s, "length_s");
 		for (int c = 0; c < 6; c++)
 			o->counts[c] = int_of(s, sample_fields[5 + c].name);
+		/* a second of an iteration the document has, after the
+		 * one before it */
+		for (row = 0; row < d->n_rows; row++)
+			if (d->rows[row].iteration == o->iteration &&
+			    strcmp(d->rows[row].test, o->test) == 0 &&
+			    strcmp(d->rows[row].rw, o->rw) == 0)
+				break;
+		if (row == d->n_rows)
+			return field_fail(e, at,
+					  "a second of test \"%.95s\" %.32s "
+					  "iteration %d, which the document "
+					  "does not have",
+					  o->test, o->rw, o->iteration);
+		if (last[row] >= o->second)
+			return field_fail(e, at,
+					  "second %lld after second %lld of "
+					  "its iteration: each once, in order",
+					  (long long)o->second,
+					  (long long)last[row]);
+		last[row] = o->second;
 		d->n_samples++;
 	}
 	return 0;
+}
+
+static int read_samples(struct doc *d, json_t *samples, struct field_error *e)
+{
+	size_t row;
+	int64_t *last; /* each row's last second so far */
+	int rc;
+
+	if (!samples)
+		return 0;
+	if (!json_is_array(samples) || json_array_size(samples) > 1000000)
+		return field_fail(e, "samples",
+				  "must be a list of the run's seconds");
+	d->samples = calloc(json_array_size(samples) + 1, sizeof(*d->samples));
+	last = malloc((d->n_rows + 1) * sizeof(*last));
+	if (!d->samples || !last) {
+		free(last);
+		return -ENOMEM;
+	}
+	for (row = 0; row < d->n_rows; row++)
+		last[row] = -1;
+	rc = samples_each(d, samples, last, e);
+	free(last);
+	return rc;
 }
 
 /* The run's labels: the document's, then the caller's not among them. */
@@ -425,29 +548,36 @@ static int read_doc(struct doc *d, const char *buf, size_t len,
 	int rc;
 
 	d->root = r = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (!r)
-		return field_fail(e, "body", "line %d: %s", jerr.line,
-				  jerr.text);
+	if (!r) {
+		snprintf(e->detail, sizeof(e->detail), "line %d, column %d: %s",
+			 jerr.line, jerr.column,
+			 strstr(jerr.text, "JSON_ALLOW_NUL")
+				 ? "a \\u0000 in a string"
+				 : jerr.text);
+		return -EINVAL;
+	}
 	if (need(run_fields, FIELDS_N(run_fields), r, "", e) < 0 ||
 	    need(engine_fields, FIELDS_N(engine_fields),
-		 json_object_get(r, "engine"), "engine", e) < 0)
+		 json_object_get(r, "engine"), "engine", e) < 0 ||
+	    (json_object_get(r, "document") &&
+	     need(document_fields, FIELDS_N(document_fields),
+		  json_object_get(r, "document"), "document", e) < 0) ||
+	    need(probe_fields, FIELDS_N(probe_fields),
+		 json_object_get(r, "probe"), "probe", e) < 0 ||
+	    need(spec_fields, FIELDS_N(spec_fields), json_object_get(r, "spec"),
+		 "spec", e) < 0 ||
+	    import_native_check(r, e) < 0)
 		return -EINVAL;
-	if (!json_is_object(json_object_get(r, "spec")))
-		return field_fail(e, "spec", "must be an object");
-	probe = json_object_get(r, "probe");
-	if (probe && !json_is_object(probe) && !json_is_null(probe))
-		return field_fail(e, "probe", "must be an object or null");
 	if ((rc = read_tests(d, json_object_get(r, "tests"), e)) < 0 ||
 	    (rc = read_samples(d, json_object_get(r, "samples"), e)) < 0)
 		return rc;
 	eng = json_object_get(r, "engine");
 	d->spec = json_dumps(json_object_get(r, "spec"), JSON_COMPACT);
-	d->probe =
-		json_is_object(probe) ? json_dumps(probe, JSON_COMPACT) : NULL;
+	probe = json_object_get(r, "probe");
+	d->probe = json_dumps(probe, JSON_COMPACT);
 	d->labels = labels_of(json_object_get(r, "labels"), labels);
 	d->warnings = warnings_of(d, json_object_get(r, "warnings"));
-	if (!d->spec || (json_is_object(probe) && !d->probe) || !d->labels ||
-	    !d->warnings)
+	if (!d->spec || !d->probe || !d->labels || !d->warnings)
 		return -ENOMEM;
 	d->in = (struct archive_restore){
 		.uuid = str_of(r, "uuid"),
@@ -463,7 +593,17 @@ static int read_doc(struct doc *d, const char *buf, size_t len,
 	};
 	d->in.import = (struct archive_import_in){
 		.tool = "storbench",
-		.version = d->in.engine_version,
+		/* the storbench that wrote the document (the plain GET does
+		 * not say: then the run's engine's, for a run measured by
+		 * storbench, else unknown) */
+		.version = str_of(json_object_get(r, "document"), "storbench")
+				   ? str_of(json_object_get(r, "document"),
+					    "storbench")
+			   : json_object_get(r, "import") &&
+					   !json_is_null(
+						   json_object_get(r, "import"))
+				   ? "unknown"
+				   : d->in.engine_version,
 		.format = "storbench",
 		.profile = str_of(r, "profile"),
 		.target = str_of(r, "target"),
@@ -499,12 +639,20 @@ int import_native(struct archive *a, const char *buf, size_t len,
 	d.in.import.sha256 = sha;
 	d.in.import.filename = filename ? filename : "";
 	rc = archive_run_restore(a, &d.in, &done[0].id);
+	if (rc == -ENOTUNIQ) {
+		snprintf(err, err_len,
+			 "uuid %s is run %lld here, which has other "
+			 "iterations than this document: not the same run",
+			 d.in.uuid, (long long)done[0].id);
+		doc_free(&d);
+		return rc;
+	}
 	if (rc == 0 || rc == -EEXIST) {
 		done[0].duplicate = rc == -EEXIST;
 		done[0].tests =
 			json_array_size(json_object_get(d.root, "tests"));
 		snprintf(done[0].tool, sizeof(done[0].tool), "storbench %s",
-			 d.in.engine_version);
+			 d.in.import.version);
 		*n = 1;
 		rc = 0;
 	} else {

@@ -91,8 +91,9 @@ int runview_document(struct archive *a, int64_t id, json_t **out)
 
 	if (rc == 0 && (rc = archive_run_raw(a, id, *out)) == 0 &&
 	    json_object_set_new(*out, "document",
-				json_pack("{s:s, s:i}", "format",
-					  "storbench-run", "version", 1)) < 0)
+				json_pack("{s:s, s:i, s:s}", "format",
+					  "storbench-run", "version", 1,
+					  "storbench", STORBENCH_VERSION)) < 0)
 		rc = -ENOMEM;
 	if (rc < 0) {
 		json_decref(*out);

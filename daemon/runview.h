@@ -21,7 +21,8 @@ int runview_json(struct archive *a, int64_t id, json_t **out);
 /* *out = run id as a document another archive's import takes
  * (?format=storbench, `storbench run --json`, `storbench push`):
  * runview_json with archive_run_raw's counts, histograms and samples, and
- * "document": {"format": "storbench-run", "version": 1}. */
+ * "document": {"format": "storbench-run", "version": 1, "storbench": the
+ * version that wrote it}. */
 int runview_document(struct archive *a, int64_t id, json_t **out);
 
 #endif

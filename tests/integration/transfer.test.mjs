@@ -77,7 +77,7 @@ test('a native run imported elsewhere is the same run, byte for byte', async () 
   const doc = await get(a, `/api/v1/runs/${runA}?format=storbench`);
   assert.equal(doc.status, 200);
   const d = JSON.parse(doc.text);
-  assert.deepEqual(d.document, { format: 'storbench-run', version: 1 });
+  assert.deepEqual(d.document, { format: 'storbench-run', version: 1, storbench: JSON.parse(doc.text).engine.version });
   assert.match(d.uuid, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   assert.ok(d.samples.length >= 6, `samples: ${d.samples.length}`);
   for (const t of d.tests)
@@ -143,9 +143,20 @@ test('storbench push and run --push send runs to another daemon', async () => {
   const none = spawnSync(bin, ['push', '--data', dirA, '--token-file', tokenFile, b.url, '999'], { encoding: 'utf8' });
   assert.equal(none.status, 1);
   assert.match(none.stderr, /run 999: no such run in this archive/);
-  const bad = spawnSync(bin, ['push', '--data', dirA, 'ftp://127.0.0.1/', String(runA)], { encoding: 'utf8' });
-  assert.equal(bad.status, 1);
-  assert.match(bad.stderr, /an http:\/\/ or https:\/\/ URL/);
+  for (const url of ['ftp://127.0.0.1/', `${b.url}/x?a=b`, '127.0.0.1:80']) {
+    const bad = spawnSync(bin, ['push', '--data', dirA, url, String(runA)], { encoding: 'utf8' });
+    assert.equal(bad.status, 2, url);
+    assert.match(bad.stderr, /an http:\/\/ or https:\/\/ URL without a query/);
+  }
+  // a token file others may read: refused before the run, not after it
+  const loose = path.join(root, 'loose-token');
+  fs.writeFileSync(loose, tokenB, { mode: 0o644 });
+  fs.chmodSync(loose, 0o644);
+  const t0 = Date.now();
+  const early = spawnSync(bin, ['run', '--push', b.url, '--token-file', loose, '--data', path.join(root, 'x'), root], { encoding: 'utf8' });
+  assert.equal(early.status, 2, early.stderr);
+  assert.match(early.stderr, /others may read it/);
+  assert.ok(Date.now() - t0 < 5000, 'no benchmark ran');
   assert.equal(await total(b, authB), before);
 
   // a run here and now, pushed when done; its --json output imports too
@@ -185,6 +196,21 @@ test('a document changed by hand, a running run, a broken histogram: 422, nothin
     ['no uuid', (o) => { delete o.uuid; }, /uuid: missing/],
     ['a label with a newline', (o) => { o.labels = ['a\nb']; }, /labels\[0\]/],
     ['a sample without its counts', (o) => { delete o.samples[3].write_bytes; }, /samples\[3\]\.write_bytes: missing/],
+    ['an upper-case uuid', (o) => { o.uuid = o.uuid.toUpperCase(); }, /uuid: must be a UUID as storbench writes one/],
+    ['a uuid that is not one', (o) => { o.uuid = 'gggggggg' + o.uuid.slice(8); }, /uuid: must be a UUID/],
+    ['a test twice', (o) => { o.tests.push(o.tests[0]); }, /tests\[3\]: test "RND4K Q4T1 R70" mix is tests\[0\] too/],
+    ['an iteration twice', (o) => { o.tests[0].iterations[1] = o.tests[0].iterations[0]; }, /tests\[0\]\.iterations\[1\]: iteration 1 after 1/],
+    ['no probe', (o) => { delete o.probe; }, /probe: must be an object/],
+    ['a latency sum tripled', (o) => { o.tests[0].iterations[0].raw.lat_sum_ns *= 3; }, /tests\[0\]\.iterations\[0\]: .*do not follow from its counts/],
+    ['a latency sum tripled with its mean', (o) => { const it = o.tests[0].iterations[0]; it.raw.lat_sum_ns *= 3; it.lat_mean_us = it.raw.lat_sum_ns / it.ios / 1e3; }, /tests\[0\]\.iterations\[0\]\.raw: histogram: its I\/Os or their latencies are not the iteration's/],
+    ['a second of a test it does not have', (o) => { o.samples[0].test = 'NOPE'; }, /samples\[0\]: a second of test "NOPE"/],
+    ['a second twice', (o) => { o.samples[1] = o.samples[0]; }, /samples\[1\]: second 0 after second 0/],
+    ['a day that does not exist', (o) => { o.started_at = '2026-02-30T10:00:00Z'; }, /started_at: must be a time/],
+    ['an end before its start', (o) => { o.finished_at = '2000-01-01T00:00:00Z'; }, /finished_at: before started_at/],
+    ['a newer document', (o) => { o.document.version = 2; }, /document\.version/],
+    ['a queue depth of 0', (o) => { o.tests[0].queue_depth = 0; }, /tests\[0\]\.queue_depth/],
+    ['a pattern storbench does not run', (o) => { o.tests[0].pattern = 'zigzag'; }, /tests\[0\]\.pattern/],
+    ['a label twice', (o) => { o.labels = ['x', 'x']; }, /labels/],
   ];
   for (const [what, edit, re] of cases) {
     const o = fresh();
@@ -194,9 +220,20 @@ test('a document changed by hand, a running run, a broken histogram: 422, nothin
     assert.equal(r.json.field, 'body', what);
     assert.match(r.json.detail, re, what);
   }
+  // the uuid of a run here with other iterations: not the same run
+  const other = JSON.parse(text);
+  other.tests = other.tests.slice(1);
+  other.samples = other.samples.filter((x) => other.tests.some((t) => t.test === x.test && t.rw === x.rw));
+  const clash = await importDoc(b, JSON.stringify(other), '', authB);
+  assert.equal(clash.status, 409, JSON.stringify(clash.json));
+  assert.match(clash.json.detail, /uuid .* is run \d+ here, which has other iterations than this document/);
+  // broken JSON that means to be a document: its parser says where
+  const cut = await importDoc(b, text.slice(0, 2000), '', authB);
+  assert.equal(cut.status, 422);
+  assert.match(cut.json.detail, /^body: line 1, column \d+: /);
   const broken = await importDoc(b, text.slice(0, 2000), '?format=storbench', authB);
   assert.equal(broken.status, 422);
-  assert.match(broken.json.detail, /line 1: /);
+  assert.match(broken.json.detail, /^body: line 1, column \d+: /);
   assert.equal(await total(b, authB), before);
 });
 

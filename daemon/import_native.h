@@ -1,0 +1,20 @@
+/*
+ * import_native — storbench's own run document imported (import.h:
+ * import_native); the checks a field table cannot make are in
+ * import_native_check.c.
+ */
+#ifndef STORBENCH_IMPORT_NATIVE_H
+#define STORBENCH_IMPORT_NATIVE_H
+
+#include <jansson.h>
+
+struct field_error;
+
+/* Checks document r (its members already checked by their tables) for what
+ * the tables cannot say: the uuid's shape (lower-case hex, 8-4-4-4-12),
+ * real times with finished_at not before started_at, the spec's tests a
+ * list of objects, and an imported run's best_of, test_size and date within
+ * what the importers take. 0, or -EINVAL with e naming the field. */
+int import_native_check(json_t *r, struct field_error *e);
+
+#endif

@@ -39,6 +39,9 @@ const char *import_field_name(enum import_field f)
 
 int import_in_range(enum import_field f, double v)
 {
+	/* a latency under a nanosecond no tool prints but as 0 */
+	if (f == IMPORT_LAT_US && v > 0 && v < 1e-3)
+		return 0;
 	return v >= ranges[f].lo && v <= ranges[f].hi; /* false for NaN */
 }
 
@@ -195,4 +198,26 @@ void import_warn(struct import_run *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->warn[i], sizeof(r->warn[i]), fmt, ap);
 	va_end(ap);
+}
+
+int import_no_controls(const char *text, size_t n, const char *tool, char *err,
+		       size_t len, int *line)
+{
+	int at = 1;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)text[i];
+		if (c == '\n')
+			at++;
+		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') ||
+		    c == 0x7F) {
+			snprintf(err, len,
+				 "line %d: a control character (0x%02X) in the "
+				 "text: %s writes none",
+				 at, c, tool);
+			*line = at;
+			return -EINVAL;
+		}
+	}
+	return 0;
 }

@@ -86,7 +86,7 @@ void import_warn(struct import_run *r, const char *fmt, ...)
 enum import_field {
 	IMPORT_MB_S,	   /* 0 … 10^7 MB/s (10 TB/s) */
 	IMPORT_IOPS,	   /* 0 … 10^9 */
-	IMPORT_LAT_US,	   /* 0 … 10^10 µs (about 2.8 h) */
+	IMPORT_LAT_US,	   /* 0, or 1 ns … 10^10 µs (about 2.8 h) */
 	IMPORT_SECONDS,	   /* a test's time: 10^-3 … 10^7 s */
 	IMPORT_BLOCK_SIZE, /* 1 B … 4 GiB */
 	IMPORT_QD,	   /* 1 … 65536 */
@@ -179,6 +179,12 @@ const char *import_detect(const char *buf, size_t len);
  * / -ENOMEM with err saying why (out is then empty). */
 int import_parse(const char *format, const char *buf, size_t len,
 		 struct import_runs *out, char *err, size_t err_len);
+
+/* No control character in the n bytes of a text report but tab, CR and LF
+ * (a NUL would cut the line it is in): 0, or -EINVAL with err naming the
+ * line and *line set. tool names the writer ("CrystalDiskMark"). */
+int import_no_controls(const char *text, size_t n, const char *tool, char *err,
+		       size_t len, int *line);
 
 /* Is s a time as an import stores it: "2024-01-06T05:41:48" (the tool's
  * local time) or with "Z" (UTC), a real day of a year 1980 … 2200? */

@@ -331,6 +331,38 @@ static int label(const char *lab, int major, const char *section,
  * export any count of its range) and the drive, and the line as printed.
  * Returns 0, or -EINVAL with a->err.
  */
+/*
+ * The measure and interval times a Time or Test line names ("Measure 5 sec
+ * / Interval 5 sec", "[Interval=5 sec]", "[Interval: 5 sec]"): a measure
+ * is a test time (IMPORT_SECONDS), an interval that or 0 (CrystalDiskMark
+ * offers 0 … 600 s). 0, or -EINVAL with a->err naming the line.
+ */
+static int times(const char *v, const struct at *a)
+{
+	static const char *const words[] = { "Measure", "Interval" };
+
+	for (int w = 0; w < 2; w++) {
+		const char *p = strcasestr(v, words[w]), *end;
+		double t;
+		if (!p)
+			continue;
+		p += strlen(words[w]);
+		p += strspn(p, " :=");
+		if (import_number(p, &t, &end) < 0 ||
+		    (size_t)(end - p) != strspn(p, "0123456789.") ||
+		    !((w == 1 && t == 0) ||
+		      import_in_range(IMPORT_SECONDS, t))) {
+			snprintf(
+				a->err, a->len,
+				"line %d: %s %.16s: not a time CrystalDiskMark "
+				"measures (%s … 10000000 s)",
+				a->line, words[w], p, w ? "0" : "0.001");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int test_line(const char *v, struct import_run *r, const struct at *a)
 {
 	const char *x = strstr(v, "(x"), *b = strchr(v, '['), *p = v, *end;
@@ -338,6 +370,8 @@ static int test_line(const char *v, struct import_run *r, const struct at *a)
 	double n;
 
 	snprintf(r->test_line, sizeof(r->test_line), "%s", v);
+	if ((rc = times(v, a)) < 0)
+		return rc;
 	if (isdigit((unsigned char)*p)) {
 		if ((rc = cdm_num(&p, IMPORT_TEST_SIZE, &n, a)) < 0)
 			return rc;
@@ -350,6 +384,13 @@ static int test_line(const char *v, struct import_run *r, const struct at *a)
 		if ((rc = import_check(IMPORT_TEST_SIZE, n * (double)mul,
 				       a->line, a->err, a->len, NULL)) < 0)
 			return rc;
+		if (n * (double)mul < 1 << 20) {
+			snprintf(a->err, a->len,
+				 "line %d: a test size under 1 MiB, which "
+				 "CrystalDiskMark does not offer",
+				 a->line);
+			return -EINVAL;
+		}
 		r->test_size = (uint64_t)(n * (double)mul);
 	}
 	if (!x) {
@@ -443,30 +484,6 @@ static int fail(char *err, size_t len, int *line, int at, const char *what)
 	return -EINVAL;
 }
 
-/* No control character in the n bytes of text but tab, CR and LF (a NUL
- * would cut the line it is in): 0, or -EINVAL with err naming the line. */
-static int no_controls(const char *text, size_t n, char *err, size_t len,
-		       int *line)
-{
-	int at = 1;
-
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)text[i];
-		if (c == '\n')
-			at++;
-		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') ||
-		    c == 0x7F) {
-			char what[96];
-			snprintf(what, sizeof(what),
-				 "a control character (0x%02X) in the text: "
-				 "CrystalDiskMark writes none",
-				 c);
-			return fail(err, len, line, at, what);
-		}
-	}
-	return 0;
-}
-
 int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 	       size_t err_len, int *line)
 {
@@ -484,7 +501,8 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 		return rc == -ENOMEM ? rc
 				     : fail(err, err_len, line, 0,
 					    "the text is not valid UTF-16");
-	if ((rc = no_controls(text, n, err, err_len, line)) < 0)
+	if ((rc = import_no_controls(text, n, "CrystalDiskMark", err, err_len,
+				     line)) < 0)
 		goto out;
 	snprintf(r->tool, sizeof(r->tool), "CrystalDiskMark");
 	/* line by line, empty ones counted (errors name the line) */
@@ -580,7 +598,10 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 				/* "[Admin]", kept for the export */
 				snprintf(r->mode, sizeof(r->mode), "%s", val);
 			} else if (strcasecmp(key, "Time") == 0) {
-				/* the measure/interval times */
+				if ((rc = times(val, &a)) < 0) {
+					*line = at;
+					goto out;
+				}
 			} else if (strstr(val, "MB/s") || strchr(val, '?') ||
 				   strstr(val, "B/s") || strstr(val, "IOPS")) {
 				if (r->n == IMPORT_MAX_TESTS) {

@@ -65,9 +65,15 @@ static int number(xmlNode *n, const char *name, enum import_field f,
 	if (!child(n, name) && optional)
 		return 0;
 	text(n, name, buf, sizeof(buf));
-	if (import_number(buf, v, NULL) < 0) {
+	if (import_number(buf, v, NULL) < 0 ||
+	    /* DiskSpd prints its counts as whole numbers */
+	    ((f == IMPORT_COUNT || f == IMPORT_BYTES) &&
+	     buf[strspn(buf, " \t\r\n-0123456789")])) {
 		snprintf(err, err_len, "line %d: <%s>: %s", at, name,
-			 child(n, name) ? "not a number" : "missing");
+			 !child(n, name)		   ? "missing"
+			 : import_number(buf, v, NULL) < 0 ? "not a number"
+							   : "not a whole "
+							     "number");
 		*line = at;
 		return -EINVAL;
 	}
@@ -281,6 +287,21 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
 				    (rc = number(t, lat, IMPORT_LAT_US, 1e3, 1,
 						 &us, err, err_len, line)) < 0)
 					goto out;
+				/* every I/O is a block, as DiskSpd counts */
+				if (b != c * (double)acc[k].bs) {
+					*line = line_of(t, d ? "WriteBytes"
+							     : "ReadBytes");
+					snprintf(
+						err, err_len,
+						"line %d: <%s> %.0f is not its "
+						"%.0f I/Os of %llu bytes",
+						*line,
+						d ? "WriteBytes" : "ReadBytes",
+						b, c,
+						(unsigned long long)acc[k].bs);
+					rc = -EINVAL;
+					goto out;
+				}
 				acc[k].count[d] += c;
 				acc[k].bytes[d] += b;
 				if (child(t, lat))

@@ -24,6 +24,7 @@
 #include "import.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,7 @@ struct rep {
 	double secs;
 	int secs_line;
 	double rw_lat_us[IMPORT_MAX_TESTS];
+	double rw_ios[IMPORT_MAX_TESTS], rw_bytes[IMPORT_MAX_TESTS];
 	int rw_write[IMPORT_MAX_TESTS];
 };
 
@@ -144,10 +146,44 @@ static int total_row(struct rep *p, const char *s, int line, char *err,
 		struct import_test *t = &r->t[r->n];
 		memset(t, 0, sizeof(*t));
 		p->rw_write[r->n] = p->section;
+		p->rw_ios[r->n] = ios;
+		p->rw_bytes[r->n] = bytes;
 		p->rw_lat_us[r->n++] = lat;
 		t->line = line;
 		t->iops = iops;
 		t->mb_s = bytes / 1e6; /* over the test time: finish() */
+	}
+	return 0;
+}
+
+/*
+ * Do the numbers of test i's total row agree, as DiskSpd computes them:
+ * every I/O is a block (bytes = I/Os × block size) and the I/O per s is
+ * the I/Os over the test time (within what the printed two decimals of
+ * both allow)? 0, or -EINVAL naming the row's line.
+ */
+static int consistent(const struct rep *p, size_t i, char *err, size_t err_len,
+		      int *line)
+{
+	const struct import_test *t = &p->r->t[i];
+	double want = p->rw_ios[i] / p->secs;
+
+	if (p->rw_bytes[i] != p->rw_ios[i] * (double)p->bs) {
+		snprintf(err, err_len,
+			 "line %d: %.0f bytes are not its %.0f I/Os of %llu "
+			 "bytes",
+			 t->line, p->rw_bytes[i], p->rw_ios[i],
+			 (unsigned long long)p->bs);
+		*line = t->line;
+		return -EINVAL;
+	}
+	if (fabs(t->iops - want) > 0.0051 + want * 0.0051 / p->secs) {
+		snprintf(err, err_len,
+			 "line %d: I/O per s %.2f is not its %.0f I/Os over "
+			 "the test time (%.2f)",
+			 t->line, t->iops, p->rw_ios[i], want);
+		*line = t->line;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -243,6 +279,8 @@ static int finish(struct import_runs *out, struct rep *p, char *err,
 	}
 	for (size_t i = 0; i < r->n && rc == 0; i++) {
 		struct import_test *t = &r->t[i];
+		if ((rc = consistent(p, i, err, err_len, line)) < 0)
+			goto out;
 		t->mb_s /= p->secs;
 		t->lat_mean_us = p->rw_lat_us[i];
 		t->block_size = p->bs;
@@ -417,6 +455,7 @@ int import_diskspd_text(const char *buf, size_t len, struct import_runs *out,
 		return -ENOMEM;
 	memcpy(text, buf, len);
 	text[len] = '\0';
+	rc = import_no_controls(text, len, "DiskSpd", err, err_len, line);
 	for (ln = text; ln && rc == 0; ln = next) {
 		char *s;
 		if ((next = strchr(ln, '\n')))

@@ -18,6 +18,7 @@
  * ("jobs[2] (randread) read.runtime: …"), JSON having no lines to name.
  */
 #include "import.h"
+#include "utf8.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -115,7 +116,8 @@ static int count_opt(const char *s, enum import_field f, int def,
 	*n = def;
 	if (!s)
 		return 0;
-	if (import_number(s, &v, &end) < 0 || *end || v != floor(v))
+	if (import_number(s, &v, &end) < 0 || *end || v != floor(v) ||
+	    s[strspn(s, "0123456789")]) /* fio takes no "1e3" */
 		return not_a_number(w, key, s);
 	if (check(f, v, w, key) < 0)
 		return -EINVAL;
@@ -226,6 +228,21 @@ static int direction(json_t *s, struct import_test *t, uint64_t bs,
 	    (json_object_get(s, "runtime") &&
 	     check(IMPORT_SECONDS, num(s, "runtime") / 1e3, w, "runtime") < 0))
 		return -EINVAL;
+	/* fio's bandwidth is io_bytes × 1000 / runtime (ms), in whole B/s
+	 * (3.x) or KiB/s (2.x): half a percent and a KiB of room */
+	if (io > 0 && num(s, "runtime") > 0) {
+		double want = io * 1000 / num(s, "runtime") / 1e6;
+		if (fabs(t->mb_s - want) > 0.005 * want + 1024 / 1e6) {
+			snprintf(
+				w->err, w->len,
+				"jobs[%zu] (%.64s) %s.%s: %g MB/s is not "
+				"io_bytes × 1000 / runtime (%.6f MB/s), as fio "
+				"computes it",
+				w->i, w->name, w->dir, v3 ? "bw_bytes" : "bw",
+				t->mb_s, want);
+			return -EINVAL;
+		}
+	}
 	/* fio prints iops as total_ios × 1000 / runtime (ms), to 2 (2.x) or
 	 * 6 decimals: a value that is not is none fio printed */
 	if (num(s, "total_ios") > 0 && num(s, "runtime") > 0) {
@@ -307,8 +324,10 @@ int import_fio(const char *buf, size_t len, struct import_run *r, char *err,
 		uint64_t bs;
 		int qd, nj, mix;
 
-		if (!name) {
-			snprintf(err, err_len, "jobs[%zu]: no \"jobname\"", i);
+		if (!name || utf8_has_control(name)) {
+			snprintf(err, err_len, "jobs[%zu]: %s", i,
+				 name ? "a control character in \"jobname\""
+				      : "no \"jobname\"");
 			rc = -EINVAL;
 			goto out;
 		}

@@ -131,19 +131,7 @@ static int restore_row(struct archive *a, int64_t run_id,
 	sqlite3_stmt *st;
 	int rc;
 
-	if ((rc = archive_prep(
-		     a,
-		     "INSERT INTO results(run_id, test, rw, pattern,"
-		     " block_size, queue_depth, threads, iteration, ios,"
-		     " bytes, lat_sum_ns, window_ns, seconds, mb_s, mib_s,"
-		     " iops, lat_mean_us, lat_stdev_us, lat_min_us,"
-		     " lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us,"
-		     " lat_p9999_us, lat_max_us, cpu_user_s, cpu_sys_s,"
-		     " lat_hist, sweep_group, sweep_field, sweep_value,"
-		     " error, allocated_bytes, imported)"
-		     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-		     " ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-		     &st)) < 0)
+	if ((rc = archive_prep(a, ARCHIVE_RESULT_INSERT, &st)) < 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_text(st, 2, r->test, -1, SQLITE_STATIC);
@@ -299,23 +287,7 @@ int archive_run_restore(struct archive *a, const struct archive_restore *in,
 		rc = restore_sample(a, *run_id, &in->samples[i]);
 	if (rc < 0 || (rc = archive_sums_run(a, *run_id)) < 0)
 		goto out;
-	if ((rc = archive_prep(
-		     a,
-		     "INSERT INTO imports(run_id, tool, version, format,"
-		     " sha256, filename, size, original, imported_at, part)"
-		     " VALUES (?,?,?,?,?,?,?,?,?,0)",
-		     &st)) < 0)
-		goto out;
-	sqlite3_bind_int64(st, 1, *run_id);
-	sqlite3_bind_text(st, 2, im->tool, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, im->version, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, im->format, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, im->sha256, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, im->filename, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 7, (sqlite3_int64)im->len);
-	sqlite3_bind_blob(st, 8, im->original, (int)im->len, SQLITE_STATIC);
-	sqlite3_bind_text(st, 9, now, -1, SQLITE_STATIC);
-	rc = archive_step_done(a, st, "insert import");
+	rc = archive_import_row(a, *run_id, im, now);
 out:
 	if ((rc = archive_tx_end(a, rc)) < 0)
 		*run_id = 0; /* rolled back */

@@ -16,6 +16,32 @@
 
 #include "archive_int.h"
 
+int archive_import_row(struct archive *a, int64_t run_id,
+		       const struct archive_import_in *in, const char *now)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = archive_prep(
+		     a,
+		     "INSERT INTO imports(run_id, tool, version, format,"
+		     " sha256, filename, size, original, imported_at, part)"
+		     " VALUES (?,?,?,?,?,?,?,?,?,?)",
+		     &st)) < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, in->tool, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, in->version, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, in->format, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, in->sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, in->filename, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 7, (sqlite3_int64)in->len);
+	sqlite3_bind_blob(st, 8, in->original, (int)in->len, SQLITE_STATIC);
+	sqlite3_bind_text(st, 9, now, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 10, in->part);
+	return archive_step_done(a, st, "insert import");
+}
+
 int archive_import(struct archive *a, const struct archive_import_in *in,
 		   int64_t *run_id)
 {
@@ -103,24 +129,7 @@ int archive_import(struct archive *a, const struct archive_import_in *in,
 	}
 	if (rc < 0 || (rc = archive_sums_run(a, *run_id)) < 0)
 		goto out;
-	if ((rc = archive_prep(
-		     a,
-		     "INSERT INTO imports(run_id, tool, version, format,"
-		     " sha256, filename, size, original, imported_at, part)"
-		     " VALUES (?,?,?,?,?,?,?,?,?,?)",
-		     &st)) < 0)
-		goto out;
-	sqlite3_bind_int64(st, 1, *run_id);
-	sqlite3_bind_text(st, 2, in->tool, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, in->version, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, in->format, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, in->sha256, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, in->filename, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 7, (sqlite3_int64)in->len);
-	sqlite3_bind_blob(st, 8, in->original, (int)in->len, SQLITE_STATIC);
-	sqlite3_bind_text(st, 9, now, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 10, in->part);
-	rc = archive_step_done(a, st, "insert import");
+	rc = archive_import_row(a, *run_id, in, now);
 out:
 	if ((rc = archive_tx_end(a, rc)) < 0)
 		*run_id = 0; /* rolled back */

@@ -50,6 +50,20 @@ struct archive {
 	"substr('89ab',1+(abs(random())%4),1)||"                               \
 	"substr(lower(hex(randomblob(2))),2)||'-'||lower(hex(randomblob(6)))"
 
+/* A result row, every column a measured iteration or a restored one has
+ * (?1 … ?34: run_id … allocated_bytes, imported). */
+#define ARCHIVE_RESULT_INSERT                                                  \
+	"INSERT INTO results(run_id, test, rw, pattern,"                       \
+	" block_size, queue_depth, threads, iteration, ios,"                   \
+	" bytes, lat_sum_ns, window_ns, seconds, mb_s, mib_s,"                 \
+	" iops, lat_mean_us, lat_stdev_us, lat_min_us,"                        \
+	" lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us,"                    \
+	" lat_p9999_us, lat_max_us, cpu_user_s, cpu_sys_s,"                    \
+	" lat_hist, sweep_group, sweep_field, sweep_value,"                    \
+	" error, allocated_bytes, imported)"                                   \
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"                          \
+	" ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+
 /* --- archive_sql.c --- */
 
 /* Logs what failed with SQLite's message and maps src (an SQLite result
@@ -88,6 +102,13 @@ int archive_query_rows(struct archive *a, const char *sql, int64_t p1,
  * -ENOENT when there is none. */
 int archive_query_one(struct archive *a, const char *sql, int64_t id,
 		      json_t **out);
+
+/* --- archive_import.c --- */
+
+/* The imports row of run run_id: in's tool, version, format, SHA-256,
+ * part, file name and original, imported at now. */
+int archive_import_row(struct archive *a, int64_t run_id,
+		       const struct archive_import_in *in, const char *now);
 
 /* --- archive_schema.c --- */
 

@@ -117,19 +117,7 @@ static int result_row(struct archive *a, int64_t run_id,
 			return -ENOMEM;
 		hist_encode(h, blob, blob_len);
 	}
-	if ((rc = archive_prep(
-		     a,
-		     "INSERT INTO results(run_id, test, rw, pattern,"
-		     " block_size, queue_depth, threads, iteration, ios,"
-		     " bytes, lat_sum_ns, window_ns, seconds, mb_s, mib_s,"
-		     " iops, lat_mean_us, lat_stdev_us, lat_min_us,"
-		     " lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us,"
-		     " lat_p9999_us, lat_max_us, cpu_user_s, cpu_sys_s,"
-		     " lat_hist, sweep_group, sweep_field, sweep_value,"
-		     " error, allocated_bytes)"
-		     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-		     " ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-		     &st)) < 0) {
+	if ((rc = archive_prep(a, ARCHIVE_RESULT_INSERT, &st)) < 0) {
 		free(blob);
 		return rc;
 	}
@@ -169,6 +157,7 @@ static int result_row(struct archive *a, int64_t run_id,
 		sqlite3_bind_text(st, 32, error, -1, SQLITE_TRANSIENT);
 	if (allocated_bytes >= 0)
 		sqlite3_bind_int64(st, 33, allocated_bytes);
+	sqlite3_bind_int(st, 34, 0); /* measured here */
 	return archive_step_done(a, st, "insert result");
 }
 

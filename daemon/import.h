@@ -233,6 +233,9 @@ int import_file(struct archive *a, const char *format, const char *buf,
  * 0 or -ENOMEM. */
 int import_labels_add(json_t *l, const char *extra);
 
+/* The SHA-256 of len bytes at data, as 64 lower-case hex digits. */
+void import_sha256_hex(const void *data, size_t len, char out[65]);
+
 /* import_file for storbench's own run document (import_native.c). */
 int import_native(struct archive *a, const char *buf, size_t len,
 		  const char *filename, const char *labels,

@@ -1,13 +1,15 @@
 /*
  * import_args — see import.h: an import's extra labels and file name
- * checked, and the labels added to a run's (the API, the command line and
- * both kinds of import share them).
+ * checked, the labels added to a run's, and a file's SHA-256 (the API,
+ * the command line and both kinds of import share them).
  */
 #include "import.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <nettle/sha2.h>
 
 #include "utf8.h"
 
@@ -108,4 +110,16 @@ int import_labels_add(json_t *l, const char *extra)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+void import_sha256_hex(const void *data, size_t len, char out[65])
+{
+	struct sha256_ctx c;
+	uint8_t d[SHA256_DIGEST_SIZE];
+
+	sha256_init(&c);
+	sha256_update(&c, len, data);
+	sha256_digest(&c, sizeof(d), d);
+	for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
 }

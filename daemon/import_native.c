@@ -27,7 +27,6 @@
 #include <string.h>
 
 #include <jansson.h>
-#include <nettle/sha2.h>
 
 #include "archive.h"
 #include "fields.h"
@@ -527,18 +526,6 @@ static char *warnings_of(const struct doc *d, json_t *warnings)
 	return out;
 }
 
-static void sha256_hex(const void *data, size_t len, char out[65])
-{
-	struct sha256_ctx c;
-	uint8_t dg[SHA256_DIGEST_SIZE];
-
-	sha256_init(&c);
-	sha256_update(&c, len, data);
-	sha256_digest(&c, sizeof(dg), dg);
-	for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
-		snprintf(out + 2 * i, 3, "%02x", dg[i]);
-}
-
 /* Reads the document into d; 0, -EINVAL (err), -ENOMEM. */
 static int read_doc(struct doc *d, const char *buf, size_t len,
 		    const char *labels, struct field_error *e)
@@ -635,7 +622,7 @@ int import_native(struct archive *a, const char *buf, size_t len,
 		doc_free(&d);
 		return rc;
 	}
-	sha256_hex(buf, len, sha);
+	import_sha256_hex(buf, len, sha);
 	d.in.import.sha256 = sha;
 	d.in.import.filename = filename ? filename : "";
 	rc = archive_run_restore(a, &d.in, &done[0].id);

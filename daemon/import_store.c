@@ -16,18 +16,6 @@
 #include "archive.h"
 #include "utf8.h"
 
-static void sha256_hex(const void *data, size_t len, char out[65])
-{
-	struct sha256_ctx c;
-	uint8_t d[SHA256_DIGEST_SIZE];
-
-	sha256_init(&c);
-	sha256_update(&c, len, data);
-	sha256_digest(&c, sizeof(d), d);
-	for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
-		snprintf(out + 2 * i, 3, "%02x", d[i]);
-}
-
 /* The run's labels: "imported", the tool, what the file says (filesystem,
  * cluster, cache), and the caller's; as a JSON array text. */
 static char *labels_for(const struct import_run *r, const char *extra)
@@ -160,7 +148,7 @@ int import_store(struct archive *a, const struct import_run *r,
 {
 	char sha[65];
 
-	sha256_hex(original, len, sha);
+	import_sha256_hex(original, len, sha);
 	return store_one(a, r, format, original, len, sha, 0, filename,
 			 labels_extra, id);
 }
@@ -187,7 +175,7 @@ int import_file(struct archive *a, const char *format, const char *buf,
 				     err, err_len);
 	if ((rc = import_parse(format, buf, len, &runs, err, err_len)) < 0)
 		return rc;
-	sha256_hex(buf, len, sha);
+	import_sha256_hex(buf, len, sha);
 	if ((rc = archive_batch_begin(a)) < 0)
 		goto out;
 	for (size_t i = 0; i < runs.n && rc >= 0; i++) {

@@ -49,6 +49,8 @@ import { startDaemon } from '../lib/daemon.mjs';
  * Empty: the refactor keeps every answer as it was.
  */
 export const ALLOWED = [
+  { route: /^\/api\/v1\/runs\/\d+\?format=cdm$/, path: '$', kind: 'changed',
+    why: 'an imported CrystalDiskMark run\'s export prints the original\'s own Profile, Test, Mode, Date, OS and Comment lines, not storbench\'s (issue 18)' },
   { route: /^\/api\/v1\/runs\/\d+$/, path: 'uuid', kind: 'added',
     why: 'a run\'s identity across archives (schema 9): kept when its document is imported by another server, so a second import is known' },
   { route: /^\/api\/v1\/profiles$/, path: 'profiles[*].view', kind: 'added',

@@ -275,6 +275,10 @@ static int read_iteration(struct doc *d, json_t *t, json_t *it, size_t k,
 	r->res.cpu_user_s = num_of(it, "cpu_user_s");
 	r->res.cpu_sys_s = num_of(it, "cpu_sys_s");
 	r->has_cpu = json_is_number(json_object_get(it, "cpu_user_s"));
+	if (r->imported && !json_is_null(json_object_get(it, "bytes")))
+		return field_fail(e, path,
+				  "raw.imported, yet bytes: another tool's "
+				  "iteration has no counts");
 	if (r->imported) {
 		/* another tool's numbers, as it printed them: within what
 		 * the importers take (import.h) */
@@ -300,18 +304,29 @@ static int read_iteration(struct doc *d, json_t *t, json_t *it, size_t k,
 			    : (uint64_t)llround(num_of(it, "lat_mean_us") *
 						1e3 * (double)r->res.ios);
 		result_finish(&r->res);
+		if (r->block_size < 1 ||
+		    json_is_null(json_object_get(it, "bytes")))
+			return field_fail(e, path,
+					  "a block size of 0 or no bytes: only "
+					  "an imported file's iteration "
+					  "(raw.imported) lacks them");
 		v = json_object_get(it, "lat_mean_us");
 		if (!follows(num_of(it, "mb_s"), r->res.mb_s) ||
 		    !follows(num_of(it, "iops"), r->res.iops) ||
+		    !follows(num_of(it, "seconds"), r->res.seconds) ||
+		    (json_is_number(json_object_get(it, "mib_s")) &&
+		     !follows(num_of(it, "mib_s"), r->res.mib_s)) ||
 		    (json_is_number(v) &&
 		     !follows(json_number_value(v), r->res.lat_mean_us)))
-			return field_fail(
-				e, path,
-				"MB/s %.17g, IOPS %.17g or the mean latency do "
-				"not follow from its counts (%.17g and %.17g): "
-				"the document was changed",
-				num_of(it, "mb_s"), num_of(it, "iops"),
-				r->res.mb_s, r->res.iops);
+			return field_fail(e, path,
+					  "MB/s %.17g, IOPS %.17g, its seconds "
+					  "or the mean "
+					  "latency do not follow from its "
+					  "counts (%.17g and "
+					  "%.17g): the document was changed",
+					  num_of(it, "mb_s"),
+					  num_of(it, "iops"), r->res.mb_s,
+					  r->res.iops);
 	}
 	if (raw && json_is_string(v = json_object_get(raw, "histogram"))) {
 		struct hist *h = malloc(sizeof(*h));
@@ -458,6 +473,15 @@ static int samples_each(struct doc *d, json_t *samples, int64_t *last,
 					  "iteration %d, which the document "
 					  "does not have",
 					  o->test, o->rw, o->iteration);
+		if (d->rows[row].res.window_ns > 0 &&
+		    (double)o->second >
+			    (double)d->rows[row].res.window_ns / 1e9 + 1)
+			return field_fail(e, at,
+					  "second %lld of an iteration of "
+					  "%.3f s",
+					  (long long)o->second,
+					  (double)d->rows[row].res.window_ns /
+						  1e9);
 		if (last[row] >= o->second)
 			return field_fail(e, at,
 					  "second %lld after second %lld of "

@@ -19,7 +19,8 @@ static double num_of(json_t *o, const char *key)
 	return json_number_value(json_object_get(o, key));
 }
 
-/* Is u a UUID as storbench writes one (lower-case hex, 8-4-4-4-12)? */
+/* Is u a UUID as storbench writes one (random, version 4, lower-case hex,
+ * 8-4-4-4-12)? */
 static int uuid_ok(const char *u)
 {
 	for (int i = 0; i < 36; i++)
@@ -27,7 +28,8 @@ static int uuid_ok(const char *u)
 			    ? u[i] != '-'
 			    : !strchr("0123456789abcdef", u[i]) || !u[i])
 			return 0;
-	return u[36] == '\0';
+	/* version 4, the variant of RFC 4122 */
+	return u[36] == '\0' && u[14] == '4' && strchr("89ab", u[19]);
 }
 
 /* What a field table cannot say of a document r: the uuid's shape, real
@@ -60,6 +62,11 @@ int import_native_check(json_t *r, struct field_error *e)
 	if (!(imp = json_object_get(spec, "imported")))
 		return 0;
 	if (!json_is_object(imp) ||
+	    !json_is_string(json_object_get(imp, "tool")) ||
+	    !str_of(imp, "format") ||
+	    (strcmp(str_of(imp, "format"), "cdm") &&
+	     strcmp(str_of(imp, "format"), "fio") &&
+	     strcmp(str_of(imp, "format"), "diskspd")) ||
 	    !import_in_range(IMPORT_BEST_OF, num_of(imp, "best_of")
 						     ? num_of(imp, "best_of")
 						     : 1) ||
@@ -67,7 +74,8 @@ int import_native_check(json_t *r, struct field_error *e)
 	    (json_is_string(json_object_get(imp, "date")) &&
 	     !import_date_ok(str_of(imp, "date"))))
 		return field_fail(e, "spec.imported",
-				  "best_of, test_size or date out of what an "
-				  "importer takes");
+				  "tool, format (cdm, fio, diskspd), best_of, "
+				  "test_size or date out of what an importer "
+				  "takes");
 	return 0;
 }

@@ -8,6 +8,7 @@
  * labels (comma list, added to the ones the file gives).
  */
 #include "api.h"
+#include "os.h"
 
 #include <ctype.h>
 #include <errno.h>

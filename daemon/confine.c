@@ -7,6 +7,7 @@
  * point for the sentence.
  */
 #include "confine.h"
+#include "os.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -19,6 +19,7 @@
  */
 #include "import_native.h"
 #include "import.h"
+#include "os.h"
 
 #include <errno.h>
 #include <math.h>

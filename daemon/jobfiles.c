@@ -9,6 +9,7 @@
  * back-end (a share) is named by its URL under an allowed share.
  */
 #include "jobrun.h"
+#include "os.h"
 
 #include <errno.h>
 #include <stdio.h>

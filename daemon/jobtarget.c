@@ -2,6 +2,7 @@
  * jobtarget — see jobtarget.h.
  */
 #include "jobtarget.h"
+#include "os.h"
 
 #include <errno.h>
 #include <limits.h>

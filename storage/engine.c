@@ -115,7 +115,8 @@ static void wait_poll(struct engine_shared *sh, unsigned started)
 {
 	struct timespec until;
 
-	timespec_get(&until, TIME_UTC);
+	/* pthread_cond_timedwait's clock (winpthreads' too) */
+	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_nsec += ENGINE_POLL_NS;
 	if (until.tv_nsec >= 1000000000L) {
 		until.tv_sec++;

@@ -10,8 +10,18 @@
 #ifndef STORBENCH_OS_H
 #define STORBENCH_OS_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* errno values of POSIX that Windows' C library (mingw-w64) lacks, here
+ * once rather than at each use: not a block device, a name not unique. */
+#ifndef ENOTBLK
+#define ENOTBLK 15
+#endif
+#ifndef ENOTUNIQ
+#define ENOTUNIQ 76
+#endif
 
 /* A monotonic clock in nanoseconds (Linux: CLOCK_MONOTONIC): latencies,
  * windows and progress are measured on it. */

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <nettle/sha2.h>
+#include "import.h"
 
 #define API_CACHE_BYTES (64UL << 20)
 #define N_BUCKETS 1024
@@ -92,14 +92,10 @@ static void drop(struct entry *e)
 
 void api_etag_of(const void *body, size_t len, char out[24])
 {
-	struct sha256_ctx c;
-	uint8_t d[SHA256_DIGEST_SIZE];
+	char hex[65];
 
-	sha256_init(&c);
-	sha256_update(&c, len, body);
-	sha256_digest(&c, sizeof(d), d);
-	snprintf(out, 24, "\"%02x%02x%02x%02x%02x%02x%02x%02x\"", d[0], d[1],
-		 d[2], d[3], d[4], d[5], d[6], d[7]);
+	import_sha256_hex(body, len, hex);
+	snprintf(out, 24, "\"%.16s\"", hex); /* its first 64 bits */
 }
 
 int api_cache_get(int64_t run, const char *variant, struct api_resp *resp)

@@ -292,9 +292,6 @@ struct archive_restore {
 int archive_run_restore(struct archive *a, const struct archive_restore *in,
 			int64_t *run_id);
 
-/* base64 text → bytes (malloc'd into *out): 0, -EINVAL or -ENOMEM. */
-int archive_b64_decode(const char *text, void **out, size_t *len);
-
 /* The original file of imported run run_id (malloc'd into *data) and its
  * name. Returns 0 or -ENOENT (not an imported run). */
 int archive_import_original(struct archive *a, int64_t run_id, void **data,

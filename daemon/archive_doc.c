@@ -38,26 +38,6 @@ static json_t *b64_json(const void *bytes, size_t len)
 	return s;
 }
 
-int archive_b64_decode(const char *text, void **out, size_t *len)
-{
-	struct base64_decode_ctx c;
-	size_t n = strlen(text), cap = BASE64_DECODE_LENGTH(n);
-	uint8_t *buf = malloc(cap ? cap : 1);
-
-	*out = NULL;
-	if (!buf)
-		return -ENOMEM;
-	base64_decode_init(&c);
-	*len = cap;
-	if (!base64_decode_update(&c, len, buf, n, text) ||
-	    !base64_decode_final(&c)) {
-		free(buf);
-		return -EINVAL;
-	}
-	*out = buf;
-	return 0;
-}
-
 /* Adds raw to each iteration of run's tests, in the order archive_run_json
  * lists them (the same ORDER BY). */
 static int add_raw(struct archive *a, int64_t id, json_t *run)

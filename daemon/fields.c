@@ -315,6 +315,25 @@ const struct field *fields_find(const struct field *fs, size_t n,
 	return NULL;
 }
 
+int fields_check_members(const struct field *fs, size_t n, json_t *o,
+			 const char *path, struct field_error *e)
+{
+	char at[96];
+
+	if (!json_is_object(o))
+		return field_fail(e, path[0] ? path : "body",
+				  "must be an object");
+	for (size_t i = 0; i < n; i++) {
+		json_t *v = json_object_get(o, fs[i].name);
+		join(at, sizeof(at), path, fs[i].name, -1);
+		if (!v && !(fs[i].flags & FIELD_NULLABLE))
+			return field_fail(e, at, "missing");
+		if (v && field_check(&fs[i], v, at, NULL, e) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 int fields_known(const struct field *fs, size_t n, json_t *o, const char *path,
 		 const char *what, struct field_error *e)
 {

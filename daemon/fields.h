@@ -99,6 +99,15 @@ int fields_check_object(const struct field *fs, size_t n, json_t *o,
 			const char *path, const char *what, json_t **out,
 			struct field_error *e);
 
+/* Checks only the members fs[0 … n) of object o at path (a document read
+ * in part, whose other members are not refused): each must be present —
+ * FIELD_NULLABLE ones may be absent or null — and valid. No defaults are
+ * filled in. 0, or -EINVAL with e ("PATH.key: missing", or the member's
+ * refusal; path "" is the document itself, named "body" when o is not an
+ * object). */
+int fields_check_members(const struct field *fs, size_t n, json_t *o,
+			 const char *path, struct field_error *e);
+
 /* Refuses a key of o not in fs[0 … n) as above; nothing else. */
 int fields_known(const struct field *fs, size_t n, json_t *o, const char *path,
 		 const char *what, struct field_error *e);

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include <jansson.h>
+#include <nettle/base64.h>
 
 #include "archive.h"
 #include "fields.h"
@@ -167,25 +168,24 @@ static const struct field sample_fields[] = {
 	{ "write_lat_sum_ns", FIELD_INT, .min = 0, .max = BIG },
 };
 
-/* Checks the members fs of o (at path) that are read: each present and
- * valid (absent: refused unless nullable). Other members are not read. */
-static int need(const struct field *fs, size_t n, json_t *o, const char *path,
-		struct field_error *e)
+/* base64 text → bytes (malloc'd into *out): 0, -EINVAL or -ENOMEM. */
+static int b64_decode(const char *text, void **out, size_t *len)
 {
-	char at[96];
+	struct base64_decode_ctx c;
+	size_t n = strlen(text), cap = BASE64_DECODE_LENGTH(n);
+	uint8_t *buf = malloc(cap ? cap : 1);
 
-	if (!json_is_object(o))
-		return field_fail(e, path[0] ? path : "body",
-				  "must be an object");
-	for (size_t i = 0; i < n; i++) {
-		json_t *v = json_object_get(o, fs[i].name);
-		snprintf(at, sizeof(at), "%s%s%s", path, path[0] ? "." : "",
-			 fs[i].name);
-		if (!v && !(fs[i].flags & FIELD_NULLABLE))
-			return field_fail(e, at, "missing");
-		if (v && field_check(&fs[i], v, at, NULL, e) < 0)
-			return -EINVAL;
+	*out = NULL;
+	if (!buf)
+		return -ENOMEM;
+	base64_decode_init(&c);
+	*len = cap;
+	if (!base64_decode_update(&c, len, buf, n, text) ||
+	    !base64_decode_final(&c)) {
+		free(buf);
+		return -EINVAL;
 	}
+	*out = buf;
 	return 0;
 }
 
@@ -244,10 +244,12 @@ static int read_iteration(struct doc *d, json_t *t, json_t *it, size_t k,
 	json_t *raw = json_object_get(it, "raw"), *lat, *sw, *v;
 	char at[128];
 
-	if (need(iter_fields, FIELDS_N(iter_fields), it, path, e) < 0)
+	if (fields_check_members(iter_fields, FIELDS_N(iter_fields), it, path,
+				 e) < 0)
 		return -EINVAL;
 	snprintf(at, sizeof(at), "%s.raw", path);
-	if (raw && need(raw_fields, FIELDS_N(raw_fields), raw, at, e) < 0)
+	if (raw && fields_check_members(raw_fields, FIELDS_N(raw_fields), raw,
+					at, e) < 0)
 		return -EINVAL;
 	d->no_raw |= !raw;
 	sw = json_object_get(t, "sweep");
@@ -331,8 +333,8 @@ static int read_iteration(struct doc *d, json_t *t, json_t *it, size_t k,
 	}
 	if (raw && json_is_string(v = json_object_get(raw, "histogram"))) {
 		struct hist *h = malloc(sizeof(*h));
-		int rc = h ? archive_b64_decode(json_string_value(v),
-						&d->hists[k], &r->hist_len)
+		int rc = h ? b64_decode(json_string_value(v), &d->hists[k],
+					&r->hist_len)
 			   : -ENOMEM;
 		if (rc == 0 && hist_decode(h, d->hists[k], r->hist_len) < 0)
 			rc = -EINVAL;
@@ -384,7 +386,8 @@ static int read_tests(struct doc *d, json_t *tests, struct field_error *e)
 	json_array_foreach(tests, i, t)
 	{
 		snprintf(at, sizeof(at), "tests[%zu]", i);
-		if (need(test_fields, FIELDS_N(test_fields), t, at, e) < 0)
+		if (fields_check_members(test_fields, FIELDS_N(test_fields), t,
+					 at, e) < 0)
 			return -EINVAL;
 		if (!json_is_array(json_object_get(t, "iterations"))) {
 			snprintf(at, sizeof(at), "tests[%zu].iterations", i);
@@ -403,8 +406,9 @@ static int read_tests(struct doc *d, json_t *tests, struct field_error *e)
 		}
 		if (json_is_object(json_object_get(t, "sweep"))) {
 			snprintf(at, sizeof(at), "tests[%zu].sweep", i);
-			if (need(sweep_fields, FIELDS_N(sweep_fields),
-				 json_object_get(t, "sweep"), at, e) < 0)
+			if (fields_check_members(
+				    sweep_fields, FIELDS_N(sweep_fields),
+				    json_object_get(t, "sweep"), at, e) < 0)
 				return -EINVAL;
 		}
 		n += json_array_size(json_object_get(t, "iterations"));
@@ -452,7 +456,8 @@ static int samples_each(struct doc *d, json_t *samples, int64_t *last,
 	{
 		struct archive_restore_sample *o = &d->samples[i];
 		snprintf(at, sizeof(at), "samples[%zu]", i);
-		if (need(sample_fields, FIELDS_N(sample_fields), s, at, e) < 0)
+		if (fields_check_members(sample_fields, FIELDS_N(sample_fields),
+					 s, at, e) < 0)
 			return -EINVAL;
 		o->test = str_of(s, "test");
 		o->rw = str_of(s, "rw");
@@ -568,16 +573,19 @@ static int read_doc(struct doc *d, const char *buf, size_t len,
 				 : jerr.text);
 		return -EINVAL;
 	}
-	if (need(run_fields, FIELDS_N(run_fields), r, "", e) < 0 ||
-	    need(engine_fields, FIELDS_N(engine_fields),
-		 json_object_get(r, "engine"), "engine", e) < 0 ||
+	if (fields_check_members(run_fields, FIELDS_N(run_fields), r, "", e) <
+		    0 ||
+	    fields_check_members(engine_fields, FIELDS_N(engine_fields),
+				 json_object_get(r, "engine"), "engine",
+				 e) < 0 ||
 	    (json_object_get(r, "document") &&
-	     need(document_fields, FIELDS_N(document_fields),
-		  json_object_get(r, "document"), "document", e) < 0) ||
-	    need(probe_fields, FIELDS_N(probe_fields),
-		 json_object_get(r, "probe"), "probe", e) < 0 ||
-	    need(spec_fields, FIELDS_N(spec_fields), json_object_get(r, "spec"),
-		 "spec", e) < 0 ||
+	     fields_check_members(document_fields, FIELDS_N(document_fields),
+				  json_object_get(r, "document"), "document",
+				  e) < 0) ||
+	    fields_check_members(probe_fields, FIELDS_N(probe_fields),
+				 json_object_get(r, "probe"), "probe", e) < 0 ||
+	    fields_check_members(spec_fields, FIELDS_N(spec_fields),
+				 json_object_get(r, "spec"), "spec", e) < 0 ||
 	    import_native_check(r, e) < 0)
 		return -EINVAL;
 	if ((rc = read_tests(d, json_object_get(r, "tests"), e)) < 0 ||

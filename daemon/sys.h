@@ -6,7 +6,9 @@
  * implementation per operating system (sys_linux.c; a port supplies
  * sys_<os>.c, see docs/design.md "The OS seam").
  *
- * Handles are intptr_t: a file descriptor on Linux, -1 for none.
+ * Handles are intptr_t: a file descriptor on Linux, a HANDLE on Windows,
+ * -1 for none. Paths are UTF-8 with '/' between components on both
+ * ("D:/bench" on Windows: sys_realpath gives them so).
  */
 #ifndef STORBENCH_SYS_H
 #define STORBENCH_SYS_H
@@ -14,6 +16,28 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* Is path absolute on this system: "/…" on Linux; "D:/…" or "D:\\…" on
+ * Windows (a drive letter and a separator). */
+int sys_path_absolute(const char *path);
+
+/* What is at path, not following it when it is a link (Linux: lstat;
+ * Windows: any reparse point — a symbolic link, a junction, a volume mount
+ * point — is SYS_KIND_LINK). A SYS_KIND_* or a negative errno. */
+enum {
+	SYS_KIND_DIR,
+	SYS_KIND_FILE,
+	SYS_KIND_LINK,
+	SYS_KIND_DEVICE, /* a raw block device (Linux); a volume or physical
+			    drive (\\.\X:, \\.\PhysicalDrive0) on Windows */
+	SYS_KIND_OTHER,
+};
+int sys_path_kind(const char *path);
+
+/* The program's arguments as UTF-8 (Windows reads the command line again
+ * as UTF-16 and converts it; the console's output is set to UTF-8). Linux
+ * leaves them as they are. */
+void sys_args_utf8(int *argc, char ***argv);
 
 /* path with every symlink, "." and ".." resolved into real (PATH_MAX
  * bytes). 0 or a negative errno. */

@@ -33,6 +33,18 @@ struct probe {
 	char device_model[256]; /* /sys/block/DISK/device/model, trimmed */
 	int rotational;		/* 1, 0, or -1 when unknown */
 	char write_cache[64];	/* /sys/block/DISK/queue/write_cache */
+	char bus_type[32];	/* the device's bus, as Windows names it
+				   (IOCTL_STORAGE_QUERY_PROPERTY): "NVMe",
+				   "SATA", "SAS", "SCSI", "iSCSI", "USB",
+				   "Virtual", "RAID", "Spaces"; "" unknown
+				   (and on Linux) */
+	char volume_label[128]; /* the volume's label (Windows); "" */
+	char fs_features[256];	/* what the filesystem does that changes
+				   numbers, comma list (Windows'
+				   GetVolumeInformation flags):
+				   "compression", "sparse_files",
+				   "integrity_streams", "block_cloning",
+				   "deduplication"; "" when it tells none */
 	int64_t free_bytes;	/* statvfs f_bavail * f_frsize */
 	int64_t total_bytes;	/* statvfs f_blocks * f_frsize */
 	char cpu_model[256];	/* /proc/cpuinfo "model name" */

@@ -28,11 +28,13 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <iconv.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include <libxml/encoding.h>
 
 /* buf as UTF-8 in *out (malloc'd, NUL-terminated, *out_len bytes before
  * the terminator): a UTF-8 BOM is dropped; UTF-16 (by its BOM, or by NULs
@@ -40,28 +42,27 @@
 static int to_utf8(const char *buf, size_t len, char **out, size_t *out_len)
 {
 	const unsigned char *u = (const unsigned char *)buf;
-	const char *from = NULL;
-	iconv_t cd;
-	char *in, *o;
-	size_t il, ol, cap;
+	xmlCharEncoding from = XML_CHAR_ENCODING_NONE;
+	xmlCharEncodingHandler *h;
+	int il, ol, n;
 
 	if (len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
 		buf += 3;
 		len -= 3;
 	} else if (len >= 2 && u[0] == 0xFF && u[1] == 0xFE) {
-		from = "UTF-16LE";
+		from = XML_CHAR_ENCODING_UTF16LE;
 		buf += 2;
 		len -= 2;
 	} else if (len >= 2 && u[0] == 0xFE && u[1] == 0xFF) {
-		from = "UTF-16BE";
+		from = XML_CHAR_ENCODING_UTF16BE;
 		buf += 2;
 		len -= 2;
 	} else if (len >= 4 && u[1] == 0 && u[3] == 0 && u[0] && u[2]) {
-		from = "UTF-16LE";
+		from = XML_CHAR_ENCODING_UTF16LE;
 	} else if (len >= 4 && u[0] == 0 && u[2] == 0 && u[1] && u[3]) {
-		from = "UTF-16BE";
+		from = XML_CHAR_ENCODING_UTF16BE;
 	}
-	if (!from) {
+	if (from == XML_CHAR_ENCODING_NONE) {
 		if (!(*out = malloc(len + 1)))
 			return -ENOMEM;
 		memcpy(*out, buf, len);
@@ -69,26 +70,24 @@ static int to_utf8(const char *buf, size_t len, char **out, size_t *out_len)
 		*out_len = len;
 		return 0;
 	}
-	if ((cd = iconv_open("UTF-8", from)) == (iconv_t)-1)
-		return -errno;
-	cap = len * 2 + 4;
-	if (!(*out = malloc(cap))) {
-		iconv_close(cd);
+	/* libxml2's own UTF-16 decoders (built in, no iconv: the same on
+	 * every system); a lone surrogate is an error */
+	if (len > (size_t)INT_MAX / 2 - 4 ||
+	    !(h = xmlGetCharEncodingHandler(from)) || !h->input)
+		return -EILSEQ;
+	il = (int)(len & ~(size_t)1);
+	ol = il * 2 + 4;
+	if (!(*out = malloc((size_t)ol + 1)))
 		return -ENOMEM;
-	}
-	in = (char *)buf;
-	il = len & ~(size_t)1;
-	o = *out;
-	ol = cap - 1;
-	if (iconv(cd, &in, &il, &o, &ol) == (size_t)-1) {
-		iconv_close(cd);
+	n = h->input((unsigned char *)*out, &ol, (const unsigned char *)buf,
+		     &il);
+	if (n < 0 || (size_t)il != (len & ~(size_t)1)) {
 		free(*out);
 		*out = NULL;
 		return -EILSEQ;
 	}
-	*o = '\0';
-	*out_len = (size_t)(o - *out);
-	iconv_close(cd);
+	(*out)[ol] = '\0';
+	*out_len = (size_t)ol;
 	return 0;
 }
 

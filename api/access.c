@@ -15,14 +15,14 @@
  */
 #include "api.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/socket.h>
 
 #include <microhttpd.h>
+
+#include "net.h"
 
 /* The headers every answer carries (README "Access"). */
 void api_guard_headers(struct MHD_Response *mr)

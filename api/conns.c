@@ -19,17 +19,17 @@
 #include "conns.h"
 #include "api.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
 
 #include <microhttpd.h>
+
+#include "net.h"
 
 #include "log.h"
 #include "os.h"

@@ -7,7 +7,8 @@
 #define STORBENCH_CONNS_H
 
 #include <stdarg.h>
-#include <sys/socket.h>
+
+#include "net.h"
 
 #include <microhttpd.h>
 

@@ -27,20 +27,19 @@
 #include "api.h"
 #include "conns.h"
 
-#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
-#include <netdb.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/socket.h>
 #include <time.h>
 
 #include <microhttpd.h>
+
+#include "net.h"
 
 #include "archive.h"
 #include "log.h"

@@ -36,7 +36,7 @@
 
 /* One connection while it is open (libmicrohttpd's socket context). */
 struct peer {
-	int fd;
+	MHD_socket fd; /* MHD_INVALID_SOCKET: none, or shut already */
 	char addr[INET6_ADDRSTRLEN];
 	int waiting;	/* no request being answered (atomic): before its
 			   first, or between two, or while one arrives */
@@ -109,7 +109,7 @@ void api_conns_on_connection(void *cls, struct MHD_Connection *c, void **sctx,
 			c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 		if (!(p = calloc(1, sizeof(*p))))
 			return;
-		p->fd = fd ? fd->connect_fd : -1;
+		p->fd = fd ? fd->connect_fd : MHD_INVALID_SOCKET;
 		if (ad && ad->client_addr)
 			addr_text(ad->client_addr, p->addr, sizeof(p->addr));
 		p->waiting = 1;
@@ -160,17 +160,18 @@ static void sweep(struct api_conns *s)
 	for (p = s->peers; p; p = p->next) {
 		unsigned newer = 0;
 		if (!__atomic_load_n(&p->waiting, __ATOMIC_RELAXED) ||
-		    p->fd < 0 || now - p->t0_ns < grace)
+		    p->fd == MHD_INVALID_SOCKET || now - p->t0_ns < grace)
 			continue;
 		for (q = s->peers; q != p && newer < cap; q = q->next)
 			newer += __atomic_load_n(&q->waiting,
 						 __ATOMIC_RELAXED) &&
-				 q->fd >= 0 && now - q->t0_ns >= grace &&
+				 q->fd != MHD_INVALID_SOCKET &&
+				 now - q->t0_ns >= grace &&
 				 strcmp(q->addr, p->addr) == 0;
 		if (newer < cap)
 			continue;
 		shutdown(p->fd, SHUT_RDWR);
-		p->fd = -1; /* once */
+		p->fd = MHD_INVALID_SOCKET; /* once */
 		s->evicted++;
 		snprintf(s->evicted_addr, sizeof(s->evicted_addr), "%s",
 			 p->addr);

@@ -226,9 +226,19 @@ static char *probe_json(const struct probe *p)
 		"memory_bytes", int_or_null(p->memory_bytes));
 	char *s;
 
-	if (o && p->mount_type[0])
-		json_object_set_new(o, "mount_type",
-				    json_string(p->mount_type));
+	/* members only some systems fill: absent, not null, elsewhere */
+	const struct {
+		const char *name, *value;
+	} extra[] = {
+		{ "mount_type", p->mount_type },
+		{ "bus_type", p->bus_type },
+		{ "volume_label", p->volume_label },
+		{ "fs_features", p->fs_features },
+	};
+	for (size_t i = 0; o && i < sizeof(extra) / sizeof(extra[0]); i++)
+		if (extra[i].value[0])
+			json_object_set_new(o, extra[i].name,
+					    json_string(extra[i].value));
 	if (o && p->smb_server[0])
 		json_object_set_new(
 			o, "smb",

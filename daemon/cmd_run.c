@@ -36,7 +36,8 @@
 static const char usage_run[] =
 	"usage: storbench run [--profile P] [--size S] [--iterations N] "
 	"[--duration SECONDS]\n"
-	"                     [--label L]... [--data DIR | --no-archive] "
+	"                     [--spec FILE] [--label L]... [--data DIR | "
+	"--no-archive] "
 	"[--json] [--verbose]\n"
 	"                     [--push URL [--token-file FILE]] TARGET\n"
 	"\n"
@@ -56,6 +57,10 @@ static const char usage_run[] =
 	"  --iterations N      iterations of each test (default the "
 	"profile's)\n"
 	"  --duration SECONDS  seconds per iteration (default the profile's)\n"
+	"  --spec FILE         the job as POST /api/v1/jobs takes it (JSON: "
+	"\"tests\", block\n"
+	"                      sizes, QD…), without \"target\"; the options "
+	"after it override it\n"
 	"  --label L           a label for the archive (repeatable)\n"
 	"  --data DIR          the archive to store the run in (default ./var; "
 	"not one a daemon serves)\n"
@@ -141,6 +146,33 @@ static int has_read_or_write(json_t *run)
 	return 0;
 }
 
+/* --spec FILE: the members of the JSON object in file merged into body
+ * (the job as the API takes it), except "target", which is TARGET's. */
+static int run_spec_file(json_t *body, const char *file)
+{
+	json_error_t err;
+	json_t *spec = json_load_file(file, JSON_REJECT_DUPLICATES, &err);
+	int rc = -1;
+
+	if (!spec)
+		fprintf(stderr, "storbench run: --spec %s: line %d: %s\n", file,
+			err.line, err.text);
+	else if (!json_is_object(spec))
+		fprintf(stderr,
+			"storbench run: --spec %s: not a JSON object (the "
+			"body of POST /api/v1/jobs)\n",
+			file);
+	else if (json_object_get(spec, "target"))
+		fprintf(stderr,
+			"storbench run: --spec %s: \"target\" is the command "
+			"line's TARGET; leave it out of the file\n",
+			file);
+	else
+		rc = json_object_update(body, spec);
+	json_decref(spec);
+	return rc;
+}
+
 /* storbench run [...] TARGET: one job, here and now (usage_run). */
 int cmd_run(int argc, char **argv)
 {
@@ -149,6 +181,7 @@ int cmd_run(int argc, char **argv)
 		{ "size", required_argument, NULL, 's' },
 		{ "iterations", required_argument, NULL, 'i' },
 		{ "duration", required_argument, NULL, 'u' },
+		{ "spec", required_argument, NULL, 'S' },
 		{ "label", required_argument, NULL, 'l' },
 		{ "data", required_argument, NULL, 'd' },
 		{ "no-archive", no_argument, NULL, 'n' },
@@ -176,14 +209,18 @@ int cmd_run(int argc, char **argv)
 	int interrupted = 0, tty = isatty(2);
 	const char *state;
 
-	while ((c = getopt_long(argc, argv, "p:s:i:u:l:d:njvh", opts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, "p:s:i:u:S:l:d:njvh", opts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'p':
 		case 's':
 		case 'i':
 		case 'u':
 			if (run_flag(body, c, optarg) < 0)
+				goto out;
+			break;
+		case 'S':
+			if (run_spec_file(body, optarg) < 0)
 				goto out;
 			break;
 		case 'l':

@@ -63,7 +63,7 @@ static int store(struct job_run *jr, uint64_t bytes, const char *method, int it,
 {
 	struct workload w = { 0 };
 	struct result r = { 0 };
-	char text[160] = "";
+	char text[320] = "";
 
 	units_format_size(bytes, w.name, sizeof(w.name));
 	snprintf(w.rw, sizeof(w.rw), "%s", method);
@@ -80,14 +80,21 @@ static int store(struct job_run *jr, uint64_t bytes, const char *method, int it,
 		r.window_ns = (uint64_t)(secs * 1e9);
 		r.lat_sum_ns = r.window_ns;
 	} else {
-		snprintf(text, sizeof(text), "unsupported: %s (%s)",
-			 strerror(-err),
-			 err == -EOPNOTSUPP ? "EOPNOTSUPP"
-			 : err == -EXDEV    ? "EXDEV"
-			 : err == -EINVAL   ? "EINVAL"
-			 : err == -ENOSYS   ? "ENOSYS"
-			 : err == -ENOTTY   ? "ENOTTY"
-					    : "errno");
+		char detail[200];
+		int n = snprintf(text, sizeof(text), "unsupported: %s (%s",
+				 strerror(-err),
+				 err == -EOPNOTSUPP ? "EOPNOTSUPP"
+				 : err == -EXDEV    ? "EXDEV"
+				 : err == -EINVAL   ? "EINVAL"
+				 : err == -ENOSYS   ? "ENOSYS"
+				 : err == -ENOTTY   ? "ENOTTY"
+						    : "errno");
+		/* the system's own words where errno loses them (Windows) */
+		if (os_error_detail(detail, sizeof(detail)))
+			snprintf(text + n, sizeof(text) - (size_t)n, "; %s)",
+				 detail);
+		else
+			snprintf(text + n, sizeof(text) - (size_t)n, ")");
 	}
 	result_finish(&r);
 	return job_stored(jr, archive_result_insert_note(
@@ -105,7 +112,9 @@ static int make(struct job_run *jr, enum tgt_file_op op, const char *src,
 	struct engine_opts o;
 	uint64_t t0;
 	int direct, rc;
+	char stale[8];
 
+	os_error_detail(stale, sizeof(stale)); /* this op's words only */
 	if (op != TGT_FILE_ZEROS || tgt_can(jr->ops, op))
 		return tgt_make_file(jr->ops, &dst, op, src, bytes, secs);
 	/* zeros through the engine: direct I/O where the filesystem takes

@@ -55,6 +55,13 @@ void os_io_free(void *p, size_t len);
  * password, a token). */
 void os_wipe(void *p, size_t len);
 
+/* The system's own words for the last error this thread's calls through
+ * the OS seam turned into an errno, where errno loses them: Windows'
+ * message and code ("Incorrect function. (error 1)"). 1 with buf set, or
+ * 0 when there is nothing to add (Linux: errno is the system's answer).
+ * Reading it clears it. */
+int os_error_detail(char *buf, size_t len);
+
 /* Names the calling thread (at most 15 characters show), so ps -T, top
  * and taskset can tell the engine's threads from the API's. */
 void os_thread_name(const char *name);

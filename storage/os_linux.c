@@ -116,3 +116,10 @@ void os_thread_yield_to_engine(void)
 	/* nice is per thread on Linux; raising it needs no privilege */
 	setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
 }
+
+int os_error_detail(char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return 0; /* errno is the kernel's own answer */
+}

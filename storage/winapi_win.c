@@ -1,7 +1,8 @@
 /*
  * winapi_win — winapi.h: MultiByteToWideChar / WideCharToMultiByte with
  * MB_ERR_INVALID_CHARS (invalid text is an error, never replaced), the map
- * of Windows error codes to errno values, FormatMessageW.
+ * of Windows error codes to errno values, FormatMessageW; os.h's
+ * os_error_detail, beside the code it keeps.
  */
 #include "winapi.h"
 
@@ -35,15 +36,15 @@ wchar_t *win_wide(const char *path)
 
 int win_narrow(const wchar_t *w, char *buf, size_t len, int slashes)
 {
-	int n = WideCharToMultiByte(CP_UTF8, WC_ERR_INVALID_CHARS, w, -1,
-				    NULL, 0, NULL, NULL);
+	int n = WideCharToMultiByte(CP_UTF8, WC_ERR_INVALID_CHARS, w, -1, NULL,
+				    0, NULL, NULL);
 
 	if (n <= 0)
 		return -EILSEQ;
 	if ((size_t)n > len)
 		return -ENAMETOOLONG;
-	WideCharToMultiByte(CP_UTF8, WC_ERR_INVALID_CHARS, w, -1, buf, n,
-			    NULL, NULL);
+	WideCharToMultiByte(CP_UTF8, WC_ERR_INVALID_CHARS, w, -1, buf, n, NULL,
+			    NULL);
 	for (int i = 0; slashes && i < n; i++)
 		if (buf[i] == '\\')
 			buf[i] = '/';
@@ -88,8 +89,24 @@ static const struct {
 	{ ERROR_NO_SUCH_PRIVILEGE, EPERM },
 };
 
+/* The last code win_errno turned into an errno, on this thread
+ * (os_error_detail; 0: none). */
+static _Thread_local DWORD last_err;
+
+int os_error_detail(char *buf, size_t len)
+{
+	DWORD err = last_err;
+
+	last_err = 0;
+	if (!err)
+		return 0;
+	win_strerror(err, buf, len);
+	return 1;
+}
+
 int win_errno(DWORD err)
 {
+	last_err = err;
 	for (size_t i = 0; i < sizeof(err_map) / sizeof(err_map[0]); i++)
 		if (err_map[i].err == err)
 			return -err_map[i].no;
@@ -109,7 +126,8 @@ void win_strerror(DWORD err, char *buf, size_t len)
 					 FORMAT_MESSAGE_IGNORE_INSERTS,
 				 NULL, err, 0, w, 256, NULL);
 
-	while (n && (w[n - 1] == L'\n' || w[n - 1] == L'\r' || w[n - 1] == L' '))
+	while (n &&
+	       (w[n - 1] == L'\n' || w[n - 1] == L'\r' || w[n - 1] == L' '))
 		w[--n] = 0;
 	if (!n || win_narrow(w, text, sizeof(text), 0) < 0)
 		snprintf(buf, len, "Windows error %lu", (unsigned long)err);

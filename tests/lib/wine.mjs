@@ -1,0 +1,51 @@
+// Runs Windows programs under Debian's wine64 (package wine64: no wine
+// wrapper, the loader is /usr/lib/wine/wine64) in a private prefix: no
+// display, no Mono or Gecko installers, no debug channels. Wine maps the
+// Linux tree to drive Z:, so a Linux path p is Z:\p on the Windows side.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const WINE = '/usr/lib/wine/wine64';
+export const WINESERVER = '/usr/lib/wine/wineserver64';
+
+// Why wine cannot run here, or null.
+export function wineMissing() {
+  if (!fs.existsSync(WINE)) return `${WINE} is missing (scripts/bootstrap --test installs wine64)`;
+  return null;
+}
+
+// The Windows name of Linux path p: Z:\… with backslashes.
+export const winPath = (p) => `Z:${path.resolve(p).replace(/\//g, '\\')}`;
+
+export function wineEnv(prefix) {
+  const env = { ...process.env, WINEPREFIX: prefix, WINEARCH: 'win64',
+    WINEDLLOVERRIDES: 'mscoree,mshtml=', WINEDEBUG: '-all' };
+  delete env.DISPLAY;
+  delete env.WAYLAND_DISPLAY;
+  return env;
+}
+
+// Makes the prefix (wineboot, about 20 s the first time) and waits for its
+// wineserver to settle.
+export function wineBoot(prefix) {
+  fs.mkdirSync(prefix, { recursive: true });
+  const r = spawnSync(WINE, ['wineboot', '-i'], { env: wineEnv(prefix), encoding: 'utf8', timeout: 180000 });
+  spawnSync(WINESERVER, ['-w'], { env: wineEnv(prefix), timeout: 180000 });
+  return r;
+}
+
+// Runs exe with args and waits: { status, stdout, stderr }.
+export function wineRun(prefix, exe, args, opts = {}) {
+  return spawnSync(WINE, [exe, ...args], { env: wineEnv(prefix), encoding: 'utf8', timeout: 300000, ...opts });
+}
+
+// Starts exe with args in the background (a ChildProcess).
+export function wineSpawn(prefix, exe, args, opts = {}) {
+  return spawn(WINE, [exe, ...args], { env: wineEnv(prefix), ...opts });
+}
+
+// Stops the prefix's wineserver and every program in it.
+export function wineKill(prefix) {
+  spawnSync(WINESERVER, ['-k'], { env: wineEnv(prefix), timeout: 60000 });
+}

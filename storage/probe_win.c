@@ -28,7 +28,8 @@
  * IOCTL_STORAGE_QUERY_PROPERTY accept: no administrator needed.
  *
  * Not filled: mount_options ("" — Windows has no mount options; what the
- * filesystem does is in fs_features), mount_type, and "deduplication" in
+ * filesystem does is in fs_features), mount_type but "remote" for a
+ * share (GetDriveTypeW: DRIVE_REMOTE), and "deduplication" in
  * fs_features: no GetVolumeInformation flag tells it, and the documented
  * ways (the Data Deduplication WMI provider, a file's IO_REPARSE_TAG_DEDUP)
  * are not a cheap question about a volume. A volume on more than one disk
@@ -527,6 +528,10 @@ static void probe_volume(const wchar_t *vol, struct probe *p)
 	size_t len;
 
 	set_wide(p->mount_point, sizeof(p->mount_point), vol, 1);
+	/* a share: fs_type is the server's filesystem; mount_type says it is
+	 * not local (as "fuseblk" does on Linux for an "ntfs") */
+	if (GetDriveTypeW(vol) == DRIVE_REMOTE)
+		(void)set_str(p->mount_type, sizeof(p->mount_type), "remote");
 	if (traced("GetVolumeNameForVolumeMountPointW",
 		   GetVolumeNameForVolumeMountPointW(vol, guid, 64)))
 		set_wide(p->device, sizeof(p->device), guid, 0);
@@ -594,7 +599,7 @@ int probe_path(const char *path, struct probe *p)
 	rc = 0;
 	if (!(real = real_path(w)))
 		goto machine;
-	n = (DWORD)wcslen(real) + 2;
+	n = (DWORD)wcslen(real) + MAX_PATH; /* room for a GUID path */
 	if ((vol = malloc(n * sizeof(*vol))) && volume_of(real, vol, n))
 		probe_volume(vol, p);
 	else if (vol)
@@ -646,7 +651,7 @@ int probe_space(const char *path, int64_t *free_bytes, int64_t *total_bytes)
 	return rc;
 }
 
-/* Is s a separator ('\' or '/')? */
+/* Is c a separator ('\' or '/')? */
 static int is_sep(char c)
 {
 	return c == '\\' || c == '/';

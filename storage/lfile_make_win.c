@@ -31,7 +31,6 @@
 #include "os.h"
 #include "winapi.h"
 
-#include <initguid.h> /* VIRTUAL_STORAGE_TYPE_VENDOR_MICROSOFT, here */
 #include <virtdisk.h>
 #include <winioctl.h>
 
@@ -53,6 +52,14 @@
 		 FILE_WRITE_ACCESS)
 #endif
 #define OFFLOAD_TOKEN_SIZE 512
+
+/* VIRTUAL_STORAGE_TYPE_VENDOR_MICROSOFT, defined here rather than taken
+ * from virtdisk.lib (the DLL is loaded at run time) */
+static const GUID vendor_microsoft = { 0xEC984AEC,
+				       0xA0F9,
+				       0x47e9,
+				       { 0x90, 0x1F, 0x71, 0x41, 0x5A, 0x66,
+					 0x34, 0x5B } };
 
 struct sb_duplicate_extents {
 	HANDLE file;
@@ -370,6 +377,15 @@ static int create_sized(const char *path, uint64_t size, int sparse)
 	return rc;
 }
 
+/* Wine's virtdisk.dll exports CreateVirtualDisk as a stub that ends the
+ * process when called (wine 8); ntdll's wine_get_version says it is wine. */
+static int on_wine(void)
+{
+	HMODULE nt = GetModuleHandleW(L"ntdll.dll");
+
+	return nt && GetProcAddress(nt, "wine_get_version") != NULL;
+}
+
 typedef DWORD(WINAPI *create_vdisk_fn)(PVIRTUAL_STORAGE_TYPE, PCWSTR,
 				       VIRTUAL_DISK_ACCESS_MASK,
 				       PSECURITY_DESCRIPTOR,
@@ -387,7 +403,7 @@ static int create_vhdx(const char *path, uint64_t size)
 {
 	VIRTUAL_STORAGE_TYPE vst = {
 		.DeviceId = VIRTUAL_STORAGE_TYPE_DEVICE_VHDX,
-		.VendorId = VIRTUAL_STORAGE_TYPE_VENDOR_MICROSOFT,
+		.VendorId = vendor_microsoft,
 	};
 	CREATE_VIRTUAL_DISK_PARAMETERS p;
 	HMODULE dll = LoadLibraryExW(L"virtdisk.dll", NULL,
@@ -398,6 +414,10 @@ static int create_vhdx(const char *path, uint64_t size)
 	DWORD err;
 	int rc = 0;
 
+	if (dll && on_wine()) {
+		FreeLibrary(dll);
+		return -EOPNOTSUPP; /* wine does not implement it */
+	}
 	if (!dll) /* LOAD_LIBRARY_SEARCH_SYSTEM32 needs KB2533623 on 7 */
 		dll = LoadLibraryW(L"virtdisk.dll");
 	if (!dll)

@@ -3,7 +3,8 @@
  * the null back-end's probe): opening a test file, flushing, preallocating,
  * removing it, its direct-I/O alignment, one blocking transfer, the
  * file-create operations and the probe of a local target. One
- * implementation per operating system (lfile_linux.c); the back-ends call
+ * implementation per operating system (lfile_linux.c, lfile_win.c with
+ * lfile_make_win.c and dio_align_win.c); the back-ends call
  * it and it calls none of them.
  *
  * A local back-end's ctx starts with a struct lfile (SQLite's "first
@@ -17,7 +18,8 @@
 
 #include "target.h"
 
-/* An open local file: a descriptor (Linux), or -1 when none. */
+/* An open local file: a descriptor (Linux) or a HANDLE (Windows), or -1
+ * when none. */
 struct lfile {
 	intptr_t h;
 };
@@ -58,6 +60,16 @@ int lfile_make(const struct tgt_open_args *dst, enum tgt_file_op op,
 int lfile_allocated(const char *path, const void *session, int64_t *bytes);
 
 /* The file ops lfile_make does on this system, and their own names. */
+#ifdef _WIN32
+#define LFILE_FILE_CAPS                                                        \
+	(TGT_FILE_CAP(TGT_FILE_PREALLOCATE) | TGT_FILE_CAP(TGT_FILE_SPARSE) |  \
+	 TGT_FILE_CAP(TGT_FILE_CLONE) | TGT_FILE_CAP(TGT_FILE_COPY_OFFLOAD) |  \
+	 TGT_FILE_CAP(TGT_FILE_COPY_RW) | TGT_FILE_CAP(TGT_FILE_VHDX_FIXED))
+#define LFILE_FILE_NAMES                                                       \
+	{                                                                      \
+		[TGT_FILE_COPY_OFFLOAD] = "odx"                                \
+	}
+#else
 #define LFILE_FILE_CAPS                                                        \
 	(TGT_FILE_CAP(TGT_FILE_PREALLOCATE) | TGT_FILE_CAP(TGT_FILE_SPARSE) |  \
 	 TGT_FILE_CAP(TGT_FILE_CLONE) | TGT_FILE_CAP(TGT_FILE_COPY_OFFLOAD) |  \
@@ -66,5 +78,6 @@ int lfile_allocated(const char *path, const void *session, int64_t *bytes);
 	{                                                                      \
 		[TGT_FILE_COPY_OFFLOAD] = "copy_file_range"                    \
 	}
+#endif
 
 #endif

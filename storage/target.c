@@ -13,6 +13,7 @@ static const char *const generic_file_names[TGT_FILE_N] = {
 	[TGT_FILE_PREALLOCATE] = "fallocate", [TGT_FILE_SPARSE] = "sparse",
 	[TGT_FILE_ZEROS] = "zeros",	      [TGT_FILE_CLONE] = "clone",
 	[TGT_FILE_COPY_OFFLOAD] = "copy",     [TGT_FILE_COPY_RW] = "read/write",
+	[TGT_FILE_VHDX_FIXED] = "vhdx",
 };
 
 int tgt_validate(const struct tgt_ops *ops)

@@ -65,6 +65,8 @@ enum tgt_file_op {
 	TGT_FILE_CLONE,	       /* a copy sharing the source's extents */
 	TGT_FILE_COPY_OFFLOAD, /* a copy made by the kernel or the server */
 	TGT_FILE_COPY_RW,      /* a copy read and written through this host */
+	TGT_FILE_VHDX_FIXED,   /* a fixed VHDX, fully allocated by the Virtual
+				  Disk API (Windows) */
 	TGT_FILE_N
 };
 #define TGT_FILE_CAP(op) (1U << (op))
@@ -220,7 +222,7 @@ int tgt_claims(const struct tgt_ops *ops, const char *target);
 int tgt_can(const struct tgt_ops *ops, enum tgt_file_op op);
 
 /* What ops calls file op: its own name, or the generic one ("fallocate",
- * "sparse", "zeros", "clone", "copy", "read/write"). */
+ * "sparse", "zeros", "clone", "copy", "read/write", "vhdx"). */
 const char *tgt_file_op_name(const struct tgt_ops *ops, enum tgt_file_op op);
 
 int tgt_open(const struct tgt_ops *ops, const struct tgt_open_args *args,

@@ -105,6 +105,18 @@ static int store(struct job_run *jr, uint64_t bytes, const char *method, int it,
 				      err ? text : NULL, allocated));
 }
 
+/* A sentence the system left on how the method was done (os_take_note):
+ * a warning on the run, once. */
+static void warn_note(struct job_run *jr, const char *method)
+{
+	char note[240], text[300];
+
+	if (!os_take_note(note, sizeof(note)))
+		return;
+	snprintf(text, sizeof(text), "file-create %s: %s", method, note);
+	archive_run_warn(jr->a, jr->run_id, text);
+}
+
 /* Makes path by op (src: the zeros, for the copies); *secs the op alone. */
 static int make(struct job_run *jr, enum tgt_file_op op, const char *src,
 		const char *path, uint64_t bytes, double *secs)
@@ -117,7 +129,9 @@ static int make(struct job_run *jr, enum tgt_file_op op, const char *src,
 	int direct, rc;
 	char stale[8];
 
-	os_error_detail(stale, sizeof(stale)); /* this op's words only */
+	/* this op's words only */
+	os_error_detail(stale, sizeof(stale));
+	os_take_note(stale, sizeof(stale));
 	if (op != TGT_FILE_ZEROS || tgt_can(jr->ops, op))
 		return tgt_make_file(jr->ops, &dst, op, src, bytes, secs);
 	/* zeros through the engine: direct I/O where the filesystem takes
@@ -133,7 +147,7 @@ static int make(struct job_run *jr, enum tgt_file_op op, const char *src,
 /* One iteration at one size: every method, each file removed after its
  * measurement but the zeros (the copies' source), removed at the end. */
 static int iteration(struct job_run *jr, uint64_t bytes, const char *name,
-		     int it)
+		     int it, int first)
 {
 	const char *src = NULL, *p;
 	size_t keep = jr->n_files;
@@ -164,6 +178,8 @@ static int iteration(struct job_run *jr, uint64_t bytes, const char *name,
 		if (err == 0)
 			(void)tgt_allocated(jr->ops, p, jr->session,
 					    &allocated);
+		if (err == 0 && first)
+			warn_note(jr, method);
 		rc = store(jr, bytes, method, it, secs, err, allocated);
 		if (op == TGT_FILE_ZEROS)
 			src = p; /* kept for the copies */
@@ -217,7 +233,7 @@ static int run(struct job_run *jr)
 		if ((rc = job_room(jr, jr->s->target, 2 * bytes)) < 0)
 			return rc;
 		for (int it = 1; it <= jr->s->iterations && rc == 0; it++) {
-			rc = iteration(jr, bytes, name, it);
+			rc = iteration(jr, bytes, name, it, i == 0 && it == 1);
 			job_step(jr);
 		}
 	}

@@ -386,7 +386,8 @@ static void eth_loop(struct engine_thread *e)
 
 /*
  * Direct I/O needs every offset and length to be a multiple of what the
- * filesystem and device say (statx dio_offset_align: 512 B or 4 KiB); a
+ * filesystem and device say (Linux: statx dio_offset_align; Windows: the
+ * volume's sector size; 512 B or 4 KiB); a
  * misaligned O_DIRECT I/O fails with a bare EINVAL, so say why up front.
  */
 static void check_dio_align(struct engine_thread *e)
@@ -398,11 +399,12 @@ static void check_dio_align(struct engine_thread *e)
 	    off_align == 0 || bs % off_align == 0)
 		return;
 	e->rc = -EINVAL;
-	snprintf(e->error, sizeof(e->error),
-		 "block size %u B is not a multiple of %u B, the alignment "
-		 "direct I/O needs on this file (statx dio_offset_align); use "
-		 "a multiple of %u B or turn direct I/O off",
-		 bs, off_align, off_align);
+	snprintf(
+		e->error, sizeof(e->error),
+		"block size %u B is not a multiple of %u B, the alignment "
+		"direct I/O needs on this file (its volume's sector size); use "
+		"a multiple of %u B or turn direct I/O off",
+		bs, off_align, off_align);
 	atomic_store(&e->sh->stop, 1);
 }
 

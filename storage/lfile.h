@@ -67,6 +67,7 @@ int lfile_allocated(const char *path, const void *session, int64_t *bytes);
 	 TGT_FILE_CAP(TGT_FILE_COPY_RW) | TGT_FILE_CAP(TGT_FILE_VHDX_FIXED))
 #define LFILE_FILE_NAMES                                                       \
 	{                                                                      \
+		[TGT_FILE_PREALLOCATE] = "preallocate",                        \
 		[TGT_FILE_COPY_OFFLOAD] = "odx"                                \
 	}
 #else

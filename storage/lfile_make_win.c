@@ -187,8 +187,16 @@ static int preallocate(HANDLE h, uint64_t size)
 		return win_last_errno();
 	if ((rc = set_eof(h, size)) < 0)
 		return rc;
-	if (size && manage_volume_privilege() &&
-	    !SetFileValidData(h, (LONGLONG)size))
+	if (!size)
+		return 0;
+	if (!manage_volume_privilege()) {
+		win_note("allocated and sized without SetFileValidData (the "
+			 "process does not hold SeManageVolumePrivilege): the "
+			 "clusters are reserved, and NTFS writes zeros ahead "
+			 "of any later write beyond the valid data");
+		return 0;
+	}
+	if (!SetFileValidData(h, (LONGLONG)size))
 		return win_last_errno();
 	return 0;
 }

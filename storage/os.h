@@ -62,6 +62,12 @@ void os_wipe(void *p, size_t len);
  * Reading it clears it. */
 int os_error_detail(char *buf, size_t len);
 
+/* A sentence the OS layer left about how this thread's last operation was
+ * done where it differs from what was asked, though it succeeded
+ * (Windows: a preallocation without SetFileValidData). 1 with buf set, or
+ * 0. Reading it clears it. */
+int os_take_note(char *buf, size_t len);
+
 /* Names the calling thread (at most 15 characters show), so ps -T, top
  * and taskset can tell the engine's threads from the API's. */
 void os_thread_name(const char *name);

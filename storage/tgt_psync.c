@@ -73,7 +73,7 @@ static int psync_open(const struct tgt_open_args *args, void **ctx, int *direct)
 const struct tgt_ops tgt_psync_ops = {
 	.version = TGT_OPS_VERSION,
 	.name = "psync",
-	.title = "pread/pwrite worker threads",
+	.title = "blocking-I/O worker threads",
 	.caps = TGT_CAP_ASYNC | TGT_CAP_DIRECT | TGT_CAP_FILES |
 		TGT_CAP_BY_NAME,
 	.file_caps = LFILE_FILE_CAPS,

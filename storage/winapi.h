@@ -34,4 +34,11 @@ int win_last_errno(void);
  * (error 50)". */
 void win_strerror(DWORD err, char *buf, size_t len);
 
+/* strerror with the GNU C library's words (strerror_win.c): the Windows
+ * build defines strerror as os_strerror. */
+char *os_strerror(int errnum);
+
+/* Leaves text for os_take_note (os.h) on this thread. */
+void win_note(const char *text);
+
 #endif

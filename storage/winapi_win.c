@@ -104,6 +104,23 @@ int os_error_detail(char *buf, size_t len)
 	return 1;
 }
 
+/* The sentence win_note left on this thread (os_take_note), or "". */
+static _Thread_local char note[240];
+
+void win_note(const char *text)
+{
+	snprintf(note, sizeof(note), "%s", text);
+}
+
+int os_take_note(char *buf, size_t len)
+{
+	if (!note[0])
+		return 0;
+	snprintf(buf, len, "%s", note);
+	note[0] = '\0';
+	return 1;
+}
+
 int win_errno(DWORD err)
 {
 	last_err = err;

@@ -9,7 +9,6 @@
  * it. Calls nothing else of the commands.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -39,7 +38,7 @@ int cmd_lock_data_dir(const char *dir)
 		return -1;
 	rc = sys_lock_dir(dir, path);
 	if (rc == -EBUSY) {
-		pf = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		pf = sys_open_private(path, SYS_OPEN_READ);
 		n = pf >= 0 ? (int)read(pf, pid, sizeof(pid) - 1) : 0;
 		pid[n > 0 ? n : 0] = '\0';
 		pid[strcspn(pid, "\n")] = '\0';
@@ -86,9 +85,10 @@ void cmd_usage(FILE *f, const char *usage)
 
 /*
  * Reads the API token from path, or — when path is our default and no file
- * is there — creates it: 32 random bytes as 64 hex digits, O_EXCL|O_NOFOLLOW,
- * mode 0600. A token shorter than 16 characters, or a file others may read,
- * is refused. Returns 0 or a negative errno (logged).
+ * is there — creates it: 32 random bytes as 64 hex digits, a new file, not
+ * through a link, mode 0600 (sys_open_private). A token shorter than 16
+ * characters, or a file others may read, is refused. Returns 0 or a negative
+ * errno (logged).
  */
 int cmd_load_token(const char *path, int create, char *tok, size_t len)
 {
@@ -96,22 +96,20 @@ int cmd_load_token(const char *path, int create, char *tok, size_t len)
 	struct stat st;
 	ssize_t n;
 	char buf[512];
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC),
-	    rc = 0;
+	unsigned mode;
+	int fd = sys_open_private(path, SYS_OPEN_READ), rc = 0;
 
-	if (fd < 0 && errno == ENOENT && create) {
-		fd = open(path,
-			  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			  0600);
+	if (fd == -ENOENT && create) {
+		fd = sys_open_private(path, SYS_OPEN_NEW);
 		if (fd < 0 || os_random(raw, sizeof(raw)) != 0) {
-			rc = fd < 0 ? -errno : -EIO;
+			rc = fd < 0 ? fd : -EIO;
 			goto out;
 		}
 		for (size_t i = 0; i < sizeof(raw); i++)
 			snprintf(tok + 2 * i, len - 2 * i, "%02x", raw[i]);
 		os_wipe(raw, sizeof(raw));
 		if (write(fd, tok, strlen(tok)) != (ssize_t)strlen(tok) ||
-		    write(fd, "\n", 1) != 1 || fsync(fd) != 0) {
+		    write(fd, "\n", 1) != 1 || sys_fsync(fd) != 0) {
 			rc = -EIO;
 			unlink(path);
 		} else {
@@ -121,7 +119,7 @@ int cmd_load_token(const char *path, int create, char *tok, size_t len)
 		goto out;
 	}
 	if (fd < 0) {
-		rc = -errno;
+		rc = fd;
 		log_error("API token %s: %s", path, strerror(-rc));
 		goto out;
 	}
@@ -130,11 +128,11 @@ int cmd_load_token(const char *path, int create, char *tok, size_t len)
 		log_error("API token %s: not a regular file", path);
 		goto out;
 	}
-	if (st.st_mode & 077) {
+	if (sys_fd_shared(fd, &mode)) {
 		rc = -EPERM;
 		log_error("API token %s: others may read it (mode %03o); "
 			  "chmod 600 it",
-			  path, (unsigned)(st.st_mode & 0777));
+			  path, mode);
 		goto out;
 	}
 	n = read(fd, buf, sizeof(buf) - 1);

@@ -135,12 +135,14 @@ int cmd_import(int argc, char **argv)
 		return 1;
 	}
 	for (int i = optind; i < argc; i++) {
-		const char *path = argv[i], *base = strrchr(path, '/');
+		const char *path = argv[i], *base = path;
 		char *buf = NULL, why[256] = "";
 		size_t len = 0, n = 0;
 		int rc = slurp(path, &buf, &len);
 
-		base = base ? base + 1 : path;
+		for (const char *p = path; *p; p++)
+			if (sys_path_sep(*p)) /* '/', and '\\' on Windows */
+				base = p + 1;
 		if (rc < 0)
 			snprintf(why, sizeof(why), "%s", strerror(-rc));
 		else if ((rc = import_file(a, format, buf, len, base, labels,

@@ -202,10 +202,10 @@ int cmd_run(int argc, char **argv)
 	struct api_problem prob;
 	struct archive *a = NULL;
 	struct jobq *q = NULL;
-	struct stat st;
 	char *text = NULL;
 	int64_t id = 0, run_id = 0;
 	int c, no_archive = 0, as_json = 0, verbose = 0, rc = 2, lock = -1;
+	int kind, e;
 	int interrupted = 0, tty = isatty(2);
 	const char *state;
 
@@ -278,9 +278,10 @@ int cmd_run(int argc, char **argv)
 			argv[optind]);
 		goto out;
 	}
-	if (sys_realpath(argv[optind], treal) < 0 || stat(treal, &st) != 0) {
+	if ((kind = sys_realpath(argv[optind], treal)) < 0 ||
+	    (kind = sys_path_kind(treal)) < 0) {
 		fprintf(stderr, "storbench run: %s: %s\n", argv[optind],
-			strerror(errno));
+			strerror(-kind));
 		goto out;
 	}
 	umask(077);
@@ -288,23 +289,22 @@ int cmd_run(int argc, char **argv)
 	log_setup(LOG_TEXT, !verbose);
 	rc = 1;
 	if (no_archive) {
-		snprintf(tmpl, sizeof(tmpl), "%s/storbench-run-XXXXXX",
-			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-		if (!mkdtemp(tmpl)) {
+		if ((e = sys_temp_dir("storbench-run", tmpl, sizeof(tmpl))) <
+		    0) {
 			fprintf(stderr, "storbench run: %s: %s\n", tmpl,
-				strerror(errno));
+				strerror(-e));
 			no_archive = 0;
 			goto out;
 		}
 		data = tmpl;
-	} else if (sys_mkdir_private(data) < 0) {
+	} else if ((e = sys_mkdir_private(data)) < 0) {
 		fprintf(stderr, "storbench run: --data %s: %s\n", data,
-			strerror(errno));
+			strerror(-e));
 		goto out;
 	}
-	if (sys_realpath(data, real) < 0) {
+	if ((e = sys_realpath(data, real)) < 0) {
 		fprintf(stderr, "storbench run: --data %s: %s\n", data,
-			strerror(errno));
+			strerror(-e));
 		goto out;
 	}
 	snprintf(db, sizeof(db), "%s/storbench.db", real);
@@ -320,7 +320,7 @@ int cmd_run(int argc, char **argv)
 	}
 	/* the target named on the command line is the one root allowed */
 	if (confine_allow(scratch, why, sizeof(why)) < 0 ||
-	    (S_ISBLK(st.st_mode)
+	    (kind == SYS_KIND_DEVICE
 		     ? confine_allow_device(treal, why, sizeof(why))
 		     : confine_allow(treal, why, sizeof(why))) < 0) {
 		fprintf(stderr, "storbench run: %s\n",

@@ -41,27 +41,30 @@ void confine_reset(void)
 	reserve_fixed = 0;
 }
 
-/* Does path name a ".." component? */
+/* Does path name a ".." component? (Between separators: '/', and '\\'
+ * on Windows.) */
 static int has_dotdot(const char *path)
 {
 	const char *p = path;
 
 	while ((p = strstr(p, "..")) != NULL) {
-		if ((p == path || p[-1] == '/') &&
-		    (p[2] == '\0' || p[2] == '/'))
+		if ((p == path || sys_path_sep(p[-1])) &&
+		    (p[2] == '\0' || sys_path_sep(p[2])))
 			return 1;
 		p += 2;
 	}
 	return 0;
 }
 
-/* Is path equal to root or below it (on a '/' boundary)? */
+/* Is path equal to root or below it (on a '/' boundary)? A root that ends
+ * in '/' is a whole tree: "/" (refused as a root, but a scratch may be
+ * compared with it), "D:/" (a Windows volume, a valid root). */
 static int under(const char *path, const char *root)
 {
 	size_t n = strlen(root);
 
-	if (strcmp(root, "/") == 0)
-		return path[0] == '/';
+	if (n && root[n - 1] == '/')
+		return strncmp(path, root, n) == 0;
 	return strncmp(path, root, n) == 0 &&
 	       (path[n] == '\0' || path[n] == '/');
 }
@@ -69,9 +72,8 @@ static int under(const char *path, const char *root)
 int confine_allow(const char *path, char *why, size_t len)
 {
 	struct root *r;
-	struct stat st;
 	char err[160];
-	int rc;
+	int rc, kind;
 
 	if (n_roots == CONFINE_MAX_ROOTS) {
 		snprintf(why, len, "at most %d allowed roots",
@@ -94,16 +96,16 @@ int confine_allow(const char *path, char *why, size_t len)
 		n_roots++;
 		return 0;
 	}
-	if (path[0] != '/' || has_dotdot(path)) {
+	if (!sys_path_absolute(path) || has_dotdot(path)) {
 		snprintf(why, len,
 			 "--allow %s: an absolute path without \"..\"", path);
 		return -EINVAL;
 	}
-	if (lstat(path, &st) != 0) {
-		snprintf(why, len, "--allow %s: %s", path, strerror(errno));
-		return -errno;
+	if ((kind = sys_path_kind(path)) < 0) {
+		snprintf(why, len, "--allow %s: %s", path, strerror(-kind));
+		return kind;
 	}
-	if (S_ISLNK(st.st_mode)) {
+	if (kind == SYS_KIND_LINK) {
 		char to[PATH_MAX];
 		snprintf(
 			why, len,
@@ -112,11 +114,11 @@ int confine_allow(const char *path, char *why, size_t len)
 			path, sys_realpath(path, to) == 0 ? to : "nowhere");
 		return -ELOOP;
 	}
-	if (!S_ISDIR(st.st_mode)) {
+	if (kind != SYS_KIND_DIR) {
 		snprintf(why, len, "--allow %s: not a directory%s", path,
-			 S_ISBLK(st.st_mode) ? " (a raw device needs "
-					       "--allow-device)"
-					     : "");
+			 kind == SYS_KIND_DEVICE ? " (a raw device needs "
+						   "--allow-device)"
+						 : "");
 		return -ENOTDIR;
 	}
 	if ((rc = sys_realpath(path, r->real)) < 0) {
@@ -139,20 +141,29 @@ int confine_allow_device(const char *path, char *why, size_t len)
 	struct stat st;
 	char real[PATH_MAX];
 	uint64_t id;
+	int kind = sys_path_kind(path);
 
 	if (n_devices == CONFINE_MAX_ROOTS) {
 		snprintf(why, len, "at most %d allowed devices",
 			 CONFINE_MAX_ROOTS);
 		return -E2BIG;
 	}
-	if (stat(path, &st) != 0) {
+	/* (a Windows volume, \\.\D:, is told by its name; stat has none) */
+	if (kind != SYS_KIND_DEVICE && stat(path, &st) != 0) {
 		snprintf(why, len, "--allow-device %s: %s", path,
 			 strerror(errno));
 		return -errno;
 	}
 	if (sys_device_id(path, real, &id) < 0) {
-		snprintf(why, len, "--allow-device %s: not a block device",
-			 path);
+		if (kind == SYS_KIND_DEVICE) /* Windows: sys_win.c */
+			snprintf(why, len,
+				 "--allow-device %s: storbench does not write "
+				 "raw devices on this system; allow a "
+				 "directory in the volume",
+				 path);
+		else
+			snprintf(why, len,
+				 "--allow-device %s: not a block device", path);
 		return -ENOTBLK;
 	}
 	devices[n_devices++] = id;
@@ -244,7 +255,7 @@ int confine_dir(const char *path, const char *scratch, char real[PATH_MAX],
 	char list[512], now[PATH_MAX];
 	int lexical = 0, rc;
 
-	if (path[0] != '/') {
+	if (!sys_path_absolute(path)) {
 		snprintf(why, len, "%s: must be an absolute path", path);
 		return -EINVAL;
 	}

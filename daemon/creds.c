@@ -4,17 +4,16 @@
 #include "creds.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "log.h"
 #include "smb.h"
+#include "sys.h"
 
 static char store[PATH_MAX];
 
@@ -45,12 +44,11 @@ int creds_init(const char *path)
 	if (snprintf(store, sizeof(store), "%s", path) >= (int)sizeof(store))
 		return -ENAMETOOLONG;
 	/* the file exists, ours only, before SQLite writes a byte to it */
-	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) < 0)
-		return -errno;
-	rc = fchmod(fd, 0600) != 0 ? -errno : 0;
+	if ((fd = sys_open_private(path, SYS_OPEN_OWN)) < 0)
+		return fd;
 	close(fd);
-	if (rc < 0 || !(db = db_open()))
-		return rc < 0 ? rc : -EIO;
+	if (!(db = db_open()))
+		return -EIO;
 	rc = sqlite3_exec(
 		db,
 		"PRAGMA secure_delete=ON;"

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "confine.h"
+#include "sys.h"
 #include "target.h"
 
 /* The back-end for a path of a job: the one that claims it, or the local
@@ -114,7 +115,7 @@ int jobtarget_check(json_t *v, const char *field, const char *scratch,
 						  : "an smb:// path needs an "
 						    "smb:// target (the job's "
 						    "credential)");
-		if (!session && t[0] != '/')
+		if (!session && !sys_path_absolute(t))
 			return field_fail(e, field,
 					  "must be an absolute path or an "
 					  "smb://server[:port]/share/dir URL");

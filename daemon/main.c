@@ -14,6 +14,7 @@
 #include "archive.h"
 #include "cmd.h"
 #include "smb.h"
+#include "sys.h"
 
 static void usage(FILE *f)
 {
@@ -34,6 +35,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	sys_args_utf8(&argc, &argv); /* Windows: UTF-8 from the UTF-16 line */
 	archive_library_init();
 	/* a child the SMB back-end spawns (storage/smb.h) */
 	if (argc >= 2 && (strcmp(argv[1], "smb-worker") == 0 ||

@@ -21,9 +21,15 @@
  * Windows (a drive letter and a separator). */
 int sys_path_absolute(const char *path);
 
+/* Does c separate a path's components: '/' on Linux; '/' or '\\' on
+ * Windows. */
+int sys_path_sep(int c);
+
 /* What is at path, not following it when it is a link (Linux: lstat;
- * Windows: any reparse point — a symbolic link, a junction, a volume mount
- * point — is SYS_KIND_LINK). A SYS_KIND_* or a negative errno. */
+ * Windows: a reparse point that names another place — a symbolic link, a
+ * junction, a volume mount point — is SYS_KIND_LINK; \\.\X:,
+ * \\.\PhysicalDriveN and \\?\Volume{…} are SYS_KIND_DEVICE, told by
+ * their text without opening them). A SYS_KIND_* or a negative errno. */
 enum {
 	SYS_KIND_DIR,
 	SYS_KIND_FILE,
@@ -79,6 +85,34 @@ int sys_lock_dir(const char *dir, const char *pidfile);
 /* Creates directory path readable by its owner only (0700) unless it
  * exists. 0 or a negative errno. */
 int sys_mkdir_private(const char *path);
+
+/* Creates a new directory, readable by its owner only, in the system's
+ * place for temporary files (Linux: $TMPDIR or /tmp, mkdtemp; Windows:
+ * GetTempPathW) named PREFIX-XXXXXX, into path. 0 or a negative errno
+ * (path then holds the name tried, for the sentence). */
+int sys_temp_dir(const char *prefix, char *path, size_t len);
+
+/*
+ * Opens a file that holds a secret (the API token, the credential store)
+ * or the data directory's pid, not inherited by programs the daemon
+ * starts. how: SYS_OPEN_READ an existing file for reading, not following a
+ * symbolic link (-ELOOP), not waiting on a FIFO; SYS_OPEN_NEW a new file
+ * (-EEXIST when one is there, not following a link) for writing, its
+ * owner's alone (0600); SYS_OPEN_OWN for reading and writing, created when
+ * missing, and made its owner's alone (0600) on Linux when it exists (on
+ * Windows a new file gets the owner-only DACL; an existing one keeps its
+ * own: issue 20). A file descriptor (read, write, fstat, close) or a
+ * negative errno.
+ */
+enum { SYS_OPEN_READ, SYS_OPEN_NEW, SYS_OPEN_OWN };
+int sys_open_private(const char *path, int how);
+/* Writes fd's data through to the disk (fsync; Windows FlushFileBuffers).
+ * 0 or a negative errno. */
+int sys_fsync(int fd);
+/* May others than its owner read or write the open file fd? 1, with its
+ * permission bits in *mode (Linux: st_mode & 0777), or 0. Windows answers
+ * 0: the file's DACL is not read (issue 20). */
+int sys_fd_shared(int fd, unsigned *mode);
 
 /* Removes the tree at path (files and directories, not following links). */
 void sys_remove_tree(const char *path);

@@ -1,7 +1,8 @@
 /*
- * sys_linux — sys.h on Linux: realpath, O_PATH directory handles named
- * through /proc/self/fd, block devices by dev_t with their holders found
- * in /sys and mounts in /proc/self/mountinfo, flock on the data directory,
+ * sys_linux — sys.h on Linux: lstat for what is at a path, realpath, O_PATH
+ * directory handles named through /proc/self/fd, block devices by dev_t with
+ * their holders found in /sys and mounts in /proc/self/mountinfo, flock on the
+ * data directory, mkdtemp, open with O_NOFOLLOW | O_CLOEXEC for private files,
  * setrlimit, blocked signals taken with sigtimedwait, nftw.
  */
 #include "sys.h"
@@ -23,6 +24,39 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
+
+int sys_path_absolute(const char *path)
+{
+	return path[0] == '/';
+}
+
+int sys_path_sep(int c)
+{
+	return c == '/';
+}
+
+int sys_path_kind(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return SYS_KIND_DIR;
+	if (S_ISREG(st.st_mode))
+		return SYS_KIND_FILE;
+	if (S_ISLNK(st.st_mode))
+		return SYS_KIND_LINK;
+	if (S_ISBLK(st.st_mode))
+		return SYS_KIND_DEVICE;
+	return SYS_KIND_OTHER;
+}
+
+void sys_args_utf8(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+}
 
 int sys_realpath(const char *path, char *real)
 {
@@ -228,6 +262,53 @@ int sys_mkdir_private(const char *path)
 	if (mkdir(path, 0700) == 0 || errno == EEXIST)
 		return 0;
 	return -errno;
+}
+
+int sys_temp_dir(const char *prefix, char *path, size_t len)
+{
+	const char *tmp = getenv("TMPDIR");
+	int n = snprintf(path, len, "%s/%s-XXXXXX", tmp ? tmp : "/tmp", prefix);
+
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return mkdtemp(path) ? 0 : -errno;
+}
+
+int sys_open_private(const char *path, int how)
+{
+	int fd;
+
+	if (how == SYS_OPEN_READ)
+		fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	else if (how == SYS_OPEN_NEW)
+		fd = open(path,
+			  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			  0600);
+	else
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (how == SYS_OPEN_OWN && fchmod(fd, 0600) != 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+int sys_fsync(int fd)
+{
+	return fsync(fd) == 0 ? 0 : -errno;
+}
+
+int sys_fd_shared(int fd, unsigned *mode)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0 || !(st.st_mode & 077))
+		return 0;
+	*mode = (unsigned)(st.st_mode & 0777);
+	return 1;
 }
 
 static int unlink_one(const char *path, const struct stat *st, int flag,

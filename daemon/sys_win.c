@@ -1,0 +1,667 @@
+/*
+ * sys_win — sys.h on Windows. Which calls do what:
+ *
+ *   paths        a drive letter, ':' and a separator is absolute; UNC
+ *                (\\server\share) is not, for now (shares are issue 20).
+ *   realpath     CreateFileW (no access, FILE_FLAG_BACKUP_SEMANTICS: follows
+ *                links, opens directories) + GetFinalPathNameByHandleW
+ *                (FILE_NAME_NORMALIZED | VOLUME_NAME_DOS), "\\?\" taken off,
+ *                '\' turned into '/': "D:/bench/x", a drive's root "D:/";
+ *                "\\?\UNC\srv\share\x" becomes "//srv/share/x".
+ *   path kinds   GetFileAttributesW, and FindFirstFileW for a reparse
+ *                point's tag; device paths are told by their text.
+ *   arguments    CommandLineToArgvW(GetCommandLineW()) to UTF-8;
+ *                SetConsoleOutputCP / SetConsoleCP (CP_UTF8).
+ *   held dirs    CreateFileW sharing reading and writing but not deletion:
+ *                while the handle is open nobody can rename or remove the
+ *                directory, or any directory above it (Windows refuses to
+ *                rename a directory with an open handle inside), so its
+ *                path keeps naming it — what O_PATH and /proc/self/fd/N
+ *                give on Linux. The children are named by the path.
+ *   raw devices  none: storbench.exe benchmarks files in volumes and refuses
+ *                raw volumes (\\.\D:) and physical drives.
+ *   lock         a lock file in the directory opened with share mode 0,
+ *                kept open for the life of the process (the system closes
+ *                it when the process dies).
+ *   private      CreateDirectoryW / CreateFileW with a protected DACL from
+ *                ConvertStringSecurityDescriptorToSecurityDescriptorW:
+ *                Administrators and the owner only.
+ *   remove tree  FindFirstFileW / DeleteFileW / RemoveDirectoryW; a reparse
+ *                point (symlink, junction) is removed, not entered.
+ *   core dumps   SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX).
+ *   stopping     SetConsoleCtrlHandler; the handler records the event and
+ *                sets an event object sys_wait_stop waits on.
+ */
+#include "sys.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <io.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "winapi.h"
+/* after windows.h (winapi.h) */
+#include <sddl.h>
+#include <shellapi.h>
+
+#include "os.h"
+
+/* The DACL of what sys_mkdir_private and sys_open_private create: protected
+ * (nothing inherited from above), full access for Administrators (BA) and
+ * the owner (OW), inherited by what is created inside. */
+static const wchar_t private_sddl[] = L"D:P(A;OICI;FA;;;BA)(A;OICI;FA;;;OW)";
+
+/* Security attributes with the private DACL in *sa (free sa->
+ * lpSecurityDescriptor with LocalFree), or NULL when the system cannot make
+ * them (then what is created takes the DACL of its directory). */
+static SECURITY_ATTRIBUTES *private_sa(SECURITY_ATTRIBUTES *sa)
+{
+	PSECURITY_DESCRIPTOR sd = NULL;
+
+	if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(
+		    private_sddl, SDDL_REVISION_1, &sd, NULL))
+		return NULL;
+	sa->nLength = sizeof(*sa);
+	sa->lpSecurityDescriptor = sd;
+	sa->bInheritHandle = FALSE;
+	return sa;
+}
+
+static void private_sa_free(SECURITY_ATTRIBUTES *sa)
+{
+	if (sa)
+		LocalFree(sa->lpSecurityDescriptor);
+}
+
+static int is_sep(char c)
+{
+	return c == '/' || c == '\\';
+}
+
+int sys_path_absolute(const char *path)
+{
+	/* "D:/…", "D:\…"; not "D:x" (relative to D:'s current directory),
+	 * not "\x" (the current drive's root), not \\server\share (issue
+	 * 20), not \\.\ or \\?\ device paths */
+	return ((path[0] >= 'A' && path[0] <= 'Z') ||
+		(path[0] >= 'a' && path[0] <= 'z')) &&
+	       path[1] == ':' && is_sep(path[2]);
+}
+
+int sys_path_sep(int c)
+{
+	return c == '/' || c == '\\';
+}
+
+/* Does path start with the four characters "\\.\" or "\\?\" (either
+ * separator)? Then *kind is '.' or '?'. */
+static int device_prefix(const char *path, char *kind)
+{
+	if (!is_sep(path[0]) || !is_sep(path[1]) ||
+	    (path[2] != '.' && path[2] != '?') || !is_sep(path[3]))
+		return 0;
+	*kind = path[2];
+	return 1;
+}
+
+/* Is path a raw volume or drive: \\.\X:, \\.\PhysicalDriveN,
+ * \\.\HarddiskVolumeN, \\?\Volume{…} (without a separator after it, which
+ * would name its root directory)? */
+static int is_device_path(const char *path)
+{
+	const char *p = path + 4, *close;
+	char k;
+
+	if (!device_prefix(path, &k))
+		return 0;
+	if (k == '.' && ((p[0] | 0x20) >= 'a' && (p[0] | 0x20) <= 'z') &&
+	    p[1] == ':' && p[2] == '\0')
+		return 1;
+	if (k == '.' && (strncasecmp(p, "PhysicalDrive", 13) == 0 ||
+			 strncasecmp(p, "HarddiskVolume", 14) == 0))
+		return strpbrk(p, "/\\") == NULL;
+	if (strncasecmp(p, "Volume{", 7) == 0 && (close = strchr(p, '}')))
+		return close[1] == '\0';
+	return 0;
+}
+
+int sys_path_kind(const char *path)
+{
+	wchar_t *w;
+	DWORD a;
+	int kind;
+
+	if (is_device_path(path))
+		return SYS_KIND_DEVICE; /* not opened: that could block */
+	if (!(w = win_wide(path)))
+		return -errno;
+	a = GetFileAttributesW(w);
+	if (a == INVALID_FILE_ATTRIBUTES) {
+		kind = win_last_errno();
+	} else if (a & FILE_ATTRIBUTE_REPARSE_POINT) {
+		WIN32_FIND_DATAW fd;
+		HANDLE f = FindFirstFileW(w, &fd);
+		/* a link of any kind — symbolic link, junction, volume mount
+		 * point (the "name surrogates") — is one; a file the system
+		 * only stores differently (OneDrive, deduplication,
+		 * compression) is what it holds */
+		kind = SYS_KIND_LINK;
+		if (f != INVALID_HANDLE_VALUE) {
+			if (!IsReparseTagNameSurrogate(fd.dwReserved0))
+				kind = a & FILE_ATTRIBUTE_DIRECTORY
+					       ? SYS_KIND_DIR
+					       : SYS_KIND_FILE;
+			FindClose(f);
+		}
+	} else if (a & FILE_ATTRIBUTE_DIRECTORY) {
+		kind = SYS_KIND_DIR;
+	} else if (a & FILE_ATTRIBUTE_DEVICE) {
+		kind = SYS_KIND_OTHER;
+	} else {
+		kind = SYS_KIND_FILE;
+	}
+	free(w);
+	return kind;
+}
+
+void sys_args_utf8(int *argc, char ***argv)
+{
+	static char **args; /* kept for the process, as main's argv is */
+	wchar_t **wa;
+	int n;
+
+	SetConsoleOutputCP(CP_UTF8);
+	SetConsoleCP(CP_UTF8);
+	if (args || !(wa = CommandLineToArgvW(GetCommandLineW(), &n)))
+		return;
+	if (!(args = calloc((size_t)n + 1, sizeof(*args))))
+		goto out;
+	for (int i = 0; i < n; i++) {
+		int len = WideCharToMultiByte(CP_UTF8, 0, wa[i], -1, NULL, 0,
+					      NULL, NULL);
+		if (len <= 0 || !(args[i] = malloc((size_t)len)) ||
+		    win_narrow(wa[i], args[i], (size_t)len, 0) < 0) {
+			/* (not UTF-16: an unpaired surrogate) keep the
+			 * arguments the C library made */
+			for (int k = 0; k <= i; k++)
+				free(args[k]);
+			free(args);
+			args = NULL;
+			goto out;
+		}
+	}
+	*argc = n;
+	*argv = args;
+out:
+	LocalFree(wa);
+}
+
+/* Where the open file or directory h is: GetFinalPathNameByHandleW without
+ * its "\\?\", with '/' (see the top). 0 or a negative errno. */
+static int final_path(HANDLE h, char *out, size_t len)
+{
+	DWORD n = GetFinalPathNameByHandleW(
+		h, NULL, 0, FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+	wchar_t *w, *p;
+	int rc;
+
+	if (n == 0)
+		return win_last_errno();
+	if (!(w = malloc(((size_t)n + 1) * sizeof(*w))))
+		return -ENOMEM;
+	n = GetFinalPathNameByHandleW(h, w, n + 1,
+				      FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+	if (n == 0) {
+		free(w);
+		return win_last_errno();
+	}
+	p = w;
+	if (wcsncmp(p, L"\\\\?\\UNC\\", 8) == 0) {
+		p += 6; /* "\\?\UNC\srv" → "\\srv" */
+		p[0] = L'\\';
+	} else if (wcsncmp(p, L"\\\\?\\", 4) == 0) {
+		p += 4;
+	}
+	rc = win_narrow(p, out, len, 1);
+	free(w);
+	if (rc < 0)
+		return rc;
+	/* a drive's root keeps its '/': "D:/"; nothing else ends in one */
+	n = (DWORD)strlen(out);
+	if (n > 3 && out[n - 1] == '/')
+		out[n - 1] = '\0';
+	return 0;
+}
+
+/* path opened for nothing but its name (CreateFileW with no access), or
+ * INVALID_HANDLE_VALUE with *rc set. */
+static HANDLE open_name(const char *path, DWORD access, DWORD share, int *rc)
+{
+	wchar_t *w = win_wide(path);
+	HANDLE h;
+
+	if (!w) {
+		*rc = -errno;
+		return INVALID_HANDLE_VALUE;
+	}
+	h = CreateFileW(w, access, share, NULL, OPEN_EXISTING,
+			FILE_FLAG_BACKUP_SEMANTICS, NULL);
+	if (h == INVALID_HANDLE_VALUE)
+		*rc = win_last_errno();
+	free(w);
+	return h;
+}
+
+int sys_realpath(const char *path, char *real)
+{
+	int rc = 0;
+	HANDLE h = open_name(
+		path, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+		&rc);
+
+	if (h == INVALID_HANDLE_VALUE)
+		return rc;
+	rc = final_path(h, real, PATH_MAX);
+	CloseHandle(h);
+	return rc;
+}
+
+int sys_dir_open(const char *dir, intptr_t *h, char *real, size_t len)
+{
+	BY_HANDLE_FILE_INFORMATION info;
+	int rc = 0;
+	/* no FILE_SHARE_DELETE: the directory cannot be renamed or removed
+	 * while we hold it (see the top) */
+	HANDLE d = open_name(dir, FILE_LIST_DIRECTORY,
+			     FILE_SHARE_READ | FILE_SHARE_WRITE, &rc);
+
+	*h = -1;
+	real[0] = '\0';
+	if (d == INVALID_HANDLE_VALUE)
+		return rc;
+	if (!GetFileInformationByHandle(d, &info) ||
+	    !(info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)) {
+		CloseHandle(d);
+		return -ENOTDIR;
+	}
+	if (final_path(d, real, len) < 0) {
+		real[0] = '\0';
+		CloseHandle(d);
+		return -EXDEV; /* cannot tell where it is */
+	}
+	*h = (intptr_t)d;
+	return 0;
+}
+
+int sys_dir_child(intptr_t h, const char *name, char *buf, size_t len)
+{
+	char dir[PATH_MAX];
+	int n;
+
+	/* the held directory cannot have moved: its name now is its name */
+	if (final_path((HANDLE)h, dir, sizeof(dir)) < 0)
+		return -ENAMETOOLONG;
+	n = snprintf(buf, len, "%s%s%s", dir,
+		     dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+void sys_dir_close(intptr_t h)
+{
+	if (h != -1)
+		CloseHandle((HANDLE)h);
+}
+
+/*
+ * Raw devices: storbench.exe does not write raw volumes (\\.\D:) or physical
+ * drives (\\.\PhysicalDrive0); benchmarks on Windows run on files in
+ * volumes. Nothing is a raw device to it, so confine.c treats every target
+ * as a directory and --allow-device never allows one.
+ */
+int sys_device_id(const char *path, char *real, uint64_t *id)
+{
+	(void)path;
+	(void)real;
+	(void)id;
+	return -ENOTBLK;
+}
+
+int sys_device_free(const char *name, const char *real, uint64_t id, char *why,
+		    size_t len)
+{
+	(void)real;
+	(void)id;
+	snprintf(why, len,
+		 "%s: storbench on Windows does not write raw volumes or "
+		 "drives; benchmark a directory in the volume",
+		 name);
+	return -EOPNOTSUPP;
+}
+
+int sys_device_size(const char *real, uint64_t *bytes)
+{
+	(void)real;
+	*bytes = 0;
+	return -EOPNOTSUPP;
+}
+
+int sys_device_hold(const char *real, intptr_t *h)
+{
+	(void)real;
+	*h = -1;
+	return -EOPNOTSUPP;
+}
+
+void sys_device_release(intptr_t h)
+{
+	(void)h;
+}
+
+/*
+ * DIR/storbench.lock opened with share mode 0: while we hold it no other
+ * process (nor another open of ours) can open it, and nobody can delete it,
+ * so a "stale" file cannot be removed to defeat the lock. The handle is
+ * never closed; the system closes it when the process ends however it
+ * ends. The pid goes into pidfile for the refusal's sentence.
+ */
+int sys_lock_dir(const char *dir, const char *pidfile)
+{
+	char path[PATH_MAX], pid[32];
+	wchar_t *w;
+	HANDLE lock, pf;
+	DWORD done = 0;
+	int n;
+
+	if (snprintf(path, sizeof(path), "%s/storbench.lock", dir) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	if (!(w = win_wide(path)))
+		return -errno;
+	lock = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, 0, NULL,
+			   OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
+	free(w);
+	if (lock == INVALID_HANDLE_VALUE)
+		return win_last_errno(); /* a sharing violation: -EBUSY */
+	if (!(w = win_wide(pidfile)))
+		return 1;
+	pf = CreateFileW(w, GENERIC_WRITE, FILE_SHARE_READ, NULL, CREATE_ALWAYS,
+			 FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT,
+			 NULL);
+	free(w);
+	n = snprintf(pid, sizeof(pid), "%lu\n",
+		     (unsigned long)GetCurrentProcessId());
+	if (pf == INVALID_HANDLE_VALUE ||
+	    !WriteFile(pf, pid, (DWORD)n, &done, NULL) || done != (DWORD)n) {
+		if (pf != INVALID_HANDLE_VALUE)
+			CloseHandle(pf);
+		return 1; /* locked; the pid could not be written */
+	}
+	CloseHandle(pf);
+	return 0;
+}
+
+int sys_mkdir_private(const char *path)
+{
+	SECURITY_ATTRIBUTES sa_buf, *sa;
+	wchar_t *w = win_wide(path);
+	int rc = 0;
+
+	if (!w)
+		return -errno;
+	sa = private_sa(&sa_buf);
+	if (!CreateDirectoryW(w, sa) && GetLastError() != ERROR_ALREADY_EXISTS)
+		rc = win_last_errno();
+	private_sa_free(sa);
+	free(w);
+	return rc;
+}
+
+int sys_temp_dir(const char *prefix, char *path, size_t len)
+{
+	static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	wchar_t tmp[MAX_PATH + 1];
+	char base[PATH_MAX];
+	DWORD n = GetTempPathW(MAX_PATH + 1, tmp);
+	int rc;
+
+	if (n == 0 || n > MAX_PATH)
+		return n ? -ENAMETOOLONG : win_last_errno();
+	if ((rc = win_narrow(tmp, base, sizeof(base), 1)) < 0)
+		return rc;
+	n = (DWORD)strlen(base);
+	if (n > 3 && base[n - 1] == '/')
+		base[n - 1] = '\0';
+	for (int tries = 0; tries < 16; tries++) {
+		unsigned char r[6];
+		char suffix[7];
+		if ((rc = os_random(r, sizeof(r))) < 0)
+			return rc;
+		for (size_t i = 0; i < sizeof(r); i++)
+			suffix[i] = digits[r[i] % (sizeof(digits) - 1)];
+		suffix[6] = '\0';
+		if (snprintf(path, len, "%s/%s-%s", base, prefix, suffix) >=
+		    (int)len)
+			return -ENAMETOOLONG;
+		{
+			SECURITY_ATTRIBUTES sa_buf, *sa = private_sa(&sa_buf);
+			wchar_t *w = win_wide(path);
+			BOOL made = w && CreateDirectoryW(w, sa);
+			DWORD err = GetLastError();
+			private_sa_free(sa);
+			free(w);
+			if (made)
+				return 0;
+			if (!w)
+				return -ENOMEM;
+			if (err != ERROR_ALREADY_EXISTS)
+				return win_errno(err);
+		}
+	}
+	return -EEXIST;
+}
+
+/*
+ * CreateFileW, so that a final reparse point is not followed
+ * (FILE_FLAG_OPEN_REPARSE_POINT, then refused as -ELOOP) and a new file
+ * gets the private DACL; the handle, not inherited (no
+ * bInheritHandle), becomes a C library descriptor (_open_osfhandle).
+ */
+int sys_open_private(const char *path, int how)
+{
+	SECURITY_ATTRIBUTES sa_buf, *sa = NULL;
+	BY_HANDLE_FILE_INFORMATION info;
+	DWORD access = GENERIC_READ, create = OPEN_EXISTING,
+	      flags = FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT;
+	int mode = _O_RDONLY, fd;
+	wchar_t *w = win_wide(path);
+	HANDLE h;
+
+	if (!w)
+		return -errno;
+	if (how == SYS_OPEN_NEW) {
+		access = GENERIC_WRITE;
+		create = CREATE_NEW;
+		mode = _O_WRONLY;
+	} else if (how == SYS_OPEN_OWN) {
+		access = GENERIC_READ | GENERIC_WRITE;
+		create = OPEN_ALWAYS;
+		mode = _O_RDWR;
+		flags = FILE_ATTRIBUTE_NORMAL; /* as on Linux: followed */
+	}
+	if (how != SYS_OPEN_READ)
+		sa = private_sa(&sa_buf);
+	h = CreateFileW(w, access,
+			FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+			sa, create, flags, NULL);
+	fd = h == INVALID_HANDLE_VALUE ? win_last_errno() : 0;
+	private_sa_free(sa);
+	free(w);
+	if (fd < 0)
+		return fd;
+	if (!GetFileInformationByHandle(h, &info) ||
+	    (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)) {
+		CloseHandle(h);
+		return -ELOOP;
+	}
+	if ((fd = _open_osfhandle((intptr_t)h, mode | _O_BINARY)) < 0) {
+		CloseHandle(h);
+		return -EMFILE;
+	}
+	return fd;
+}
+
+int sys_fsync(int fd)
+{
+	HANDLE h = (HANDLE)_get_osfhandle(fd);
+
+	if (h == INVALID_HANDLE_VALUE)
+		return -EBADF;
+	return FlushFileBuffers(h) ? 0 : win_last_errno();
+}
+
+int sys_fd_shared(int fd, unsigned *mode)
+{
+	/* who may read it is in its DACL, which is not read yet (issue 20);
+	 * what sys_open_private creates has the private one */
+	(void)fd;
+	*mode = 0600;
+	return 0;
+}
+
+/* Removes what w names: a directory's contents first, unless it is a
+ * reparse point (a link), which is removed itself. */
+static void remove_w(const wchar_t *w)
+{
+	DWORD a = GetFileAttributesW(w);
+	size_t n = wcslen(w);
+	WIN32_FIND_DATAW fd;
+	wchar_t *pat;
+	HANDLE f;
+
+	if (a == INVALID_FILE_ATTRIBUTES)
+		return;
+	if (a & FILE_ATTRIBUTE_READONLY)
+		SetFileAttributesW(w, a & ~(DWORD)FILE_ATTRIBUTE_READONLY);
+	if (!(a & FILE_ATTRIBUTE_DIRECTORY)) {
+		DeleteFileW(w);
+		return;
+	}
+	if (a & FILE_ATTRIBUTE_REPARSE_POINT) {
+		RemoveDirectoryW(w); /* the junction or link, not its target */
+		return;
+	}
+	if (!(pat = malloc((n + 3) * sizeof(*pat))))
+		return;
+	swprintf(pat, n + 3, L"%ls\\*", w);
+	f = FindFirstFileW(pat, &fd);
+	while (f != INVALID_HANDLE_VALUE) {
+		if (wcscmp(fd.cFileName, L".") != 0 &&
+		    wcscmp(fd.cFileName, L"..") != 0) {
+			size_t k = n + 2 + wcslen(fd.cFileName);
+			wchar_t *c = malloc(k * sizeof(*c));
+			if (c) {
+				swprintf(c, k, L"%ls\\%ls", w, fd.cFileName);
+				remove_w(c);
+				free(c);
+			}
+		}
+		if (!FindNextFileW(f, &fd)) {
+			FindClose(f);
+			break;
+		}
+	}
+	free(pat);
+	RemoveDirectoryW(w);
+}
+
+void sys_remove_tree(const char *path)
+{
+	wchar_t *w = win_wide(path);
+	size_t n;
+
+	if (!w)
+		return;
+	n = wcslen(w);
+	while (n > 3 && w[n - 1] == L'\\')
+		w[--n] = 0;
+	remove_w(w);
+	free(w);
+}
+
+/* No "program stopped working" dialog and no report (Windows Error
+ * Reporting) with the process's memory in it when storbench crashes. (A
+ * machine whose administrator configured WER LocalDumps for every program
+ * may still keep one: that is the machine's policy.) */
+void sys_no_core_dumps(void)
+{
+	SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX);
+}
+
+/*
+ * Stop requests: the console's control events, as the numbers of the
+ * signals Linux sends for them — Ctrl-C 2 (SIGINT), Ctrl-Break, logoff and
+ * shutdown 15 (SIGTERM), the console window closed 1 (SIGHUP). The handler
+ * runs in a thread of its own the system starts; it records the number and
+ * sets stop_event. For Ctrl-C and Ctrl-Break it returns TRUE, so the
+ * process lives on and sys_wait_stop's caller cancels the job and removes
+ * its test file. After a close, logoff or shutdown event the system ends
+ * the process when the handler returns (or some 5 s later), so the handler
+ * waits there: the process ends when main returns, or at the system's
+ * deadline.
+ */
+static HANDLE stop_event;
+static volatile LONG stop_number;
+
+static BOOL WINAPI on_console_event(DWORD type)
+{
+	LONG n;
+
+	switch (type) {
+	case CTRL_C_EVENT:
+		n = 2;
+		break;
+	case CTRL_CLOSE_EVENT:
+		n = 1;
+		break;
+	case CTRL_BREAK_EVENT:
+	case CTRL_LOGOFF_EVENT:
+	case CTRL_SHUTDOWN_EVENT:
+		n = 15;
+		break;
+	default:
+		return FALSE;
+	}
+	InterlockedExchange(&stop_number, n);
+	SetEvent(stop_event);
+	if (type != CTRL_C_EVENT && type != CTRL_BREAK_EVENT)
+		Sleep(INFINITE);
+	return TRUE;
+}
+
+void sys_hold_stop_requests(void)
+{
+	if (stop_event)
+		return;
+	stop_event = CreateEventW(NULL, FALSE, FALSE, NULL);
+	if (stop_event)
+		SetConsoleCtrlHandler(on_console_event, TRUE);
+}
+
+int sys_wait_stop(int timeout_ms)
+{
+	DWORD t = timeout_ms < 0 ? INFINITE : (DWORD)timeout_ms;
+
+	if (!stop_event) {
+		sys_hold_stop_requests();
+		if (!stop_event) {
+			Sleep(t);
+			return 0;
+		}
+	}
+	if (WaitForSingleObject(stop_event, t) != WAIT_OBJECT_0)
+		return 0;
+	return (int)InterlockedExchange(&stop_number, 0);
+}

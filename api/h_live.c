@@ -18,6 +18,7 @@
 
 #include "archive.h"
 #include "jobq.h"
+#include "os.h"
 
 #define METRICS_TARGETS 64
 
@@ -49,8 +50,12 @@ static double unix_time(const char *iso)
 {
 	struct tm tm = { 0 };
 
-	if (!iso || !strptime(iso, "%Y-%m-%dT%H:%M:%SZ", &tm))
+	if (!iso ||
+	    sscanf(iso, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
+		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
 		return 0;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
 	return (double)timegm(&tm);
 }
 
@@ -166,6 +171,7 @@ void h_metrics(struct api_req *req, struct api_resp *resp)
 	int unwritten;
 	size_t len = 0;
 	FILE *f;
+	struct os_memstream ms;
 
 	if (api_query_known(req, resp, none) < 0)
 		return;
@@ -183,7 +189,7 @@ void h_metrics(struct api_req *req, struct api_resp *resp)
 		else if (strcmp(archive_job_states[i], end_state) == 0)
 			counts[i]++;
 	}
-	if (!(f = open_memstream(&buf, &len))) {
+	if (!(f = os_memstream_open(&ms, &buf, &len))) {
 		api_fail(resp, 500, NULL, "out of memory");
 		return;
 	}
@@ -220,7 +226,10 @@ void h_metrics(struct api_req *req, struct api_resp *resp)
 	}
 	last_runs(f, req->ctx->a);
 	api_http_metrics(f);
-	fclose(f);
+	if (os_memstream_close(&ms) < 0) {
+		api_fail(resp, 500, NULL, "out of memory");
+		return;
+	}
 	resp->status = 200;
 	resp->content_type = "text/plain; version=0.0.4; charset=utf-8";
 	resp->body = buf;

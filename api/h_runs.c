@@ -11,6 +11,7 @@
 
 #include "archive.h"
 #include "jobq.h"
+#include "os.h"
 #include "runview.h"
 
 /* The query parameters each route takes. */
@@ -315,7 +316,8 @@ int api_run_cdm_text(json_t *run, const char *eol, char **out, size_t *out_len)
 	       *probe = json_object_get(run, "probe");
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct os_memstream ms;
+	FILE *f = os_memstream_open(&ms, &buf, &len);
 	json_t *t;
 	size_t i;
 	const char *started =
@@ -407,7 +409,7 @@ int api_run_cdm_text(json_t *run, const char *eol, char **out, size_t *out_len)
 				: "",
 			json_string_value(json_object_get(run, "target")) ?: "",
 			eol);
-	if (fclose(f) != 0) {
+	if (os_memstream_close(&ms) < 0) {
 		free(buf);
 		return -ENOMEM;
 	}

@@ -19,6 +19,7 @@
 
 #include <microhttpd.h>
 
+#include "os.h"
 #include "utf8.h"
 
 unsigned api_status_from_errno(int rc)
@@ -301,7 +302,8 @@ void api_send_csv(struct api_resp *resp, const char *const *cols, size_t n,
 {
 	char *buf = NULL;
 	size_t len = 0, i, j;
-	FILE *f = open_memstream(&buf, &len);
+	struct os_memstream ms;
+	FILE *f = os_memstream_open(&ms, &buf, &len);
 	json_t *row, *v;
 
 	if (!f) {
@@ -327,7 +329,11 @@ void api_send_csv(struct api_resp *resp, const char *const *cols, size_t n,
 		}
 		fputs("\r\n", f);
 	}
-	fclose(f);
+	if (os_memstream_close(&ms) < 0) {
+		json_decref(rows);
+		api_fail(resp, 500, NULL, "out of memory");
+		return;
+	}
 	json_decref(rows);
 	api_send_file(resp, buf, len, "text/csv; charset=utf-8", filename);
 }

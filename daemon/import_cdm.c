@@ -336,12 +336,23 @@ static int label(const char *lab, int major, const char *section,
  * is a test time (IMPORT_SECONDS), an interval that or 0 (CrystalDiskMark
  * offers 0 … 600 s). 0, or -EINVAL with a->err naming the line.
  */
+/* The first place s holds word, in any case, or NULL. */
+static const char *find_ci(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; *s; s++)
+		if (strncasecmp(s, word, n) == 0)
+			return s;
+	return NULL;
+}
+
 static int times(const char *v, const struct at *a)
 {
 	static const char *const words[] = { "Measure", "Interval" };
 
 	for (int w = 0; w < 2; w++) {
-		const char *p = strcasestr(v, words[w]), *end;
+		const char *p = find_ci(v, words[w]), *end;
 		double t;
 		if (!p)
 			continue;

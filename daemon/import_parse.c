@@ -19,16 +19,16 @@ static int holds(const char *buf, size_t len, const char *word)
 {
 	size_t w = strlen(word);
 
-	if (memmem(buf, len, word, w))
-		return 1;
-	for (size_t i = 0; i + 2 * w <= len; i++) {
-		size_t k = 0;
-		while (k < w && buf[i + 2 * k] == word[k] &&
-		       buf[i + 2 * k + 1] == 0)
-			k++;
-		if (k == w)
-			return 1;
-	}
+	/* a character every byte (UTF-8), or every other with a NUL after */
+	for (size_t step = 1; step <= 2; step++)
+		for (size_t i = 0; i + step * w <= len; i++) {
+			size_t k = 0;
+			while (k < w && buf[i + step * k] == word[k] &&
+			       (step == 1 || buf[i + 2 * k + 1] == 0))
+				k++;
+			if (k == w)
+				return 1;
+		}
 	return 0;
 }
 

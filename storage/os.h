@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* errno values of POSIX that Windows' C library (mingw-w64) lacks, here
  * once rather than at each use: not a block device, a name not unique. */
@@ -67,6 +68,22 @@ int os_error_detail(char *buf, size_t len);
  * (Windows: a preallocation without SetFileValidData). 1 with buf set, or
  * 0. Reading it clears it. */
 int os_take_note(char *buf, size_t len);
+
+/*
+ * A stream that writes into memory (POSIX open_memstream; Windows has
+ * none, and a temporary file deleted on close stands in). Write to the
+ * FILE * os_memstream_open returns; os_memstream_close closes it and
+ * leaves the text (malloc'd, NUL-terminated) in *buf and its length in
+ * *len. NULL on failure to open; close: 0 or a negative errno (then *buf
+ * is NULL).
+ */
+struct os_memstream {
+	FILE *f;
+	char **buf;
+	size_t *len;
+};
+FILE *os_memstream_open(struct os_memstream *m, char **buf, size_t *len);
+int os_memstream_close(struct os_memstream *m);
 
 /* Names the calling thread (at most 15 characters show), so ps -T, top
  * and taskset can tell the engine's threads from the API's. */

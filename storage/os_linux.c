@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
@@ -115,6 +117,24 @@ void os_thread_yield_to_engine(void)
 {
 	/* nice is per thread on Linux; raising it needs no privilege */
 	setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
+}
+
+FILE *os_memstream_open(struct os_memstream *m, char **buf, size_t *len)
+{
+	m->buf = buf;
+	m->len = len;
+	*buf = NULL;
+	*len = 0;
+	return m->f = open_memstream(buf, len);
+}
+
+int os_memstream_close(struct os_memstream *m)
+{
+	if (fclose(m->f) == 0)
+		return 0;
+	free(*m->buf);
+	*m->buf = NULL;
+	return -ENOMEM;
 }
 
 int os_take_note(char *buf, size_t len)

@@ -11,6 +11,7 @@
 #include "os.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <windows.h>
 
 #include <bcrypt.h> /* after windows.h, whose types it uses */
@@ -178,4 +179,41 @@ void os_thread_name(const char *name)
 void os_thread_yield_to_engine(void)
 {
 	SetThreadPriority(GetCurrentThread(), THREAD_PRIORITY_BELOW_NORMAL);
+}
+
+/* A temporary file, deleted when closed ("D"), kept in memory where the
+ * cache allows ("T"), read back whole on close. */
+FILE *os_memstream_open(struct os_memstream *m, char **buf, size_t *len)
+{
+	wchar_t dir[MAX_PATH + 1], name[MAX_PATH + 1];
+
+	m->buf = buf;
+	m->len = len;
+	*buf = NULL;
+	*len = 0;
+	m->f = NULL;
+	if (GetTempPathW(MAX_PATH + 1, dir) &&
+	    GetTempFileNameW(dir, L"sbm", 0, name))
+		m->f = _wfopen(name, L"w+bTD");
+	return m->f;
+}
+
+int os_memstream_close(struct os_memstream *m)
+{
+	long n;
+	int rc = 0;
+
+	if (fflush(m->f) != 0 || (n = ftell(m->f)) < 0 ||
+	    fseek(m->f, 0, SEEK_SET) != 0 ||
+	    !(*m->buf = malloc((size_t)n + 1)) ||
+	    fread(*m->buf, 1, (size_t)n, m->f) != (size_t)n) {
+		free(*m->buf);
+		*m->buf = NULL;
+		rc = -ENOMEM;
+	} else {
+		(*m->buf)[n] = '\0';
+		*m->len = (size_t)n;
+	}
+	fclose(m->f);
+	return rc;
 }

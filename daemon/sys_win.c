@@ -8,8 +8,9 @@
  *                (FILE_NAME_NORMALIZED | VOLUME_NAME_DOS), "\\?\" taken off,
  *                '\' turned into '/': "D:/bench/x", a drive's root "D:/";
  *                "\\?\UNC\srv\share\x" becomes "//srv/share/x".
- *   path kinds   GetFileAttributesW, and FindFirstFileW for a reparse
- *                point's tag; device paths are told by their text.
+ *   path kinds   GetFileAttributesW, and GetFileInformationByHandleEx
+ *                (FileAttributeTagInfo) for a reparse point's tag; device
+ *                paths are told by their text.
  *   arguments    CommandLineToArgvW(GetCommandLineW()) to UTF-8;
  *                SetConsoleOutputCP / SetConsoleCP (CP_UTF8).
  *   held dirs    CreateFileW sharing reading and writing but not deletion:
@@ -128,6 +129,28 @@ static int is_device_path(const char *path)
 	return 0;
 }
 
+/* The reparse tag of the reparse point w (opened itself, not followed), or
+ * 0 when it cannot be read. */
+static DWORD reparse_tag(const wchar_t *w)
+{
+	FILE_ATTRIBUTE_TAG_INFO ti;
+	HANDLE h = CreateFileW(
+		w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+		NULL, OPEN_EXISTING,
+		FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT,
+		NULL);
+	DWORD tag = 0;
+
+	if (h == INVALID_HANDLE_VALUE)
+		return 0;
+	if (GetFileInformationByHandleEx(h, FileAttributeTagInfo, &ti,
+					 sizeof(ti)) &&
+	    (ti.FileAttributes & FILE_ATTRIBUTE_REPARSE_POINT))
+		tag = ti.ReparseTag;
+	CloseHandle(h);
+	return tag;
+}
+
 int sys_path_kind(const char *path)
 {
 	wchar_t *w;
@@ -142,20 +165,16 @@ int sys_path_kind(const char *path)
 	if (a == INVALID_FILE_ATTRIBUTES) {
 		kind = win_last_errno();
 	} else if (a & FILE_ATTRIBUTE_REPARSE_POINT) {
-		WIN32_FIND_DATAW fd;
-		HANDLE f = FindFirstFileW(w, &fd);
 		/* a link of any kind — symbolic link, junction, volume mount
 		 * point (the "name surrogates") — is one; a file the system
-		 * only stores differently (OneDrive, deduplication,
-		 * compression) is what it holds */
-		kind = SYS_KIND_LINK;
-		if (f != INVALID_HANDLE_VALUE) {
-			if (!IsReparseTagNameSurrogate(fd.dwReserved0))
-				kind = a & FILE_ATTRIBUTE_DIRECTORY
-					       ? SYS_KIND_DIR
-					       : SYS_KIND_FILE;
-			FindClose(f);
-		}
+		 * only stores differently (OneDrive, deduplication) is what
+		 * it holds. Without its tag (wine gives none for the Unix
+		 * symbolic links it reports as reparse points) it is a link */
+		DWORD tag = reparse_tag(w);
+		kind = tag && !IsReparseTagNameSurrogate(tag)
+			       ? (a & FILE_ATTRIBUTE_DIRECTORY ? SYS_KIND_DIR
+							       : SYS_KIND_FILE)
+			       : SYS_KIND_LINK;
 	} else if (a & FILE_ATTRIBUTE_DIRECTORY) {
 		kind = SYS_KIND_DIR;
 	} else if (a & FILE_ATTRIBUTE_DEVICE) {
@@ -262,10 +281,14 @@ int sys_realpath(const char *path, char *real)
 		path, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
 		&rc);
 
-	if (h == INVALID_HANDLE_VALUE)
+	if (h == INVALID_HANDLE_VALUE) {
+		errno = -rc;
 		return rc;
+	}
 	rc = final_path(h, real, PATH_MAX);
 	CloseHandle(h);
+	if (rc < 0)
+		errno = -rc; /* as realpath(3) does: callers may read it */
 	return rc;
 }
 
@@ -416,6 +439,8 @@ int sys_mkdir_private(const char *path)
 		rc = win_last_errno();
 	private_sa_free(sa);
 	free(w);
+	if (rc < 0)
+		errno = -rc; /* as mkdir(2) does: callers may read it */
 	return rc;
 }
 

@@ -66,8 +66,8 @@ static const char usage_serve[] =
 	"needed on others)\n"
 	"  --log-format F      text (default) or json: one object per line\n";
 
-/* Our own files in the data directory, made 0600 if an older storbench (or
- * a copy) left them readable by others, and the scratch folder 0700. */
+/* Our own files in the data directory, made private if an older storbench
+ * (or a copy) left them readable by others (sys_tighten). */
 static void tighten(const char *dir, const char *scratch)
 {
 	static const char *const own[] = {
@@ -75,26 +75,8 @@ static void tighten(const char *dir, const char *scratch)
 		"credentials.db", "credentials.db-wal", "credentials.db-shm",
 		"storbench.pid",
 	};
-	char path[PATH_MAX];
-	struct stat st;
 
-	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
-		if (snprintf(path, sizeof(path), "%s/%s", dir, own[i]) >=
-		    (int)sizeof(path))
-			return;
-		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-		    (st.st_mode & 077) && chmod(path, 0600) == 0)
-			log_warn("%s was readable by others; now 0600", path);
-	}
-	if (stat(dir, &st) == 0 && (st.st_mode & 077))
-		log_warn("data directory %s is open to others (mode %03o); "
-			 "storbench keeps the archive and credentials there: "
-			 "chmod 700 it",
-			 dir, (unsigned)(st.st_mode & 0777));
-	if (lstat(scratch, &st) == 0 && S_ISDIR(st.st_mode) &&
-	    (st.st_mode & 077) && chmod(scratch, 0700) == 0)
-		log_warn("%s was open to others (mode %03o); now 0700", scratch,
-			 (unsigned)(st.st_mode & 0777));
+	sys_tighten(dir, scratch, own, sizeof(own) / sizeof(own[0]));
 }
 
 /* Queues the embedded default job when the archive has never run one. */

@@ -114,6 +114,13 @@ int sys_fsync(int fd);
  * 0: the file's DACL is not read (issue 20). */
 int sys_fd_shared(int fd, unsigned *mode);
 
+/* Makes the files named own[] (n of them) in data directory dir private
+ * (0600) and scratch 0700 where others could read them, saying so in the
+ * log, and warns when dir itself is open to others. Windows: nothing yet
+ * (its access lists come with the daemon on Windows). */
+void sys_tighten(const char *dir, const char *scratch, const char *const *own,
+		 size_t n);
+
 /* Removes the tree at path (files and directories, not following links). */
 void sys_remove_tree(const char *path);
 

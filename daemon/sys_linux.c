@@ -7,6 +7,8 @@
  */
 #include "sys.h"
 
+#include "log.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -367,4 +369,29 @@ int sys_wait_stop(int timeout_ms)
 			continue;
 		return sig > 0 ? sig : 0;
 	}
+}
+
+void sys_tighten(const char *dir, const char *scratch, const char *const *own,
+		 size_t n)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	for (size_t i = 0; i < n; i++) {
+		if (snprintf(path, sizeof(path), "%s/%s", dir, own[i]) >=
+		    (int)sizeof(path))
+			return;
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (st.st_mode & 077) && chmod(path, 0600) == 0)
+			log_warn("%s was readable by others; now 0600", path);
+	}
+	if (stat(dir, &st) == 0 && (st.st_mode & 077))
+		log_warn("data directory %s is open to others (mode %03o); "
+			 "storbench keeps the archive and credentials there: "
+			 "chmod 700 it",
+			 dir, (unsigned)(st.st_mode & 0777));
+	if (lstat(scratch, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    (st.st_mode & 077) && chmod(scratch, 0700) == 0)
+		log_warn("%s was open to others (mode %03o); now 0700", scratch,
+			 (unsigned)(st.st_mode & 0777));
 }

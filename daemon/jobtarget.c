@@ -115,6 +115,14 @@ int jobtarget_check(json_t *v, const char *field, const char *scratch,
 						  : "an smb:// path needs an "
 						    "smb:// target (the job's "
 						    "credential)");
+		/* a Windows volume or drive (\\.\D:) is named, not a path */
+		if (!session && !sys_path_absolute(t) &&
+		    sys_path_kind(t) == SYS_KIND_DEVICE)
+			return refuse(e, 403, field,
+				      "a raw volume or physical drive: "
+				      "storbench does not write raw devices "
+				      "on this system; name a directory in "
+				      "the volume");
 		if (!session && !sys_path_absolute(t))
 			return field_fail(e, field,
 					  "must be an absolute path or an "

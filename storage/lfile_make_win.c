@@ -424,17 +424,18 @@ static int create_vhdx(const char *path, uint64_t size)
 
 	if (dll && on_wine()) {
 		FreeLibrary(dll);
-		return -EOPNOTSUPP; /* wine does not implement it */
+		/* wine's is a stub that ends the process: say what it is */
+		return win_errno(ERROR_CALL_NOT_IMPLEMENTED);
 	}
 	if (!dll) /* LOAD_LIBRARY_SEARCH_SYSTEM32 needs KB2533623 on 7 */
 		dll = LoadLibraryW(L"virtdisk.dll");
-	if (!dll)
-		return -EOPNOTSUPP; /* virtdisk.dll is not on this system */
+	if (!dll) /* virtdisk.dll is not on this system */
+		return win_errno(ERROR_MOD_NOT_FOUND);
 	create = (create_vdisk_fn)(void (*)(void))GetProcAddress(
 		dll, "CreateVirtualDisk");
 	if (!create) {
 		FreeLibrary(dll);
-		return -EOPNOTSUPP;
+		return win_errno(ERROR_PROC_NOT_FOUND);
 	}
 	if (!(w = win_wide(path))) {
 		FreeLibrary(dll);

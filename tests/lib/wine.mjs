@@ -20,7 +20,9 @@ export const winPath = (p) => `Z:${path.resolve(p).replace(/\//g, '\\')}`;
 
 export function wineEnv(prefix) {
   const env = { ...process.env, WINEPREFIX: prefix, WINEARCH: 'win64',
-    WINEDLLOVERRIDES: 'mscoree,mshtml=', WINEDEBUG: '-all' };
+    WINEDLLOVERRIDES: 'mscoree,mshtml=', WINEDEBUG: '-all',
+    // wine reads the command line's bytes in the locale's character set
+    LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' };
   delete env.DISPLAY;
   delete env.WAYLAND_DISPLAY;
   return env;

@@ -69,7 +69,7 @@ test('a static Windows x86-64 program: only system DLLs', opts, () => {
 
 test('cdm-default on a wine drive: 8 results, Little\'s law, the text is the archived run', opts, async () => {
   const data = path.join(root, 'var');
-  const p = win([...SMALL, '--label', 'wine', '--data', winPath(data), winPath(target)]);
+  const p = win(['run', ...SMALL, '--label', 'wine', '--data', winPath(data), winPath(target)]);
   assert.equal(p.status, 0, p.stderr);
   assert.match(p.stderr, /stored as run 1 in /);
   const lines = p.stdout.replace(/\r/g, '').split('\n');
@@ -85,7 +85,7 @@ test('cdm-default on a wine drive: 8 results, Little\'s law, the text is the arc
     const r = (await api(d.url, 'GET', '/api/v1/runs/1')).json;
     assert.deepEqual(r.labels, ['wine']);
     assert.equal(r.target, `Z:${target}`);
-    assert.equal(r.engine.name ?? r.engine, 'iocp');
+    assert.equal(r.engine.target, 'iocp', 'overlapped I/O on a completion port');
     for (const { m, rw } of rows) {
       const name = `${m[1]}${m[2]}${m[3] === 'MiB' ? 'M' : 'K'} Q${m[4]}T${m[5]}`;
       const t = r.tests.find((x) => x.test === name && x.rw === rw);
@@ -104,7 +104,7 @@ test('cdm-default on a wine drive: 8 results, Little\'s law, the text is the arc
 });
 
 test('--json: the document imports into a Linux archive and reads back equal; the probe as wine answers', opts, async () => {
-  const p = win([...SMALL, '--json', '--data', winPath(path.join(root, 'var-json')), winPath(target)]);
+  const p = win(['run', ...SMALL, '--json', '--data', winPath(path.join(root, 'var-json')), winPath(target)]);
   assert.equal(p.status, 0, p.stderr);
   const doc = JSON.parse(p.stdout);
   assert.equal(doc.document.format, 'storbench-run');
@@ -139,7 +139,7 @@ test('--json: the document imports into a Linux archive and reads back equal; th
 });
 
 test('file-create: every method timed or recorded unsupported with Windows\' error', opts, () => {
-  const p = win(['--profile', 'file-create', '--size', '8MiB', '--iterations', '1', '--json', '--no-archive', winPath(target)]);
+  const p = win(['run', '--profile', 'file-create', '--size', '8MiB', '--iterations', '1', '--json', '--no-archive', winPath(target)]);
   assert.equal(p.status, 0, p.stderr);
   const doc = JSON.parse(p.stdout);
   const by = Object.fromEntries(doc.tests.map((x) => [x.rw, x.iterations[0]]));
@@ -149,12 +149,19 @@ test('file-create: every method timed or recorded unsupported with Windows\' err
     if (it.error) assert.match(it.error, /^unsupported: .*\(error \d+\)\)$/, `${m}: Windows' own error`);
     else assert.ok(it.seconds > 0 && it.bytes === 8 * 2 ** 20, `${m}: ${it.seconds} s`);
   }
-  for (const m of ['zeros', 'read/write', 'preallocate']) assert.ok(!by[m].error, `${m} works everywhere: ${by[m].error}`);
+  // what wine does: zeros and the copy through this host always; sparse
+  // (FSCTL_SET_SPARSE) allocates nothing
+  for (const m of ['zeros', 'read/write', 'sparse']) assert.ok(!by[m].error, `${m}: ${by[m].error}`);
+  assert.ok(by.sparse.allocated_bytes < 2 ** 20, `sparse allocated ${by.sparse.allocated_bytes}`);
   assert.deepEqual(fs.readdirSync(target), [], 'no file left');
 });
 
 test('bad arguments: the Linux binary\'s errors and exit codes', opts, () => {
   const missing = path.join(root, 'nope');
+  // a block size no volume takes: refused before any I/O, as on Linux
+  const misaligned = path.join(root, 'misaligned.json');
+  fs.writeFileSync(misaligned, JSON.stringify({ profile: 'custom', size: '16MiB', iterations: 1, duration_s: 0.5,
+    tests: [{ name: 'odd', pattern: 'random', block_size: 4000, read_pct: 100, queue_depth: 1, threads: 1 }] }));
   const cases = [
     ['run'],
     ['run', '--profile', 'nope', target],
@@ -165,18 +172,89 @@ test('bad arguments: the Linux binary\'s errors and exit codes', opts, () => {
     ['run', '--token-file', 'x', target],
     ['run', '--push', 'ftp://x', target],
     ['run', '--spec', path.join(root, 'nope.json'), target],
+    ['run', '--spec', misaligned, target],
     ['push'],
     ['push', 'http://127.0.0.1:1', 'abc'],
     ['import'],
     ['frobnicate'],
   ];
-  const norm = (s, prog) => s.replace(/\r/g, '')
-    .replaceAll(winPath(root), root).replaceAll(`Z:${root}`, root).replaceAll(root.replace(/\//g, '\\'), root)
-    .replaceAll(prog, 'PROG');
+  // Z:\… and Z:/… as the Linux path they name
+  const norm = (s) => s.replace(/\r/g, '').replace(/Z:([\\/][^\s:'"]*)/g, (m, p) => p.replace(/\\/g, '/'));
   for (const c of cases) {
     const l = spawnSync(bin, c, { encoding: 'utf8', timeout: 60000 });
     const w = win(c.map((a) => (a.startsWith(root) ? winPath(a) : a)));
     assert.equal(w.status, l.status, `${c.join(' ')}: exit ${w.status} vs Linux ${l.status}\n${w.stderr}`);
-    assert.equal(norm(w.stderr, 'storbench.exe'), norm(l.stderr, 'storbench'), c.join(' '));
+    assert.equal(norm(w.stderr), norm(l.stderr), c.join(' '));
+  }
+});
+
+test('Ctrl-C (SIGINT to the wine process) cancels: exit 130, the test file removed', opts, async () => {
+  const p = wineSpawn(prefix, exe, ['run', '--size', '64MiB', '--iterations', '3', '--duration', '5', '--no-archive', winPath(target)]);
+  let err = '';
+  p.stderr.on('data', (c) => { err += c; });
+  // until the test file is there and measured
+  const t0 = Date.now();
+  while (!fs.readdirSync(target).some((f) => f.startsWith('storbench-')) && Date.now() - t0 < 30000)
+    await new Promise((r) => setTimeout(r, 100));
+  assert.ok(fs.readdirSync(target).length > 0, `no test file appeared: ${err}`);
+  await new Promise((r) => setTimeout(r, 1500));
+  p.kill('SIGINT');
+  const code = await new Promise((r) => p.on('exit', (c, s) => r(c ?? s)));
+  assert.equal(code, 130, err);
+  assert.match(err, /storbench run: cancelled/);
+  assert.deepEqual(fs.readdirSync(target), [], 'the test file is gone');
+});
+
+test('a Unicode target path: UTF-16 at the boundary, UTF-8 in the run', opts, () => {
+  const uni = path.join(root, 'Ünïcødé ✓');
+  fs.mkdirSync(uni);
+  const p = win(['run', ...SMALL, '--profile', 'cdm-default', '--json', '--no-archive', winPath(uni)]);
+  assert.equal(p.status, 0, p.stderr);
+  const doc = JSON.parse(p.stdout);
+  assert.equal(doc.target, `Z:${uni}`);
+  assert.deepEqual(fs.readdirSync(uni), []);
+});
+
+test('confinement in storbench.exe serve: a link out of an allowed root and a raw volume are refused', opts, async () => {
+  const allowed = path.join(root, 'allowed'), outside = path.join(root, 'outside');
+  fs.mkdirSync(allowed);
+  fs.mkdirSync(outside);
+  // wine shows a Linux symlink as a reparse point and resolves it
+  // (GetFinalPathNameByHandleW); it cannot make junctions
+  fs.symlinkSync(outside, path.join(allowed, 'link'));
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const d = wineSpawn(prefix, exe, ['serve', '--listen', `127.0.0.1:${port}`, '--data', winPath(path.join(root, 'serve')),
+    '--allow', winPath(allowed)]);
+  let log = '';
+  d.stderr.on('data', (c) => { log += c; });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    const t0 = Date.now();
+    for (;;) {
+      try { if ((await fetch(`${url}/healthz`)).ok) break; } catch { /* not yet */ }
+      assert.ok(Date.now() - t0 < 60000, `serve did not answer: ${log}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const post = async (target) => {
+      const r = await fetch(`${url}/api/v1/jobs`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ target, profile: 'cdm-default', size: '16MiB', iterations: 1, duration_s: 0.5 }) });
+      return { status: r.status, type: r.headers.get('content-type'), body: await r.json() };
+    };
+    const link = await post(winPath(path.join(allowed, 'link')));
+    assert.equal(link.status, 403, JSON.stringify(link.body));
+    assert.equal(link.type, 'application/problem+json');
+    assert.equal(link.body.field, 'target');
+    assert.match(link.body.detail, /resolves to Z:.*outside, outside the allowed roots.*a symlink leads out of them/);
+    const out2 = await post(winPath(outside));
+    assert.equal(out2.status, 403, JSON.stringify(out2.body));
+    for (const raw of ['\\\\.\\C:', '\\\\.\\PhysicalDrive0']) {
+      const r = await post(raw);
+      assert.equal(r.status, 403, `${raw}: ${JSON.stringify(r.body)}`);
+      assert.match(r.body.detail, /does not write raw devices on this system/);
+    }
+    assert.deepEqual(fs.readdirSync(outside), [], 'nothing written outside');
+  } finally {
+    d.kill('SIGINT');
+    await new Promise((r) => d.on('exit', r));
   }
 });

@@ -18,11 +18,8 @@
  *   sys_smoke stop SECONDS       sys_hold_stop_requests, then reports every
  *                                sys_wait_stop answer for SECONDS
  *
- * Built with daemon/sys_win.c and storage/winapi_win.c (os_random here:
- * BCryptGenRandom, as os_win.c will):
- *   x86_64-w64-mingw32-gcc-posix -std=gnu11 -Idaemon -Istorage \
- *     tests/windows/sys_smoke.c daemon/sys_win.c storage/winapi_win.c \
- *     -o sys_smoke.exe -lbcrypt
+ * Built with storbench.exe (BUILD_DIR/exe/sys_smoke.exe, the Windows
+ * branch of CMakeLists.txt); windows_wine runs `held` and `lock'.
  *
  * What wine 8.0 (Debian 12's wine64) answered:
  *   - GetFinalPathNameByHandleW follows a Linux symbolic link inside Z: to
@@ -53,20 +50,10 @@
 #include <string.h>
 
 #include <windows.h>
-/* after windows.h */
-#include <bcrypt.h>
 #include <io.h>
 
 #include "os.h"
 #include "sys.h"
-
-int os_random(void *buf, size_t len)
-{
-	return BCryptGenRandom(NULL, buf, (ULONG)len,
-			       BCRYPT_USE_SYSTEM_PREFERRED_RNG) == 0
-		       ? 0
-		       : -EIO;
-}
 
 static const char *kind_name(int k)
 {

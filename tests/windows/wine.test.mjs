@@ -258,3 +258,37 @@ test('confinement in storbench.exe serve: a link out of an allowed root and a ra
     await new Promise((r) => d.on('exit', r));
   }
 });
+
+test('the seam\'s own probes: the engine on iocp and psync, every file op; a held directory; the data lock', opts, async () => {
+  const dir = path.join(root, 'smoke');
+  fs.mkdirSync(dir);
+  const bin = (name) => path.join(path.dirname(exe), name);
+  const e = wineRun(prefix, bin('engine_smoke.exe'), [winPath(dir)]);
+  assert.equal(e.status, 0, e.stdout + e.stderr);
+  // iocp 4K random QD8, iocp 1M sequential write QD4, psync 4K random QD8:
+  // the I/Os in flight on average (latency sum / window) are the queue
+  const flight = [...e.stdout.matchAll(/in flight ([\d.]+) of QD(\d+)/g)];
+  assert.equal(flight.length, 3, e.stdout);
+  for (const [, f, qd] of flight) assert.ok(Math.abs(f - qd) <= 0.1 * qd, `${f} in flight at QD${qd}`);
+  assert.match(e.stdout, /^make read\/write +[\d.]+ s, 67108864 B allocated$/m);
+  assert.deepEqual(fs.readdirSync(dir), [], 'engine_smoke removes its files');
+  // a job's directory, held, cannot be renamed under it
+  const held = wineRun(prefix, bin('sys_smoke.exe'), ['held', winPath(dir), 'x']);
+  assert.match(held.stdout, /rename while held: refused, error 32/, held.stdout);
+  assert.match(held.stdout, /rename after close: done/);
+  // one process per data directory: a second one is refused while the
+  // first holds the lock
+  const data = path.join(root, 'lockdir');
+  fs.mkdirSync(data);
+  const holder = wineSpawn(prefix, bin('sys_smoke.exe'), ['lock', winPath(data), '6']);
+  let held1 = '';
+  holder.stdout.on('data', (c) => { held1 += c; });
+  const t0 = Date.now();
+  while (!/lock again in this process/.test(held1) && Date.now() - t0 < 30000)
+    await new Promise((r) => setTimeout(r, 100));
+  assert.match(held1, /^lock .*: 0$/m);
+  const second = wineRun(prefix, bin('sys_smoke.exe'), ['lock', winPath(data), '0']);
+  assert.match(second.stdout, /^lock .*: -16 \(EBUSY\)$/m, second.stdout);
+  holder.kill('SIGKILL');
+  await new Promise((r) => holder.on('exit', r));
+});

@@ -694,10 +694,5 @@ int sys_wait_stop(int timeout_ms)
 void sys_tighten(const char *dir, const char *scratch, const char *const *own,
 		 size_t n)
 {
-	/* the access lists of the data directory: with the daemon on
-	 * Windows (sys_mkdir_private gives new ones the private list) */
-	(void)dir;
-	(void)scratch;
-	(void)own;
-	(void)n;
+	(void)dir, (void)scratch, (void)own, (void)n; /* access lists: later */
 }

@@ -49,8 +49,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <windows.h>
 #include <io.h>
+#include <windows.h>
 
 #include "os.h"
 #include "sys.h"
@@ -235,7 +235,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(argv[1], "lock") == 0 && argc >= 3)
-		return cmd_lock(argv[2], argc > 3 ? atoi(argv[3]) : 0);
+		return cmd_lock(argv[2],
+				argc > 3 ? (int)strtol(argv[3], NULL, 10) : 0);
 	if (strcmp(argv[1], "held") == 0 && argc == 4)
 		return cmd_held(argv[2], argv[3]);
 	if (strcmp(argv[1], "tree") == 0 && argc == 3)
@@ -251,6 +252,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(argv[1], "stop") == 0 && argc == 3)
-		return cmd_stop(atoi(argv[2]));
+		return cmd_stop((int)strtol(argv[2], NULL, 10));
 	return 2;
 }

@@ -49,10 +49,13 @@ static void label(FILE *f, const char *v)
 static double unix_time(const char *iso)
 {
 	struct tm tm = { 0 };
+	int n = 0;
 
+	/* UTC only: a time without its zone (an import's local time) is 0 */
 	if (!iso ||
-	    sscanf(iso, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
-		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+	    sscanf(iso, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon,
+		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 ||
+	    iso[n] != 'Z')
 		return 0;
 	tm.tm_year -= 1900;
 	tm.tm_mon -= 1;

@@ -3,9 +3,10 @@
  * the null back-end's probe): opening a test file, flushing, preallocating,
  * removing it, its direct-I/O alignment, one blocking transfer, the
  * file-create operations and the probe of a local target. One
- * implementation per operating system (lfile_linux.c, lfile_win.c with
- * lfile_make_win.c and dio_align_win.c); the back-ends call
- * it and it calls none of them.
+ * implementation per operating system (lfile_linux.c with
+ * dio_align_linux.c; lfile_win.c with lfile_make_win.c and
+ * dio_align_win.c) and what is the same on both (lfile.c); the back-ends
+ * call it and it calls none of them.
  *
  * A local back-end's ctx starts with a struct lfile (SQLite's "first
  * member" rule), so lfile_tgt_fsync and lfile_tgt_preallocate serve as its
@@ -58,6 +59,17 @@ int lfile_dio_align(const char *path, uint32_t *offset_align,
 int lfile_make(const struct tgt_open_args *dst, enum tgt_file_op op,
 	       const char *src, uint64_t size, double *secs);
 int lfile_allocated(const char *path, const void *session, int64_t *bytes);
+
+/* What lfile_make (lfile.c: the op chosen and timed) asks of this
+ * system's file (lfile_<os>.c): a new file (O_EXCL) of size bytes,
+ * allocated or sparse; a copy of src into the new file dst by op
+ * (TGT_FILE_CLONE, _COPY_OFFLOAD, _COPY_RW); a fixed VHDX (Windows;
+ * -EOPNOTSUPP elsewhere). Each flushes what it made; 0 or a negative
+ * errno. */
+int lfile_create_sized(const char *path, uint64_t size, int sparse);
+int lfile_copy_file(const char *src, const char *dst, enum tgt_file_op op,
+		    uint64_t size);
+int lfile_create_vhdx(const char *path, uint64_t size);
 
 /* The file ops lfile_make does on this system, and their own names. */
 #ifdef _WIN32

@@ -105,12 +105,6 @@ int lfile_unlink(const char *path, const void *session)
 	return unlink(path) == 0 ? 0 : -errno;
 }
 
-int lfile_probe(const char *target, const void *session, struct probe *p)
-{
-	(void)session;
-	return probe_local(target, p);
-}
-
 int lfile_check_dir(const char *dir, const void *session, struct tgt_check *c)
 {
 	struct stat st;
@@ -145,13 +139,6 @@ int lfile_check_dir(const char *dir, const void *session, struct tgt_check *c)
 	return 0;
 }
 
-int lfile_space(const char *path, const void *session, int64_t *free_bytes,
-		int64_t *total_bytes)
-{
-	(void)session;
-	return probe_space(path, free_bytes, total_bytes);
-}
-
 int lfile_allocated(const char *path, const void *session, int64_t *bytes)
 {
 	struct stat st;
@@ -172,7 +159,7 @@ static int open_new(const char *path)
 }
 
 /* fallocate or ftruncate a new file, then fsync. */
-static int create_sized(const char *path, uint64_t size, int sparse)
+int lfile_create_sized(const char *path, uint64_t size, int sparse)
 {
 	int fd = open_new(path), rc = 0;
 
@@ -227,8 +214,8 @@ static int copy_data(int in, int out, enum tgt_file_op op, uint64_t size)
 }
 
 /* A copy of src's first size bytes into the new file dst, then fsync. */
-static int copy_file(const char *src, const char *dst, enum tgt_file_op op,
-		     uint64_t size)
+int lfile_copy_file(const char *src, const char *dst, enum tgt_file_op op,
+		    uint64_t size)
 {
 	int in = open(src, O_RDONLY | O_CLOEXEC), out, rc;
 
@@ -246,25 +233,9 @@ static int copy_file(const char *src, const char *dst, enum tgt_file_op op,
 	return rc;
 }
 
-int lfile_make(const struct tgt_open_args *dst, enum tgt_file_op op,
-	       const char *src, uint64_t size, double *secs)
+int lfile_create_vhdx(const char *path, uint64_t size)
 {
-	uint64_t t0 = os_now_ns();
-	int rc;
-
-	switch (op) {
-	case TGT_FILE_PREALLOCATE:
-	case TGT_FILE_SPARSE:
-		rc = create_sized(dst->path, size, op == TGT_FILE_SPARSE);
-		break;
-	case TGT_FILE_CLONE:
-	case TGT_FILE_COPY_OFFLOAD:
-	case TGT_FILE_COPY_RW:
-		rc = src ? copy_file(src, dst->path, op, size) : -EINVAL;
-		break;
-	default:
-		rc = -EOPNOTSUPP;
-	}
-	*secs = (double)(os_now_ns() - t0) / 1e9;
-	return rc;
+	(void)path;
+	(void)size;
+	return -EOPNOTSUPP; /* a Hyper-V disk: Windows' Virtual Disk API */
 }

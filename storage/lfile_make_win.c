@@ -340,8 +340,8 @@ static int copy_rw(HANDLE in, HANDLE out, uint64_t size)
 }
 
 /* A copy of src's first size bytes into the new file dst by op. */
-static int copy_file(const char *src, const char *dst, enum tgt_file_op op,
-		     uint64_t size)
+int lfile_copy_file(const char *src, const char *dst, enum tgt_file_op op,
+		    uint64_t size)
 {
 	HANDLE in, out;
 	int rc;
@@ -366,7 +366,7 @@ static int copy_file(const char *src, const char *dst, enum tgt_file_op op,
 }
 
 /* Preallocated or sparse, then flushed. */
-static int create_sized(const char *path, uint64_t size, int sparse)
+int lfile_create_sized(const char *path, uint64_t size, int sparse)
 {
 	int rc;
 	HANDLE h = create_new(path, &rc);
@@ -407,7 +407,7 @@ typedef DWORD(WINAPI *create_vdisk_fn)(PVIRTUAL_STORAGE_TYPE, PCWSTR,
  * that storbench.exe starts where it is missing (Windows Server Core
  * without Hyper-V tools, wine): -EOPNOTSUPP then.
  */
-static int create_vhdx(const char *path, uint64_t size)
+int lfile_create_vhdx(const char *path, uint64_t size)
 {
 	VIRTUAL_STORAGE_TYPE vst = {
 		.DeviceId = VIRTUAL_STORAGE_TYPE_DEVICE_VHDX,
@@ -471,31 +471,5 @@ static int create_vhdx(const char *path, uint64_t size)
 out:
 	free(w);
 	FreeLibrary(dll);
-	return rc;
-}
-
-int lfile_make(const struct tgt_open_args *dst, enum tgt_file_op op,
-	       const char *src, uint64_t size, double *secs)
-{
-	uint64_t t0 = os_now_ns();
-	int rc;
-
-	switch (op) {
-	case TGT_FILE_PREALLOCATE:
-	case TGT_FILE_SPARSE:
-		rc = create_sized(dst->path, size, op == TGT_FILE_SPARSE);
-		break;
-	case TGT_FILE_CLONE:
-	case TGT_FILE_COPY_OFFLOAD:
-	case TGT_FILE_COPY_RW:
-		rc = src ? copy_file(src, dst->path, op, size) : -EINVAL;
-		break;
-	case TGT_FILE_VHDX_FIXED:
-		rc = create_vhdx(dst->path, size);
-		break;
-	default:
-		rc = -EOPNOTSUPP;
-	}
-	*secs = (double)(os_now_ns() - t0) / 1e9;
 	return rc;
 }

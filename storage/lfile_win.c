@@ -226,12 +226,6 @@ int lfile_unlink(const char *path, const void *session)
 	return rc;
 }
 
-int lfile_probe(const char *target, const void *session, struct probe *p)
-{
-	(void)session;
-	return probe_local(target, p);
-}
-
 /* Does dir take a new file? A probe file, created and removed by its own
  * handle's close. 0 or a negative errno (*err: the Windows error). */
 static int takes_a_file(const char *dir, DWORD *err)
@@ -319,13 +313,6 @@ int lfile_check_dir(const char *dir, const void *session, struct tgt_check *c)
 		return rc == -EEXIST ? -EACCES : rc;
 	}
 	return 0;
-}
-
-int lfile_space(const char *path, const void *session, int64_t *free_bytes,
-		int64_t *total_bytes)
-{
-	(void)session;
-	return probe_space(path, free_bytes, total_bytes);
 }
 
 int lfile_allocated(const char *path, const void *session, int64_t *bytes)

@@ -88,9 +88,11 @@ struct sb_offload_write_out {
 	DWORDLONG written;
 };
 
-/* A new file (CREATE_NEW), synchronous, for writing (and reading: the
- * copies' destinations are read back by nobody, but FSCTLs want it). */
-static HANDLE create_new(const char *path, int *rc)
+/* path opened synchronously, not following a link: the source of a copy
+ * (read, shared for reading), or a new file (CREATE_NEW, read and write:
+ * the copies' destinations are read back by nobody, but FSCTLs want it).
+ * INVALID_HANDLE_VALUE with *rc a negative errno on failure. */
+static HANDLE open_file(const char *path, int create, int *rc)
 {
 	wchar_t *w = win_wide(path);
 	HANDLE h;
@@ -99,24 +101,9 @@ static HANDLE create_new(const char *path, int *rc)
 		*rc = -errno;
 		return INVALID_HANDLE_VALUE;
 	}
-	h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, 0, NULL, CREATE_NEW,
-			FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT,
-			NULL);
-	*rc = h == INVALID_HANDLE_VALUE ? win_last_errno() : 0;
-	free(w);
-	return h;
-}
-
-static HANDLE open_src(const char *path, int *rc)
-{
-	wchar_t *w = win_wide(path);
-	HANDLE h;
-
-	if (!w) {
-		*rc = -errno;
-		return INVALID_HANDLE_VALUE;
-	}
-	h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ, NULL, OPEN_EXISTING,
+	h = CreateFileW(w, GENERIC_READ | (create ? GENERIC_WRITE : 0),
+			create ? 0 : FILE_SHARE_READ, NULL,
+			create ? CREATE_NEW : OPEN_EXISTING,
 			FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT,
 			NULL);
 	*rc = h == INVALID_HANDLE_VALUE ? win_last_errno() : 0;
@@ -346,9 +333,9 @@ int lfile_copy_file(const char *src, const char *dst, enum tgt_file_op op,
 	HANDLE in, out;
 	int rc;
 
-	if ((in = open_src(src, &rc)) == INVALID_HANDLE_VALUE)
+	if ((in = open_file(src, 0, &rc)) == INVALID_HANDLE_VALUE)
 		return rc;
-	if ((out = create_new(dst, &rc)) == INVALID_HANDLE_VALUE) {
+	if ((out = open_file(dst, 1, &rc)) == INVALID_HANDLE_VALUE) {
 		CloseHandle(in);
 		return rc;
 	}
@@ -369,7 +356,7 @@ int lfile_copy_file(const char *src, const char *dst, enum tgt_file_op op,
 int lfile_create_sized(const char *path, uint64_t size, int sparse)
 {
 	int rc;
-	HANDLE h = create_new(path, &rc);
+	HANDLE h = open_file(path, 1, &rc);
 
 	if (h == INVALID_HANDLE_VALUE)
 		return rc;

@@ -12,13 +12,12 @@
  *                (FileAttributeTagInfo) for a reparse point's tag; device
  *                paths are told by their text.
  *   arguments    CommandLineToArgvW(GetCommandLineW()) to UTF-8;
- *                SetConsoleOutputCP / SetConsoleCP (CP_UTF8).
- *   held dirs    CreateFileW sharing reading and writing but not deletion:
- *                while the handle is open nobody can rename or remove the
- *                directory, or any directory above it (Windows refuses to
- *                rename a directory with an open handle inside), so its
- *                path keeps naming it — what O_PATH and /proc/self/fd/N
- *                give on Linux. The children are named by the path.
+ *                SetConsoleOutputCP / SetConsoleCP (CP_UTF8); the
+ *                console's escape sequences on (the progress line).
+ *   held dirs    CreateFileW sharing reading and writing, not deletion:
+ *                while open, nobody renames or removes the directory or
+ *                one above it, so its path keeps naming it (O_PATH and
+ *                /proc/self/fd/N on Linux). Children are named by path.
  *   raw devices  none: storbench.exe benchmarks files in volumes and refuses
  *                raw volumes (\\.\D:) and physical drives.
  *   lock         a lock file in the directory opened with share mode 0,
@@ -28,7 +27,7 @@
  *                ConvertStringSecurityDescriptorToSecurityDescriptorW:
  *                Administrators and the owner only.
  *   remove tree  FindFirstFileW / DeleteFileW / RemoveDirectoryW; a reparse
- *                point (symlink, junction) is removed, not entered.
+ *                point is removed, not entered.
  *   core dumps   SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX).
  *   stopping     SetConsoleCtrlHandler; the handler records the event and
  *                sets an event object sys_wait_stop waits on.
@@ -44,15 +43,13 @@
 #include <wchar.h>
 
 #include "winapi.h"
-/* after windows.h (winapi.h) */
-#include <sddl.h>
+#include <sddl.h> /* after windows.h (winapi.h) */
 #include <shellapi.h>
 
 #include "os.h"
 
-/* The DACL of what sys_mkdir_private and sys_open_private create: protected
- * (nothing inherited from above), full access for Administrators (BA) and
- * the owner (OW), inherited by what is created inside. */
+/* The DACL of what sys_mkdir_private and sys_open_private create: protected,
+ * full access for Administrators (BA) and the owner (OW), inherited. */
 static const wchar_t private_sddl[] = L"D:P(A;OICI;FA;;;BA)(A;OICI;FA;;;OW)";
 
 /* Security attributes with the private DACL in *sa (free sa->
@@ -189,11 +186,16 @@ int sys_path_kind(const char *path)
 void sys_args_utf8(int *argc, char ***argv)
 {
 	static char **args; /* kept for the process, as main's argv is */
+	HANDLE err = GetStdHandle(STD_ERROR_HANDLE);
 	wchar_t **wa;
+	DWORD mode;
 	int n;
 
 	SetConsoleOutputCP(CP_UTF8);
 	SetConsoleCP(CP_UTF8);
+	/* "\r\033[K" redraws the progress line (Windows 10 and later) */
+	if (GetConsoleMode(err, &mode))
+		SetConsoleMode(err, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING);
 	if (args || !(wa = CommandLineToArgvW(GetCommandLineW(), &n)))
 		return;
 	if (!(args = calloc((size_t)n + 1, sizeof(*args))))

@@ -103,6 +103,34 @@ test('cdm-default on a wine drive: 8 results, Little\'s law, the text is the arc
   }
 });
 
+test('push and run --push: storbench.exe\'s runs go whole to a Linux daemon (curl with schannel)', opts, async () => {
+  const data = path.join(root, 'var-push');
+  const linux = path.join(root, 'linux-push');
+  const d = await startDaemon({ bin, dataDir: linux, quiet: true, args: ['--require-token'] });
+  try {
+    const token = path.join(linux, 'api-token');
+    const auth = { Authorization: `Bearer ${fs.readFileSync(token, 'utf8').trim()}` };
+    const r = win(['run', ...SMALL, '--label', 'from-windows', '--data', winPath(data), '--push', d.url,
+      '--token-file', winPath(token), winPath(target)]);
+    assert.equal(r.status, 0, r.stderr);
+    const p = win(['push', '--data', winPath(data), '--token-file', winPath(token), d.url, '1']);
+    assert.equal(p.status, 0, p.stderr);
+    const runs = (await api(d.url, 'GET', '/api/v1/runs', undefined, { headers: auth })).json;
+    // the run, once: the second push finds it there (its uuid)
+    assert.equal(runs.total ?? runs.runs.length, 1, JSON.stringify(runs));
+    const got = (await api(d.url, 'GET', `/api/v1/runs/${runs.runs[0].id}`, undefined, { headers: auth })).json;
+    assert.deepEqual(got.labels, ['from-windows']);
+    assert.equal(got.probe.kernel.startsWith('Windows'), true);
+    assert.equal(got.tests.length, 8);
+    // without the token the daemon refuses, and push says so (exit 1)
+    const no = win(['push', '--data', winPath(data), d.url, '1']);
+    assert.equal(no.status, 1, no.stderr);
+    assert.match(no.stderr, /401/);
+  } finally {
+    await d.stop();
+  }
+});
+
 test('--json: the document imports into a Linux archive and reads back equal; the probe as wine answers', opts, async () => {
   const p = win(['run', ...SMALL, '--json', '--data', winPath(path.join(root, 'var-json')), winPath(target)]);
   assert.equal(p.status, 0, p.stderr);

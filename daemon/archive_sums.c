@@ -408,7 +408,8 @@ int archive_reader_open(struct archive *a, struct archive_reader **out)
 		     "  '$.imported'),"
 		     " json_extract(probe, '$.fs_type', '$.write_cache'),"
 		     " engine_target, engine_version, direct,"
-		     " EXISTS (SELECT 1 FROM imports WHERE run_id=runs.id),"
+		     " EXISTS (SELECT 1 FROM imports WHERE run_id=runs.id"
+		     "  AND format <> 'storbench'),"
 		     " json_type(spec, '$.interleave') IS NOT NULL"
 		     " FROM runs WHERE id=?",
 		     &r->run)) < 0 ||

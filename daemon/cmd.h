@@ -48,11 +48,12 @@ int cmd_load_token(const char *path, int create, char *tok, size_t len);
  * (url: its base, "http://host:8080", or the endpoint itself), each as its
  * run document (runview_document), with the token of token_file (NULL:
  * none, as a loopback listener takes). Prints one line per run: what the
- * other archive answered (imported as, already there as, or its problem).
- * Returns 0 when every run landed (or was there), else 1 (cmd_push.c).
+ * other archive answered (imported as, already there as: on out; its
+ * problem: on stderr). Returns 0 when every run landed (or was there),
+ * else 1 (cmd_push.c).
  */
 int cmd_push_runs(struct archive *a, const char *url, const char *token_file,
-		  const int64_t *ids, size_t n);
+		  const int64_t *ids, size_t n, FILE *out);
 /* Are url (http or https, no query) and token_file (NULL: none) what a
  * push takes? 0, or -1 with the reason on stderr (before a long run). */
 int cmd_push_check(const char *url, const char *token_file);

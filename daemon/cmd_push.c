@@ -85,17 +85,19 @@ static void endpoint(const char *url, const char *filename, char *out,
 			 filename);
 }
 
-/* Prints what the other archive said about run id. 0: it has the run. */
-static int report(int64_t id, const char *to, long status, const struct body *b)
+/* Prints what the other archive said about run id (on out when it has the
+ * run, else stderr). 0: it has the run. */
+static int report(FILE *out, int64_t id, const char *to, long status,
+		  const struct body *b)
 {
 	json_t *r = b->p ? json_loads(b->p, 0, NULL) : NULL;
 	int ok = status == 200 || status == 201;
 
 	if (ok)
-		printf("run %lld: %s run %lld at %s\n", (long long)id,
-		       status == 201 ? "imported as" : "already there as",
-		       (long long)json_integer_value(json_object_get(r, "id")),
-		       to);
+		fprintf(out, "run %lld: %s run %lld at %s\n", (long long)id,
+			status == 201 ? "imported as" : "already there as",
+			(long long)json_integer_value(json_object_get(r, "id")),
+			to);
 	else
 		fprintf(stderr, "run %lld: %s answered %ld: %s\n",
 			(long long)id, to, status,
@@ -108,9 +110,10 @@ static int report(int64_t id, const char *to, long status, const struct body *b)
 	return ok ? 0 : -1;
 }
 
-/* POSTs run id's document; 0 when the other archive has it. */
+/* POSTs run id's document; 0 when the other archive has it (said on
+ * out). */
 static int push_one(CURL *c, struct archive *a, const char *url,
-		    const char *auth, int64_t id)
+		    const char *auth, int64_t id, FILE *out)
 {
 	json_t *doc = NULL;
 	char *text = NULL, to[PATH_MAX], name[80];
@@ -149,7 +152,7 @@ static int push_one(CURL *c, struct archive *a, const char *url,
 		rc = -1;
 	} else {
 		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-		rc = report(id, url, status, &b);
+		rc = report(out, id, url, status, &b);
 	}
 	curl_slist_free_all(h);
 	free(b.p);
@@ -179,7 +182,7 @@ int cmd_push_check(const char *url, const char *token_file)
 }
 
 int cmd_push_runs(struct archive *a, const char *url, const char *token_file,
-		  const int64_t *ids, size_t n)
+		  const int64_t *ids, size_t n, FILE *out)
 {
 	char tok[256], auth[300] = "";
 	CURL *c;
@@ -203,8 +206,8 @@ int cmd_push_runs(struct archive *a, const char *url, const char *token_file,
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, 300L);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	for (size_t i = 0; i < n; i++)
-		failed |=
-			push_one(c, a, url, auth[0] ? auth : NULL, ids[i]) < 0;
+		failed |= push_one(c, a, url, auth[0] ? auth : NULL, ids[i],
+				   out) < 0;
 	curl_easy_cleanup(c);
 	curl_global_cleanup();
 	memset(tok, 0, sizeof(tok));
@@ -272,7 +275,7 @@ int cmd_push(int argc, char **argv)
 		free(ids);
 		return 1;
 	}
-	rc = cmd_push_runs(a, argv[optind], token_file, ids, (size_t)n);
+	rc = cmd_push_runs(a, argv[optind], token_file, ids, (size_t)n, stdout);
 	archive_close(a);
 	free(ids);
 	return rc;

@@ -417,7 +417,9 @@ int cmd_run(int argc, char **argv)
 	if (!no_archive)
 		fprintf(stderr, "storbench run: stored as run %lld in %s\n",
 			(long long)run_id, db);
-	rc = push && cmd_push_runs(a, push, token_file, &run_id, 1) ? 1 : 0;
+	/* (stderr: stdout holds the run, which --json makes a document) */
+	rc = push && cmd_push_runs(a, push, token_file, &run_id, 1, stderr) ? 1
+									    : 0;
 out:
 	jobq_stop(q);
 	archive_close(a);

@@ -173,7 +173,7 @@ static void gather(struct cval_sets *vs, json_t *acc, json_t *order,
 		*il = json_object_get(json_object_get(run, "spec"),
 				      "interleave");
 	json_int_t id = json_integer_value(json_object_get(run, "id"));
-	int imported = json_is_object(json_object_get(run, "import"));
+	int imported = compare_run_foreign(run);
 	char series[1024];
 	size_t i, j;
 	int k;

@@ -163,21 +163,20 @@ void compare_conditions_warn(json_t *cond, const struct compare_side *sides,
 int compare_run_listed(json_t *runs, json_t *warnings, json_t *run)
 {
 	json_array_append_new(
-		runs,
-		json_pack("{s:O?, s:b, s:O?, s:O?, s:O?, s:O?, "
-			  "s:O?, s:O?}",
-			  "id", json_object_get(run, "id"), "imported",
-			  json_is_object(json_object_get(run, "import")),
-			  "state", json_object_get(run, "state"), "profile",
-			  json_object_get(run, "profile"), "target",
-			  json_object_get(run, "target"), "labels",
-			  json_object_get(run, "labels"), "fs_type",
-			  json_object_get(json_object_get(run, "probe"),
-					  "fs_type"),
-			  "engine",
-			  json_object_get(json_object_get(run, "engine"),
-					  "target")));
-	if (json_is_object(json_object_get(run, "import"))) {
+		runs, json_pack("{s:O?, s:b, s:O?, s:O?, s:O?, s:O?, "
+				"s:O?, s:O?}",
+				"id", json_object_get(run, "id"), "imported",
+				compare_run_foreign(run), "state",
+				json_object_get(run, "state"), "profile",
+				json_object_get(run, "profile"), "target",
+				json_object_get(run, "target"), "labels",
+				json_object_get(run, "labels"), "fs_type",
+				json_object_get(json_object_get(run, "probe"),
+						"fs_type"),
+				"engine",
+				json_object_get(json_object_get(run, "engine"),
+						"target")));
+	if (compare_run_foreign(run)) {
 		char w[240];
 		json_t *imp = json_object_get(json_object_get(run, "spec"),
 					      "imported");
@@ -207,5 +206,14 @@ int compare_run_listed(json_t *runs, json_t *warnings, json_t *run)
 				 ?: "?");
 		json_array_append_new(warnings, json_string(w));
 	}
-	return json_is_object(json_object_get(run, "import"));
+	return compare_run_foreign(run);
+}
+
+int compare_run_foreign(json_t *run)
+{
+	json_t *imp = json_object_get(run, "import");
+
+	return json_is_object(imp) &&
+	       strcmp(json_string_value(json_object_get(imp, "format")) ?: "",
+		      "storbench") != 0;
 }

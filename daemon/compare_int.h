@@ -43,6 +43,10 @@ void compare_conditions_add(json_t *side, json_t *run);
  * was imported (each number a best of N), it did not finish. Returns
  * whether it was imported. */
 int compare_run_listed(json_t *runs, json_t *warnings, json_t *run);
+/* Is run another tool's numbers (imported from CrystalDiskMark, fio,
+ * DiskSpd)? A storbench run restored from its own document (import format
+ * "storbench") is not: it has every iteration, as measured. */
+int compare_run_foreign(json_t *run);
 
 /* A warning in warnings for each condition the sides cond[0..n) differ in
  * (or a side mixes), but grouped_by, naming every side's values and

@@ -196,8 +196,7 @@ static json_t *series_runs(struct compare_noise *nc, const char *key,
 				 &one) < 0)
 			continue;
 		compare_series_key(one, k, sizeof(k));
-		if (strcmp(k, key) == 0 &&
-		    !json_is_object(json_object_get(one, "import")) &&
+		if (strcmp(k, key) == 0 && !compare_run_foreign(one) &&
 		    strcmp(json_string_value(json_object_get(one, "state"))
 				   ?: "",
 			   "done") == 0)

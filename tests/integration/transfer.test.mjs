@@ -73,6 +73,7 @@ const done = await waitJob(a.url, job.id, 180000);
 assert.equal(done.state, 'done', done.error);
 const runA = done.run_id;
 
+let restoredB; // the run the first test restored in B
 test('a native run imported elsewhere is the same run, byte for byte', async () => {
   const doc = await get(a, `/api/v1/runs/${runA}?format=storbench`);
   assert.equal(doc.status, 200);
@@ -96,6 +97,7 @@ test('a native run imported elsewhere is the same run, byte for byte', async () 
   assert.equal(imp.json.import.format, 'storbench');
   assert.equal(imp.json.job_id, null);
   const runB = imp.json.id;
+  restoredB = runB;
   assert.equal(await total(b, authB), before + 1);
 
   const ja = await get(a, `/api/v1/runs/${runA}`);
@@ -166,14 +168,22 @@ test('storbench push and run --push send runs to another daemon', async () => {
   const r = spawnSync(bin, ['run', '--profile', 'cdm-default', '--size', '8MiB', '--iterations', '1', '--duration', '1',
     '--data', dirC, '--json', '--push', b.url, '--token-file', tokenFile, tgt], { encoding: 'utf8', maxBuffer: 64 << 20 });
   assert.equal(r.status, 0, r.stderr);
-  const runDoc = JSON.parse(r.stdout.slice(0, r.stdout.lastIndexOf('}') + 1));
+  // stdout is the document alone; what the other daemon said is on stderr
+  const runDoc = JSON.parse(r.stdout);
   assert.equal(runDoc.document.format, 'storbench-run');
-  const m = r.stdout.match(/run (\d+): imported as run (\d+) at /);
-  assert.ok(m, r.stdout.slice(-300));
+  const m = r.stderr.match(/run (\d+): imported as run (\d+) at /);
+  assert.ok(m, r.stderr.slice(-300));
   const pushed = JSON.parse((await get(b, `/api/v1/runs/${m[2]}`, authB)).text);
   assert.equal(pushed.uuid, runDoc.uuid);
   assert.equal(pushed.tests.length, 8);
   assert.deepEqual(pushed.tests.map((t) => t.best.mb_s), runDoc.tests.map((t) => t.best.mb_s));
+  // a pushed run is storbench's own measurement, not another tool's: it
+  // compares with its iterations' spread, without the imported warning
+  const cmp = JSON.parse((await get(b, `/api/v1/compare?runs=${m[2]},${restoredB}`, authB)).text);
+  assert.ok(!cmp.warnings.some((w) => /imported from/.test(w)), JSON.stringify(cmp.warnings));
+  const listed = cmp.sides.flatMap((s) => s.runs);
+  assert.equal(listed.length, 2);
+  assert.ok(listed.every((x) => x.imported === false), JSON.stringify(listed));
   // storbench import of the printed document into a third archive
   const docFile = path.join(root, 'run.json');
   fs.writeFileSync(docFile, JSON.stringify(runDoc));

@@ -423,8 +423,10 @@ int cmd_run(int argc, char **argv)
 out:
 	jobq_stop(q);
 	archive_close(a);
-	if (no_archive)
+	if (no_archive) {
+		sys_unlock_dir(); /* Windows removes no folder in use */
 		sys_remove_tree(tmpl);
+	}
 	json_decref(run);
 	json_decref(job);
 	json_decref(body);

@@ -82,6 +82,10 @@ void sys_device_release(intptr_t h);
  * it, or another negative errno. The lock lasts until the process ends. */
 int sys_lock_dir(const char *dir, const char *pidfile);
 
+/* Lets go of the lock sys_lock_dir took (before removing a temporary data
+ * directory: Windows removes no directory with an open file in it). */
+void sys_unlock_dir(void);
+
 /* Creates directory path readable by its owner only (0700) unless it
  * exists. 0 or a negative errno. */
 int sys_mkdir_private(const char *path);

@@ -235,6 +235,9 @@ void sys_device_release(intptr_t h)
  * that deleting a "stale" file cannot defeat it), kept for the life of the
  * process; the pid written into pidfile for the refusal's sentence.
  */
+/* The data directory, flocked (sys_lock_dir), or -1. */
+static int lock_fd = -1;
+
 int sys_lock_dir(const char *dir, const char *pidfile)
 {
 	char pid[32];
@@ -247,6 +250,7 @@ int sys_lock_dir(const char *dir, const char *pidfile)
 		close(fd);
 		return -EBUSY;
 	}
+	lock_fd = fd;
 	pf = open(pidfile,
 		  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
@@ -257,6 +261,13 @@ int sys_lock_dir(const char *dir, const char *pidfile)
 	}
 	close(pf);
 	return 0;
+}
+
+void sys_unlock_dir(void)
+{
+	if (lock_fd >= 0)
+		close(lock_fd);
+	lock_fd = -1;
 }
 
 int sys_mkdir_private(const char *path)

@@ -1,5 +1,7 @@
 /*
- * sys_win — sys.h on Windows. Which calls do what:
+ * sys_win — sys.h's paths and files on Windows (the process-wide rest:
+ * arguments, the data directory's lock, stop requests, no crash dumps, is
+ * sys_proc_win.c). Which calls do what:
  *
  *   paths        a drive letter, ':' and a separator is absolute; UNC
  *                (\\server\share) is not, for now (shares are issue 20).
@@ -11,26 +13,17 @@
  *   path kinds   GetFileAttributesW, and GetFileInformationByHandleEx
  *                (FileAttributeTagInfo) for a reparse point's tag; device
  *                paths are told by their text.
- *   arguments    CommandLineToArgvW(GetCommandLineW()) to UTF-8;
- *                SetConsoleOutputCP / SetConsoleCP (CP_UTF8); the
- *                console's escape sequences on (the progress line).
  *   held dirs    CreateFileW sharing reading and writing, not deletion:
  *                while open, nobody renames or removes the directory or
  *                one above it, so its path keeps naming it (O_PATH and
  *                /proc/self/fd/N on Linux). Children are named by path.
  *   raw devices  none: storbench.exe benchmarks files in volumes and refuses
  *                raw volumes (\\.\D:) and physical drives.
- *   lock         a lock file in the directory opened with share mode 0,
- *                kept open for the life of the process (the system closes
- *                it when the process dies).
  *   private      CreateDirectoryW / CreateFileW with a protected DACL from
  *                ConvertStringSecurityDescriptorToSecurityDescriptorW:
  *                Administrators and the owner only.
  *   remove tree  FindFirstFileW / DeleteFileW / RemoveDirectoryW; a reparse
  *                point is removed, not entered.
- *   core dumps   SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX).
- *   stopping     SetConsoleCtrlHandler; the handler records the event and
- *                sets an event object sys_wait_stop waits on.
  */
 #include "sys.h"
 
@@ -44,7 +37,6 @@
 
 #include "winapi.h"
 #include <sddl.h> /* after windows.h (winapi.h) */
-#include <shellapi.h>
 
 #include "os.h"
 
@@ -183,45 +175,6 @@ int sys_path_kind(const char *path)
 	return kind;
 }
 
-void sys_args_utf8(int *argc, char ***argv)
-{
-	static char **args; /* kept for the process, as main's argv is */
-	HANDLE err = GetStdHandle(STD_ERROR_HANDLE);
-	wchar_t **wa;
-	DWORD mode;
-	int n;
-
-	SetConsoleOutputCP(CP_UTF8);
-	SetConsoleCP(CP_UTF8);
-	/* "\r\033[K" redraws the progress line (Windows 10 and later) */
-	if (GetConsoleMode(err, &mode))
-		SetConsoleMode(err, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING);
-	if (args || !(wa = CommandLineToArgvW(GetCommandLineW(), &n)))
-		return;
-	if (!(args = calloc((size_t)n + 1, sizeof(*args))))
-		goto out;
-	for (int i = 0; i < n; i++) {
-		int len = WideCharToMultiByte(CP_UTF8, 0, wa[i], -1, NULL, 0,
-					      NULL, NULL);
-		if (len <= 0 || !(args[i] = malloc((size_t)len)) ||
-		    win_narrow(wa[i], args[i], (size_t)len, 0) < 0) {
-			/* (not UTF-16: an unpaired surrogate) keep the
-			 * arguments the C library made */
-			for (int k = 0; k <= i; k++)
-				free(args[k]);
-			free(args);
-			args = NULL;
-			goto out;
-		}
-	}
-	*argc = n;
-	*argv = args;
-out:
-	LocalFree(wa);
-}
-
-/* Where the open file or directory h is: GetFinalPathNameByHandleW without
- * its "\\?\", with '/' (see the top). 0 or a negative errno. */
 static int final_path(HANDLE h, char *out, size_t len)
 {
 	DWORD n = GetFinalPathNameByHandleW(
@@ -383,49 +336,6 @@ int sys_device_hold(const char *real, intptr_t *h)
 void sys_device_release(intptr_t h)
 {
 	(void)h;
-}
-
-/*
- * DIR/storbench.lock opened with share mode 0: while we hold it no other
- * process (nor another open of ours) can open it, and nobody can delete it,
- * so a "stale" file cannot be removed to defeat the lock. The handle is
- * never closed; the system closes it when the process ends however it
- * ends. The pid goes into pidfile for the refusal's sentence.
- */
-int sys_lock_dir(const char *dir, const char *pidfile)
-{
-	char path[PATH_MAX], pid[32];
-	wchar_t *w;
-	HANDLE lock, pf;
-	DWORD done = 0;
-	int n;
-
-	if (snprintf(path, sizeof(path), "%s/storbench.lock", dir) >=
-	    (int)sizeof(path))
-		return -ENAMETOOLONG;
-	if (!(w = win_wide(path)))
-		return -errno;
-	lock = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, 0, NULL,
-			   OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
-	free(w);
-	if (lock == INVALID_HANDLE_VALUE)
-		return win_last_errno(); /* a sharing violation: -EBUSY */
-	if (!(w = win_wide(pidfile)))
-		return 1;
-	pf = CreateFileW(w, GENERIC_WRITE, FILE_SHARE_READ, NULL, CREATE_ALWAYS,
-			 FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT,
-			 NULL);
-	free(w);
-	n = snprintf(pid, sizeof(pid), "%lu\n",
-		     (unsigned long)GetCurrentProcessId());
-	if (pf == INVALID_HANDLE_VALUE ||
-	    !WriteFile(pf, pid, (DWORD)n, &done, NULL) || done != (DWORD)n) {
-		if (pf != INVALID_HANDLE_VALUE)
-			CloseHandle(pf);
-		return 1; /* locked; the pid could not be written */
-	}
-	CloseHandle(pf);
-	return 0;
 }
 
 int sys_mkdir_private(const char *path)
@@ -616,81 +526,6 @@ void sys_remove_tree(const char *path)
 		w[--n] = 0;
 	remove_w(w);
 	free(w);
-}
-
-/* No "program stopped working" dialog and no report (Windows Error
- * Reporting) with the process's memory in it when storbench crashes. (A
- * machine whose administrator configured WER LocalDumps for every program
- * may still keep one: that is the machine's policy.) */
-void sys_no_core_dumps(void)
-{
-	SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX);
-}
-
-/*
- * Stop requests: the console's control events, as the numbers of the
- * signals Linux sends for them — Ctrl-C 2 (SIGINT), Ctrl-Break, logoff and
- * shutdown 15 (SIGTERM), the console window closed 1 (SIGHUP). The handler
- * runs in a thread of its own the system starts; it records the number and
- * sets stop_event. For Ctrl-C and Ctrl-Break it returns TRUE, so the
- * process lives on and sys_wait_stop's caller cancels the job and removes
- * its test file. After a close, logoff or shutdown event the system ends
- * the process when the handler returns (or some 5 s later), so the handler
- * waits there: the process ends when main returns, or at the system's
- * deadline.
- */
-static HANDLE stop_event;
-static volatile LONG stop_number;
-
-static BOOL WINAPI on_console_event(DWORD type)
-{
-	LONG n;
-
-	switch (type) {
-	case CTRL_C_EVENT:
-		n = 2;
-		break;
-	case CTRL_CLOSE_EVENT:
-		n = 1;
-		break;
-	case CTRL_BREAK_EVENT:
-	case CTRL_LOGOFF_EVENT:
-	case CTRL_SHUTDOWN_EVENT:
-		n = 15;
-		break;
-	default:
-		return FALSE;
-	}
-	InterlockedExchange(&stop_number, n);
-	SetEvent(stop_event);
-	if (type != CTRL_C_EVENT && type != CTRL_BREAK_EVENT)
-		Sleep(INFINITE);
-	return TRUE;
-}
-
-void sys_hold_stop_requests(void)
-{
-	if (stop_event)
-		return;
-	stop_event = CreateEventW(NULL, FALSE, FALSE, NULL);
-	if (stop_event)
-		SetConsoleCtrlHandler(on_console_event, TRUE);
-}
-
-int sys_wait_stop(int timeout_ms)
-{
-	DWORD t = timeout_ms < 0 ? INFINITE : (DWORD)timeout_ms;
-
-	if (!stop_event) {
-		sys_hold_stop_requests();
-		if (!stop_event) {
-			Sleep(t);
-			return 0;
-		}
-	}
-	if (WaitForSingleObject(stop_event, t) != WAIT_OBJECT_0)
-		return 0;
-	return (int)InterlockedExchange(&stop_number, 0);
 }
 
 void sys_tighten(const char *dir, const char *scratch, const char *const *own,

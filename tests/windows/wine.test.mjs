@@ -241,6 +241,13 @@ test('a Unicode target path: UTF-16 at the boundary, UTF-8 in the run', opts, ()
   const doc = JSON.parse(p.stdout);
   assert.equal(doc.target, `Z:${uni}`);
   assert.deepEqual(fs.readdirSync(uni), []);
+  // --no-archive's archive was a temporary folder: gone, lock and all
+  const users = path.join(prefix, 'drive_c', 'users');
+  const left = fs.readdirSync(users).flatMap((u) => {
+    const tmp = path.join(users, u, 'Temp');
+    return fs.existsSync(tmp) ? fs.readdirSync(tmp).filter((n) => n.startsWith('storbench-run')) : [];
+  });
+  assert.deepEqual(left, [], 'temporary archives left in %TEMP%');
 });
 
 test('confinement in storbench.exe serve: a link out of an allowed root and a raw volume are refused', opts, async () => {

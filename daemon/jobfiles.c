@@ -235,6 +235,7 @@ int job_file_make(struct job_run *jr, const char *dir, uint64_t size,
 		 * (-EEXIST) is not ours and must stay */
 		archive_testfile_remove(jr->a, job_file_real(jr, *path));
 		jr->files[(size_t)(*path - jr->files[0]) / PATH_MAX][0] = '\0';
+		*path = NULL; /* nothing left for the caller to remove */
 	}
 	return rc;
 }

@@ -160,7 +160,8 @@ int job_room(struct job_run *jr, const char *dir, uint64_t need);
 int job_file_name(struct job_run *jr, const char *dir, const char **path);
 
 /* job_file_name, then the file created and filled (engine_prepare_file);
- * on a raw device, the device held and its first size bytes written. */
+ * on a raw device, the device held and its first size bytes written. A
+ * file that could not be made is gone and forgotten: *path is NULL then. */
 int job_file_make(struct job_run *jr, const char *dir, uint64_t size,
 		  enum wl_data data, int *direct, const char **path);
 

@@ -183,6 +183,9 @@ static int iteration(struct job_run *jr, uint64_t bytes, const char *name,
 		rc = store(jr, bytes, method, it, secs, err, allocated);
 		if (op == TGT_FILE_ZEROS)
 			src = p; /* kept for the copies */
+		else if (err < 0 && tgt_allocated(jr->ops, p, jr->session,
+						  &allocated) == -ENOENT)
+			job_file_forget(jr, p); /* the method made no file */
 		else
 			job_file_remove(jr, p);
 	}

@@ -30,6 +30,7 @@
 #include "jobq.h"
 #include "log.h"
 #include "runview.h"
+#include "smb.h"
 #include "sys.h"
 #include "target.h"
 
@@ -45,7 +46,8 @@ static const char usage_run[] =
 	"CrystalDiskMark prints\n"
 	"(or the run as JSON). TARGET is a directory (storbench makes its own "
 	"test file there)\n"
-	"or a raw block device (overwritten). The run is stored in DIR's "
+	"or a raw block device (Linux; overwritten). The run is stored in "
+	"DIR's "
 	"archive unless --no-archive.\n"
 	"  --profile P         a preset (the first is the default; one that "
 	"takes a tests\n"
@@ -59,8 +61,8 @@ static const char usage_run[] =
 	"  --duration SECONDS  seconds per iteration (default the profile's)\n"
 	"  --spec FILE         the job as POST /api/v1/jobs takes it (JSON: "
 	"\"tests\", block\n"
-	"                      sizes, QD…), without \"target\"; the options "
-	"after it override it\n"
+	"                      sizes, QD…), without \"target\"; the other "
+	"options override it\n"
 	"  --label L           a label for the archive (repeatable)\n"
 	"  --data DIR          the archive to store the run in (default ./var; "
 	"not one a daemon serves)\n"
@@ -146,15 +148,19 @@ static int has_read_or_write(json_t *run)
 	return 0;
 }
 
-/* --spec FILE: the members of the JSON object in file merged into body
- * (the job as the API takes it), except "target", which is TARGET's. */
+/* --spec FILE: the members of the JSON object in file that body (the
+ * options given) does not set, merged into it (the job as the API takes
+ * it), except "target", which is TARGET's. */
 static int run_spec_file(json_t *body, const char *file)
 {
 	json_error_t err;
 	json_t *spec = json_load_file(file, JSON_REJECT_DUPLICATES, &err);
 	int rc = -1;
 
-	if (!spec)
+	if (!spec && err.line < 1) /* not read at all */
+		fprintf(stderr, "storbench run: --spec %s: %s\n", file,
+			err.text);
+	else if (!spec)
 		fprintf(stderr, "storbench run: --spec %s: line %d: %s\n", file,
 			err.line, err.text);
 	else if (!json_is_object(spec))
@@ -168,7 +174,7 @@ static int run_spec_file(json_t *body, const char *file)
 			"line's TARGET; leave it out of the file\n",
 			file);
 	else
-		rc = json_object_update(body, spec);
+		rc = json_object_update_missing(body, spec);
 	json_decref(spec);
 	return rc;
 }
@@ -192,7 +198,8 @@ int cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *data = "./var", *push = NULL, *token_file = NULL;
+	const char *data = "./var", *push = NULL, *token_file = NULL,
+		   *spec_file = NULL;
 	char tmpl[PATH_MAX], real[PATH_MAX], treal[PATH_MAX],
 		why[PATH_MAX + 200];
 	char db[PATH_MAX + 16], scratch[PATH_MAX + 16];
@@ -205,7 +212,8 @@ int cmd_run(int argc, char **argv)
 	char *text = NULL;
 	int64_t id = 0, run_id = 0;
 	int c, no_archive = 0, as_json = 0, verbose = 0, rc = 2, lock = -1;
-	int kind, e;
+	int kind, e, data_given = 0;
+	uint64_t dev;
 	int interrupted = 0, tty = isatty(2);
 	const char *state;
 
@@ -220,8 +228,7 @@ int cmd_run(int argc, char **argv)
 				goto out;
 			break;
 		case 'S':
-			if (run_spec_file(body, optarg) < 0)
-				goto out;
+			spec_file = optarg; /* read once the options are in */
 			break;
 		case 'l':
 			if (json_array_append_new(labels, json_string(optarg)) <
@@ -234,6 +241,7 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'd':
 			data = optarg;
+			data_given = 1;
 			break;
 		case 'n':
 			no_archive = 1;
@@ -259,6 +267,13 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (spec_file && run_spec_file(body, spec_file) < 0)
+		goto out;
+	if (no_archive && data_given) {
+		fprintf(stderr, "storbench run: --data or --no-archive, not "
+				"both\n");
+		goto out;
+	}
 	if (token_file && !push) {
 		fprintf(stderr,
 			"storbench run: --token-file goes with --push\n");
@@ -275,6 +290,24 @@ int cmd_run(int argc, char **argv)
 			"storbench run: an SMB share runs through the "
 			"daemon, where its credential is stored (storbench "
 			"serve --allow %s, then POST /api/v1/jobs)\n",
+			argv[optind]);
+		goto out;
+	}
+	if (smb_is_url(argv[optind])) { /* and no back-end here claims it */
+		fprintf(stderr,
+			"storbench run: %s: this build has no SMB back-end "
+			"(storbench.exe reaches shares through Windows' own "
+			"client, with its daemon)\n",
+			argv[optind]);
+		goto out;
+	}
+	if (sys_path_kind(argv[optind]) == SYS_KIND_DEVICE &&
+	    sys_device_id(argv[optind], treal, &dev) == -ENOTBLK) {
+		/* a device this system does not write (Windows) */
+		fprintf(stderr,
+			"storbench run: %s: a raw volume or physical drive: "
+			"storbench does not write raw devices on this "
+			"system; name a directory in the volume\n",
 			argv[optind]);
 		goto out;
 	}

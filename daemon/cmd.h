@@ -60,6 +60,12 @@ int cmd_push_check(const char *url, const char *token_file);
 /* storbench push [...] URL RUN_ID...: runs to another daemon (cmd_push.c). */
 int cmd_push(int argc, char **argv);
 
+/* Says what getopt_long (its option string starting with ':', so that it
+ * says nothing itself) found wrong, the same words on every system:
+ * "storbench CMD: unknown option --x" (c '?') or "storbench CMD: --x
+ * needs a value" (c ':'). argv: the command's. */
+void cmd_bad_option(const char *cmd, int c, char **argv);
+
 /* Prints usage to f, its one "%s" replaced by the presets of this build
  * that a command line can run (not one that takes a tests array), one
  * line each ("  name  title"), from the registry (preset.h), so no usage text

@@ -9,6 +9,7 @@
  * it. Calls nothing else of the commands.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,6 +58,21 @@ int cmd_lock_data_dir(const char *dir)
 	if (rc > 0)
 		log_warn("could not write the pid into %s", path);
 	return 0;
+}
+
+void cmd_bad_option(const char *cmd, int c, char **argv)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	int n = (int)strcspn(arg, "=");
+
+	if (c != ':' && c != '?')
+		return; /* an option the command knows, wrongly placed */
+	if (c == '?' && optopt && (arg[0] != '-' || arg[1] != '-'))
+		fprintf(stderr, "storbench %s: unknown option -%c\n", cmd,
+			optopt);
+	else
+		fprintf(stderr, "storbench %s: %.*s%s\n", cmd, n, arg,
+			c == ':' ? " needs a value" : ": unknown option");
 }
 
 void cmd_usage(FILE *f, const char *usage)

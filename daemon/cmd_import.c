@@ -89,7 +89,7 @@ int cmd_import(int argc, char **argv)
 	int c, failed = 0, err;
 
 	umask(077); /* a new archive is the user's alone, as serve makes it */
-	while ((c = getopt_long(argc, argv, "d:f:l:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:f:l:h", opts, NULL)) != -1) {
 		if (c == 'd')
 			data = optarg;
 		else if (c == 'f')
@@ -108,6 +108,7 @@ int cmd_import(int argc, char **argv)
 				 k ? "," : "", optarg);
 			labels = joined;
 		} else {
+			cmd_bad_option("import", c, argv);
 			fputs(usage_import, c == 'h' ? stdout : stderr);
 			return c == 'h' ? 0 : 2;
 		}

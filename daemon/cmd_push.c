@@ -240,12 +240,13 @@ int cmd_push(int argc, char **argv)
 	int64_t *ids;
 	int c, rc, n;
 
-	while ((c = getopt_long(argc, argv, "d:t:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:t:h", opts, NULL)) != -1) {
 		if (c == 'd')
 			data = optarg;
 		else if (c == 't')
 			token_file = optarg;
 		else {
+			cmd_bad_option("push", c, argv);
 			fputs(usage_push, c == 'h' ? stdout : stderr);
 			return c == 'h' ? 0 : 2;
 		}

@@ -29,6 +29,7 @@
 #include "confine.h"
 #include "jobq.h"
 #include "log.h"
+#include "os.h"
 #include "runview.h"
 #include "smb.h"
 #include "sys.h"
@@ -217,7 +218,7 @@ int cmd_run(int argc, char **argv)
 	int interrupted = 0, tty = isatty(2);
 	const char *state;
 
-	while ((c = getopt_long(argc, argv, "p:s:i:u:S:l:d:njvh", opts,
+	while ((c = getopt_long(argc, argv, ":p:s:i:u:S:l:d:njvh", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'p':
@@ -263,6 +264,7 @@ int cmd_run(int argc, char **argv)
 			rc = 0;
 			goto out;
 		default:
+			cmd_bad_option("run", c, argv);
 			cmd_usage(stderr, usage_run);
 			goto out;
 		}

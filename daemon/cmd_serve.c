@@ -133,8 +133,8 @@ int cmd_serve(int argc, char **argv)
 	size_t n_allow = 0, n_devs = 0;
 	int c, sig = 0, demo = 0, rc = 1, err, lock = -1;
 
-	while ((c = getopt_long(argc, argv, "l:d:Da:A:r:t:TL:h", opts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, ":l:d:Da:A:r:t:TL:h", opts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'L':
 			if (strcmp(optarg, "json") != 0 &&
@@ -184,6 +184,7 @@ int cmd_serve(int argc, char **argv)
 			fputs(usage_serve, stdout);
 			return 0;
 		default:
+			cmd_bad_option("serve", c, argv);
 			fputs(usage_serve, stderr);
 			return 2;
 		}

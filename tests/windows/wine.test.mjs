@@ -201,6 +201,9 @@ test('bad arguments: the Linux binary\'s errors and exit codes', opts, () => {
     ['run', '--push', 'ftp://x', target],
     ['run', '--spec', path.join(root, 'nope.json'), target],
     ['run', '--spec', misaligned, target],
+    ['run', '--bogus', target],
+    ['run', '--size'],
+    ['run', '--data', path.join(root, 'd'), '--no-archive', target],
     ['push'],
     ['push', 'http://127.0.0.1:1', 'abc'],
     ['import'],
@@ -214,6 +217,11 @@ test('bad arguments: the Linux binary\'s errors and exit codes', opts, () => {
     assert.equal(w.status, l.status, `${c.join(' ')}: exit ${w.status} vs Linux ${l.status}\n${w.stderr}`);
     assert.equal(norm(w.stderr), norm(l.stderr), c.join(' '));
   }
+  // where the builds differ: an SMB share (Linux: through the daemon's
+  // libsmbclient; Windows: its own client, with the daemon on Windows)
+  const smb = win(['run', 'smb://127.0.0.1/share/dir']);
+  assert.equal(smb.status, 2);
+  assert.match(smb.stderr, /smb:\/\/127\.0\.0\.1\/share\/dir: this build has no SMB back-end/);
 });
 
 test('Ctrl-C (SIGINT to the wine process) cancels: exit 130, the test file removed', opts, async () => {

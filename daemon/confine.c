@@ -69,6 +69,40 @@ static int under(const char *path, const char *root)
 	       (path[n] == '\0' || path[n] == '/');
 }
 
+/* path as text, its separators '/' and no '/' at its end but a root's
+ * ("/", "D:/"): how a path given by a person compares with a resolved one
+ * ("D:\bench\" is "D:/bench"). */
+static void text_form(const char *path, char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (; *path && n + 1 < len; path++)
+		out[n++] = sys_path_sep(*path) ? '/' : *path;
+	while (n > 1 && out[n - 1] == '/' && out[n - 2] != ':')
+		n--;
+	out[n] = '\0';
+}
+
+/* Do two paths read the same, separators aside? */
+static int same_text(const char *a, const char *b)
+{
+	char x[PATH_MAX], y[PATH_MAX];
+
+	text_form(a, x, sizeof(x));
+	text_form(b, y, sizeof(y));
+	return strcmp(x, y) == 0;
+}
+
+/* under(), separators aside: is path below root as written? */
+static int under_text(const char *path, const char *root)
+{
+	char x[PATH_MAX], y[PATH_MAX];
+
+	text_form(path, x, sizeof(x));
+	text_form(root, y, sizeof(y));
+	return under(x, y);
+}
+
 int confine_allow(const char *path, char *why, size_t len)
 {
 	struct root *r;
@@ -277,7 +311,7 @@ int confine_dir(const char *path, const char *scratch, char real[PATH_MAX],
 		const struct root *r = &roots[i];
 		if (r->is_smb)
 			continue;
-		if (under(path, r->given) || under(path, r->real))
+		if (under_text(path, r->given) || under_text(path, r->real))
 			lexical = 1;
 		if (!under(real, r->real))
 			continue;
@@ -295,7 +329,7 @@ int confine_dir(const char *path, const char *scratch, char real[PATH_MAX],
 		return 0;
 	}
 	confine_roots_text(scratch, CONFINE_LOCAL, list, sizeof(list));
-	if (lexical || strcmp(path, real) != 0)
+	if (lexical || !same_text(path, real))
 		snprintf(why, len,
 			 "%s: resolves to %s, outside the allowed roots (%s): "
 			 "a symlink leads out of them",

@@ -30,6 +30,9 @@ int job_file_path(const char *dir, int64_t id, const char *created_at, size_t n,
 		  char *buf, size_t len)
 {
 	uint32_t tag = 2166136261u; /* FNV-1a of "ID created_at" */
+	size_t d = strlen(dir);
+	/* a volume's root ("D:/", "/") ends in its separator already */
+	const char *sep = d && dir[d - 1] == '/' ? "" : "/";
 	char key[64];
 	int w;
 
@@ -37,11 +40,11 @@ int job_file_path(const char *dir, int64_t id, const char *created_at, size_t n,
 	for (const char *c = key; *c; c++)
 		tag = (tag ^ (unsigned char)*c) * 16777619u;
 	if (n == 0)
-		w = snprintf(buf, len, "%s/storbench-%lld-%08x.tmp", dir,
+		w = snprintf(buf, len, "%s%sstorbench-%lld-%08x.tmp", dir, sep,
 			     (long long)id, tag);
 	else
-		w = snprintf(buf, len, "%s/storbench-%lld-%08x-%zu.tmp", dir,
-			     (long long)id, tag, n);
+		w = snprintf(buf, len, "%s%sstorbench-%lld-%08x-%zu.tmp", dir,
+			     sep, (long long)id, tag, n);
 	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
 }
 

@@ -153,6 +153,17 @@ int cmd_load_token(const char *path, int create, char *tok, size_t len)
 	}
 	n = read(fd, buf, sizeof(buf) - 1);
 	buf[n > 0 ? n : 0] = '\0';
+	if (n >= 2 &&
+	    (memchr(buf, '\0', (size_t)n) || ((unsigned char)buf[0] == 0xFF &&
+					      (unsigned char)buf[1] == 0xFE))) {
+		rc = -EINVAL; /* PowerShell 5's `>` and Out-File write that */
+		log_error("API token %s: saved as UTF-16; save it as ASCII "
+			  "or UTF-8 (Set-Content -Encoding ascii)",
+			  path);
+		goto out;
+	}
+	if (n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) /* Notepad's BOM */
+		memmove(buf, buf + 3, (size_t)n - 2);
 	buf[strcspn(buf, "\r\n")] = '\0';
 	if (strlen(buf) >= len) {
 		rc = -EINVAL;

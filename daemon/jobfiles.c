@@ -408,10 +408,12 @@ void job_files_remove_leftovers(struct archive *a)
 		if (!ours(p.v[i])) {
 			/* kept on the list: a start that allows its folder
 			 * again removes it */
-			log_warn(
-				"not removing %s, listed as a test file: not a "
-				"storbench-*.tmp name inside the allowed roots",
-				p.v[i]);
+			log_warn("not removing %s, listed as a test file: it "
+				 "is not in a folder this run or daemon may "
+				 "write (or not a storbench-*.tmp name); a run "
+				 "on its folder, or a daemon allowing it, with "
+				 "this archive removes it",
+				 p.v[i]);
 			continue;
 		}
 		int urc = local ? tgt_unlink(local, p.v[i], NULL) : -ENOENT;

@@ -105,7 +105,7 @@ int sys_temp_dir(const char *prefix, char *path, size_t len);
  * owner's alone (0600); SYS_OPEN_OWN for reading and writing, created when
  * missing, and made its owner's alone (0600) on Linux when it exists (on
  * Windows a new file gets the owner-only DACL; an existing one keeps its
- * own: issue 20). A file descriptor (read, write, fstat, close) or a
+ * own, for now). A file descriptor (read, write, fstat, close) or a
  * negative errno.
  */
 enum { SYS_OPEN_READ, SYS_OPEN_NEW, SYS_OPEN_OWN };
@@ -115,7 +115,7 @@ int sys_open_private(const char *path, int how);
 int sys_fsync(int fd);
 /* May others than its owner read or write the open file fd? 1, with its
  * permission bits in *mode (Linux: st_mode & 0777), or 0. Windows answers
- * 0: the file's DACL is not read (issue 20). */
+ * 0: the file's DACL is not read yet. */
 int sys_fd_shared(int fd, unsigned *mode);
 
 /* Makes the files named own[] (n of them) in data directory dir private

@@ -4,10 +4,11 @@
  * sys_proc_win.c). Which calls do what:
  *
  *   paths        a drive letter, ':' and a separator is absolute; UNC
- *                (\\server\share) is not, for now (shares are issue 20).
- *   realpath     CreateFileW (no access, FILE_FLAG_BACKUP_SEMANTICS: follows
- *                links, opens directories) + GetFinalPathNameByHandleW
- *                (FILE_NAME_NORMALIZED | VOLUME_NAME_DOS), "\\?\" taken off,
+ *                (\\server\share) is not, for now (shares through Windows' own
+ * client come with the daemon on Windows). realpath     CreateFileW (no access,
+ * FILE_FLAG_BACKUP_SEMANTICS: follows links, opens directories) +
+ * GetFinalPathNameByHandleW (FILE_NAME_NORMALIZED | VOLUME_NAME_DOS), "\\?\"
+ * taken off,
  *                '\' turned into '/': "D:/bench/x", a drive's root "D:/";
  *                "\\?\UNC\srv\share\x" becomes "//srv/share/x".
  *   path kinds   GetFileAttributesW, and GetFileInformationByHandleEx
@@ -74,8 +75,8 @@ static int is_sep(char c)
 int sys_path_absolute(const char *path)
 {
 	/* "D:/…", "D:\…"; not "D:x" (relative to D:'s current directory),
-	 * not "\x" (the current drive's root), not \\server\share (issue
-	 * 20), not \\.\ or \\?\ device paths */
+	 * not "\x" (the current drive's root), not \\server\share (not
+	 * yet), not \\.\ or \\?\ device paths */
 	return ((path[0] >= 'A' && path[0] <= 'Z') ||
 		(path[0] >= 'a' && path[0] <= 'z')) &&
 	       path[1] == ':' && is_sep(path[2]);
@@ -461,7 +462,7 @@ int sys_fsync(int fd)
 
 int sys_fd_shared(int fd, unsigned *mode)
 {
-	/* who may read it is in its DACL, which is not read yet (issue 20);
+	/* who may read it is in its DACL, which is not read yet;
 	 * what sys_open_private creates has the private one */
 	(void)fd;
 	*mode = 0600;

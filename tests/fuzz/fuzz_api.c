@@ -130,7 +130,8 @@ static void check_answer(const struct api_req *req, const struct api_resp *resp)
 	/* what is unknown is named: the body field or query parameter
 	 * (unless its name is "", which a field cannot show) */
 	detail = problem ? json_string_value(json_object_get(j, "detail")) : "";
-	if (resp->status == 400 &&
+	/* (a JSON syntax error quotes the text near it, which may be any) */
+	if (resp->status == 400 && strncmp(detail, "malformed JSON", 14) != 0 &&
 	    !json_string_length(json_object_get(j, "field")) &&
 	    ((strstr(detail, "unknown field") &&
 	      !strstr(detail, "unknown field \"\"")) ||

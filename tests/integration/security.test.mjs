@@ -256,6 +256,8 @@ test('a listener beyond loopback (0.0.0.0, in a private network namespace) needs
   if (!up && /unshare|Operation not permitted|ip:/.test(log)) { t.skip(`no network namespace here: ${log.trim()}`); return; }
   assert.ok(up, `daemon in the namespace did not come up: ${log}`);
   const tok = fs.readFileSync(path.join(data, 'api-token'), 'utf8').trim();
+  // (the daemon may answer before its start-up lines are all written)
+  for (let i = 0; i < 50 && !/needs "Authorization/.test(log); i++) await sleep(100);
   assert.match(log, /needs "Authorization: Bearer TOKEN"; the token is in .*api-token/);
   assert.equal(curl('http://127.0.0.1:8080/api/v1/runs'), '401');
   assert.equal(curl('-H', 'Authorization: Bearer wrong-token-wrong', 'http://127.0.0.1:8080/api/v1/runs'), '401');

@@ -1,11 +1,14 @@
 /*
  * lfile — the parts of lfile.h that are the same on every system: the
- * probe and free space of a local target (probe.h), and lfile_make, which
- * picks the system's way to make a file by op and times it alone.
+ * probe and free space of a local target (probe.h), the check of a
+ * directory with its sentences, and lfile_make, which picks the system's
+ * way to make a file by op and times it alone.
  */
 #include "lfile.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "os.h"
 
@@ -20,6 +23,46 @@ int lfile_space(const char *path, const void *session, int64_t *free_bytes,
 {
 	(void)session;
 	return probe_space(path, free_bytes, total_bytes);
+}
+
+int lfile_check_dir(const char *dir, const void *session, struct tgt_check *c)
+{
+	int64_t free_bytes, total_bytes;
+	char detail[200];
+	int rc, has_detail;
+
+	(void)session;
+	c->blame = TGT_BLAME_PATH;
+	if ((rc = lfile_dir_kind(dir)) == -ENOTDIR) {
+		snprintf(c->why, sizeof(c->why),
+			 "%s is not a directory (storbench creates its own "
+			 "test file inside a directory and never writes to an "
+			 "existing file)",
+			 dir);
+		return rc;
+	}
+	if (rc < 0) {
+		has_detail = os_error_detail(detail, sizeof(detail));
+		snprintf(c->why, sizeof(c->why), "%s: %s%s%s%s", dir,
+			 strerror(-rc), has_detail ? " (" : "",
+			 has_detail ? detail : "", has_detail ? ")" : "");
+		return rc;
+	}
+	if (probe_space(dir, &free_bytes, &total_bytes) == 0 &&
+	    total_bytes == 0) {
+		snprintf(c->why, sizeof(c->why),
+			 "%s is on a filesystem without storage (proc, sysfs "
+			 "…)",
+			 dir);
+		return -EINVAL;
+	}
+	if ((rc = lfile_dir_writable(dir)) < 0) {
+		has_detail = os_error_detail(detail, sizeof(detail));
+		snprintf(c->why, sizeof(c->why), "%s is not writable%s%s", dir,
+			 has_detail ? ": " : "", has_detail ? detail : "");
+		return rc;
+	}
+	return 0;
 }
 
 int lfile_make(const struct tgt_open_args *dst, enum tgt_file_op op,

@@ -71,6 +71,13 @@ int lfile_copy_file(const char *src, const char *dst, enum tgt_file_op op,
 		    uint64_t size);
 int lfile_create_vhdx(const char *path, uint64_t size);
 
+/* What lfile_check_dir (lfile.c: its sentences) asks of this system: is
+ * dir a directory (0, -ENOTDIR, or the negative errno of reaching it), and
+ * does it take a new file (0 or a negative errno: Linux access(2), Windows
+ * a file made and dropped)? */
+int lfile_dir_kind(const char *dir);
+int lfile_dir_writable(const char *dir);
+
 /* The file ops lfile_make does on this system, and their own names. */
 #ifdef _WIN32
 #define LFILE_FILE_CAPS                                                        \

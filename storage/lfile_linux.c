@@ -17,7 +17,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "os.h"
@@ -105,38 +104,18 @@ int lfile_unlink(const char *path, const void *session)
 	return unlink(path) == 0 ? 0 : -errno;
 }
 
-int lfile_check_dir(const char *dir, const void *session, struct tgt_check *c)
+int lfile_dir_kind(const char *dir)
 {
 	struct stat st;
-	struct statvfs vfs;
-	int rc;
 
-	(void)session;
-	if (stat(dir, &st) != 0) {
-		rc = -errno;
-		snprintf(c->why, sizeof(c->why), "%s: %s", dir, strerror(-rc));
-		return rc;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		snprintf(c->why, sizeof(c->why),
-			 "%s is not a directory (storbench creates its own "
-			 "test file inside a directory and never writes to an "
-			 "existing file)",
-			 dir);
-		return -ENOTDIR;
-	}
-	if (statvfs(dir, &vfs) == 0 && vfs.f_blocks == 0) {
-		snprintf(
-			c->why, sizeof(c->why),
-			"%s is on a filesystem without storage (proc, sysfs …)",
-			dir);
-		return -EINVAL;
-	}
-	if (access(dir, W_OK | X_OK) != 0) {
-		snprintf(c->why, sizeof(c->why), "%s is not writable", dir);
-		return -EACCES;
-	}
-	return 0;
+	if (stat(dir, &st) != 0)
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+int lfile_dir_writable(const char *dir)
+{
+	return access(dir, W_OK | X_OK) == 0 ? 0 : -EACCES;
 }
 
 int lfile_allocated(const char *path, const void *session, int64_t *bytes)

@@ -13,8 +13,9 @@
  *   preallocate SetFileInformationByHandle FileAllocationInfo, then
  *               FileEndOfFileInfo;
  *   unlink      DeleteFileW;
- *   check_dir   GetFileAttributesW, GetDiskFreeSpaceExW, and a probe file
- *               made with CREATE_NEW | FILE_FLAG_DELETE_ON_CLOSE;
+ *   dir checks  GetFileAttributesW, and a probe file made with
+ *               CREATE_NEW | FILE_FLAG_DELETE_ON_CLOSE (lfile.c's
+ *               lfile_check_dir says what they found);
  *   allocated   GetFileInformationByHandleEx FileStandardInfo;
  *   probe/space probe_local / probe_space (probe_win.c).
  */
@@ -226,17 +227,30 @@ int lfile_unlink(const char *path, const void *session)
 	return rc;
 }
 
-/* Does dir take a new file? A probe file, created and removed by its own
- * handle's close. 0 or a negative errno (*err: the Windows error). */
-static int takes_a_file(const char *dir, DWORD *err)
+int lfile_dir_kind(const char *dir)
+{
+	wchar_t *w = win_wide(dir);
+	DWORD attr;
+
+	if (!w)
+		return -errno;
+	attr = GetFileAttributesW(w);
+	free(w);
+	if (attr == INVALID_FILE_ATTRIBUTES)
+		return win_last_errno();
+	return attr & FILE_ATTRIBUTE_DIRECTORY ? 0 : -ENOTDIR;
+}
+
+/* A probe file in dir, created and removed by its own handle's close. */
+int lfile_dir_writable(const char *dir)
 {
 	char name[64];
 	size_t n = strlen(dir);
 	char *path = malloc(n + sizeof(name) + 1);
 	wchar_t *w;
 	HANDLE h;
+	int rc;
 
-	*err = 0;
 	if (!path)
 		return -ENOMEM;
 	snprintf(name, sizeof(name), ".storbench-check-%lu-%llu",
@@ -254,64 +268,10 @@ static int takes_a_file(const char *dir, DWORD *err)
 			NULL);
 	free(w);
 	if (h == INVALID_HANDLE_VALUE) {
-		*err = GetLastError();
-		return win_errno(*err);
-	}
-	CloseHandle(h);
-	return 0;
-}
-
-int lfile_check_dir(const char *dir, const void *session, struct tgt_check *c)
-{
-	ULARGE_INTEGER avail, total, free_b;
-	wchar_t *w = win_wide(dir);
-	char text[300];
-	DWORD attr, err;
-	int rc;
-
-	(void)session;
-	c->blame = TGT_BLAME_PATH;
-	if (!w) {
-		rc = -errno;
-		snprintf(c->why, sizeof(c->why), "%s: %s", dir, strerror(-rc));
-		return rc;
-	}
-	attr = GetFileAttributesW(w);
-	if (attr == INVALID_FILE_ATTRIBUTES) {
-		err = GetLastError();
-		free(w);
-		win_strerror(err, text, sizeof(text));
-		snprintf(c->why, sizeof(c->why), "%s: %s", dir, text);
-		return win_errno(err);
-	}
-	if (!(attr & FILE_ATTRIBUTE_DIRECTORY)) {
-		free(w);
-		snprintf(c->why, sizeof(c->why),
-			 "%s is not a directory (storbench creates its own "
-			 "test file inside a directory and never writes to an "
-			 "existing file)",
-			 dir);
-		return -ENOTDIR;
-	}
-	if (GetDiskFreeSpaceExW(w, &avail, &total, &free_b) &&
-	    total.QuadPart == 0) {
-		free(w);
-		snprintf(c->why, sizeof(c->why),
-			 "%s is on a volume without storage", dir);
-		return -EINVAL;
-	}
-	free(w);
-	if ((rc = takes_a_file(dir, &err)) < 0) {
-		if (err) {
-			win_strerror(err, text, sizeof(text));
-			snprintf(c->why, sizeof(c->why),
-				 "%s is not writable: %s", dir, text);
-		} else {
-			snprintf(c->why, sizeof(c->why),
-				 "%s is not writable: %s", dir, strerror(-rc));
-		}
+		rc = win_last_errno();
 		return rc == -EEXIST ? -EACCES : rc;
 	}
+	CloseHandle(h);
 	return 0;
 }
 

@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startDaemon, api } from '../lib/daemon.mjs';
+import { cdmRows, assertRowsAreRun } from '../lib/cdm.mjs';
 
 const bin = process.env.STORBENCH_BIN;
 const out = process.env.STORBENCH_OUT;
@@ -23,8 +24,6 @@ after(() => fs.rmSync(root, { recursive: true, force: true }));
 const run = (args, opts = {}) => spawnSync(bin, ['run', ...args], { encoding: 'utf8', timeout: 120000, ...opts });
 const SMALL = ['--size', '32MiB', '--iterations', '1', '--duration', '0.5'];
 
-// "  SEQ   1MiB (Q=  8, T= 1):  1930.192 MB/s [   1840.8 IOPS] <  4311.22 us>"
-const LINE = /^ {2}(SEQ|RND) +(\d+)(MiB|KiB) \(Q= *(\d+), T= *(\d+)\): +([\d.]+) MB\/s \[ *([\d.]+) IOPS\] < *([\d.]+) us>$/;
 
 test('prints the 8 CrystalDiskMark lines; they are the archived run\'s figures', async () => {
   const data = path.join(root, 'var');
@@ -32,10 +31,7 @@ test('prints the 8 CrystalDiskMark lines; they are the archived run\'s figures',
   assert.equal(p.status, 0, p.stderr);
   assert.ok(!p.stderr.includes('\r'), 'no progress line when stderr is not a terminal');
   assert.match(p.stderr, /stored as run 1 in /);
-  const lines = p.stdout.split('\n');
-  const read = lines.indexOf('[Read]'), write = lines.indexOf('[Write]');
-  assert.ok(read > 0 && write > read, p.stdout);
-  const rows = lines.map((l, i) => ({ m: LINE.exec(l), rw: i > write ? 'write' : 'read' })).filter((x) => x.m);
+  const rows = cdmRows(p.stdout);
   assert.equal(rows.length, 8, p.stdout);
   assert.match(p.stdout, /Profile: cdm-default/);
   assert.equal(fs.readdirSync(target).length, 0, 'the test file is gone');
@@ -45,14 +41,7 @@ test('prints the 8 CrystalDiskMark lines; they are the archived run\'s figures',
     const r = (await api(d.url, 'GET', '/api/v1/runs/1')).json;
     assert.deepEqual(r.labels, ['cli']);
     assert.equal(r.target, fs.realpathSync(target));
-    for (const { m, rw } of rows) {
-      const name = `${m[1]}${m[2]}${m[3] === 'MiB' ? 'M' : 'K'} Q${m[4]}T${m[5]}`;
-      const t = r.tests.find((x) => x.test === name && x.rw === rw);
-      assert.ok(t, `${name} ${rw} in the run`);
-      assert.equal(Number(m[6]).toFixed(3), t.best.mb_s.toFixed(3), `${name} ${rw} MB/s`);
-      assert.equal(Number(m[7]).toFixed(1), t.best.iops.toFixed(1), `${name} ${rw} IOPS`);
-      assert.equal(Number(m[8]).toFixed(2), t.best.lat_mean_us.toFixed(2), `${name} ${rw} latency`);
-    }
+    assertRowsAreRun(rows, r);
     // while the daemon serves that archive, run refuses it
     const busy = run([...SMALL, '--data', data, target]);
     assert.equal(busy.status, 1);

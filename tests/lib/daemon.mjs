@@ -33,10 +33,15 @@ export function freePort() {
  * @param {object} [o.env]        extra environment variables
  * @param {number} [o.startTimeoutMs=15000]
  * @param {boolean} [o.quiet=false] do not echo the daemon's stdout/stderr
+ * @param {string[]} [o.wrap]     a program and its arguments that run bin (wine64 for
+ *                                storbench.exe), or none
+ * @param {string} [o.stopSignal='SIGTERM'] what stop() sends (wine turns SIGINT, not
+ *                                SIGTERM, into the console event storbench.exe waits for)
  * @returns {Promise<{url: string, port: number, proc: import('node:child_process').ChildProcess,
  *                    output: () => string, stop: (timeoutMs?: number) => Promise<{code: number|null, signal: string|null}>}>}
  */
-export async function startDaemon({ bin, dataDir, port, allow = [], args = [], env = {}, startTimeoutMs = 15000, quiet = false } = {}) {
+export async function startDaemon({ bin, dataDir, port, allow = [], args = [], env = {}, startTimeoutMs = 15000, quiet = false,
+  wrap = [], stopSignal = 'SIGTERM' } = {}) {
   if (!bin) throw new Error('startDaemon: bin is required');
   if (!dataDir) throw new Error('startDaemon: dataDir is required');
   if (!port) port = await freePort();
@@ -44,7 +49,8 @@ export async function startDaemon({ bin, dataDir, port, allow = [], args = [], e
   const argv = ['serve', '--listen', `127.0.0.1:${port}`, '--data', dataDir,
     ...allow.flatMap((a) => ['--allow', a]), ...args];
 
-  const proc = spawn(bin, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const [cmd, ...pre] = wrap.length ? [...wrap, bin] : [bin];
+  const proc = spawn(cmd, [...pre, ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   const keep = (chunk) => {
     const s = chunk.toString();
@@ -64,13 +70,13 @@ export async function startDaemon({ bin, dataDir, port, allow = [], args = [], e
 
   const stop = async (timeoutMs = 10000) => {
     if (exited) return exited;
-    proc.kill('SIGTERM');
+    proc.kill(stopSignal);
     const t = sleep(timeoutMs).then(() => 'timeout');
     const r = await Promise.race([exitPromise, t]);
     if (r === 'timeout') {
       proc.kill('SIGKILL');
       await exitPromise;
-      throw new Error(`storbench did not exit within ${timeoutMs} ms of SIGTERM (killed)`);
+      throw new Error(`storbench did not exit within ${timeoutMs} ms of ${stopSignal} (killed)`);
     }
     return r;
   };

@@ -22,9 +22,9 @@ export function wineEnv(prefix) {
   const env = { ...process.env, WINEPREFIX: prefix, WINEARCH: 'win64',
     WINEDLLOVERRIDES: 'mscoree,mshtml=', WINEDEBUG: '-all',
     // wine reads the command line's bytes in the locale's character set
-    LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' };
-  delete env.DISPLAY;
-  delete env.WAYLAND_DISPLAY;
+    LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8',
+    // no display, even merged into another environment
+    DISPLAY: '', WAYLAND_DISPLAY: '' };
   return env;
 }
 

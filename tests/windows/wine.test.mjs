@@ -18,7 +18,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startDaemon, api } from '../lib/daemon.mjs';
-import { wineMissing, wineBoot, wineRun, wineSpawn, wineKill, winPath } from '../lib/wine.mjs';
+import { cdmRows, assertRowsAreRun } from '../lib/cdm.mjs';
+import { WINE, wineMissing, wineBoot, wineRun, wineSpawn, wineKill, winPath, wineEnv } from '../lib/wine.mjs';
 
 const bin = process.env.STORBENCH_BIN;
 const exe = process.env.STORBENCH_EXE;
@@ -50,8 +51,6 @@ after(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-// "  SEQ   1MiB (Q=  8, T= 1):  1930.192 MB/s [   1840.8 IOPS] <  4311.22 us>"
-const LINE = /^ {2}(SEQ|RND) +(\d+)(MiB|KiB) \(Q= *(\d+), T= *(\d+)\): +([\d.]+) MB\/s \[ *([\d.]+) IOPS\] < *([\d.]+) us>$/;
 
 test('a static Windows x86-64 program: only system DLLs', opts, () => {
   const b = fs.readFileSync(exe);
@@ -72,10 +71,7 @@ test('cdm-default on a wine drive: 8 results, Little\'s law, the text is the arc
   const p = win(['run', ...SMALL, '--label', 'wine', '--data', winPath(data), winPath(target)]);
   assert.equal(p.status, 0, p.stderr);
   assert.match(p.stderr, /stored as run 1 in /);
-  const lines = p.stdout.replace(/\r/g, '').split('\n');
-  const read = lines.indexOf('[Read]'), write = lines.indexOf('[Write]');
-  assert.ok(read > 0 && write > read, p.stdout);
-  const rows = lines.map((l, i) => ({ m: LINE.exec(l), rw: i > write ? 'write' : 'read' })).filter((x) => x.m);
+  const rows = cdmRows(p.stdout);
   assert.equal(rows.length, 8, p.stdout);
   assert.equal(fs.readdirSync(target).length, 0, 'the test file is gone');
   console.log(`# storbench.exe run under wine:\n${p.stdout}`);
@@ -86,17 +82,12 @@ test('cdm-default on a wine drive: 8 results, Little\'s law, the text is the arc
     assert.deepEqual(r.labels, ['wine']);
     assert.equal(r.target, `Z:${target}`);
     assert.equal(r.engine.target, 'iocp', 'overlapped I/O on a completion port');
-    for (const { m, rw } of rows) {
-      const name = `${m[1]}${m[2]}${m[3] === 'MiB' ? 'M' : 'K'} Q${m[4]}T${m[5]}`;
-      const t = r.tests.find((x) => x.test === name && x.rw === rw);
-      assert.ok(t, `${name} ${rw} in the run`);
-      assert.equal(Number(m[6]).toFixed(3), t.best.mb_s.toFixed(3), `${name} ${rw} MB/s`);
-      assert.equal(Number(m[7]).toFixed(1), t.best.iops.toFixed(1), `${name} ${rw} IOPS`);
+    for (const t of assertRowsAreRun(rows, r)) {
       // Little's law: IOPS × mean latency = QD × threads (a little less
       // at the window's end)
       const qd = (t.best.iops * t.best.lat_mean_us) / 1e6;
       assert.ok(Math.abs(qd - t.queue_depth * t.threads) <= 0.1 * t.queue_depth * t.threads,
-        `${name} ${rw}: IOPS×lat = ${qd}, QD×T ${t.queue_depth * t.threads}`);
+        `${t.test} ${t.rw}: IOPS×lat = ${qd}, QD×T ${t.queue_depth * t.threads}`);
     }
   } finally {
     await d.stop();
@@ -265,21 +256,11 @@ test('confinement in storbench.exe serve: a link out of an allowed root and a ra
   // wine shows a Linux symlink as a reparse point and resolves it
   // (GetFinalPathNameByHandleW); it cannot make junctions
   fs.symlinkSync(outside, path.join(allowed, 'link'));
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const d = wineSpawn(prefix, exe, ['serve', '--listen', `127.0.0.1:${port}`, '--data', winPath(path.join(root, 'serve')),
-    '--allow', winPath(allowed)]);
-  let log = '';
-  d.stderr.on('data', (c) => { log += c; });
-  const url = `http://127.0.0.1:${port}`;
+  const d = await startDaemon({ bin: exe, wrap: [WINE], env: wineEnv(prefix), dataDir: winPath(path.join(root, 'serve')),
+    allow: [winPath(allowed)], stopSignal: 'SIGINT', startTimeoutMs: 60000, quiet: true });
   try {
-    const t0 = Date.now();
-    for (;;) {
-      try { if ((await fetch(`${url}/healthz`)).ok) break; } catch { /* not yet */ }
-      assert.ok(Date.now() - t0 < 60000, `serve did not answer: ${log}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
     const post = async (target) => {
-      const r = await fetch(`${url}/api/v1/jobs`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      const r = await fetch(`${d.url}/api/v1/jobs`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ target, profile: 'cdm-default', size: '16MiB', iterations: 1, duration_s: 0.5 }) });
       return { status: r.status, type: r.headers.get('content-type'), body: await r.json() };
     };
@@ -297,8 +278,7 @@ test('confinement in storbench.exe serve: a link out of an allowed root and a ra
     }
     assert.deepEqual(fs.readdirSync(outside), [], 'nothing written outside');
   } finally {
-    d.kill('SIGINT');
-    await new Promise((r) => d.on('exit', r));
+    await d.stop();
   }
 });
 

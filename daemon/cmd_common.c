@@ -102,17 +102,16 @@ void cmd_usage(FILE *f, const char *usage)
 /*
  * Reads the API token from path, or — when path is our default and no file
  * is there — creates it: 32 random bytes as 64 hex digits, a new file, not
- * through a link, mode 0600 (sys_open_private). A token shorter than 16
- * characters, or a file others may read, is refused. Returns 0 or a negative
- * errno (logged).
+ * through a link, private (sys_open_private: mode 0600; Windows' access list).
+ * A token shorter than 16 characters, or a file others may read, is refused.
+ * Returns 0 or a negative errno (logged).
  */
 int cmd_load_token(const char *path, int create, char *tok, size_t len)
 {
 	unsigned char raw[32];
 	struct stat st;
 	ssize_t n;
-	char buf[512];
-	unsigned mode;
+	char buf[512], who[200], fix[PATH_MAX + 200];
 	int fd = sys_open_private(path, SYS_OPEN_READ), rc = 0;
 
 	if (fd == -ENOENT && create) {
@@ -129,8 +128,8 @@ int cmd_load_token(const char *path, int create, char *tok, size_t len)
 			rc = -EIO;
 			unlink(path);
 		} else {
-			log_info("created the API token in %s (mode 0600)",
-				 path);
+			log_info("created the API token in %s (%s)", path,
+				 sys_private_words());
 		}
 		goto out;
 	}
@@ -144,11 +143,11 @@ int cmd_load_token(const char *path, int create, char *tok, size_t len)
 		log_error("API token %s: not a regular file", path);
 		goto out;
 	}
-	if (sys_fd_shared(fd, &mode)) {
+	if (sys_fd_shared(fd, who, sizeof(who))) {
 		rc = -EPERM;
-		log_error("API token %s: others may read it (mode %03o); "
-			  "chmod 600 it",
-			  path, mode);
+		sys_private_fix(path, fix, sizeof(fix));
+		log_error("API token %s: %s; make it private: %s", path, who,
+			  fix);
 		goto out;
 	}
 	n = read(fd, buf, sizeof(buf) - 1);

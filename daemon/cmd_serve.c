@@ -7,7 +7,7 @@
  *
  * `serve` opens (or creates) DIR/storbench.db, creates DIR/scratch (the
  * default target), sets where jobs may write (confine.h), reads or creates
- * the API token (DIR/api-token, 0600), starts the queue worker and the HTTP
+ * the API token (DIR/api-token, private), starts the queue worker and the HTTP
  * server, and waits for
  * SIGINT, SIGTERM or SIGHUP; then it stops the running test (its job becomes
  * interrupted, its test file is removed) and exits 0. Signals are blocked in
@@ -15,8 +15,10 @@
  * of an I/O loop.
  *
  * Secrets: the daemon runs with umask 077 (its data directory 0700, its
- * files 0600) and without core dumps (RLIMIT_CORE 0), since its memory holds
- * the API token and SMB passwords; neither is ever logged.
+ * files 0600; on Windows a protected access list for Administrators and the
+ * daemon's account, sys_private_win.c) and without core dumps (RLIMIT_CORE
+ * 0), since its memory holds the API token and SMB passwords; neither is
+ * ever logged.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -61,7 +63,7 @@ static const char usage_serve[] =
 	"  --reserve R         free space every job leaves on its filesystem: "
 	"10% (default) or a size\n"
 	"  --token-file FILE   the API token (default DIR/api-token, created "
-	"0600 on first start)\n"
+	"private on first start)\n"
 	"  --require-token     the token also on a loopback listener (always "
 	"needed on others)\n"
 	"  --log-format F      text (default) or json: one object per line\n";
@@ -222,16 +224,15 @@ int cmd_serve(int argc, char **argv)
 		return 1;
 	}
 	for (size_t i = 0; i < n_allow; i++) {
-		struct stat st;
+		char who[200];
 		if (confine_allow(allow[i], why, sizeof(why)) < 0) {
 			log_error("%s", why);
 			return 2;
 		}
-		if (stat(allow[i], &st) == 0 && (st.st_mode & S_IWOTH))
-			log_warn("--allow %s: every local user may write there "
-				 "(mode %04o); whoever can queue jobs can aim "
-				 "them at any folder made in it",
-				 allow[i], (unsigned)(st.st_mode & 07777));
+		if (sys_dir_open_to_all(allow[i], who, sizeof(who)))
+			log_warn("--allow %s: %s; whoever can queue jobs can "
+				 "aim them at any folder made in it",
+				 allow[i], who);
 	}
 	for (size_t i = 0; i < n_devs; i++) {
 		char dreal[PATH_MAX];

@@ -102,26 +102,45 @@ int sys_temp_dir(const char *prefix, char *path, size_t len);
  * starts. how: SYS_OPEN_READ an existing file for reading, not following a
  * symbolic link (-ELOOP), not waiting on a FIFO; SYS_OPEN_NEW a new file
  * (-EEXIST when one is there, not following a link) for writing, its
- * owner's alone (0600); SYS_OPEN_OWN for reading and writing, created when
- * missing, and made its owner's alone (0600) on Linux when it exists (on
- * Windows a new file gets the owner-only DACL; an existing one keeps its
- * own, for now). A file descriptor (read, write, fstat, close) or a
- * negative errno.
+ * owner's alone (0600; Windows: a protected access list granting
+ * Administrators and the daemon's account only); SYS_OPEN_OWN for reading
+ * and writing, created when missing, and made private the same way when it
+ * exists. A file descriptor (read, write, fstat, close) or a negative
+ * errno.
  */
 enum { SYS_OPEN_READ, SYS_OPEN_NEW, SYS_OPEN_OWN };
 int sys_open_private(const char *path, int how);
 /* Writes fd's data through to the disk (fsync; Windows FlushFileBuffers).
  * 0 or a negative errno. */
 int sys_fsync(int fd);
-/* May others than its owner read or write the open file fd? 1, with its
- * permission bits in *mode (Linux: st_mode & 0777), or 0. Windows answers
- * 0: the file's DACL is not read yet. */
-int sys_fd_shared(int fd, unsigned *mode);
+/*
+ * Who, besides the daemon's own account, may read or write the open file
+ * fd: 1 with a sentence naming them in who ("its mode is 644" on Linux;
+ * "BUILTIN\Users may read it" from the file's access list on Windows, which
+ * counts Administrators, SYSTEM and the account the daemon runs as as its
+ * own), or 0 when nobody else may.
+ */
+int sys_fd_shared(int fd, char *who, size_t len);
+
+/* Can every local user create files in directory path (Linux: o+w, mode
+ * 1777 and the like; Windows: its access list lets Everyone, Users or
+ * Authenticated Users add files)? 1 with the sentence in who, or 0. */
+int sys_dir_open_to_all(const char *path, char *who, size_t len);
+
+/* How this system keeps a secret file private, for sentences: "mode 0600"
+ * on Linux; "Administrators and DOMAIN\account only" on Windows. */
+const char *sys_private_words(void);
+
+/* How to make file path private by hand, for sentences ("chmod 600 PATH";
+ * Windows: the icacls command). */
+void sys_private_fix(const char *path, char *buf, size_t len);
 
 /* Makes the files named own[] (n of them) in data directory dir private
  * (0600) and scratch 0700 where others could read them, saying so in the
- * log, and warns when dir itself is open to others. Windows: nothing yet
- * (its access lists come with the daemon on Windows). */
+ * log, and warns when dir itself is open to others. Windows, where a new
+ * file takes its directory's access list, makes dir private as well
+ * (Administrators and the daemon's account, inherited by what is created
+ * in it), saying so. */
 void sys_tighten(const char *dir, const char *scratch, const char *const *own,
 		 size_t n);
 

@@ -314,14 +314,36 @@ int sys_fsync(int fd)
 	return fsync(fd) == 0 ? 0 : -errno;
 }
 
-int sys_fd_shared(int fd, unsigned *mode)
+int sys_fd_shared(int fd, char *who, size_t len)
 {
 	struct stat st;
 
 	if (fstat(fd, &st) != 0 || !(st.st_mode & 077))
 		return 0;
-	*mode = (unsigned)(st.st_mode & 0777);
+	snprintf(who, len, "others may read it (mode %03o)",
+		 (unsigned)(st.st_mode & 0777));
 	return 1;
+}
+
+int sys_dir_open_to_all(const char *path, char *who, size_t len)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || !(st.st_mode & S_IWOTH))
+		return 0;
+	snprintf(who, len, "every local user may write there (mode %04o)",
+		 (unsigned)(st.st_mode & 07777));
+	return 1;
+}
+
+const char *sys_private_words(void)
+{
+	return "mode 0600";
+}
+
+void sys_private_fix(const char *path, char *buf, size_t len)
+{
+	snprintf(buf, len, "chmod 600 %s", path);
 }
 
 static int unlink_one(const char *path, const struct stat *st, int flag,

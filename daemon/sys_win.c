@@ -20,9 +20,7 @@
  *                /proc/self/fd/N on Linux). Children are named by path.
  *   raw devices  none: storbench.exe benchmarks files in volumes and refuses
  *                raw volumes (\\.\D:) and physical drives.
- *   private      CreateDirectoryW / CreateFileW with a protected DACL from
- *                ConvertStringSecurityDescriptorToSecurityDescriptorW:
- *                Administrators and the owner only.
+ *   private      sys_private_win.c.
  *   remove tree  FindFirstFileW / DeleteFileW / RemoveDirectoryW; a reparse
  *                point is removed, not entered.
  */
@@ -37,35 +35,8 @@
 #include <wchar.h>
 
 #include "winapi.h"
-#include <sddl.h> /* after windows.h (winapi.h) */
 
 #include "os.h"
-
-/* The DACL of what sys_mkdir_private and sys_open_private create: protected,
- * full access for Administrators (BA) and the owner (OW), inherited. */
-static const wchar_t private_sddl[] = L"D:P(A;OICI;FA;;;BA)(A;OICI;FA;;;OW)";
-
-/* Security attributes with the private DACL in *sa (free sa->
- * lpSecurityDescriptor with LocalFree), or NULL when the system cannot make
- * them (then what is created takes the DACL of its directory). */
-static SECURITY_ATTRIBUTES *private_sa(SECURITY_ATTRIBUTES *sa)
-{
-	PSECURITY_DESCRIPTOR sd = NULL;
-
-	if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(
-		    private_sddl, SDDL_REVISION_1, &sd, NULL))
-		return NULL;
-	sa->nLength = sizeof(*sa);
-	sa->lpSecurityDescriptor = sd;
-	sa->bInheritHandle = FALSE;
-	return sa;
-}
-
-static void private_sa_free(SECURITY_ATTRIBUTES *sa)
-{
-	if (sa)
-		LocalFree(sa->lpSecurityDescriptor);
-}
 
 static int is_sep(char c)
 {
@@ -339,136 +310,6 @@ void sys_device_release(intptr_t h)
 	(void)h;
 }
 
-int sys_mkdir_private(const char *path)
-{
-	SECURITY_ATTRIBUTES sa_buf, *sa;
-	wchar_t *w = win_wide(path);
-	int rc = 0;
-
-	if (!w)
-		return -errno;
-	sa = private_sa(&sa_buf);
-	if (!CreateDirectoryW(w, sa) && GetLastError() != ERROR_ALREADY_EXISTS)
-		rc = win_last_errno();
-	private_sa_free(sa);
-	free(w);
-	if (rc < 0)
-		errno = -rc; /* as mkdir(2) does: callers may read it */
-	return rc;
-}
-
-int sys_temp_dir(const char *prefix, char *path, size_t len)
-{
-	static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-	wchar_t tmp[MAX_PATH + 1];
-	char base[PATH_MAX];
-	DWORD n = GetTempPathW(MAX_PATH + 1, tmp);
-	int rc;
-
-	if (n == 0 || n > MAX_PATH)
-		return n ? -ENAMETOOLONG : win_last_errno();
-	if ((rc = win_narrow(tmp, base, sizeof(base), 1)) < 0)
-		return rc;
-	n = (DWORD)strlen(base);
-	if (n > 3 && base[n - 1] == '/')
-		base[n - 1] = '\0';
-	for (int tries = 0; tries < 16; tries++) {
-		unsigned char r[6];
-		char suffix[7];
-		if ((rc = os_random(r, sizeof(r))) < 0)
-			return rc;
-		for (size_t i = 0; i < sizeof(r); i++)
-			suffix[i] = digits[r[i] % (sizeof(digits) - 1)];
-		suffix[6] = '\0';
-		if (snprintf(path, len, "%s/%s-%s", base, prefix, suffix) >=
-		    (int)len)
-			return -ENAMETOOLONG;
-		{
-			SECURITY_ATTRIBUTES sa_buf, *sa = private_sa(&sa_buf);
-			wchar_t *w = win_wide(path);
-			BOOL made = w && CreateDirectoryW(w, sa);
-			DWORD err = GetLastError();
-			private_sa_free(sa);
-			free(w);
-			if (made)
-				return 0;
-			if (!w)
-				return -ENOMEM;
-			if (err != ERROR_ALREADY_EXISTS)
-				return win_errno(err);
-		}
-	}
-	return -EEXIST;
-}
-
-/*
- * CreateFileW, so that a final reparse point is not followed
- * (FILE_FLAG_OPEN_REPARSE_POINT, then refused as -ELOOP) and a new file
- * gets the private DACL; the handle, not inherited (no
- * bInheritHandle), becomes a C library descriptor (_open_osfhandle).
- */
-int sys_open_private(const char *path, int how)
-{
-	SECURITY_ATTRIBUTES sa_buf, *sa = NULL;
-	BY_HANDLE_FILE_INFORMATION info;
-	DWORD access = GENERIC_READ, create = OPEN_EXISTING,
-	      flags = FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT;
-	int mode = _O_RDONLY, fd;
-	wchar_t *w = win_wide(path);
-	HANDLE h;
-
-	if (!w)
-		return -errno;
-	if (how == SYS_OPEN_NEW) {
-		access = GENERIC_WRITE;
-		create = CREATE_NEW;
-		mode = _O_WRONLY;
-	} else if (how == SYS_OPEN_OWN) {
-		access = GENERIC_READ | GENERIC_WRITE;
-		create = OPEN_ALWAYS;
-		mode = _O_RDWR;
-		flags = FILE_ATTRIBUTE_NORMAL; /* as on Linux: followed */
-	}
-	if (how != SYS_OPEN_READ)
-		sa = private_sa(&sa_buf);
-	h = CreateFileW(w, access,
-			FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-			sa, create, flags, NULL);
-	fd = h == INVALID_HANDLE_VALUE ? win_last_errno() : 0;
-	private_sa_free(sa);
-	free(w);
-	if (fd < 0)
-		return fd;
-	if (!GetFileInformationByHandle(h, &info) ||
-	    (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)) {
-		CloseHandle(h);
-		return -ELOOP;
-	}
-	if ((fd = _open_osfhandle((intptr_t)h, mode | _O_BINARY)) < 0) {
-		CloseHandle(h);
-		return -EMFILE;
-	}
-	return fd;
-}
-
-int sys_fsync(int fd)
-{
-	HANDLE h = (HANDLE)_get_osfhandle(fd);
-
-	if (h == INVALID_HANDLE_VALUE)
-		return -EBADF;
-	return FlushFileBuffers(h) ? 0 : win_last_errno();
-}
-
-int sys_fd_shared(int fd, unsigned *mode)
-{
-	/* who may read it is in its DACL, which is not read yet;
-	 * what sys_open_private creates has the private one */
-	(void)fd;
-	*mode = 0600;
-	return 0;
-}
-
 /* Removes what w names: a directory's contents first, unless it is a
  * reparse point (a link), which is removed itself. */
 static void remove_w(const wchar_t *w)
@@ -527,10 +368,4 @@ void sys_remove_tree(const char *path)
 		w[--n] = 0;
 	remove_w(w);
 	free(w);
-}
-
-void sys_tighten(const char *dir, const char *scratch, const char *const *own,
-		 size_t n)
-{
-	(void)dir, (void)scratch, (void)own, (void)n; /* access lists: later */
 }

@@ -19,6 +19,9 @@
 // tests/browser/package.json; scripts/bootstrap --test installs them).
 //
 //   STORBENCH_BIN=build/storbench STORBENCH_OUT=build/test-out node --test openapi.test.mjs
+//
+// With STORBENCH_UNDER_WINE=1 the daemon is storbench.exe (STORBENCH_EXE)
+// under wine64 (CTest windows_openapi): the same document, the same answers.
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,6 +31,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
+import { WINE, wineMissing, wineBoot, wineKill, winPath, wineEnv } from '../lib/wine.mjs';
 
 const bin = process.env.STORBENCH_BIN;
 const out = process.env.STORBENCH_OUT;
@@ -62,11 +66,27 @@ const MAY_BE_MISSING = new Set(['get /api/v1/events', 'get /metrics']);
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const REGENERATE = 'run scripts/gen-openapi BUILD/storbench after building, and commit api/openapi.json';
 
-// one daemon for every test, on a fresh data directory
+// one daemon for every test, on a fresh data directory: storbench, or
+// storbench.exe under wine
+const exe = process.env.STORBENCH_UNDER_WINE === '1' ? process.env.STORBENCH_EXE : null;
+const noWine = process.env.STORBENCH_UNDER_WINE !== '1' ? null
+  : wineMissing() ?? (!exe || !fs.existsSync(exe) ? `${exe} was not built (scripts/bootstrap --test)` : null);
+if (noWine) console.log(`skip the OpenAPI checks against storbench.exe: ${noWine}`);
+const daemonOpts = { skip: noWine ?? false };
 const root = fs.mkdtempSync(path.join(path.resolve(out), 'openapi-'));
-const d = await startDaemon({ bin, dataDir: path.join(root, 'data'), quiet: true });
+const prefix = path.join(root, 'prefix');
+let d = null;
+if (exe && !noWine) {
+  const r = wineBoot(prefix);
+  assert.equal(r.status, 0, `wineboot: ${r.stderr}`);
+  d = await startDaemon({ bin: exe, wrap: [WINE], env: wineEnv(prefix), dataDir: winPath(path.join(root, 'data')),
+    stopSignal: 'SIGINT', startTimeoutMs: 90000, quiet: true });
+} else if (!noWine) {
+  d = await startDaemon({ bin, dataDir: path.join(root, 'data'), quiet: true });
+}
 after(async () => {
-  await d.stop().catch(() => {});
+  await d?.stop(30000).catch(() => {});
+  if (exe) wineKill(prefix);
   fs.rmSync(root, { recursive: true, force: true });
 });
 
@@ -82,7 +102,7 @@ function differences(a, b, at = '', found = []) {
   return found;
 }
 
-test('the daemon serves exactly the committed api/openapi.json', async () => {
+test('the daemon serves exactly the committed api/openapi.json', daemonOpts, async () => {
   const r = await fetch(`${d.url}/api/v1/openapi.json`);
   const text = await r.text();
   assert.equal(r.status, 200, text.slice(0, 400));
@@ -286,7 +306,7 @@ function eventStream(url) {
   return s;
 }
 
-test('every documented operation answers as documented', { timeout: 240000 }, async () => {
+test('every documented operation answers as documented', { ...daemonOpts, timeout: 240000 }, async () => {
   const routes = new Set(routeTable().map((r) => `${r.method} ${shape(r.pattern)}`));
   const absent = (k) => !routes.has(shape(k)) && MAY_BE_MISSING.has(k);
 
@@ -519,7 +539,7 @@ async function profileList() {
   return profiles;
 }
 
-test('the request schemas say what the field descriptors of GET /api/v1/profiles say', async () => {
+test('the request schemas say what the field descriptors of GET /api/v1/profiles say', daemonOpts, async () => {
   const { profiles: list, job_fields: jobFields } = await profileList();
   const schemas = doc.components.schemas;
   const bad = [];
@@ -542,7 +562,7 @@ test('the request schemas say what the field descriptors of GET /api/v1/profiles
   assert.deepEqual(bad, [], `the request schemas differ from the daemon's field tables (stale? ${REGENERATE})`);
 });
 
-test('POST /api/v1/jobs refuses a body outside the request schemas with a 400 naming the field', async () => {
+test('POST /api/v1/jobs refuses a body outside the request schemas with a 400 naming the field', daemonOpts, async () => {
   const { profiles: list } = await profileList();
   const small = { size: '8MiB', iterations: 1, duration_s: 0.5 };
   const cases = [

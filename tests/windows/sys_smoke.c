@@ -156,7 +156,7 @@ static int cmd_private(const char *path)
 {
 	char buf[16] = "";
 	int fd = sys_open_private(path, SYS_OPEN_NEW), n;
-	unsigned mode = 0;
+	char who[240] = "";
 
 	printf("open NEW %s: %d\n", path, fd);
 	if (fd >= 0) {
@@ -169,8 +169,8 @@ static int cmd_private(const char *path)
 	fd = sys_open_private(path, SYS_OPEN_READ);
 	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
 	buf[n > 0 ? n : 0] = '\0';
-	printf("open READ: %d read %d \"%.6s\" shared=%d\n", fd, n, buf,
-	       fd >= 0 ? sys_fd_shared(fd, &mode) : -1);
+	printf("open READ: %d read %d \"%.6s\" shared=%d %s\n", fd, n, buf,
+	       fd >= 0 ? sys_fd_shared(fd, who, sizeof(who)) : -1, who);
 	if (fd >= 0)
 		close(fd);
 	fd = sys_open_private(path, SYS_OPEN_OWN);

@@ -136,12 +136,14 @@ const struct field jobspec_fields[] = {
 	{ .name = "engine",
 	  .type = FIELD_ENUM,
 	  .choices = engines,
-	  .def_text = "io_uring, or psync where io_uring cannot be set up",
-	  .help = "the I/O back-end of a local target: io_uring, psync (one "
-		  "thread per queue slot doing pread/pwrite) or null (no I/O: "
-		  "the engine's own cost); refused with an smb:// target, "
-		  "which "
-		  "runs on smb" },
+	  .def_text = "io_uring on Linux, iocp on Windows; psync where that "
+		      "cannot be set up",
+	  .help = "the I/O back-end of a local target: io_uring (Linux), "
+		  "iocp (Windows: overlapped I/O on a completion port), psync "
+		  "(one thread per queue slot doing positioned blocking reads "
+		  "and writes) or null (no I/O: the engine's own cost); a "
+		  "back-end of the other system is refused; refused with an "
+		  "smb:// target, which runs on smb" },
 	{ .name = "direct",
 	  .type = FIELD_BOOL,
 	  .def = "true",
@@ -191,10 +193,9 @@ static void choices_init(void)
 
 	for (size_t i = 0; n < MAX_CHOICES && (p = preset_at(i)); i++)
 		profiles[n++] = p->name;
-	n = 0;
-	for (size_t i = 0; n < MAX_CHOICES && tgt_backends[i]; i++)
-		if (tgt_backends[i]->caps & TGT_CAP_BY_NAME)
-			engines[n++] = tgt_backends[i]->name;
+	/* every system's: one document for all (tgt_engine_names) */
+	for (n = 0; n < MAX_CHOICES && tgt_engine_names[n]; n++)
+		engines[n] = tgt_engine_names[n];
 }
 
 void jobspec_init(void)
@@ -280,6 +281,22 @@ static int parse_engine(json_t *v, const struct tgt_ops *remote, char **out,
 		if ((rc = field_check(jf("engine"), v, "engine", &n, e)) < 0)
 			return rc;
 		o = tgt_find(json_string_value(n));
+		if (!o) {
+			char here[96] = "";
+			for (size_t i = 0; tgt_backends[i]; i++)
+				if (tgt_backends[i]->caps & TGT_CAP_BY_NAME)
+					snprintf(here + strlen(here),
+						 sizeof(here) - strlen(here),
+						 "%s%s", here[0] ? ", " : "",
+						 tgt_backends[i]->name);
+			field_fail(e, "engine",
+				   "%s is a back-end of storbench on another "
+				   "system (io_uring: Linux, iocp: Windows); "
+				   "this one has %s",
+				   json_string_value(n), here);
+			json_decref(n);
+			return -EINVAL;
+		}
 		json_decref(n);
 	}
 	if (!o)

@@ -38,6 +38,10 @@ int tgt_claims(const struct tgt_ops *ops, const char *target)
 	return ops->claims && ops->claims(target);
 }
 
+const char *const tgt_engine_names[] = {
+	"io_uring", "iocp", "psync", "null", NULL,
+};
+
 const struct tgt_ops *tgt_find(const char *name)
 {
 	for (size_t i = 0; tgt_backends[i]; i++) {

@@ -191,6 +191,13 @@ struct tgt {
  * TGT_CAP_BY_NAME and TGT_CAP_FILES. */
 extern const struct tgt_ops *const tgt_backends[];
 
+/* The name of every back-end a job may name (TGT_CAP_BY_NAME) on any
+ * system storbench is built for, NULL-terminated, in one order: io_uring
+ * (Linux), iocp (Windows), psync, null. The job's "engine" choices, so that
+ * the API's document is the same on every system; a name with no back-end
+ * in this build is refused by tgt_find's caller, saying where it runs. */
+extern const char *const tgt_engine_names[];
+
 /* The back-end a job may name ("engine", TGT_CAP_BY_NAME) called name, or
  * NULL. Tables are validated before they are handed out. */
 const struct tgt_ops *tgt_find(const char *name);

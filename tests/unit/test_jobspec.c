@@ -11,6 +11,7 @@
 #include "archive.h"
 #include "confine.h"
 #include "creds.h"
+#include "target.h"
 #include "test.h"
 
 #include <errno.h>
@@ -513,6 +514,11 @@ static void test_custom_refusals(void)
 	expect_bad("{\"data\": \"ones\"}", "data", "zeros");
 	expect_bad("{\"ramp_s\": 4000}", "ramp_s", "3600");
 	expect_bad("{\"engine\": \"libaio\"}", "engine", "psync");
+	/* the other system's back-end: named in the choices, refused here */
+	expect_bad("{\"engine\": \"iocp\"}", "engine",
+		   "iocp is a back-end of storbench on another system "
+		   "(io_uring: Linux, iocp: Windows); this one has io_uring, "
+		   "psync, null");
 	expect_bad("{\"direct\": 1}", "direct", "buffered");
 	add(body, sizeof(body), "{\"profile\": \"custom\", \"tests\": [");
 	for (int i = 0; i < 65; i++)
@@ -520,6 +526,21 @@ static void test_custom_refusals(void)
 		    i + 1);
 	add(body, sizeof(body), "]}");
 	expect_bad(body, "tests", "1 to 64");
+}
+
+/* Every back-end a job may name in this build is among the names the
+ * document lists for all systems. */
+static void test_engine_names(void)
+{
+	for (size_t i = 0; tgt_backends[i]; i++) {
+		size_t k = 0;
+		if (!(tgt_backends[i]->caps & TGT_CAP_BY_NAME))
+			continue;
+		while (tgt_engine_names[k] &&
+		       strcmp(tgt_engine_names[k], tgt_backends[i]->name))
+			k++;
+		ASSERT_TRUE(tgt_engine_names[k] != NULL);
+	}
 }
 
 static void test_refusals(void)
@@ -749,4 +770,5 @@ static void test_confinement(void)
 
 TEST_MAIN(test_smb_fields, test_setup, test_defaults, test_full_body,
 	  test_limits_allowed, test_custom, test_sweeps, test_custom_refusals,
-	  test_refusals, test_confinement, test_unknown_fields, test_cleanup)
+	  test_refusals, test_engine_names, test_confinement,
+	  test_unknown_fields, test_cleanup)

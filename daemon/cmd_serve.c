@@ -227,7 +227,9 @@ int cmd_serve(int argc, char **argv)
 			log_error("%s", why);
 			return 2;
 		}
-		if (stat(allow[i], &st) == 0 && (st.st_mode & S_IWOTH))
+		if (why[0]) /* a share allowed by its name */
+			log_warn("%s", why);
+		else if (stat(allow[i], &st) == 0 && (st.st_mode & S_IWOTH))
 			log_warn("--allow %s: every local user may write there "
 				 "(mode %04o); whoever can queue jobs can aim "
 				 "them at any folder made in it",

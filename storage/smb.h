@@ -58,6 +58,12 @@ int smb_url_parse(const char *url, struct smb_url *u, char *err, size_t len);
 /* Is path an smb:// URL? */
 int smb_is_url(const char *path);
 
+/* Why url cannot be a target in a build without the smb back-end
+ * (storbench.exe: shares go through Windows' own client), naming the
+ * share the Windows way: "this build has no SMB back-end: name the share
+ * as \\server\share\dir (…)", into buf. */
+void smb_no_backend(const char *url, char *buf, size_t len);
+
 enum { SMB_STAGE_CONNECT = 1, SMB_STAGE_OP = 2 };
 
 /* "check" and "df" give up after this long: err -ETIMEDOUT. */

@@ -143,3 +143,24 @@ int smb_url_parse(const char *url, struct smb_url *u, char *err, size_t len)
 	}
 	return 0;
 }
+
+void smb_no_backend(const char *url, char *buf, size_t len)
+{
+	struct smb_url u;
+	char err[160],
+		unc[sizeof(u.server) + sizeof(u.share) + sizeof(u.path) + 8];
+
+	if (smb_url_parse(url, &u, err, sizeof(err)) < 0) {
+		snprintf(unc, sizeof(unc), "\\\\server\\share\\dir");
+	} else {
+		snprintf(unc, sizeof(unc), "\\\\%s\\%s%s%s", u.server, u.share,
+			 u.path[0] ? "\\" : "", u.path);
+		for (char *c = unc; *c; c++)
+			if (*c == '/')
+				*c = '\\';
+	}
+	snprintf(buf, len,
+		 "this build has no SMB back-end: name the share as %s "
+		 "(Windows' own SMB client measures it)",
+		 unc);
+}

@@ -598,14 +598,14 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 	struct field_error e = { 0 };
 	const struct preset *pr = preset_at(0);
 	void *session = NULL;
+	struct jobsession_conn *conn = NULL;
 	uint64_t device_bytes = 0;
 	char why[300];
-	int rc = -EINVAL;
+	int rc = -EPROTO; /* below: the problem is set at once */
 
 	jobspec_init();
 	memset(s, 0, sizeof(*s));
 	memset(p, 0, sizeof(*p));
-	rc = -EPROTO; /* below: the problem is set at once */
 	if (!body || len == 0) {
 		api_problem_set(
 			p, 400, NULL,
@@ -646,6 +646,7 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 	}
 	if ((rc = jobsession_from_request(root, &session, &s->smb_json, &e)) <
 		    0 ||
+	    (rc = jobsession_connect_request(root, &conn, &e)) < 0 ||
 	    (rc = jobtarget_check(json_object_get(root, "target"), "target",
 				  scratch, session,
 				  pr->flags & PRESET_RAW_DEVICE, &device_bytes,
@@ -684,6 +685,7 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 out:
 	json_decref(root);
 	jobsession_free(session);
+	jobsession_disconnect(conn);
 	if (rc == -EINVAL)
 		problem(p, &e);
 	if (rc == -EPROTO) /* the problem is set already */

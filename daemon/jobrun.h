@@ -34,6 +34,7 @@
 #define JOB_MAX_DIRS 40
 
 struct preset;
+struct jobsession_conn;
 
 /* Live state of the running job, for the API. */
 struct jobq_progress {
@@ -85,8 +86,10 @@ struct job_run {
 	int64_t run_id; /* 0 until the run exists */
 	const struct job_spec *s;
 	const struct preset *preset;
-	const struct tgt_ops *ops; /* the target's back-end */
-	const void *session;	   /* its own arguments (smb), or NULL */
+	const struct tgt_ops *ops;    /* the target's back-end */
+	const void *session;	      /* its own arguments (smb), or NULL */
+	struct jobsession_conn *conn; /* its share connected under its
+					 credential (Windows), or NULL */
 	const atomic_int *cancel;
 	int device;	   /* the target is a raw block device */
 	intptr_t device_h; /* held while the job runs, or -1 */

@@ -30,6 +30,12 @@ extern const int smb_n_dialects;
 /* Index of name in smb_dialects, or -1. */
 int smb_dialect_index(const char *name);
 
+/* The name of the dialect numbered major.minor.revision (2.0.2 "SMB2_02",
+ * 2.1 "SMB2_10", 3.0 "SMB3_00", 3.0.2 "SMB3_02", 3.1.1 "SMB3_11"; Windows'
+ * FILE_REMOTE_PROTOCOL_INFO numbers them so), or "" for another. */
+const char *smb_dialect_of_version(unsigned major, unsigned minor,
+				   unsigned revision);
+
 /* Who connects, and how: the tuning knobs of a before/after comparison. */
 struct smb_session {
 	char user[128];

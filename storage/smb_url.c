@@ -21,6 +21,20 @@ int smb_dialect_index(const char *name)
 	return -1;
 }
 
+const char *smb_dialect_of_version(unsigned major, unsigned minor,
+				   unsigned revision)
+{
+	if (major == 2 && minor == 0)
+		return smb_dialects[0];
+	if (major == 2 && minor == 1)
+		return smb_dialects[1];
+	if (major == 3 && minor == 0)
+		return smb_dialects[revision == 2 ? 3 : 2];
+	if (major == 3 && minor == 1)
+		return smb_dialects[4];
+	return "";
+}
+
 int smb_is_url(const char *path)
 {
 	return path && strncmp(path, "smb://", 6) == 0;

@@ -193,9 +193,10 @@ void job_files_remove(struct job_run *jr);
 int job_file_path(const char *dir, int64_t id, const char *created_at, size_t n,
 		  char *buf, size_t len);
 
-/* At the start of a job on a remote back-end: removes the test files earlier
- * jobs left on the same volume (the server was gone when they ended), with
- * this job's session. */
+/* At the start of a job on a remote back-end, or on a share through the
+ * system's own client (Windows): removes the test files earlier jobs left
+ * on the same volume (the server was gone when they ended, a crash), with
+ * this job's session or credential. */
 void job_files_remove_remote_leftovers(struct job_run *jr);
 
 /* At start-up: removes the local test files a crash left behind (the

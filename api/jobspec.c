@@ -54,10 +54,9 @@ const struct field jobspec_fields[] = {
 		  "or one given with --allow) where storbench creates its own "
 		  "test file and removes it afterwards; or a raw block device "
 		  "allowed with --allow-device (presets of tests only); or a "
-		  "directory on an allowed share, "
-		  "smb://server[:port]/share[/dir] "
-		  "(no user or password in the URL); kept resolved "
-		  "(realpath)" },
+		  "directory on an allowed share: smb://server[:port]/share/dir"
+		  " (no user or password in the URL), or storbench.exe's "
+		  "\\\\server\\share\\dir (Windows' SMB client); resolved" },
 	{ .name = "compare_with",
 	  .type = FIELD_LIST,
 	  .item = &other_target,
@@ -171,9 +170,10 @@ const struct field jobspec_fields[] = {
 	  .min = 1,
 	  .max = 64,
 	  .flags = FIELD_CLEAN,
-	  .help = "the name of a stored credential (POST "
-		  "/api/v1/credentials): required with an smb:// target, "
-		  "refused with a local one" },
+	  .help = "the name of a stored credential (POST /api/v1/credentials): "
+		  "required with an smb:// target, refused with a local one, "
+		  "optional with storbench.exe's \\\\server\\share\\dir (the "
+		  "job connects the share with it, else as the daemon)" },
 	{ .name = "smb",
 	  .type = FIELD_OBJECT,
 	  .sub = jobsession_smb_fields,

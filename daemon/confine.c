@@ -392,7 +392,7 @@ static int share_final(const char *path, const char *real, char *why,
 		       size_t len)
 {
 	struct unc_path u, p, was;
-	char err[160], now[PATH_MAX], list[512], share[600];
+	char err[160], now[PATH_MAX] = "", list[512], share[600];
 	int lexical = 0, named = sys_path_share(path) &&
 				 unc_parse(path, &p, err, sizeof(err)) == 0;
 

@@ -166,8 +166,9 @@ int sys_share_connect(const char *share, const char *user, const char *domain,
 			rc = -EACCES;
 		net_words(err, why, len);
 	} else {
-		if (!e->n++)
-			wcscpy(e->name, name);
+		if (!e->n++) /* (its length is checked above) */
+			memcpy(e->name, name,
+			       (wcslen(name) + 1) * sizeof(*name));
 		*h = (intptr_t)(e - held);
 	}
 	ReleaseSRWLockExclusive(&lock);

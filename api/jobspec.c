@@ -54,10 +54,9 @@ const struct field jobspec_fields[] = {
 		  "or one given with --allow) where storbench creates its own "
 		  "test file and removes it afterwards; or a raw block device "
 		  "allowed with --allow-device (presets of tests only); or a "
-		  "directory on an allowed share, "
-		  "smb://server[:port]/share[/dir] "
-		  "(no user or password in the URL); kept resolved "
-		  "(realpath)" },
+		  "directory on an allowed share: smb://server[:port]/share/dir"
+		  " (no user or password in the URL), or storbench.exe's "
+		  "\\\\server\\share\\dir (Windows' SMB client); resolved" },
 	{ .name = "compare_with",
 	  .type = FIELD_LIST,
 	  .item = &other_target,
@@ -173,9 +172,10 @@ const struct field jobspec_fields[] = {
 	  .min = 1,
 	  .max = 64,
 	  .flags = FIELD_CLEAN,
-	  .help = "the name of a stored credential (POST "
-		  "/api/v1/credentials): required with an smb:// target, "
-		  "refused with a local one" },
+	  .help = "the name of a stored credential (POST /api/v1/credentials): "
+		  "required with an smb:// target, refused with a local one, "
+		  "optional with storbench.exe's \\\\server\\share\\dir (the "
+		  "job connects the share with it, else as the daemon)" },
 	{ .name = "smb",
 	  .type = FIELD_OBJECT,
 	  .sub = jobsession_smb_fields,
@@ -615,14 +615,14 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 	struct field_error e = { 0 };
 	const struct preset *pr = preset_at(0);
 	void *session = NULL;
+	struct jobsession_conn *conn = NULL;
 	uint64_t device_bytes = 0;
 	char why[300];
-	int rc = -EINVAL;
+	int rc = -EPROTO; /* below: the problem is set at once */
 
 	jobspec_init();
 	memset(s, 0, sizeof(*s));
 	memset(p, 0, sizeof(*p));
-	rc = -EPROTO; /* below: the problem is set at once */
 	if (!body || len == 0) {
 		api_problem_set(
 			p, 400, NULL,
@@ -663,6 +663,7 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 	}
 	if ((rc = jobsession_from_request(root, &session, &s->smb_json, &e)) <
 		    0 ||
+	    (rc = jobsession_connect_request(root, &conn, &e)) < 0 ||
 	    (rc = jobtarget_check(json_object_get(root, "target"), "target",
 				  scratch, session,
 				  pr->flags & PRESET_RAW_DEVICE, &device_bytes,
@@ -701,6 +702,7 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 out:
 	json_decref(root);
 	jobsession_free(session);
+	jobsession_disconnect(conn);
 	if (rc == -EINVAL)
 		problem(p, &e);
 	if (rc == -EPROTO) /* the problem is set already */

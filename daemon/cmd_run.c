@@ -296,11 +296,8 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (smb_is_url(argv[optind])) { /* and no back-end here claims it */
-		fprintf(stderr,
-			"storbench run: %s: this build has no SMB back-end "
-			"(storbench.exe reaches shares through Windows' own "
-			"client, with its daemon)\n",
-			argv[optind]);
+		smb_no_backend(argv[optind], why, sizeof(why));
+		fprintf(stderr, "storbench run: %s: %s\n", argv[optind], why);
 		goto out;
 	}
 	if (sys_path_kind(argv[optind]) == SYS_KIND_DEVICE &&

@@ -229,7 +229,9 @@ int cmd_serve(int argc, char **argv)
 			log_error("%s", why);
 			return 2;
 		}
-		if (sys_dir_open_to_all(allow[i], who, sizeof(who)))
+		if (why[0]) /* a share allowed by its name */
+			log_warn("%s", why);
+		else if (sys_dir_open_to_all(allow[i], who, sizeof(who)))
 			log_warn("--allow %s: %s; whoever can queue jobs can "
 				 "aim them at any folder made in it",
 				 allow[i], who);

@@ -5,6 +5,13 @@
  * filesystem, LVM, md or another O_EXCL holder has it — asked of the device
  * and of each of its partitions, with /proc/self/mountinfo naming the mount
  * point for the sentence.
+ *
+ * Shares through the system's own SMB client (Windows: \\server\share\dir,
+ * unc.h) are roots like directories, compared by their parts (server and
+ * share without case, then the names below). A path on a share is held
+ * against them by its text before anything opens it, so no server outside
+ * them is ever asked (nor sent the daemon's logon); then, resolved, it must
+ * still lie under one.
  */
 #include "confine.h"
 #include "os.h"
@@ -18,13 +25,20 @@
 
 #include "smb.h"
 #include "sys.h"
+#include "target.h"
+#include "unc.h"
 #include "units.h"
 
 struct root {
 	char given[PATH_MAX]; /* as --allow named it (smb://… for a share) */
-	char real[PATH_MAX];  /* resolved at start; "" for a share */
-	struct smb_url smb;   /* a share's parts */
+	char real[PATH_MAX];  /* resolved at start; "" for an smb:// share,
+				 or a share path not reached at start */
+	struct smb_url smb;   /* an smb:// share's parts */
 	int is_smb;
+	/* on a share through the system's client (sys_path_share): its
+	 * parts as resolved (real), else as given; and as given */
+	struct unc_path unc, unc_given;
+	int is_unc, given_unc;
 };
 
 static struct root roots[CONFINE_MAX_ROOTS];
@@ -103,12 +117,44 @@ static int under_text(const char *path, const char *root)
 	return under(x, y);
 }
 
+/* The system's words for the last failure of a sys.h call, "(…)" after a
+ * space, or the errno's when it has none. */
+static void os_words(int rc, char *buf, size_t len)
+{
+	char w[300];
+
+	if (os_error_detail(w, sizeof(w)))
+		snprintf(buf, len, "%s", w);
+	else
+		snprintf(buf, len, "%s", strerror(-rc));
+}
+
+/* A root on a share that cannot be reached now (the daemon's account may
+ * not open it: a job's credential may): allowed by its name, with a
+ * warning in why. */
+static int allow_unreached(struct root *r, int rc, char *why, size_t len)
+{
+	char words[300];
+
+	os_words(rc, words, sizeof(words));
+	r->unc = r->unc_given;
+	r->is_unc = 1;
+	n_roots++;
+	snprintf(why, len,
+		 "--allow %s: the share cannot be reached now (%s); allowed "
+		 "by its name: a job reaches it with the daemon's account, "
+		 "or with its credential when it names one",
+		 r->given, words);
+	return 0;
+}
+
 int confine_allow(const char *path, char *why, size_t len)
 {
 	struct root *r;
 	char err[160];
 	int rc, kind;
 
+	why[0] = '\0';
 	if (n_roots == CONFINE_MAX_ROOTS) {
 		snprintf(why, len, "at most %d allowed roots",
 			 CONFINE_MAX_ROOTS);
@@ -121,6 +167,11 @@ int confine_allow(const char *path, char *why, size_t len)
 		return -ENAMETOOLONG;
 	}
 	snprintf(r->given, sizeof(r->given), "%s", path);
+	if (smb_is_url(path) && !tgt_for_target(path)) {
+		smb_no_backend(path, err, sizeof(err));
+		snprintf(why, len, "--allow %s: %s", path, err);
+		return -EINVAL;
+	}
 	if (smb_is_url(path)) {
 		if (smb_url_parse(path, &r->smb, err, sizeof(err)) < 0) {
 			snprintf(why, len, "--allow %s: %s", path, err);
@@ -135,7 +186,16 @@ int confine_allow(const char *path, char *why, size_t len)
 			 "--allow %s: an absolute path without \"..\"", path);
 		return -EINVAL;
 	}
+	if (sys_path_share(path)) {
+		if (unc_parse(path, &r->unc_given, err, sizeof(err)) < 0) {
+			snprintf(why, len, "--allow %s: %s", path, err);
+			return -EINVAL;
+		}
+		r->given_unc = 1;
+	}
 	if ((kind = sys_path_kind(path)) < 0) {
+		if (r->given_unc)
+			return allow_unreached(r, kind, why, len);
 		snprintf(why, len, "--allow %s: %s", path, strerror(-kind));
 		return kind;
 	}
@@ -156,6 +216,10 @@ int confine_allow(const char *path, char *why, size_t len)
 		return -ENOTDIR;
 	}
 	if ((rc = sys_realpath(path, r->real)) < 0) {
+		if (r->given_unc) {
+			r->real[0] = '\0';
+			return allow_unreached(r, rc, why, len);
+		}
 		snprintf(why, len, "--allow %s: %s", path, strerror(-rc));
 		return rc;
 	}
@@ -165,6 +229,15 @@ int confine_allow(const char *path, char *why, size_t len)
 			 "root; name the directories benchmarks may use",
 			 path);
 		return -EINVAL;
+	}
+	/* a share, or a drive that leads to one */
+	if (sys_path_share(r->real)) {
+		if (unc_parse(r->real, &r->unc, err, sizeof(err)) < 0) {
+			snprintf(why, len, "--allow %s: resolves to %s: %s",
+				 path, r->real, err);
+			return -EINVAL;
+		}
+		r->is_unc = 1;
 	}
 	n_roots++;
 	return 0;
@@ -271,11 +344,12 @@ void confine_roots_text(const char *scratch, int kind, char *buf, size_t len)
 	size_t used = 0;
 
 	buf[0] = '\0';
-	if (scratch && kind != CONFINE_SMB)
+	if (scratch && kind != CONFINE_SMB && kind != CONFINE_SHARE)
 		used = (size_t)snprintf(buf, len, "%s", scratch);
 	for (size_t i = 0; i < n_roots && used < len; i++) {
 		if ((kind == CONFINE_LOCAL && roots[i].is_smb) ||
 		    (kind == CONFINE_SMB && !roots[i].is_smb) ||
+		    (kind == CONFINE_SHARE && !roots[i].is_unc) ||
 		    (scratch && strcmp(roots[i].given, scratch) == 0))
 			continue;
 		used += (size_t)snprintf(buf + used, len - used, "%s%s",
@@ -283,11 +357,88 @@ void confine_roots_text(const char *scratch, int kind, char *buf, size_t len)
 	}
 }
 
+/* Is the path u under the share root r: by its parts as resolved, or as
+ * --allow named them? */
+static int under_share(const struct unc_path *u, const struct root *r)
+{
+	return r->is_unc && (unc_under(u, &r->unc) ||
+			     (r->given_unc && unc_under(u, &r->unc_given)));
+}
+
+int confine_share(const char *path, char *why, size_t len)
+{
+	struct unc_path u;
+	char err[160], list[512], share[600];
+
+	if (unc_parse(path, &u, err, sizeof(err)) < 0) {
+		snprintf(why, len, "%s: %s", path, err);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < n_roots; i++)
+		if (under_share(&u, &roots[i]))
+			return 0;
+	confine_roots_text(NULL, CONFINE_SHARE, list, sizeof(list));
+	(void)unc_format(&u, '\\', 1, share, sizeof(share));
+	snprintf(why, len,
+		 "%s: outside the allowed shares (%s); the daemon's --allow %s "
+		 "would allow it",
+		 path, list[0] ? list : "none is allowed", share);
+	return -EACCES;
+}
+
+/* Is real, resolved onto a share, under a share root that is still what
+ * it was at start? 0, or -EACCES with the sentence for path. */
+static int share_final(const char *path, const char *real, char *why,
+		       size_t len)
+{
+	struct unc_path u, p, was;
+	char err[160], now[PATH_MAX] = "", list[512], share[600];
+	int lexical = 0, named = sys_path_share(path) &&
+				 unc_parse(path, &p, err, sizeof(err)) == 0;
+
+	if (unc_parse(real, &u, err, sizeof(err)) < 0) {
+		snprintf(why, len, "%s: resolves to %s: %s", path, real, err);
+		return -EACCES;
+	}
+	for (size_t i = 0; i < n_roots; i++) {
+		const struct root *r = &roots[i];
+		lexical |= named && under_share(&p, r);
+		if (!r->is_unc || !unc_under(&u, &r->unc))
+			continue;
+		/* a root reached at start must still be what it was then */
+		if (r->real[0] &&
+		    (sys_realpath(r->given, now) < 0 ||
+		     unc_parse(now, &was, err, sizeof(err)) < 0 ||
+		     !unc_under(&was, &r->unc) || !unc_under(&r->unc, &was))) {
+			snprintf(why, len,
+				 "%s: the allowed root %s now resolves to %s, "
+				 "not %s as when the daemon started; refused",
+				 path, r->given, now[0] ? now : "nothing",
+				 r->real);
+			return -EACCES;
+		}
+		return 0;
+	}
+	confine_roots_text(NULL, CONFINE_ALL, list, sizeof(list));
+	(void)unc_format(&u, '\\', 1, share, sizeof(share));
+	if (lexical)
+		snprintf(why, len,
+			 "%s: resolves to %s, outside the allowed roots (%s): "
+			 "a link leads out of them",
+			 path, real, list);
+	else
+		snprintf(why, len,
+			 "%s: resolves to %s, outside the allowed roots (%s); "
+			 "the daemon's --allow %s would allow it",
+			 path, real, list, share);
+	return -EACCES;
+}
+
 int confine_dir(const char *path, const char *scratch, char real[PATH_MAX],
 		char *why, size_t len)
 {
-	char list[512], now[PATH_MAX];
-	int lexical = 0, rc;
+	char list[512], now[PATH_MAX], words[300];
+	int lexical = 0, share = sys_path_share(path), rc;
 
 	if (!sys_path_absolute(path)) {
 		snprintf(why, len, "%s: must be an absolute path", path);
@@ -300,16 +451,31 @@ int confine_dir(const char *path, const char *scratch, char real[PATH_MAX],
 			 path);
 		return -EACCES;
 	}
+	/* a share: allowed by its text before anything opens it */
+	if (share && (rc = confine_share(path, why, len)) < 0)
+		return rc;
 	if ((rc = sys_realpath(path, real)) < 0) {
+		if (share) {
+			os_words(rc, words, sizeof(words));
+			snprintf(why, len,
+				 "%s: Windows' SMB client cannot open it (%s) "
+				 "with the daemon's account, or with the "
+				 "job's credential when it names one",
+				 path, words);
+			/* not a refusal of the roots (403) */
+			return rc == -EACCES ? -EPERM : rc;
+		}
 		snprintf(why, len, "%s: %s", path,
 			 rc == -ENOENT ? "does not exist" : strerror(-rc));
 		return rc;
 	}
 	if (scratch && sys_realpath(scratch, now) == 0 && under(real, now))
 		return 0;
+	if (sys_path_share(real))
+		return share_final(path, real, why, len);
 	for (size_t i = 0; i < n_roots; i++) {
 		const struct root *r = &roots[i];
-		if (r->is_smb)
+		if (r->is_smb || !r->real[0]) /* (a share not reached) */
 			continue;
 		if (under_text(path, r->given) || under_text(path, r->real))
 			lexical = 1;

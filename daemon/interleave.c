@@ -53,6 +53,7 @@ static void sides_free(struct sides *sd)
 		json_decref(x->options);
 		json_decref(x->interleave);
 		jobsession_free((void *)x->session);
+		jobsession_disconnect(x->conn);
 		free(x);
 	}
 }

@@ -6,7 +6,10 @@
  * (sys_dir_open / sys_dir_child: on Linux "/proc/self/fd/N/NAME"), so every
  * create, open and unlink lands in that very directory, whatever is renamed
  * or swapped for a symlink on the way to it meanwhile. A file on a remote
- * back-end (a share) is named by its URL under an allowed share.
+ * back-end (a share) is named by its URL under an allowed share. A share
+ * through the system's own client (Windows: \\server\share\dir) is local
+ * to the back-end, but what a crash left there may need a job's
+ * credential: the next job on that share removes it, as for a remote one.
  */
 #include "jobrun.h"
 #include "os.h"
@@ -17,6 +20,7 @@
 #include <string.h>
 
 #include "confine.h"
+#include "jobtarget.h"
 #include "log.h"
 #include "sys.h"
 #include "target.h"
@@ -345,18 +349,37 @@ static void free_paths(struct paths *p)
 	free(p->v);
 }
 
+static int ours(const char *path);
+
+/* Is path, a test file on the archive's list, on the volume root (a
+ * back-end's, tgt_volume) — or, share 1, on the share with key root
+ * (jobtarget_volume_key) and a storbench-*.tmp name under the roots? */
+static int on_volume(const char *path, const char *root, int share)
+{
+	char key[800];
+
+	if (!share)
+		return strncmp(path, root, strlen(root)) == 0;
+	return sys_path_share(path) &&
+	       jobtarget_volume_key(path, key, sizeof(key)) == 0 &&
+	       strcmp(key, root) == 0 && ours(path);
+}
+
 void job_files_remove_remote_leftovers(struct job_run *jr)
 {
 	struct paths p = { 0 };
 	char root[800];
+	int share = !remote(jr) && sys_path_share(jr->s->target), rc = -1;
 
-	if (!remote(jr) ||
-	    tgt_volume(jr->ops, jr->s->target, root, sizeof(root)) < 0)
+	if (share)
+		rc = jobtarget_volume_key(jr->s->target, root, sizeof(root));
+	else if (remote(jr))
+		rc = tgt_volume(jr->ops, jr->s->target, root, sizeof(root));
+	if (rc < 0)
 		return;
 	archive_testfile_each(jr->a, collect_path, &p);
 	for (size_t i = 0; i < p.n; i++) {
-		int rc;
-		if (strncmp(p.v[i], root, strlen(root)) != 0)
+		if (!on_volume(p.v[i], root, share))
 			continue;
 		rc = tgt_unlink(jr->ops, p.v[i], jr->session);
 		if (rc == 0)
@@ -402,6 +425,13 @@ void job_files_remove_leftovers(struct archive *a)
 			 * volume removes it */
 			log_warn("test file %s, on an SMB share, was left by a "
 				 "crash; the next job on that share removes it",
+				 p.v[i]);
+			continue;
+		}
+		if (sys_path_share(p.v[i]) && !ours(p.v[i])) {
+			log_warn("test file %s, on a share, was left by a "
+				 "crash; the daemon's account cannot remove it "
+				 "now: the next job on that share removes it",
 				 p.v[i]);
 			continue;
 		}

@@ -266,6 +266,7 @@ out:
 	if (jr) {
 		json_decref(jr->options);
 		jobsession_free((void *)jr->session);
+		jobsession_disconnect(jr->conn);
 	}
 	free(jr);
 }

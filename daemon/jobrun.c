@@ -257,6 +257,11 @@ static char *probe_json(const struct probe *p)
 					  : json_boolean(p->smb_encryption)));
 	else if (o)
 		json_object_set_new(o, "smb", json_null());
+	/* known on Windows only: absent, not null, elsewhere */
+	if (o && p->smb_server[0] && p->smb_ca >= 0)
+		json_object_set_new(json_object_get(o, "smb"),
+				    "continuous_availability",
+				    json_boolean(p->smb_ca));
 	s = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	return s;

@@ -34,6 +34,7 @@
 #define JOB_MAX_DIRS 40
 
 struct preset;
+struct jobsession_conn;
 
 /* Live state of the running job, for the API. */
 struct jobq_progress {
@@ -85,8 +86,10 @@ struct job_run {
 	int64_t run_id; /* 0 until the run exists */
 	const struct job_spec *s;
 	const struct preset *preset;
-	const struct tgt_ops *ops; /* the target's back-end */
-	const void *session;	   /* its own arguments (smb), or NULL */
+	const struct tgt_ops *ops;    /* the target's back-end */
+	const void *session;	      /* its own arguments (smb), or NULL */
+	struct jobsession_conn *conn; /* its share connected under its
+					 credential (Windows), or NULL */
 	const atomic_int *cancel;
 	int device;	   /* the target is a raw block device */
 	intptr_t device_h; /* held while the job runs, or -1 */
@@ -190,9 +193,10 @@ void job_files_remove(struct job_run *jr);
 int job_file_path(const char *dir, int64_t id, const char *created_at, size_t n,
 		  char *buf, size_t len);
 
-/* At the start of a job on a remote back-end: removes the test files earlier
- * jobs left on the same volume (the server was gone when they ended), with
- * this job's session. */
+/* At the start of a job on a remote back-end, or on a share through the
+ * system's own client (Windows): removes the test files earlier jobs left
+ * on the same volume (the server was gone when they ended, a crash), with
+ * this job's session or credential. */
 void job_files_remove_remote_leftovers(struct job_run *jr);
 
 /* At start-up: removes the local test files a crash left behind (the

@@ -39,6 +39,10 @@ int job_setup(struct job_run *jr, const struct tgt_ops *def)
 				      sizeof(jr->error))) < 0)
 		return rc;
 	jr->session = session;
+	/* a share under the job's credential (Windows): before the probe */
+	if ((rc = jobsession_connect_job(s, &jr->conn, jr->error,
+					 sizeof(jr->error))) < 0)
+		return rc;
 	jr->device = !(jr->ops->caps & TGT_CAP_REMOTE) &&
 		     sys_device_id(s->target, real, &id) == 0;
 	rc = tgt_probe(jr->ops, s->target, jr->session, &jr->pr);

@@ -12,8 +12,10 @@
 #include <sys/stat.h>
 
 #include "confine.h"
+#include "smb.h"
 #include "sys.h"
 #include "target.h"
+#include "unc.h"
 
 /* The back-end for a path of a job: the one that claims it, or the local
  * default (every local one checks directories alike). */
@@ -108,6 +110,10 @@ int jobtarget_check(json_t *v, const char *field, const char *scratch,
 				"must be a string (a directory path)");
 		t = json_string_value(v);
 		remote = tgt_for_target(t);
+		if (!remote && smb_is_url(t)) { /* Windows: its own client */
+			smb_no_backend(t, why, sizeof(why));
+			return refuse(e, 400, field, why);
+		}
 		if (!!remote != !!session)
 			return field_fail(e, field,
 					  session ? "every path of a job on an "
@@ -124,8 +130,12 @@ int jobtarget_check(json_t *v, const char *field, const char *scratch,
 				      "on this system; name a directory in "
 				      "the volume");
 		if (!session && !sys_path_absolute(t))
-			return field_fail(e, field,
-					  "must be an absolute path or an "
+			return field_fail(
+				e, field,
+				sys_path_share("//server/share")
+					? "must be an absolute path: D:\\dir, "
+					  "or \\\\server\\share\\dir on a share"
+					: "must be an absolute path or an "
 					  "smb://server[:port]/share/dir URL");
 	}
 	if (!session)
@@ -162,6 +172,17 @@ int jobtarget_volume_key(const char *path, char *key, size_t len)
 
 	if (ops && tgt_volume(ops, path, key, len) == 0)
 		return 0;
+	if (sys_path_share(path)) { /* the share, as Windows compares it */
+		struct unc_path u;
+		char err[160];
+		if (unc_parse(path, &u, err, sizeof(err)) < 0 ||
+		    unc_format(&u, '/', 1, key, len) < 0)
+			return -1;
+		for (char *c = key; *c; c++)
+			if (*c >= 'A' && *c <= 'Z')
+				*c = (char)(*c - 'A' + 'a');
+		return 0;
+	}
 	if (stat(path, &st) < 0)
 		return -1;
 	snprintf(key, len, "dev %llu", (unsigned long long)st.st_dev);

@@ -1,9 +1,11 @@
 /*
  * jobtarget — where a job may put its files, checked before it is queued:
- * a directory (or smb:// URL) inside the allowed roots that its back-end
- * says can take new files (tgt_check_dir: exists, is a directory, writable;
- * on a share reachable and logged on), or an allowed raw block device; and
- * whether bytes fit there with the reserve (--reserve) kept free.
+ * a directory (or smb:// URL; on Windows also \\server\share\dir, a
+ * directory through Windows' own SMB client) inside the allowed roots that
+ * its back-end says can take new files (tgt_check_dir: exists, is a
+ * directory, writable; on a share reachable and logged on), or an allowed
+ * raw block device; and whether bytes fit there with the reserve
+ * (--reserve) kept free.
  *
  * Used by the job's validation (api/jobspec.c) and by presets whose options
  * name directories of their own (mailbox-db's database and log paths). The
@@ -42,7 +44,8 @@ int jobtarget_fits(const char *path, const void *session, uint64_t need,
 		   char *why, size_t len);
 
 /* The volume path is on, as a key two paths on the same filesystem or share
- * share: the back-end's volume (smb://server/share/), else the local
+ * share: the back-end's volume (smb://server/share/), a share through the
+ * system's own client ("//server/share", lowercase), else the local
  * device. 0, or -1 when path cannot be read. */
 int jobtarget_volume_key(const char *path, char *key, size_t len);
 

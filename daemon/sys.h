@@ -18,8 +18,32 @@
 #include <stdint.h>
 
 /* Is path absolute on this system: "/…" on Linux; "D:/…" or "D:\\…" on
- * Windows (a drive letter and a separator). */
+ * Windows (a drive letter and a separator), or a share's (sys_path_share). */
 int sys_path_absolute(const char *path);
+
+/* Is path on a share the system reaches through its own SMB client:
+ * \\server\share[\dir] or //server/share[/dir] on Windows (unc.h; also when
+ * malformed, for the sentence saying why; not the device forms \\.\ and
+ * \\?\); never on Linux, where "//x" is "/x". 1 or 0. */
+int sys_path_share(const char *path);
+
+/*
+ * Connects this process to share ("//server/share") as user — of domain
+ * when that is not "" — with password, for the caller until
+ * sys_share_release(*h) (Windows: WNetAddConnection2W without a local
+ * name). The connection is counted: holders of one share share it, and it
+ * is cancelled (WNetCancelConnection2W) when the last lets go. password is
+ * only passed to the call; the copies made for it are wiped. 0; -EACCES
+ * when the logon is refused (user, password or domain wrong, the account
+ * restricted, locked or expired, no access to the share, another user
+ * connected to that server already); another negative errno when the share
+ * cannot be reached. On failure why holds the system's words. Linux:
+ * -EOPNOTSUPP (shares are the smb back-end's).
+ */
+int sys_share_connect(const char *share, const char *user, const char *domain,
+		      const char *password, intptr_t *h, char *why, size_t len);
+/* Lets go of what sys_share_connect gave (-1: nothing). */
+void sys_share_release(intptr_t h);
 
 /* Does c separate a path's components: '/' on Linux; '/' or '\\' on
  * Windows. */

@@ -37,6 +37,28 @@ int sys_path_sep(int c)
 	return c == '/';
 }
 
+/* Linux reaches shares through the smb back-end (smb:// URLs), never
+ * through a path: "//x/y" is "/x/y". */
+int sys_path_share(const char *path)
+{
+	(void)path;
+	return 0;
+}
+
+int sys_share_connect(const char *share, const char *user, const char *domain,
+		      const char *password, intptr_t *h, char *why, size_t len)
+{
+	(void)share, (void)user, (void)domain, (void)password;
+	*h = -1;
+	snprintf(why, len, "no share is reached through a path on Linux");
+	return -EOPNOTSUPP;
+}
+
+void sys_share_release(intptr_t h)
+{
+	(void)h;
+}
+
 int sys_path_kind(const char *path)
 {
 	struct stat st;

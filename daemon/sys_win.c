@@ -3,14 +3,15 @@
  * arguments, the data directory's lock, stop requests, no crash dumps, is
  * sys_proc_win.c). Which calls do what:
  *
- *   paths        a drive letter, ':' and a separator is absolute; UNC
- *                (\\server\share) is not, for now (shares through Windows' own
- * client come with the daemon on Windows). realpath     CreateFileW (no access,
- * FILE_FLAG_BACKUP_SEMANTICS: follows links, opens directories) +
- * GetFinalPathNameByHandleW (FILE_NAME_NORMALIZED | VOLUME_NAME_DOS), "\\?\"
- * taken off,
+ *   paths        a drive letter, ':' and a separator is absolute, and so is
+ *                a share through Windows' own SMB client, \\server\share\dir
+ *                (sys_share_win.c); \\.\ and \\?\ device paths are not.
+ *   realpath     CreateFileW (no access, FILE_FLAG_BACKUP_SEMANTICS: follows
+ *                links, opens directories) + GetFinalPathNameByHandleW
+ *                (FILE_NAME_NORMALIZED | VOLUME_NAME_DOS), "\\?\" taken off,
  *                '\' turned into '/': "D:/bench/x", a drive's root "D:/";
- *                "\\?\UNC\srv\share\x" becomes "//srv/share/x".
+ *                "\\?\UNC\srv\share\x" becomes "//srv/share/x", a share's
+ *                root "//srv/share" (opened as "\\srv\share\").
  *   path kinds   GetFileAttributesW, and GetFileInformationByHandleEx
  *                (FileAttributeTagInfo) for a reparse point's tag; device
  *                paths are told by their text.
@@ -45,17 +46,43 @@ static int is_sep(char c)
 
 int sys_path_absolute(const char *path)
 {
-	/* "D:/…", "D:\…"; not "D:x" (relative to D:'s current directory),
-	 * not "\x" (the current drive's root), not \\server\share (not
-	 * yet), not \\.\ or \\?\ device paths */
-	return ((path[0] >= 'A' && path[0] <= 'Z') ||
-		(path[0] >= 'a' && path[0] <= 'z')) &&
-	       path[1] == ':' && is_sep(path[2]);
+	/* "D:/…", "D:\…", \\server\share\…; not "D:x" (relative to D:'s
+	 * current directory), not "\x" (the current drive's root), not \\.\
+	 * or \\?\ device paths */
+	return (((path[0] >= 'A' && path[0] <= 'Z') ||
+		 (path[0] >= 'a' && path[0] <= 'z')) &&
+		path[1] == ':' && is_sep(path[2])) ||
+	       sys_path_share(path);
 }
 
 int sys_path_sep(int c)
 {
 	return c == '/' || c == '\\';
+}
+
+/* path as UTF-16 for the W calls (win_wide), a share's root with a '\' at
+ * its end ("\\srv\share\"), which every call takes as its directory.
+ * malloc'd, or NULL with errno set. */
+static wchar_t *wide_path(const char *path)
+{
+	wchar_t *w = win_wide(path), *more;
+	size_t n, seps = 0;
+
+	if (!w || !sys_path_share(path))
+		return w;
+	n = wcslen(w);
+	for (size_t i = 2; i < n; i++)
+		seps += w[i] == L'\\';
+	if (seps != 1 || w[n - 1] == L'\\')
+		return w;
+	if (!(more = realloc(w, (n + 2) * sizeof(*w)))) {
+		free(w);
+		errno = ENOMEM;
+		return NULL;
+	}
+	more[n] = L'\\';
+	more[n + 1] = 0;
+	return more;
 }
 
 /* Does path start with the four characters "\\.\" or "\\?\" (either
@@ -120,7 +147,7 @@ int sys_path_kind(const char *path)
 
 	if (is_device_path(path))
 		return SYS_KIND_DEVICE; /* not opened: that could block */
-	if (!(w = win_wide(path)))
+	if (!(w = wide_path(path)))
 		return -errno;
 	a = GetFileAttributesW(w);
 	if (a == INVALID_FILE_ATTRIBUTES) {
@@ -186,7 +213,7 @@ static int final_path(HANDLE h, char *out, size_t len)
  * INVALID_HANDLE_VALUE with *rc set. */
 static HANDLE open_name(const char *path, DWORD access, DWORD share, int *rc)
 {
-	wchar_t *w = win_wide(path);
+	wchar_t *w = wide_path(path);
 	HANDLE h;
 
 	if (!w) {

@@ -3,8 +3,9 @@
  * default for a local directory is chosen (target.h): iocp, then psync
  * (blocking ReadFile / WriteFile worker threads, lfile_transfer); null is
  * never the default (it makes no files). There is no smb back-end on
- * Windows: shares through Windows' own client come with the daemon on
- * Windows, so the SMB children (smb.h) are never spawned here.
+ * Windows: a share is a path, \\server\share\dir, that iocp and psync reach
+ * through Windows' own SMB client (sys.h, confine.h), so the SMB children
+ * (smb.h) are never spawned here.
  */
 #include <stdio.h>
 

@@ -50,13 +50,18 @@ struct probe {
 	char cpu_model[256];	/* /proc/cpuinfo "model name" */
 	int cpus;		/* online CPUs */
 	int64_t memory_bytes;	/* physical memory */
-	/* an SMB target (the smb back-end's probe); "" / -1 for a local one */
+	/* an SMB target (the smb back-end's probe; on Windows a share
+	 * through Windows' own client, probe_share_win.c); "" / -1 for a
+	 * local one */
 	char smb_server[256];
 	int smb_port; /* 0: the default, 445 */
 	char smb_share[256];
 	char smb_dialect[16]; /* negotiated: "SMB2_02" … "SMB3_11" */
 	int smb_signing;      /* traffic after the tree connect: 1, 0, -1 */
 	int smb_encryption;   /* 1, 0, -1 */
+	int smb_ca; /* continuous availability: the handle is persistent or
+		       the share is continuously available, 1, 0, or -1
+		       unknown (Windows only: libsmbclient does not tell) */
 };
 
 /*

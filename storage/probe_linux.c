@@ -381,7 +381,7 @@ int probe_path(const char *path, struct probe *p)
 	p->fs_block_size = p->free_bytes = p->total_bytes = -1;
 	p->memory_bytes = -1;
 	p->rotational = p->cpus = -1;
-	p->smb_signing = p->smb_encryption = -1;
+	p->smb_signing = p->smb_encryption = p->smb_ca = -1;
 
 	real = realpath(path, NULL);
 	if (!real) {

@@ -29,13 +29,13 @@
  *
  * Not filled: mount_options ("" — Windows has no mount options; what the
  * filesystem does is in fs_features), mount_type but "remote" for a
- * share (GetDriveTypeW: DRIVE_REMOTE), and "deduplication" in
- * fs_features: no GetVolumeInformation flag tells it, and the documented
- * ways (the Data Deduplication WMI provider, a file's IO_REPARSE_TAG_DEDUP)
- * are not a cheap question about a volume. A volume on more than one disk
- * (a spanned or striped dynamic volume) leaves the disk fields empty: one
- * disk's model would misdescribe it. A Storage Spaces volume is one
- * virtual disk, bus "Spaces".
+ * share (GetDriveTypeW: DRIVE_REMOTE; its smb fields: probe_share_win.c),
+ * and "deduplication" in fs_features: no GetVolumeInformation flag tells
+ * it, and the documented ways (the Data Deduplication WMI provider, a
+ * file's IO_REPARSE_TAG_DEDUP) are not a cheap question about a volume.
+ * A volume on more than one disk (a spanned or striped dynamic volume)
+ * leaves the disk fields empty: one disk's model would misdescribe it. A
+ * Storage Spaces volume is one virtual disk, bus "Spaces".
  *
  * Invariant: as on Linux, a string that does not fit its field is left ""
  * rather than cut short.
@@ -49,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe_win.h"
 #include "winapi.h"
 
 #include <winioctl.h>
@@ -576,7 +577,7 @@ static void probe_init(struct probe *p)
 	p->fs_block_size = p->free_bytes = p->total_bytes = -1;
 	p->memory_bytes = -1;
 	p->rotational = p->cpus = -1;
-	p->smb_signing = p->smb_encryption = -1;
+	p->smb_signing = p->smb_encryption = p->smb_ca = -1;
 }
 
 /* See probe.h. On error *p holds only unknowns ("" and -1). */
@@ -604,6 +605,8 @@ int probe_path(const char *path, struct probe *p)
 		probe_volume(vol, p);
 	else if (vol)
 		vol[0] = 0;
+	if (real[0] == L'\\' && real[1] == L'\\') /* \\server\share\… */
+		probe_share(real, p, probe_win_trace);
 	/* free space as this user sees it at the directory (a file: its
 	 * volume) */
 	dir = (attr & FILE_ATTRIBUTE_DIRECTORY) ? with_slash(real) : NULL;

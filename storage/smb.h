@@ -30,6 +30,12 @@ extern const int smb_n_dialects;
 /* Index of name in smb_dialects, or -1. */
 int smb_dialect_index(const char *name);
 
+/* The name of the dialect numbered major.minor.revision (2.0.2 "SMB2_02",
+ * 2.1 "SMB2_10", 3.0 "SMB3_00", 3.0.2 "SMB3_02", 3.1.1 "SMB3_11"; Windows'
+ * FILE_REMOTE_PROTOCOL_INFO numbers them so), or "" for another. */
+const char *smb_dialect_of_version(unsigned major, unsigned minor,
+				   unsigned revision);
+
 /* Who connects, and how: the tuning knobs of a before/after comparison. */
 struct smb_session {
 	char user[128];
@@ -57,6 +63,12 @@ int smb_url_parse(const char *url, struct smb_url *u, char *err, size_t len);
 
 /* Is path an smb:// URL? */
 int smb_is_url(const char *path);
+
+/* Why url cannot be a target in a build without the smb back-end
+ * (storbench.exe: shares go through Windows' own client), naming the
+ * share the Windows way: "this build has no SMB back-end: name the share
+ * as \\server\share\dir (…)", into buf. */
+void smb_no_backend(const char *url, char *buf, size_t len);
 
 enum { SMB_STAGE_CONNECT = 1, SMB_STAGE_OP = 2 };
 

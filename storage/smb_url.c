@@ -21,6 +21,20 @@ int smb_dialect_index(const char *name)
 	return -1;
 }
 
+const char *smb_dialect_of_version(unsigned major, unsigned minor,
+				   unsigned revision)
+{
+	if (major == 2 && minor == 0)
+		return smb_dialects[0];
+	if (major == 2 && minor == 1)
+		return smb_dialects[1];
+	if (major == 3 && minor == 0)
+		return smb_dialects[revision == 2 ? 3 : 2];
+	if (major == 3 && minor == 1)
+		return smb_dialects[4];
+	return "";
+}
+
 int smb_is_url(const char *path)
 {
 	return path && strncmp(path, "smb://", 6) == 0;
@@ -142,4 +156,25 @@ int smb_url_parse(const char *url, struct smb_url *u, char *err, size_t len)
 		seg = end ? end + 1 : seg + k;
 	}
 	return 0;
+}
+
+void smb_no_backend(const char *url, char *buf, size_t len)
+{
+	struct smb_url u;
+	char err[160],
+		unc[sizeof(u.server) + sizeof(u.share) + sizeof(u.path) + 8];
+
+	if (smb_url_parse(url, &u, err, sizeof(err)) < 0) {
+		snprintf(unc, sizeof(unc), "\\\\server\\share\\dir");
+	} else {
+		snprintf(unc, sizeof(unc), "\\\\%s\\%s%s%s", u.server, u.share,
+			 u.path[0] ? "\\" : "", u.path);
+		for (char *c = unc; *c; c++)
+			if (*c == '/')
+				*c = '\\';
+	}
+	snprintf(buf, len,
+		 "this build has no SMB back-end: name the share as %s "
+		 "(Windows' own SMB client measures it)",
+		 unc);
 }

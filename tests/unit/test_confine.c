@@ -2,7 +2,10 @@
  * test_confine — where jobs may write (daemon/confine.c): roots, "..",
  * symlinks out of a root, a root swapped for a symlink after start, SMB
  * shares, the reserve, and raw block devices (a real loop device; skipped,
- * saying why, without root or loop devices).
+ * saying why, without root or loop devices). And the text of a Windows
+ * share's path (unc.h: portable, so tested here; storbench.exe's
+ * confinement of shares is tests/windows/unc.test.mjs), which on Linux is
+ * a local path ("//x" is "/x").
  */
 #include "test.h"
 
@@ -16,6 +19,8 @@
 #include <unistd.h>
 
 #include "confine.h"
+#include "sys.h"
+#include "unc.h"
 
 static char base[PATH_MAX / 2];
 static char why[1024];
@@ -245,6 +250,92 @@ static void test_device(void)
 	confine_reset();
 }
 
+static void test_unc(void)
+{
+	struct unc_path u, root;
+	char err[200], buf[PATH_MAX + 16], path[PATH_MAX], real[PATH_MAX];
+	char name[301];
+
+	/* which texts are a share's path: not the device forms */
+	ASSERT_TRUE(unc_is("\\\\srv\\share\\dir"));
+	ASSERT_TRUE(unc_is("//srv/share"));
+	ASSERT_TRUE(unc_is("\\\\srv"));
+	ASSERT_TRUE(!unc_is("\\\\.\\D:"));
+	ASSERT_TRUE(!unc_is("\\\\?\\UNC\\srv\\share"));
+	ASSERT_TRUE(!unc_is("//./PhysicalDrive0"));
+	ASSERT_TRUE(!unc_is("///x"));
+	ASSERT_TRUE(!unc_is("/x") && !unc_is("D:/x") && !unc_is(""));
+	/* its parts, '/' kept between the names below the share */
+	ASSERT_EQ(unc_parse("\\\\Srv\\Share\\a/b\\", &u, err, sizeof(err)), 0);
+	ASSERT_STR_EQ(u.server, "Srv");
+	ASSERT_STR_EQ(u.share, "Share");
+	ASSERT_STR_EQ(u.dir, "a/b");
+	ASSERT_EQ(unc_format(&u, '/', 0, buf, sizeof(buf)), 0);
+	ASSERT_STR_EQ(buf, "//Srv/Share/a/b");
+	ASSERT_EQ(unc_format(&u, '\\', 0, buf, sizeof(buf)), 0);
+	ASSERT_STR_EQ(buf, "\\\\Srv\\Share\\a\\b");
+	ASSERT_EQ(unc_format(&u, '\\', 1, buf, sizeof(buf)), 0);
+	ASSERT_STR_EQ(buf, "\\\\Srv\\Share");
+	ASSERT_EQ(unc_format(&u, '/', 0, buf, 8), -ENAMETOOLONG);
+	ASSERT_STR_EQ(buf, "");
+	ASSERT_EQ(unc_parse("//srv/share", &u, err, sizeof(err)), 0);
+	ASSERT_STR_EQ(u.dir, "");
+	/* what is refused, and why */
+	ASSERT_EQ(unc_parse("\\\\srv", &u, err, sizeof(err)), -EINVAL);
+	ASSERT_TRUE(strstr(err, "no share") != NULL);
+	ASSERT_EQ(unc_parse("\\\\srv\\", &u, err, sizeof(err)), -EINVAL);
+	ASSERT_EQ(unc_parse("//srv//share", &u, err, sizeof(err)), -EINVAL);
+	ASSERT_TRUE(strstr(err, "empty share name") != NULL);
+	ASSERT_EQ(unc_parse("//srv/share/a//b", &u, err, sizeof(err)), -EINVAL);
+	ASSERT_EQ(unc_parse("//srv/share/../x", &u, err, sizeof(err)), -EINVAL);
+	ASSERT_TRUE(strstr(err, "\"..\"") != NULL);
+	ASSERT_EQ(unc_parse("//srv/share/./x", &u, err, sizeof(err)), -EINVAL);
+	ASSERT_EQ(unc_parse("//srv/..", &u, err, sizeof(err)), -EINVAL);
+	memset(name, 'a', 300);
+	name[300] = '\0';
+	snprintf(path, sizeof(path), "//%s/share", name);
+	ASSERT_EQ(unc_parse(path, &u, err, sizeof(err)), -EINVAL);
+	ASSERT_TRUE(strstr(err, "server name longer") != NULL);
+	/* under: server and share without case, then whole names */
+	ASSERT_EQ(unc_parse("\\\\SRV\\Bench\\Dir", &root, err, sizeof(err)), 0);
+	ASSERT_EQ(unc_parse("//srv/bench/dir", &u, err, sizeof(err)), 0);
+	ASSERT_TRUE(unc_under(&u, &root));
+	ASSERT_EQ(unc_parse("//srv/bench/DIR/sub", &u, err, sizeof(err)), 0);
+	ASSERT_TRUE(unc_under(&u, &root));
+	ASSERT_EQ(unc_parse("//srv/bench/dir2", &u, err, sizeof(err)), 0);
+	ASSERT_TRUE(!unc_under(&u, &root));
+	ASSERT_EQ(unc_parse("//srv/bench", &u, err, sizeof(err)), 0);
+	ASSERT_TRUE(!unc_under(&u, &root));
+	ASSERT_EQ(unc_parse("//srv/bench2/dir", &u, err, sizeof(err)), 0);
+	ASSERT_TRUE(!unc_under(&u, &root));
+	ASSERT_EQ(unc_parse("//srv2/bench/dir", &u, err, sizeof(err)), 0);
+	ASSERT_TRUE(!unc_under(&u, &root));
+	ASSERT_EQ(unc_parse("//srv/bench", &root, err, sizeof(err)), 0);
+	ASSERT_EQ(unc_parse("//Srv/BENCH/any/dir", &u, err, sizeof(err)), 0);
+	ASSERT_TRUE(unc_under(&u, &root));
+	/* other letters than ASCII must match exactly: narrower, not wider */
+	ASSERT_EQ(unc_parse("//srv/bench/\xc3\xa9t\xc3\xa9", &root, err,
+			    sizeof(err)),
+		  0);
+	ASSERT_EQ(unc_parse("//srv/bench/\xc3\x89T\xc3\x89", &u, err,
+			    sizeof(err)),
+		  0);
+	ASSERT_TRUE(!unc_under(&u, &root));
+
+	/* Linux: no path is a share; "//x" is the local "/x" as before */
+	ASSERT_TRUE(!sys_path_share("//srv/share"));
+	confine_reset();
+	path_of(path, "unc-root");
+	ASSERT_EQ(mkdir(path, 0700), 0);
+	ASSERT_EQ(confine_allow(path, why, sizeof(why)), 0);
+	ASSERT_STR_EQ(why, "");
+	snprintf(buf, sizeof(buf), "/%s", path);
+	ASSERT_EQ(confine_dir(buf, NULL, real, why, sizeof(why)), 0);
+	ASSERT_STR_EQ(real, path);
+	ASSERT_EQ(confine_share("//srv/share", why, sizeof(why)), -EACCES);
+	confine_reset();
+}
+
 static void test_setup(void)
 {
 	char tmpl[] = "/tmp/test_confine.XXXXXX";
@@ -269,4 +360,4 @@ static void test_teardown(void)
 }
 
 TEST_MAIN(test_setup, test_roots, test_allow_refusals, test_smb, test_reserve,
-	  test_device, test_teardown)
+	  test_device, test_unc, test_teardown)

@@ -312,6 +312,27 @@ static void test_url_parse(void)
 		  -EINVAL);
 }
 
+/* The dialect Windows' FILE_REMOTE_PROTOCOL_INFO numbers, by the names
+ * the smb back-end's probe gives (storbench.exe's probe of a share), and
+ * the sentence storbench.exe gives for an smb:// target. */
+static void test_dialect_names(void)
+{
+	char why[400];
+
+	ASSERT_STR_EQ(smb_dialect_of_version(2, 0, 2), "SMB2_02");
+	ASSERT_STR_EQ(smb_dialect_of_version(2, 1, 0), "SMB2_10");
+	ASSERT_STR_EQ(smb_dialect_of_version(3, 0, 0), "SMB3_00");
+	ASSERT_STR_EQ(smb_dialect_of_version(3, 0, 2), "SMB3_02");
+	ASSERT_STR_EQ(smb_dialect_of_version(3, 1, 1), "SMB3_11");
+	ASSERT_STR_EQ(smb_dialect_of_version(1, 0, 0), "");
+	ASSERT_STR_EQ(smb_dialect_of_version(4, 0, 0), "");
+	smb_no_backend("smb://srv:4455/share/a/b", why, sizeof(why));
+	ASSERT_TRUE(strstr(why, "name the share as \\\\srv\\share\\a\\b ") !=
+		    NULL);
+	smb_no_backend("smb://u:pw@srv/share", why, sizeof(why));
+	ASSERT_TRUE(strstr(why, "pw") == NULL); /* not echoed */
+}
+
 static void test_stop_smbd(void)
 {
 	int status;
@@ -324,5 +345,6 @@ static void test_stop_smbd(void)
 	ASSERT_EQ(system(cmd), 0);
 }
 
-TEST_MAIN(test_url_parse, test_start_smbd, test_engine_over_smb, test_errors,
-	  test_probe_knobs, test_file_ops, test_stop_smbd)
+TEST_MAIN(test_url_parse, test_dialect_names, test_start_smbd,
+	  test_engine_over_smb, test_errors, test_probe_knobs, test_file_ops,
+	  test_stop_smbd)

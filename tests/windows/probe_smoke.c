@@ -93,6 +93,7 @@ int main(void)
 	str("smb_dialect", p.smb_dialect);
 	num("smb_signing", p.smb_signing);
 	num("smb_encryption", p.smb_encryption);
+	num("smb_ca", p.smb_ca);
 	probe_win_trace = NULL;
 	src = probe_space(path, &free_b, &total_b);
 	num("space.rc", src);

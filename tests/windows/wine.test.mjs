@@ -62,7 +62,7 @@ test('a static Windows x86-64 program: only system DLLs', opts, () => {
   assert.equal(dump.status, 0, dump.stderr);
   const dlls = [...dump.stdout.matchAll(/DLL Name: (\S+)/g)].map((m) => m[1].toLowerCase());
   const system = new Set(['kernel32.dll', 'msvcrt.dll', 'ws2_32.dll', 'advapi32.dll', 'bcrypt.dll',
-    'crypt32.dll', 'secur32.dll', 'shell32.dll', 'user32.dll', 'ntdll.dll', 'ole32.dll']);
+    'crypt32.dll', 'secur32.dll', 'shell32.dll', 'user32.dll', 'ntdll.dll', 'ole32.dll', 'mpr.dll']);
   assert.ok(dlls.length > 0 && dlls.every((d) => system.has(d)), `imports: ${dlls.join(', ')}`);
 });
 

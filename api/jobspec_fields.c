@@ -1,0 +1,191 @@
+/*
+ * jobspec_fields — the job's field descriptors (jobspec_fields, fields.h):
+ * one table that validates a job request (jobspec.c), lists a job's fields
+ * in GET /api/v1/profiles and writes them into the OpenAPI document. The
+ * profile and engine choices are filled once from the presets and from
+ * every system's back-end names (target.h: tgt_engine_names), so that the
+ * document is the same on Linux and Windows.
+ */
+#include "api.h"
+
+#include <pthread.h>
+
+#include "archive.h"
+#include "fields.h"
+#include "jobsession.h"
+#include "plan.h"
+#include "preset.h"
+#include "target.h"
+
+#define MAX_SIZE (64ULL << 40)
+#define MAX_CHOICES 32
+
+/* profile and engine: the names of this build's presets and back-ends,
+ * filled once (choices_init) */
+static const char *profiles[MAX_CHOICES + 1];
+static const char *engines[MAX_CHOICES + 1];
+
+static const struct field label = {
+	.type = FIELD_STRING, .min = 1, .max = 64, .flags = FIELD_CLEAN
+};
+static const struct field other_target = { .type = FIELD_DIR };
+static const struct field test = { .type = FIELD_OBJECT,
+				   .sub = plan_test_fields,
+				   .n_sub = PLAN_N_TEST_FIELDS };
+
+const struct field jobspec_fields[] = {
+	{ .name = "target",
+	  .type = FIELD_DIR,
+	  .def_text = "DATA/scratch, the daemon's scratch folder",
+	  .help = "an existing directory under an allowed root (DATA/scratch, "
+		  "or one given with --allow) where storbench creates its own "
+		  "test file and removes it afterwards; or a raw block device "
+		  "allowed with --allow-device (presets of tests only); or a "
+		  "directory on an allowed share: smb://server[:port]/share/dir"
+		  " (no user or password in the URL), or storbench.exe's "
+		  "\\\\server\\share\\dir (Windows' SMB client); resolved" },
+	{ .name = "compare_with",
+	  .type = FIELD_LIST,
+	  .item = &other_target,
+	  .min_items = 1,
+	  .max_items = JOB_MAX_SIDES - 1,
+	  .flags = FIELD_NULLABLE,
+	  .def_text = "none (null): a job of one target",
+	  .help = "an interleaved comparison job: more targets (each as "
+		  "target is; the same directory again is an A/A series) "
+		  "that run the same tests in alternating order round after "
+		  "round (A B, B A, …; iterations is the number of rounds), "
+		  "each round on a freshly made test file; one run per "
+		  "target, compared by a paired test over the rounds; for "
+		  "the profiles that are a list of tests, on directories or "
+		  "shares, not raw devices" },
+	{ .name = "profile",
+	  .type = FIELD_ENUM,
+	  .choices = profiles,
+	  .def_text = "the first profile GET /api/v1/profiles lists",
+	  .help = "a profile name from GET /api/v1/profiles" },
+	{ .name = "size",
+	  .type = FIELD_BYTES,
+	  .unit = "B",
+	  .min = 8 << 20,
+	  .max = (double)MAX_SIZE,
+	  .step = 1 << 20,
+	  .def_text = "the profile's",
+	  .help = "the test file's size; it must fit in the target's free "
+		  "space less the reserve (10 % of the filesystem unless "
+		  "--reserve says otherwise), and on a raw device in the "
+		  "device" },
+	{ .name = "iterations",
+	  .type = FIELD_INT,
+	  .min = 1,
+	  .max = 100,
+	  .def_text = "the profile's; for an interleaved job (compare_with) "
+		      "10 rounds, or the profile's if more",
+	  .help = "runs of each test; the best is the headline; in an "
+		  "interleaved job, its rounds" },
+	{ .name = "duration_s",
+	  .type = FIELD_NUMBER,
+	  .unit = "s",
+	  .min = 0.5,
+	  .max = 3600,
+	  .def_text = "the profile's",
+	  .help = "the measured window of each iteration" },
+	{ .name = "interval_s",
+	  .type = FIELD_NUMBER,
+	  .unit = "s",
+	  .min = 0,
+	  .max = 3600,
+	  .def_text = "the profile's",
+	  .help = "a pause between tests" },
+	{ .name = "labels",
+	  .type = FIELD_LIST,
+	  .item = &label,
+	  .min_items = 0,
+	  .max_items = 32,
+	  .flags = FIELD_UNIQUE,
+	  .def = "[]",
+	  .help = "tags for grouping and comparing runs" },
+	{ .name = "notes",
+	  .type = FIELD_STRING,
+	  .min = 0,
+	  .max = 4096,
+	  .def = "\"\"",
+	  .help = "free text kept with the run" },
+	{ .name = "tests",
+	  .type = FIELD_LIST,
+	  .item = &test,
+	  .min_items = 1,
+	  .max_items = PLAN_MAX_TESTS,
+	  .help = "the tests of the profile that takes them, run in order: "
+		  "required with it, refused with any other; at most 64 "
+		  "counting every sweep point" },
+	{ .name = "engine",
+	  .type = FIELD_ENUM,
+	  .choices = engines,
+	  .def_text = "io_uring on Linux, iocp on Windows; psync where that "
+		      "cannot be set up",
+	  .help = "the I/O back-end of a local target: io_uring (Linux), "
+		  "iocp (Windows: overlapped I/O on a completion port), psync "
+		  "(one thread per queue slot doing positioned blocking reads "
+		  "and writes) or null (no I/O: the engine's own cost); a "
+		  "back-end of the other system is refused; refused with an "
+		  "smb:// target, which runs on smb" },
+	{ .name = "direct",
+	  .type = FIELD_BOOL,
+	  .def = "true",
+	  .help = "open the test file with O_DIRECT (true) or measure "
+		  "buffered I/O (false; refused on an SMB target)" },
+	{ .name = "data",
+	  .type = FIELD_ENUM,
+	  .choices = plan_data_names,
+	  .def = "\"random\"",
+	  .help = "what writes carry, for every test: \"random\" "
+		  "(incompressible, never repeated), \"zeros\" or \"repeat\" "
+		  "(one 4 KiB block)" },
+	{ .name = "ramp_s",
+	  .type = FIELD_NUMBER,
+	  .unit = "s",
+	  .min = 0,
+	  .max = 3600,
+	  .def = "0",
+	  .help = "I/O before each measured window, counted nowhere, for "
+		  "every time-based test" },
+	{ .name = "options",
+	  .type = FIELD_OBJECT,
+	  .help = "the profile's options (its fields in GET "
+		  "/api/v1/profiles)" },
+	{ .name = "credential",
+	  .type = FIELD_STRING,
+	  .min = 1,
+	  .max = 64,
+	  .flags = FIELD_CLEAN,
+	  .help = "the name of a stored credential (POST /api/v1/credentials): "
+		  "required with an smb:// target, refused with a local one, "
+		  "optional with storbench.exe's \\\\server\\share\\dir (the "
+		  "job connects the share with it, else as the daemon)" },
+	{ .name = "smb",
+	  .type = FIELD_OBJECT,
+	  .sub = jobsession_smb_fields,
+	  .n_sub = JOBSESSION_N_SMB_FIELDS,
+	  .help = "SMB protocol knobs, for an smb:// target" },
+};
+const size_t jobspec_n_fields = FIELDS_N(jobspec_fields);
+
+static pthread_once_t choices_once = PTHREAD_ONCE_INIT;
+
+static void choices_init(void)
+{
+	const struct preset *p;
+	size_t n = 0;
+
+	for (size_t i = 0; n < MAX_CHOICES && (p = preset_at(i)); i++)
+		profiles[n++] = p->name;
+	/* every system's: one document for all (tgt_engine_names) */
+	for (n = 0; n < MAX_CHOICES && tgt_engine_names[n]; n++)
+		engines[n] = tgt_engine_names[n];
+}
+
+void jobspec_init(void)
+{
+	pthread_once(&choices_once, choices_init);
+}

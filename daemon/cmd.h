@@ -17,10 +17,44 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "confine.h"
+
 struct archive;
 
 /* storbench serve [...]: the daemon, until a stop signal (cmd_serve.c). */
 int cmd_serve(int argc, char **argv);
+
+/* serve's options as its command line gave them (cmd_serve_options): the
+ * strings point into argv; NULL or 0 for what it left out. */
+struct cmd_serve_opts {
+	const char *listen; /* ADDR:PORT; NULL: 127.0.0.1:8080 */
+	const char *data;   /* NULL: ./var (the Windows service: its own) */
+	const char *token_file, *reserve, *log_format;
+	const char *allow[CONFINE_MAX_ROOTS], *devs[CONFINE_MAX_ROOTS];
+	size_t n_allow, n_devs;
+	int demo, require_token, help;
+};
+/*
+ * Reads serve's options from argv (argv[0]: the command's name; getopt's
+ * state starts afresh) into *o, without acting on any. 0 (o->help set on
+ * --help: the caller prints its usage), or -EINVAL with the reason on
+ * stderr in the words of cmd ("storbench CMD: unknown option --x"; the
+ * caller prints its usage and exits 2).
+ */
+int cmd_serve_options(const char *cmd, int argc, char **argv,
+		      struct cmd_serve_opts *o);
+/*
+ * Refuses, on stderr in the words of cmd, what serve would refuse in o
+ * without its data directory: --listen not ADDR:PORT, a --reserve, --allow
+ * or --allow-device that confine.h refuses, a --token-file it cannot read
+ * or would refuse. For `service install`, which stores options the service
+ * reads later: it sets this process's confinement policy, so call it in a
+ * process that serves nothing. 0, or -EINVAL (exit 2).
+ */
+int cmd_serve_check(const char *cmd, const struct cmd_serve_opts *o);
+/* The daemon with options o (cmd_serve after its options): until a stop
+ * request. The process's exit status. */
+int cmd_serve_run(const struct cmd_serve_opts *o);
 /* storbench run [...] TARGET: one job, here and now (cmd_run.c). */
 int cmd_run(int argc, char **argv);
 /* storbench import [...] FILE...: results of other tools (cmd_import.c). */

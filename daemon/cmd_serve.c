@@ -14,6 +14,11 @@
  * every thread and taken with sigwait() here, so no handler runs in the middle
  * of an I/O loop.
  *
+ * The options are read apart from acting on them (cmd_serve_options, then
+ * cmd_serve_run), so that `storbench service install` (Windows) reads the
+ * same options, refuses what serve would (cmd_serve_check), and the service
+ * runs the same daemon.
+ *
  * Secrets: the daemon runs with umask 077 (its data directory 0700, its
  * files 0600; on Windows a protected access list for Administrators and the
  * daemon's account, sys_private_win.c) and without core dumps (RLIMIT_CORE
@@ -108,7 +113,8 @@ static void queue_demo(struct api_ctx *ctx)
 	job_spec_clear(&s);
 }
 
-int cmd_serve(int argc, char **argv)
+int cmd_serve_options(const char *cmd, int argc, char **argv,
+		      struct cmd_serve_opts *o)
 {
 	static const struct option opts[] = {
 		{ "listen", required_argument, NULL, 'l' },
@@ -123,18 +129,10 @@ int cmd_serve(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *listen = "127.0.0.1:8080", *data = "./var";
-	const char *token_file = NULL, *allow[CONFINE_MAX_ROOTS],
-		   *devs[CONFINE_MAX_ROOTS], *reserve = NULL;
-	char db[PATH_MAX], scratch[PATH_MAX], real[PATH_MAX],
-		creds[PATH_MAX + 32];
-	char tokpath[PATH_MAX + 16], why[PATH_MAX + 200], roots[1024];
-	struct api_ctx ctx = { 0 };
-	struct api_server *srv = NULL;
-	struct jobq *q = NULL;
-	size_t n_allow = 0, n_devs = 0;
-	int c, sig = 0, demo = 0, rc = 1, err, lock = -1;
+	int c;
 
+	memset(o, 0, sizeof(*o));
+	optind = 0; /* afresh (glibc and mingw-w64 alike) */
 	while ((c = getopt_long(argc, argv, ":l:d:Da:A:r:t:TL:h", opts,
 				NULL)) != -1) {
 		switch (c) {
@@ -142,59 +140,125 @@ int cmd_serve(int argc, char **argv)
 			if (strcmp(optarg, "json") != 0 &&
 			    strcmp(optarg, "text") != 0) {
 				fprintf(stderr,
-					"storbench serve: --log-format: text "
-					"or json\n");
-				return 2;
+					"storbench %s: --log-format: text or "
+					"json\n",
+					cmd);
+				return -EINVAL;
 			}
-			log_setup(strcmp(optarg, "json") == 0 ? LOG_JSON
-							      : LOG_TEXT,
-				  0);
+			o->log_format = optarg;
 			break;
 		case 'l':
-			listen = optarg;
+			o->listen = optarg;
 			break;
 		case 'd':
-			data = optarg;
+			o->data = optarg;
 			break;
 		case 'D':
-			demo = 1;
+			o->demo = 1;
 			break;
 		case 'a':
 		case 'A':
-			if ((c == 'a' ? n_allow : n_devs) ==
+			if ((c == 'a' ? o->n_allow : o->n_devs) ==
 			    CONFINE_MAX_ROOTS) {
 				log_error("at most %d of --%s",
 					  CONFINE_MAX_ROOTS,
 					  c == 'a' ? "allow" : "allow-device");
-				return 2;
+				return -EINVAL;
 			}
 			if (c == 'a')
-				allow[n_allow++] = optarg;
+				o->allow[o->n_allow++] = optarg;
 			else
-				devs[n_devs++] = optarg;
+				o->devs[o->n_devs++] = optarg;
 			break;
 		case 'r':
-			reserve = optarg;
+			o->reserve = optarg;
 			break;
 		case 't':
-			token_file = optarg;
+			o->token_file = optarg;
 			break;
 		case 'T':
-			ctx.require_token = 1;
+			o->require_token = 1;
 			break;
 		case 'h':
-			fputs(usage_serve, stdout);
+			o->help = 1;
 			return 0;
 		default:
-			cmd_bad_option("serve", c, argv);
-			fputs(usage_serve, stderr);
-			return 2;
+			cmd_bad_option(cmd, c, argv);
+			return -EINVAL;
 		}
 	}
 	if (optind != argc) {
+		fprintf(stderr, "storbench %s: unexpected argument %s\n", cmd,
+			argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cmd_serve_check(const char *cmd, const struct cmd_serve_opts *o)
+{
+	char why[PATH_MAX + 200];
+	struct api_ctx ctx = { 0 }; /* (for its token's size) */
+	const char *listen = o->listen ? o->listen : "127.0.0.1:8080";
+
+	if (api_listen_is_loopback(listen) < 0) {
+		fprintf(stderr,
+			"storbench %s: --listen %s: not ADDR:PORT with a "
+			"numeric address and a port from 1 to 65535\n",
+			cmd, listen);
+		return -EINVAL;
+	}
+	if (o->reserve && confine_set_reserve(o->reserve, why, sizeof(why)) < 0)
+		goto refused;
+	for (size_t i = 0; i < o->n_allow; i++)
+		if (confine_allow(o->allow[i], why, sizeof(why)) < 0)
+			goto refused;
+	for (size_t i = 0; i < o->n_devs; i++)
+		if (confine_allow_device(o->devs[i], why, sizeof(why)) < 0)
+			goto refused;
+	/* (the default token is made by the daemon on its first start) */
+	if (o->token_file &&
+	    cmd_load_token(o->token_file, 0, ctx.token, sizeof(ctx.token)) < 0)
+		return -EINVAL; /* logged (and the buffer wiped) */
+	os_wipe(ctx.token, sizeof(ctx.token));
+	return 0;
+refused:
+	fprintf(stderr, "storbench %s: %s\n", cmd, why);
+	return -EINVAL;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+	struct cmd_serve_opts o;
+
+	if (cmd_serve_options("serve", argc, argv, &o) < 0) {
 		fputs(usage_serve, stderr);
 		return 2;
 	}
+	if (o.help) {
+		fputs(usage_serve, stdout);
+		return 0;
+	}
+	return cmd_serve_run(&o);
+}
+
+int cmd_serve_run(const struct cmd_serve_opts *o)
+{
+	const char *listen = o->listen ? o->listen : "127.0.0.1:8080";
+	const char *data = o->data ? o->data : "./var";
+	const char *token_file = o->token_file;
+	char db[PATH_MAX], scratch[PATH_MAX], real[PATH_MAX],
+		creds[PATH_MAX + 32];
+	char tokpath[PATH_MAX + 16], why[PATH_MAX + 200], roots[1024];
+	struct api_ctx ctx = { .require_token = o->require_token };
+	struct api_server *srv = NULL;
+	struct jobq *q = NULL;
+	int sig = 0, rc = 1, err, lock = -1;
+
+	if (o->log_format)
+		log_setup(strcmp(o->log_format, "json") == 0 ? LOG_JSON
+							     : LOG_TEXT,
+			  0);
 	/* (a bad ADDR:PORT is refused by api_start, after the lock) */
 	if (api_listen_is_loopback(listen) == 0)
 		ctx.require_token = 1;
@@ -223,38 +287,39 @@ int cmd_serve(int argc, char **argv)
 		log_error("%s", why);
 		return 1;
 	}
-	for (size_t i = 0; i < n_allow; i++) {
+	for (size_t i = 0; i < o->n_allow; i++) {
 		char who[200];
-		if (confine_allow(allow[i], why, sizeof(why)) < 0) {
+		if (confine_allow(o->allow[i], why, sizeof(why)) < 0) {
 			log_error("%s", why);
 			return 2;
 		}
 		if (why[0]) /* a share allowed by its name */
 			log_warn("%s", why);
-		else if (sys_dir_open_to_all(allow[i], who, sizeof(who)))
+		else if (sys_dir_open_to_all(o->allow[i], who, sizeof(who)))
 			log_warn("--allow %s: %s; whoever can queue jobs can "
 				 "aim them at any folder made in it",
-				 allow[i], who);
+				 o->allow[i], who);
 	}
-	for (size_t i = 0; i < n_devs; i++) {
+	for (size_t i = 0; i < o->n_devs; i++) {
 		char dreal[PATH_MAX];
 		uint64_t bytes = 0;
-		if (confine_allow_device(devs[i], why, sizeof(why)) < 0) {
+		if (confine_allow_device(o->devs[i], why, sizeof(why)) < 0) {
 			log_error("%s", why);
 			return 2;
 		}
-		if (confine_device(devs[i], dreal, &bytes, why, sizeof(why)) <
-		    0)
+		if (confine_device(o->devs[i], dreal, &bytes, why,
+				   sizeof(why)) < 0)
 			log_warn(
 				"--allow-device %s: %s; jobs on it are refused "
 				"while that lasts",
-				devs[i], why);
+				o->devs[i], why);
 		else
 			log_info("jobs may overwrite the first bytes of raw "
 				 "device %s (%.1f GiB)",
 				 dreal, (double)bytes / (1 << 30));
 	}
-	if (reserve && confine_set_reserve(reserve, why, sizeof(why)) < 0) {
+	if (o->reserve &&
+	    confine_set_reserve(o->reserve, why, sizeof(why)) < 0) {
 		log_error("%s", why);
 		return 2;
 	}
@@ -315,7 +380,7 @@ int cmd_serve(int argc, char **argv)
 			 "(--require-token closes it); the token in %s works "
 			 "too",
 			 token_file ? token_file : tokpath);
-	if (demo)
+	if (o->demo)
 		queue_demo(&ctx);
 
 	sig = sys_wait_stop(-1);

@@ -22,6 +22,12 @@ void log_utc_now(char buf[32])
 
 static enum log_format format = LOG_TEXT;
 static int quiet;
+static FILE *sink; /* NULL: stderr */
+
+void log_to(FILE *f)
+{
+	sink = f;
+}
 
 void log_setup(enum log_format f, int q)
 {
@@ -29,17 +35,17 @@ void log_setup(enum log_format f, int q)
 	quiet = q;
 }
 
-/* text into stderr, control characters as \xNN (JSON: \u00NN, and " \
+/* text into out, control characters as \xNN (JSON: \u00NN, and " \
  * escaped). */
-static void put_escaped(const char *text, int json)
+static void put_escaped(FILE *out, const char *text, int json)
 {
 	for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
 		if (*c < 0x20 || *c == 0x7f)
-			fprintf(stderr, json ? "\\u%04x" : "\\x%02x", *c);
+			fprintf(out, json ? "\\u%04x" : "\\x%02x", *c);
 		else if (json && (*c == '"' || *c == '\\'))
-			fprintf(stderr, "\\%c", *c);
+			fprintf(out, "\\%c", *c);
 		else
-			putc_unlocked(*c, stderr);
+			putc_unlocked(*c, out);
 	}
 }
 
@@ -47,6 +53,7 @@ void log_msg(const char *level, const char *fmt, ...)
 {
 	char now[32], line[1024], what[8];
 	const char *msg = line;
+	FILE *out = sink ? sink : stderr;
 	long long id = 0;
 	int skip = 0;
 	va_list ap;
@@ -59,24 +66,24 @@ void log_msg(const char *level, const char *fmt, ...)
 	va_end(ap);
 	/* a path that is not UTF-8, or a cut through a character: '?' */
 	utf8_sanitize(line);
-	flockfile(stderr);
+	flockfile(out);
 	if (format == LOG_JSON) {
 		/* "job 3: …" / "run 3: …": the id becomes a field */
 		if (sscanf(line, "%3[a-z] %lld: %n", what, &id, &skip) == 2 &&
 		    skip > 0 &&
 		    (strcmp(what, "job") == 0 || strcmp(what, "run") == 0))
 			msg = line + skip;
-		fprintf(stderr, "{\"time\":\"%s\",\"level\":\"%s\",", now,
-			level);
+		fprintf(out, "{\"time\":\"%s\",\"level\":\"%s\",", now, level);
 		if (msg != line)
-			fprintf(stderr, "\"%s\":%lld,", what, id);
-		fputs("\"msg\":\"", stderr);
-		put_escaped(msg, 1);
-		fputs("\"}\n", stderr);
+			fprintf(out, "\"%s\":%lld,", what, id);
+		fputs("\"msg\":\"", out);
+		put_escaped(out, msg, 1);
+		fputs("\"}\n", out);
 	} else {
-		fprintf(stderr, "%s storbench %s: ", now, level);
-		put_escaped(line, 0);
-		putc_unlocked('\n', stderr);
+		fprintf(out, "%s storbench %s: ", now, level);
+		put_escaped(out, line, 0);
+		putc_unlocked('\n', out);
 	}
-	funlockfile(stderr);
+	fflush(out); /* (a file's buffer: the line whole, now) */
+	funlockfile(out);
 }

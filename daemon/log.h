@@ -1,6 +1,7 @@
 /*
- * log — one line per event on stderr. Thread-safe (one locked write per
- * line). Never given a password, a token or a request body.
+ * log — one line per event on stderr, or the file log_to names.
+ * Thread-safe (one locked write per line). Never given a password, a token
+ * or a request body.
  *
  * Text (the default): "2026-11-30T06:50:00Z storbench info: job 3: done".
  * JSON (--log-format json, for log shippers): one object per line,
@@ -12,11 +13,18 @@
 #ifndef STORBENCH_LOG_H
 #define STORBENCH_LOG_H
 
+#include <stdio.h>
+
 enum log_format { LOG_TEXT, LOG_JSON };
 
 /* How lines look from now on; quiet drops "info" lines (storbench run on a
  * terminal keeps only warnings and errors). Set before threads start. */
 void log_setup(enum log_format format, int quiet);
+
+/* Lines go to f from now on instead of stderr (NULL: stderr again), each
+ * flushed whole as it ends: the Windows service's log file, having no
+ * console. Set before threads start; f stays open while anything logs. */
+void log_to(FILE *f);
 
 void log_msg(const char *level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -17,7 +17,8 @@
  * The options are read apart from acting on them (cmd_serve_options, then
  * cmd_serve_run), so that `storbench service install` (Windows) reads the
  * same options, refuses what serve would (cmd_serve_check), and the service
- * runs the same daemon.
+ * runs the same daemon; cmd_serve_run says when it serves (sys_serving:
+ * the service is RUNNING from then on).
  *
  * Secrets: the daemon runs with umask 077 (its data directory 0700, its
  * files 0600; on Windows a protected access list for Administrators and the
@@ -383,6 +384,7 @@ int cmd_serve_run(const struct cmd_serve_opts *o)
 	if (o->demo)
 		queue_demo(&ctx);
 
+	sys_serving(); /* (a Windows service: now RUNNING) */
 	sig = sys_wait_stop(-1);
 	log_info("signal %d: stopping", sig);
 	rc = 0;

@@ -180,6 +180,11 @@ void sys_no_core_dumps(void);
  * afterwards, so that only sys_wait_stop takes them. Call before starting
  * threads. */
 void sys_hold_stop_requests(void);
+/* Says that the daemon serves (its listener is up, its queue runs) and
+ * waits for a stop request from now on: a Windows service reports
+ * SERVICE_RUNNING to the service manager (sys_proc_win.c); nothing
+ * otherwise, and nothing on Linux. */
+void sys_serving(void);
 /* Waits up to timeout_ms (< 0: for ever) for a request to stop: its
  * number (> 0), or 0 when the time ran out. A closed pipe is dropped. */
 int sys_wait_stop(int timeout_ms);

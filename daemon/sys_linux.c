@@ -405,6 +405,11 @@ void sys_hold_stop_requests(void)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
+void sys_serving(void)
+{
+	/* (the systemd unit is Type=exec: nothing to tell it) */
+}
+
 int sys_wait_stop(int timeout_ms)
 {
 	struct timespec t = { timeout_ms / 1000,

@@ -3,9 +3,12 @@
  * as UTF-8 (CommandLineToArgvW) and the console set up for UTF-8 and
  * escape sequences, the data directory's lock (a lock file opened with
  * share mode 0), no crash dialog or report (SetErrorMode), and stop
- * requests from the console (SetConsoleCtrlHandler). The paths and files
- * are sys_win.c's.
+ * requests from the console (SetConsoleCtrlHandler) and, when the process
+ * is a Windows service, from the service control manager
+ * (RegisterServiceCtrlHandlerExW: sys_proc_win.h). The paths and files are
+ * sys_win.c's.
  */
+#include "sys_proc_win.h"
 #include "sys.h"
 
 #include <errno.h>
@@ -16,6 +19,7 @@
 
 #include "winapi.h"
 #include <shellapi.h> /* after windows.h (winapi.h) */
+#include <tlhelp32.h>
 
 void sys_args_utf8(int *argc, char ***argv)
 {
@@ -136,11 +140,25 @@ void sys_no_core_dumps(void)
  */
 static HANDLE stop_event;
 static volatile LONG stop_number;
+/* 1 once the process is a service (sys_service_begin) */
+static volatile LONG as_service;
+
+/* Stop request number n: sys_wait_stop answers it. */
+static void request_stop(LONG n)
+{
+	InterlockedExchange(&stop_number, n);
+	SetEvent(stop_event);
+}
 
 static BOOL WINAPI on_console_event(DWORD type)
 {
 	LONG n;
 
+	/* every service gets a user's logoff and the system's shutdown here
+	 * too: the SCM's controls decide for a service */
+	if (as_service &&
+	    (type == CTRL_LOGOFF_EVENT || type == CTRL_SHUTDOWN_EVENT))
+		return TRUE;
 	switch (type) {
 	case CTRL_C_EVENT:
 		n = 2;
@@ -156,8 +174,7 @@ static BOOL WINAPI on_console_event(DWORD type)
 	default:
 		return FALSE;
 	}
-	InterlockedExchange(&stop_number, n);
-	SetEvent(stop_event);
+	request_stop(n);
 	if (type != CTRL_C_EVENT && type != CTRL_BREAK_EVENT)
 		Sleep(INFINITE);
 	return TRUE;
@@ -186,4 +203,116 @@ int sys_wait_stop(int timeout_ms)
 	if (WaitForSingleObject(stop_event, t) != WAIT_OBJECT_0)
 		return 0;
 	return (int)InterlockedExchange(&stop_number, 0);
+}
+
+/*
+ * The process as a service (sys_proc_win.h). The status is one structure
+ * under one lock: the control handler (the dispatcher's thread), the
+ * daemon's thread (sys_serving) and ServiceMain's end report through it,
+ * and once a stop is pending nothing reports RUNNING again.
+ */
+static SERVICE_STATUS_HANDLE service_handle;
+static SERVICE_STATUS service_status;
+static SRWLOCK service_lock = SRWLOCK_INIT;
+
+/* Reports state (SERVICE_*) with its wait hint in ms (0: none); the
+ * checkpoint counts the reports of a pending state. */
+static void service_report(DWORD state, DWORD wait_ms)
+{
+	SERVICE_STATUS *st = &service_status;
+
+	AcquireSRWLockExclusive(&service_lock);
+	/* RUNNING only after START_PENDING: not once a stop is pending */
+	if (service_handle && (state != SERVICE_RUNNING ||
+			       st->dwCurrentState == SERVICE_START_PENDING)) {
+		if (state == SERVICE_RUNNING || state == SERVICE_STOPPED)
+			st->dwCheckPoint = 0;
+		else if (state == st->dwCurrentState)
+			st->dwCheckPoint++;
+		else
+			st->dwCheckPoint = 1;
+		st->dwCurrentState = state;
+		st->dwWaitHint = wait_ms;
+		st->dwControlsAccepted =
+			state == SERVICE_RUNNING
+				? SERVICE_ACCEPT_STOP | SERVICE_ACCEPT_SHUTDOWN
+				: 0;
+		SetServiceStatus(service_handle, st);
+	}
+	ReleaseSRWLockExclusive(&service_lock);
+}
+
+static DWORD WINAPI on_service_control(DWORD control, DWORD type, void *data,
+				       void *ctx)
+{
+	(void)type;
+	(void)data;
+	(void)ctx;
+	switch (control) {
+	case SERVICE_CONTROL_STOP:
+	case SERVICE_CONTROL_SHUTDOWN:
+		service_report(SERVICE_STOP_PENDING, SYS_SERVICE_STOP_MS);
+		request_stop(15);
+		return NO_ERROR;
+	case SERVICE_CONTROL_INTERROGATE:
+		return NO_ERROR;
+	default:
+		return ERROR_CALL_NOT_IMPLEMENTED;
+	}
+}
+
+int sys_service_started(void)
+{
+	PROCESSENTRY32W e = { .dwSize = sizeof(e) };
+	DWORD self = GetCurrentProcessId(), parent = 0;
+	HANDLE snap = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
+	int found = 0;
+
+	if (snap == INVALID_HANDLE_VALUE)
+		return 0;
+	/* our parent's id, then its program's name */
+	for (BOOL ok = Process32FirstW(snap, &e); ok && !parent;
+	     ok = Process32NextW(snap, &e))
+		if (e.th32ProcessID == self)
+			parent = e.th32ParentProcessID;
+	for (BOOL ok = Process32FirstW(snap, &e); ok && parent && !found;
+	     ok = Process32NextW(snap, &e))
+		if (e.th32ProcessID == parent)
+			found = _wcsicmp(e.szExeFile, L"services.exe") == 0;
+	CloseHandle(snap);
+	return found;
+}
+
+int sys_service_begin(const wchar_t *name)
+{
+	SERVICE_STATUS_HANDLE h;
+
+	InterlockedExchange(&as_service, 1);
+	sys_hold_stop_requests(); /* the event the controls set */
+	if (!stop_event)
+		return win_last_errno();
+	h = RegisterServiceCtrlHandlerExW(name, on_service_control, NULL);
+	if (!h)
+		return win_last_errno();
+	AcquireSRWLockExclusive(&service_lock);
+	service_status.dwServiceType = SERVICE_WIN32_OWN_PROCESS;
+	service_handle = h;
+	ReleaseSRWLockExclusive(&service_lock);
+	service_report(SERVICE_START_PENDING, 10000);
+	return 0;
+}
+
+void sys_serving(void)
+{
+	service_report(SERVICE_RUNNING, 0);
+}
+
+void sys_service_end(int rc)
+{
+	AcquireSRWLockExclusive(&service_lock);
+	service_status.dwWin32ExitCode =
+		rc ? ERROR_SERVICE_SPECIFIC_ERROR : NO_ERROR;
+	service_status.dwServiceSpecificExitCode = (DWORD)rc;
+	ReleaseSRWLockExclusive(&service_lock);
+	service_report(SERVICE_STOPPED, 0);
 }

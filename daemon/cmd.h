@@ -1,7 +1,10 @@
 /*
  * cmd — the commands of the storbench binary, one file each, which
  * daemon/main.c dispatches to: cmd_serve.c (the daemon), cmd_run.c (one job
- * here and now), cmd_import.c (other tools' results into the archive), and
+ * here and now), cmd_import.c (other tools' results into the archive),
+ * cmd_push.c (runs to another daemon), cmd_service_win.c and
+ * cmd_service_run_win.c (the daemon as a Windows service;
+ * cmd_service_linux.c points to the systemd unit), and
  * cmd_common.c, what serve and run share: the data directory's lock and the
  * usage texts' list of presets.
  *
@@ -55,6 +58,12 @@ int cmd_serve_check(const char *cmd, const struct cmd_serve_opts *o);
 /* The daemon with options o (cmd_serve after its options): until a stop
  * request. The process's exit status. */
 int cmd_serve_run(const struct cmd_serve_opts *o);
+/*
+ * storbench service install|uninstall|start|stop|run (cmd_service_win.c):
+ * the daemon as a Windows service; on Linux (cmd_service_linux.c) a
+ * sentence naming the systemd unit, exit 2.
+ */
+int cmd_service(int argc, char **argv);
 /* storbench run [...] TARGET: one job, here and now (cmd_run.c). */
 int cmd_run(int argc, char **argv);
 /* storbench import [...] FILE...: results of other tools (cmd_import.c). */

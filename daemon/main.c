@@ -1,8 +1,9 @@
 /*
  * main — the storbench command line.
  *
- *   storbench serve | run | import | push [OPTIONS]   (storbench COMMAND
- * --help) storbench --version | --help
+ *   storbench serve | run | import | push | service [OPTIONS]
+ *   storbench COMMAND --help
+ *   storbench --version | --help
  *
  * Dispatch only: each command is a file of its own (cmd.h lists them), and
  * `smb-worker` / `smb-op` are the children the SMB back-end spawns from this
@@ -28,6 +29,9 @@ static void usage(FILE *f)
 		   "           into the archive\n"
 		   "  push     runs of this archive to another storbench "
 		   "daemon\n"
+		   "  service  the daemon as a Windows service (install, "
+		   "start, stop, uninstall);\n"
+		   "           on Linux, the systemd unit storbench.service\n"
 		   "\n"
 		   "storbench COMMAND --help   what a command takes\n"
 		   "storbench --version\n");
@@ -49,6 +53,8 @@ int main(int argc, char **argv)
 		return cmd_push(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "run") == 0)
 		return cmd_run(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "service") == 0)
+		return cmd_service(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
 		printf("storbench %s\n", STORBENCH_VERSION);
 		return 0;

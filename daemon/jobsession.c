@@ -214,6 +214,23 @@ int jobsession_from_request(json_t *root, void **session, char **smb_json,
 	return *smb_json ? 0 : -ENOMEM;
 }
 
+/* A queued job's stored credential name into ss; a sentence in error when
+ * it is gone or the store failed. 0 or a negative errno. */
+static int job_credential(const char *name, struct smb_session *ss, char *error,
+			  size_t len)
+{
+	int rc = creds_get(name, ss);
+
+	if (rc < 0)
+		snprintf(error, len,
+			 rc == -ENOENT
+				 ? "credential \"%s\" was deleted after the "
+				   "job was queued"
+				 : "credential \"%s\": the store failed",
+			 name);
+	return rc;
+}
+
 int jobsession_from_job(const struct job_spec *s, void **session, char *error,
 			size_t len)
 {
@@ -234,14 +251,7 @@ int jobsession_from_job(const struct job_spec *s, void **session, char *error,
 	if (!name) {
 		snprintf(error, len, "the job has no SMB credential");
 		rc = -EINVAL;
-	} else if ((rc = creds_get(name, ss)) < 0) {
-		snprintf(error, len,
-			 rc == -ENOENT
-				 ? "credential \"%s\" was deleted after the "
-				   "job was queued"
-				 : "credential \"%s\": the store failed",
-			 name);
-	} else {
+	} else if ((rc = job_credential(name, ss, error, len)) == 0) {
 		knobs(o, ss);
 	}
 	json_decref(o);
@@ -392,14 +402,7 @@ int jobsession_connect_job(const struct job_spec *s,
 	if (!(ss = calloc(1, sizeof(*ss))) ||
 	    !(*conn = calloc(1, sizeof(**conn)))) {
 		rc = -ENOMEM;
-	} else if ((rc = creds_get(name, ss)) < 0) {
-		snprintf(error, len,
-			 rc == -ENOENT
-				 ? "credential \"%s\" was deleted after the "
-				   "job was queued"
-				 : "credential \"%s\": the store failed",
-			 name);
-	} else {
+	} else if ((rc = job_credential(name, ss, error, len)) == 0) {
 		rc = connect_one(*conn, s->target, name, ss, error, len,
 				 &logon);
 	}

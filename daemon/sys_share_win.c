@@ -89,26 +89,6 @@ static void net_words(DWORD err, char *why, size_t len)
 	win_strerror(err, why, len);
 }
 
-/* text (UTF-8) as UTF-16 as it is — win_wide would turn a '/' of a
- * password into '\' — malloc'd, or NULL with errno set. */
-static wchar_t *wide_text(const char *text)
-{
-	int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, text, -1,
-				    NULL, 0);
-	wchar_t *w;
-
-	if (n <= 0) {
-		errno = EILSEQ;
-		return NULL;
-	}
-	if (!(w = malloc((size_t)n * sizeof(*w)))) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, text, -1, w, n);
-	return w;
-}
-
 /* The entry holding name, or a free one (n 0), or NULL when full. Under
  * the lock. */
 static struct held *entry_for(const wchar_t *name)
@@ -140,8 +120,8 @@ int sys_share_connect(const char *share, const char *user, const char *domain,
 	why[0] = '\0';
 	snprintf(login, sizeof(login), "%s%s%s", domain, domain[0] ? "\\" : "",
 		 user);
-	if (!(name = win_wide(share)) || !(who = wide_text(login)) ||
-	    !(pw = wide_text(password))) {
+	if (!(name = win_wide(share)) || !(who = win_wide_text(login)) ||
+	    !(pw = win_wide_text(password))) {
 		rc = -errno;
 		snprintf(why, len, "%s", strerror(-rc));
 		goto out;

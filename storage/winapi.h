@@ -16,6 +16,9 @@
 /* path (UTF-8) as UTF-16 with '\' separators: malloc'd, or NULL with
  * errno set (EILSEQ: not UTF-8, ENOMEM). */
 wchar_t *win_wide(const char *path);
+/* text (UTF-8) as UTF-16 as it is (a password: no '/' turned into '\'):
+ * malloc'd, or NULL with errno set. */
+wchar_t *win_wide_text(const char *text);
 
 /* w (UTF-16, NUL-terminated) as UTF-8 into buf (len bytes) with '\' turned
  * into '/' when slashes is 1. 0, -ENAMETOOLONG or -EILSEQ. */

@@ -13,9 +13,9 @@
 
 #include "os.h"
 
-wchar_t *win_wide(const char *path)
+wchar_t *win_wide_text(const char *text)
 {
-	int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1,
+	int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, text, -1,
 				    NULL, 0);
 	wchar_t *w;
 
@@ -27,8 +27,15 @@ wchar_t *win_wide(const char *path)
 		errno = ENOMEM;
 		return NULL;
 	}
-	MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, w, n);
-	for (int i = 0; i < n; i++)
+	MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, text, -1, w, n);
+	return w;
+}
+
+wchar_t *win_wide(const char *path)
+{
+	wchar_t *w = win_wide_text(path);
+
+	for (size_t i = 0; w && w[i]; i++)
 		if (w[i] == L'/')
 			w[i] = L'\\';
 	return w;

@@ -31,7 +31,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
-import { WINE, wineMissing, wineBoot, wineKill, winPath, wineEnv } from '../lib/wine.mjs';
+import { WINE, exeMissing, wineBoot, wineKill, winPath, wineEnv } from '../lib/wine.mjs';
 
 const bin = process.env.STORBENCH_BIN;
 const out = process.env.STORBENCH_OUT;
@@ -69,9 +69,7 @@ const REGENERATE = 'run scripts/gen-openapi BUILD/storbench after building, and 
 // one daemon for every test, on a fresh data directory: storbench, or
 // storbench.exe under wine
 const exe = process.env.STORBENCH_UNDER_WINE === '1' ? process.env.STORBENCH_EXE : null;
-const noWine = process.env.STORBENCH_UNDER_WINE !== '1' ? null
-  : wineMissing() ?? (!exe || !fs.existsSync(exe) ? `${exe} was not built (scripts/bootstrap --test)` : null);
-if (noWine) console.log(`skip the OpenAPI checks against storbench.exe: ${noWine}`);
+const noWine = process.env.STORBENCH_UNDER_WINE !== '1' ? null : exeMissing(exe, 'OpenAPI checks');
 const daemonOpts = { skip: noWine ?? false };
 const root = fs.mkdtempSync(path.join(path.resolve(out), 'openapi-'));
 const prefix = path.join(root, 'prefix');

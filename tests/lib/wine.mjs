@@ -15,6 +15,17 @@ export function wineMissing() {
   return null;
 }
 
+// Why the storbench.exe tests cannot run here (wine missing, exe not built),
+// or null; printed as "skip storbench.exe WHAT: why".
+export function exeMissing(exe, what = 'tests') {
+  const why = wineMissing() ??
+    (!exe || !fs.existsSync(exe)
+      ? `${exe} was not built (scripts/build-windows needs x86_64-w64-mingw32-gcc-posix: scripts/bootstrap --test)`
+      : null);
+  if (why) console.log(`skip storbench.exe ${what}: ${why}`);
+  return why;
+}
+
 // The Windows name of Linux path p: Z:\… with backslashes.
 export const winPath = (p) => `Z:${path.resolve(p).replace(/\//g, '\\')}`;
 
@@ -53,6 +64,18 @@ export function wineBoot(prefix) {
   fs.rmSync(prefix, { recursive: true, force: true });
   fs.mkdirSync(path.dirname(prefix), { recursive: true });
   return spawnSync('cp', ['-a', template, prefix], { encoding: 'utf8', timeout: 120000 });
+}
+
+// A test file's prefix: booted before its tests (unless why says they are
+// skipped), killed with everything in it and removed with root after them.
+export function bootPrefix(prefix, why) {
+  if (why) return;
+  const r = wineBoot(prefix);
+  if (r.status !== 0) throw new Error(`wineboot: ${r.stderr}`);
+}
+export function dropPrefix(prefix, root, why) {
+  if (!why) wineKill(prefix);
+  fs.rmSync(root, { recursive: true, force: true });
 }
 
 // Runs exe with args and waits: { status, stdout, stderr }.

@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
 import { CHROMIUM, CHROMIUM_ARGS, isLoopback, canvasDrawn } from '../lib/browser.mjs';
-import { WINE, wineMissing, wineBoot, wineKill, winPath, wineEnv } from '../lib/wine.mjs';
+import { WINE, exeMissing, bootPrefix, dropPrefix, wineKill, winPath, wineEnv } from '../lib/wine.mjs';
 
 const bin = process.env.STORBENCH_BIN;
 const exe = process.env.STORBENCH_EXE;
@@ -26,11 +26,8 @@ const out = process.env.STORBENCH_OUT;
 assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench binary');
 assert.ok(out, 'STORBENCH_OUT must name an output folder');
 
-const why = wineMissing() ??
-  (!exe || !fs.existsSync(exe)
-    ? `${exe} was not built (scripts/build-windows needs x86_64-w64-mingw32-gcc-posix: scripts/bootstrap --test)`
-    : !fs.existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM} (scripts/bootstrap --test)` : null);
-if (why) console.log(`skip storbench.exe serve tests: ${why}`);
+const why = exeMissing(exe, 'serve tests') ??
+  (!fs.existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM} (scripts/bootstrap --test)` : null);
 const opts = { skip: why ?? false };
 
 const root = fs.mkdtempSync(path.join(path.resolve(out), 'wine-serve-'));
@@ -56,15 +53,8 @@ function curlJob(url, body) {
 
 const testFiles = () => fs.readdirSync(target).filter((f) => f.startsWith('storbench-'));
 
-before(() => {
-  if (why) return;
-  const r = wineBoot(prefix);
-  assert.equal(r.status, 0, `wineboot: ${r.stderr}`);
-});
-after(() => {
-  if (!why) wineKill(prefix);
-  fs.rmSync(root, { recursive: true, force: true });
-});
+before(() => bootPrefix(prefix, why));
+after(() => dropPrefix(prefix, root, why));
 
 let runs = [];
 

@@ -19,7 +19,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDaemon, api, freePort } from '../lib/daemon.mjs';
-import { WINE, WINESERVER, wineMissing, wineBoot, wineRun, wineKill, winPath, wineEnv } from '../lib/wine.mjs';
+import { WINE, WINESERVER, exeMissing, bootPrefix, wineRun, wineKill, winPath, wineEnv } from '../lib/wine.mjs';
 
 const bin = process.env.STORBENCH_BIN;
 const exe = process.env.STORBENCH_EXE;
@@ -27,11 +27,7 @@ const out = process.env.STORBENCH_OUT;
 assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench binary');
 assert.ok(out, 'STORBENCH_OUT must name an output folder');
 
-const why = wineMissing() ??
-  (!exe || !fs.existsSync(exe)
-    ? `${exe} was not built (scripts/build-windows needs x86_64-w64-mingw32-gcc-posix: scripts/bootstrap --test)`
-    : null);
-if (why) console.log(`skip storbench.exe service tests: ${why}`);
+const why = exeMissing(exe, 'service tests');
 const opts = { skip: why ?? false };
 
 fs.mkdirSync(out, { recursive: true });
@@ -50,8 +46,7 @@ const scState = () => /STATE\s*:\s*\d+\s+(\w+)/.exec(scQuery().stdout)?.[1] ?? n
 
 before(() => {
   if (why) return;
-  const r = wineBoot(prefix);
-  assert.equal(r.status, 0, `wineboot: ${r.stderr}`);
+  bootPrefix(prefix, why);
   // the SCM and its services live while the prefix's wineserver does
   // (the server, and the prefix's own programs its first program starts —
   // services.exe, … — keep the standard handles they get: none of the

@@ -13,17 +13,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startDaemon, api } from '../lib/daemon.mjs';
-import { WINE, wineMissing, wineBoot, wineRun, wineKill, winPath, wineEnv } from '../lib/wine.mjs';
+import { WINE, exeMissing, bootPrefix, dropPrefix, wineRun, wineKill, winPath, wineEnv } from '../lib/wine.mjs';
 
 const exe = process.env.STORBENCH_EXE;
 const out = process.env.STORBENCH_OUT;
 assert.ok(out, 'STORBENCH_OUT must name an output folder');
 
-const why = wineMissing() ??
-  (!exe || !fs.existsSync(exe)
-    ? `${exe} was not built (scripts/build-windows needs x86_64-w64-mingw32-gcc-posix: scripts/bootstrap --test)`
-    : null);
-if (why) console.log(`skip storbench.exe share tests: ${why}`);
+const why = exeMissing(exe, 'share tests');
 const opts = { skip: why ?? false };
 
 const root = fs.mkdtempSync(path.join(path.resolve(out), 'unc-'));
@@ -35,15 +31,13 @@ let d = null;
 
 before(async () => {
   if (why) return;
-  const r = wineBoot(prefix);
-  assert.equal(r.status, 0, `wineboot: ${r.stderr}`);
+  bootPrefix(prefix, why);
   d = await startDaemon({ bin: exe, wrap: [WINE], env: wineEnv(prefix), dataDir: winPath(path.join(root, 'serve')),
     allow: [SHARE, winPath(local)], stopSignal: 'SIGINT', startTimeoutMs: 60000, quiet: true });
 });
 after(async () => {
   if (d) await d.stop();
-  if (!why) wineKill(prefix);
-  fs.rmSync(root, { recursive: true, force: true });
+  dropPrefix(prefix, root, why);
 });
 
 // POST /api/v1/jobs: { status, type, body }

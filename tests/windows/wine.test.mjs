@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startDaemon, api } from '../lib/daemon.mjs';
 import { cdmRows, assertRowsAreRun } from '../lib/cdm.mjs';
-import { WINE, wineMissing, wineBoot, wineRun, wineSpawn, wineKill, winPath, wineEnv } from '../lib/wine.mjs';
+import { WINE, exeMissing, bootPrefix, dropPrefix, wineRun, wineSpawn, wineKill, winPath, wineEnv } from '../lib/wine.mjs';
 
 const bin = process.env.STORBENCH_BIN;
 const exe = process.env.STORBENCH_EXE;
@@ -27,11 +27,7 @@ const out = process.env.STORBENCH_OUT;
 assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench binary');
 assert.ok(out, 'STORBENCH_OUT must name an output folder');
 
-const why = wineMissing() ??
-  (!exe || !fs.existsSync(exe)
-    ? `${exe} was not built (scripts/build-windows needs x86_64-w64-mingw32-gcc-posix: scripts/bootstrap --test)`
-    : null);
-if (why) console.log(`skip storbench.exe tests: ${why}`);
+const why = exeMissing(exe, 'tests');
 const opts = { skip: why ?? false };
 
 const root = fs.mkdtempSync(path.join(path.resolve(out), 'wine-'));
@@ -41,15 +37,8 @@ fs.mkdirSync(target);
 const SMALL = ['--size', '16MiB', '--iterations', '1', '--duration', '0.5'];
 const win = (args, o) => wineRun(prefix, exe, args, o);
 
-before(() => {
-  if (why) return;
-  const r = wineBoot(prefix);
-  assert.equal(r.status, 0, `wineboot: ${r.stderr}`);
-});
-after(() => {
-  if (!why) wineKill(prefix);
-  fs.rmSync(root, { recursive: true, force: true });
-});
+before(() => bootPrefix(prefix, why));
+after(() => dropPrefix(prefix, root, why));
 
 
 test('a static Windows x86-64 program: only system DLLs', opts, () => {

@@ -55,6 +55,10 @@ int cmd_serve_options(const char *cmd, int argc, char **argv,
  * process that serves nothing. 0, or -EINVAL (exit 2).
  */
 int cmd_serve_check(const char *cmd, const struct cmd_serve_opts *o);
+/* Can serve use data directory dir: a folder, or a missing one in a folder
+ * (serve makes the last component only)? 0, or -EINVAL after a sentence on
+ * stderr ("storbench CMD: --data DIR: …"). */
+int cmd_data_dir_check(const char *cmd, const char *dir);
 /* The daemon with options o (cmd_serve after its options): until a stop
  * request. The process's exit status. */
 int cmd_serve_run(const struct cmd_serve_opts *o);

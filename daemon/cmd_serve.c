@@ -61,11 +61,13 @@ static const char usage_serve[] =
 	"default preset\n"
 	"                      (the first of storbench run --help's) on "
 	"DIR/scratch\n"
-	"  --allow PATH        a directory (or smb://server/share[/dir]) jobs "
-	"may write in;\n"
-	"                      repeatable; DIR/scratch is always allowed\n"
+	"  --allow PATH        a directory jobs may write in, or a share: "
+	"smb://server/share[/dir]\n"
+	"                      (Linux), \\\\server\\share[\\dir] (Windows' "
+	"SMB client); repeatable;\n"
+	"                      DIR/scratch is always allowed\n"
 	"  --allow-device DEV  a raw block device jobs may overwrite (refused "
-	"while mounted)\n"
+	"while mounted; Linux)\n"
 	"  --reserve R         free space every job leaves on its filesystem: "
 	"10% (default) or a size\n"
 	"  --token-file FILE   the API token (default DIR/api-token, created "
@@ -225,6 +227,41 @@ int cmd_serve_check(const char *cmd, const struct cmd_serve_opts *o)
 	return 0;
 refused:
 	fprintf(stderr, "storbench %s: %s\n", cmd, why);
+	return -EINVAL;
+}
+
+int cmd_data_dir_check(const char *cmd, const char *dir)
+{
+	char parent[PATH_MAX];
+	int kind = sys_path_kind(dir);
+	size_t n;
+
+	if (kind == SYS_KIND_DIR || kind == SYS_KIND_LINK)
+		return 0;
+	if (kind >= 0) {
+		fprintf(stderr, "storbench %s: --data %s: not a folder\n", cmd,
+			dir);
+		return -EINVAL;
+	}
+	if (kind != -ENOENT) {
+		fprintf(stderr, "storbench %s: --data %s: %s\n", cmd, dir,
+			strerror(-kind));
+		return -EINVAL;
+	}
+	snprintf(parent, sizeof(parent), "%s", dir);
+	n = strlen(parent);
+	while (n > 0 && sys_path_sep(parent[n - 1])) /* the trailing ones */
+		parent[--n] = '\0';
+	while (n > 0 && !sys_path_sep(parent[n - 1]))
+		parent[--n] = '\0';
+	if (n == 0 || (kind = sys_path_kind(parent)) == SYS_KIND_DIR ||
+	    kind == SYS_KIND_LINK)
+		return 0; /* relative: made in the current folder */
+	fprintf(stderr,
+		"storbench %s: --data %s: %s is not a folder (%s); the daemon "
+		"makes the last folder of the path only\n",
+		cmd, dir, parent,
+		kind < 0 ? strerror(-kind) : "a file or a device");
 	return -EINVAL;
 }
 

@@ -283,6 +283,8 @@ static int service_install(int argc, char **argv)
 	/* (D:\dir\ as D:\dir: DATA\storbench.log reads right) */
 	for (size_t n = strlen(data); n > 3 && data[n - 1] == '\\'; n--)
 		data[n - 1] = '\0';
+	if (cmd_data_dir_check("service install", data) < 0)
+		return 2;
 	if (service_line(&o, data, line, sizeof(line)) < 0)
 		return 2;
 	rc = 1;
@@ -308,7 +310,7 @@ static int service_install(int argc, char **argv)
 	       "  command line: %s\n"
 	       "  data: %s\n"
 	       "  log:  %s\\storbench.log\n"
-	       "start it now with: storbench service start\n",
+	       "start it now with: storbench.exe service start\n",
 	       line, data, data);
 	rc = 0;
 out:

@@ -358,7 +358,7 @@ int sys_open_private(const char *path, int how)
 		CloseHandle(h);
 		return -ELOOP;
 	}
-	if (how == SYS_OPEN_OWN && shared(h, NULL, 0, 0))
+	if (how == SYS_OPEN_OWN && !win_on_wine() && shared(h, NULL, 0, 0))
 		make_private(h, NULL); /* an older copy's: ours alone now */
 	if ((fd = _open_osfhandle((intptr_t)h, mode | _O_BINARY)) < 0) {
 		CloseHandle(h);
@@ -429,7 +429,10 @@ void sys_private_fix(const char *path, char *buf, size_t len)
 }
 
 /* Makes what path names private when its list lets others in, saying so
- * (what the list allowed, and why for the data directory). */
+ * (what the list allowed, and why for the data directory). Not under wine:
+ * it keeps access lists as Unix modes, and setting the private list on an
+ * existing directory of mode 755 leaves it 777; there the sentence says to
+ * use chmod. */
 static void tighten_one(const char *path, const char *why)
 {
 	wchar_t *w = win_wide(path);
@@ -439,7 +442,13 @@ static void tighten_one(const char *path, const char *why)
 
 	if (h != INVALID_HANDLE_VALUE) {
 		if (shared(h, who, sizeof(who), 0) == 1) {
-			if ((rc = make_private(h, NULL)) == 0)
+			if (win_on_wine()) /* see the comment above */
+				log_warn("%s: its access list lets others in "
+					 "(%s); under wine, which keeps access "
+					 "lists as Unix modes, make it private "
+					 "with chmod go-rwx",
+					 path, who);
+			else if ((rc = make_private(h, NULL)) == 0)
 				log_warn("%s: its access list let others in "
 					 "(%s); now %s%s",
 					 path, who, private_words, why);

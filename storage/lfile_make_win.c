@@ -373,13 +373,7 @@ int lfile_create_sized(const char *path, uint64_t size, int sparse)
 }
 
 /* Wine's virtdisk.dll exports CreateVirtualDisk as a stub that ends the
- * process when called (wine 8); ntdll's wine_get_version says it is wine. */
-static int on_wine(void)
-{
-	HMODULE nt = GetModuleHandleW(L"ntdll.dll");
-
-	return nt && GetProcAddress(nt, "wine_get_version") != NULL;
-}
+ * process when called (wine 8): win_on_wine. */
 
 typedef DWORD(WINAPI *create_vdisk_fn)(PVIRTUAL_STORAGE_TYPE, PCWSTR,
 				       VIRTUAL_DISK_ACCESS_MASK,
@@ -409,7 +403,7 @@ int lfile_create_vhdx(const char *path, uint64_t size)
 	DWORD err;
 	int rc = 0;
 
-	if (dll && on_wine()) {
+	if (dll && win_on_wine()) {
 		FreeLibrary(dll);
 		/* wine's is a stub that ends the process: say what it is */
 		return win_errno(ERROR_CALL_NOT_IMPLEMENTED);

@@ -16,6 +16,11 @@
 /* path (UTF-8) as UTF-16 with '\' separators: malloc'd, or NULL with
  * errno set (EILSEQ: not UTF-8, ENOMEM). */
 wchar_t *win_wide(const char *path);
+/* Is this wine, not Windows (ntdll exports wine_get_version)? For what
+ * wine does differently in ways that matter: a stub that ends the process,
+ * access lists kept as Unix modes. */
+int win_on_wine(void);
+
 /* text (UTF-8) as UTF-16 as it is (a password: no '/' turned into '\'):
  * malloc'd, or NULL with errno set. */
 wchar_t *win_wide_text(const char *text);

@@ -13,6 +13,13 @@
 
 #include "os.h"
 
+int win_on_wine(void)
+{
+	HMODULE nt = GetModuleHandleW(L"ntdll.dll");
+
+	return nt && GetProcAddress(nt, "wine_get_version") != NULL;
+}
+
 wchar_t *win_wide_text(const char *text)
 {
 	int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, text, -1,

@@ -80,7 +80,11 @@ test('service install refuses what serve would, and installs nothing', opts, () 
     [['--allow', winPath(path.join(root, 'missing'))], /^storbench service install: .*missing/m],
     [['--token-file', winPath(path.join(root, 'no-token'))], /API token .*no-token/m],
     [['stray'], /^storbench service install: unexpected argument stray$/m],
+    // a --data serve could not use: a file, a folder in a missing one
+    [['--data', winPath(path.join(root, 'a-file'))], /^storbench service install: --data .*a-file: not a folder$/m],
+    [['--data', winPath(path.join(root, 'no', 'data'))], /^storbench service install: --data .*data: .*no\\ is not a folder \(No such file or directory\)/m],
   ];
+  fs.writeFileSync(path.join(root, 'a-file'), 'x');
   for (const [args, want] of cases) {
     const r = win(['service', 'install', ...args]);
     assert.equal(r.status, 2, `${args.join(' ')}: exit ${r.status}\n${r.stdout}${r.stderr}`);

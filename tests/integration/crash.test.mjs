@@ -32,7 +32,7 @@ assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench bina
 assert.ok(out, 'STORBENCH_OUT must name an output folder');
 
 const seed = Number(process.env.CRASH_SEED ?? (Date.now() % 2 ** 31));
-const KILLS = Number(process.env.CRASH_KILLS ?? 22);
+const KILLS = Number(process.env.CRASH_KILLS ?? 16);
 console.log(`crash test seed ${seed} (CRASH_SEED=${seed} replays it), ${KILLS} kills`);
 
 // mulberry32: a small seeded PRNG, so a failing sequence can be replayed

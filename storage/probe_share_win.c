@@ -11,11 +11,12 @@
  * compare alike), and from StructureVersion 2 (Windows 8 / Server 2012) on
  * the flags REMOTE_PROTOCOL_INFO_FLAG_INTEGRITY (signed: smb_signing),
  * _PRIVACY (encrypted: smb_encryption) and _PERSISTENT_HANDLE, or the
- * share's SMB2_SHARE_CAP_CONTINUOUS_AVAILABILITY (smb_ca);
- * GetVolumeInformationByHandleW (fs_type: the server's file system,
- * lowercased as for a local volume: "ntfs", "refs"); GetDiskFreeSpaceW on
- * "\\server\share\" (fs_block_size: the cluster, sectors per cluster ×
- * bytes per sector, as the server reports it).
+ * share's SMB2_SHARE_CAP_CONTINUOUS_AVAILABILITY (smb_ca).
+ * The volume behind the share is the local volume code's (probe_win.c):
+ * GetVolumePathNameW names a share's root "\\server\share\", which
+ * GetVolumeInformationW (fs_type: the server's file system, "ntfs",
+ * "refs") and GetDiskFreeSpaceW (fs_block_size: the cluster as the server
+ * reports it) take as they take "D:\".
  *
  * A redirector other than SMB (WebDAV, NFS) leaves the smb fields but the
  * server and share empty: -1 and "".
@@ -92,31 +93,10 @@ static void protocol(HANDLE h, struct probe *p,
 		    (ri.ProtocolSpecific.Smb2.Share.Capabilities & ca);
 }
 
-/* fs_type from the remote volume of h, lowercased. */
-static void file_system(HANDLE h, struct probe *p,
-			void (*trace)(const char *, unsigned long))
-{
-	wchar_t fs[MAX_PATH + 1];
-	char name[sizeof(p->fs_type)];
-	DWORD flags = 0;
-
-	if (!traced(trace, "GetVolumeInformationByHandleW",
-		    GetVolumeInformationByHandleW(h, NULL, 0, NULL, NULL,
-						  &flags, fs, MAX_PATH + 1)) ||
-	    win_narrow(fs, name, sizeof(name), 0) != 0 || !name[0])
-		return;
-	for (char *c = name; *c; c++)
-		if (*c >= 'A' && *c <= 'Z')
-			*c = (char)(*c - 'A' + 'a');
-	snprintf(p->fs_type, sizeof(p->fs_type), "%s", name);
-}
-
 void probe_share(const wchar_t *real, struct probe *p,
 		 void (*trace)(const char *, unsigned long))
 {
 	const wchar_t *server = real + 2, *share, *end;
-	wchar_t root[2 * MAX_PATH + 4];
-	DWORD spc, bps, nfc, tnc;
 	HANDLE h;
 	size_t n;
 
@@ -126,20 +106,10 @@ void probe_share(const wchar_t *real, struct probe *p,
 	share++;
 	end = wcschr(share, L'\\');
 	n = end ? (size_t)(end - share) : wcslen(share);
-	if ((size_t)(share - real) + n + 2 > sizeof(root) / sizeof(root[0]))
-		return;
 	narrow_n(server, (size_t)(share - 1 - server), p->smb_server,
 		 sizeof(p->smb_server));
 	narrow_n(share, n, p->smb_share, sizeof(p->smb_share));
 	p->smb_port = 0;
-	/* "\\server\share\": its cluster, as the server reports it */
-	memcpy(root, real, ((size_t)(share - real) + n) * sizeof(*root));
-	root[(size_t)(share - real) + n] = L'\\';
-	root[(size_t)(share - real) + n + 1] = 0;
-	if (traced(trace, "GetDiskFreeSpaceW(share)",
-		   GetDiskFreeSpaceW(root, &spc, &bps, &nfc, &tnc)) &&
-	    spc && bps)
-		p->fs_block_size = (int64_t)spc * (int64_t)bps;
 	h = CreateFileW(real, 0,
 			FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
 			NULL, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
@@ -147,6 +117,5 @@ void probe_share(const wchar_t *real, struct probe *p,
 		    h != INVALID_HANDLE_VALUE))
 		return;
 	protocol(h, p, trace);
-	file_system(h, p, trace);
 	CloseHandle(h);
 }

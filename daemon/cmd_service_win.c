@@ -173,19 +173,6 @@ static int full_path(const char *path, char *out, size_t len)
 	return win_narrow(full, out, len, 0);
 }
 
-/* UTF-8 text as UTF-16 (no change of separators): malloc'd, or NULL. */
-static wchar_t *widen(const char *text)
-{
-	int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, text, -1,
-				    NULL, 0);
-	wchar_t *w = n > 0 ? malloc((size_t)n * sizeof(*w)) : NULL;
-
-	if (w)
-		MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, text, -1, w,
-				    n);
-	return w;
-}
-
 /*
  * The command line the SCM runs: this program's full path, "service run"
  * and the options o with every path absolute (--data: data), into line
@@ -288,7 +275,7 @@ static int service_install(int argc, char **argv)
 	if (service_line(&o, data, line, sizeof(line)) < 0)
 		return 2;
 	rc = 1;
-	if (!(wline = widen(line)))
+	if (!(wline = win_wide_text(line)))
 		goto out;
 	if (!(scm = OpenSCManagerW(NULL, NULL, SC_MANAGER_CREATE_SERVICE))) {
 		say_failure("install", "the service control manager",
@@ -368,7 +355,7 @@ static void service_option(SC_HANDLE svc, const char *name, char *out,
 			   size_t len)
 {
 	QUERY_SERVICE_CONFIGW *cfg = NULL;
-	wchar_t **args = NULL, *wname = widen(name);
+	wchar_t **args = NULL, *wname = win_wide_text(name);
 	DWORD need = 0;
 	int n = 0;
 

@@ -51,7 +51,7 @@ export function wineBoot(prefix) {
     spawnSync(WINESERVER, ['-w'], { env: wineEnv(dir), timeout: 180000 });
     return r;
   };
-  if (!out) return boot(prefix);
+  if (!out) return keepUp(prefix, boot(prefix));
   const template = path.join(path.resolve(out), 'wine-template');
   const marker = path.join(template, '.storbench-booted');
   const version = spawnSync(WINE, ['--version'], { encoding: 'utf8' }).stdout.trim();
@@ -63,7 +63,21 @@ export function wineBoot(prefix) {
   }
   fs.rmSync(prefix, { recursive: true, force: true });
   fs.mkdirSync(path.dirname(prefix), { recursive: true });
-  return spawnSync('cp', ['-a', template, prefix], { encoding: 'utf8', timeout: 120000 });
+  return keepUp(prefix, spawnSync('cp', ['-a', template, prefix], { encoding: 'utf8', timeout: 120000 }));
+}
+
+// A booted prefix's wineserver and services started once, detached from
+// every pipe, and kept until wineKill: a program started later joins them.
+// Otherwise the first program's wineserver and services inherit its stdout
+// and stderr, and a spawnSync waits for them: the server's 3 s linger after
+// every program (about 2.5 s a run instead of 0.3). r: the boot's result,
+// passed through.
+function keepUp(prefix, r) {
+  if (r.status !== 0) return r;
+  const env = wineEnv(prefix);
+  spawnSync(WINESERVER, ['-p'], { env, stdio: 'ignore', timeout: 60000 });
+  spawnSync(WINE, ['wineboot'], { env, stdio: 'ignore', timeout: 180000 });
+  return r;
 }
 
 // A test file's prefix: booted before its tests (unless why says they are

@@ -19,7 +19,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDaemon, api, freePort } from '../lib/daemon.mjs';
-import { WINE, WINESERVER, exeMissing, bootPrefix, wineRun, wineKill, winPath, wineEnv } from '../lib/wine.mjs';
+import { WINE, exeMissing, bootPrefix, wineRun, wineKill, winPath, wineEnv } from '../lib/wine.mjs';
 
 const bin = process.env.STORBENCH_BIN;
 const exe = process.env.STORBENCH_EXE;
@@ -46,13 +46,9 @@ const scState = () => /STATE\s*:\s*\d+\s+(\w+)/.exec(scQuery().stdout)?.[1] ?? n
 
 before(() => {
   if (why) return;
-  bootPrefix(prefix, why);
   // the SCM and its services live while the prefix's wineserver does
-  // (the server, and the prefix's own programs its first program starts —
-  // services.exe, … — keep the standard handles they get: none of the
-  // tests' pipes, which spawnSync would wait on)
-  const p = spawnSync(WINESERVER, ['-p'], { env: wineEnv(prefix), stdio: 'ignore', timeout: 60000 });
-  assert.equal(p.status, 0, 'wineserver -p');
+  // (wineBoot keeps it up, detached from the tests' pipes)
+  bootPrefix(prefix, why);
   const q = spawnSync(WINE, ['sc', 'query', 'eventlog'], { env: wineEnv(prefix), stdio: 'ignore', timeout: 60000 });
   assert.equal(q.status, 0, 'sc query eventlog');
 });

@@ -223,7 +223,7 @@ int jobsession_from_request(json_t *root, void **session, char **smb_json,
 	if (rc < 0 || (rc = baseline_of(root, json_string_value(t), &b, e)) < 0)
 		return rc;
 	v = json_pack(
-		"{s:s, s:s?, s:s?, s:b, s:b, s:o?}", "credential", name,
+		"{s:s, s:s?, s:s?, s:b, s:b, s:o*}", "credential", name,
 		"min_protocol", ss->min_protocol[0] ? ss->min_protocol : NULL,
 		"max_protocol", ss->max_protocol[0] ? ss->max_protocol : NULL,
 		"require_signing", ss->require_signing, "require_encryption",

@@ -67,7 +67,7 @@ int job_wire(struct job_run *jr)
 	json_t *b = json_object_get(o, "baseline");
 	int rc = 0;
 
-	if (b) {
+	if (json_is_object(b)) {
 		job_phase(jr, "baseline", NULL, NULL, 0);
 		rc = wire_measure(b, &jr->wire, jr->error, sizeof(jr->error));
 	}

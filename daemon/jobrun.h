@@ -130,7 +130,8 @@ int job_setup(struct job_run *jr, const struct tgt_ops *def);
  * When the job names a baseline (its smb session's "baseline", wire.h):
  * measures the TCP throughput to its file server in both directions into
  * jr->wire, before any test. 0 (also with none); -EIO with jr->error
- * saying why, starting with "baseline": no test has run then.
+ * saying why, starting with "baseline": no test has run then;
+ * -ECANCELED when the job was cancelled meanwhile.
  */
 int job_wire(struct job_run *jr);
 

@@ -73,5 +73,8 @@ int job_wire(struct job_run *jr)
 	}
 	json_decref(o);
 	/* not a connection lost mid-run (jobq's explain): nothing ran */
-	return rc < 0 ? -EIO : 0;
+	if (rc < 0)
+		return -EIO;
+	/* cancelled while the wire was measured: no test starts */
+	return jr->cancel && atomic_load(jr->cancel) ? -ECANCELED : 0;
 }

@@ -32,7 +32,7 @@ FROM debian:12-slim
 RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
       libmicrohttpd12 libjansson4 libsqlite3-0 liburing2 libsmbclient \
-      libblkid1 libnettle8 libxml2 libcurl4 curl \
+      libblkid1 libnettle8 libxml2 libcurl4 libiperf0 curl \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log \
  && groupadd --gid 10001 storbench \
  && useradd --uid 10001 --gid 10001 --home-dir /var/lib/storbench \

@@ -16,6 +16,7 @@
 #include "plan.h"
 #include "preset.h"
 #include "target.h"
+#include "wire.h"
 
 #define MAX_SIZE (64ULL << 40)
 #define MAX_CHOICES 32
@@ -168,6 +169,15 @@ const struct field jobspec_fields[] = {
 	  .sub = jobsession_smb_fields,
 	  .n_sub = JOBSESSION_N_SMB_FIELDS,
 	  .help = "SMB protocol knobs, for an smb:// target" },
+	{ .name = "baseline",
+	  .type = FIELD_OBJECT,
+	  .sub = wire_baseline_fields,
+	  .n_sub = WIRE_N_FIELDS,
+	  .def_text = "none",
+	  .help = "for an smb:// target: an iperf3 server (iperf3 -s) on the "
+		  "file server; the TCP throughput to it is measured both "
+		  "ways before the tests, stored on the run, and each result "
+		  "gets its wire_efficiency (not in storbench.exe)" },
 };
 const size_t jobspec_n_fields = FIELDS_N(jobspec_fields);
 

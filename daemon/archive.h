@@ -31,7 +31,7 @@
 #include "histogram.h"
 #include "result.h"
 
-#define ARCHIVE_SCHEMA_VERSION 9
+#define ARCHIVE_SCHEMA_VERSION 10
 
 struct archive;
 
@@ -121,6 +121,9 @@ int archive_run_create(struct archive *a, int64_t job_id,
 		       const struct job_spec *s, const char *spec_json,
 		       const char *probe_json, const char *engine_target,
 		       int direct, const char *warnings_json, int64_t *run_id);
+/* Stores the wire baseline measured for run_id (wire.h: the run's "wire"
+ * object as JSON text). 0 or a negative errno. */
+int archive_run_wire(struct archive *a, int64_t run_id, const char *wire_json);
 /* Appends a sentence to a run's warnings. */
 int archive_run_warn(struct archive *a, int64_t run_id, const char *text);
 
@@ -277,6 +280,7 @@ struct archive_restore {
 	const char *uuid, *state, *finished_at;
 	const char *engine_version, *engine_target;
 	int direct;
+	const char *wire_json; /* the run's wire baseline (wire.h), or NULL */
 	struct archive_import_in import; /* results and n unused */
 	const struct archive_restore_row *rows;
 	size_t n_rows;

@@ -239,10 +239,10 @@ int archive_run_restore(struct archive *a, const struct archive_restore *in,
 		     "INSERT INTO runs(job_id, state, profile, target,"
 		     " spec, labels, notes, engine_version, engine_target,"
 		     " direct, probe, warnings, hostname, fs_type,"
-		     " started_at, finished_at, uuid) VALUES (NULL,?1,?2,?3,"
-		     " ?4,?5,?6,?7,?8,?9,?10,?11,json_extract(?10,'$.hostname')"
-		     ","
-		     " json_extract(?10,'$.fs_type'),?12,?13,?14)",
+		     " started_at, finished_at, uuid, wire) VALUES (NULL,?1,"
+		     " ?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,"
+		     " json_extract(?10,'$.hostname'),"
+		     " json_extract(?10,'$.fs_type'),?12,?13,?14,?15)",
 		     &st)) < 0)
 		goto out;
 	sqlite3_bind_text(st, 1, in->state, -1, SQLITE_STATIC);
@@ -259,6 +259,8 @@ int archive_run_restore(struct archive *a, const struct archive_restore *in,
 	sqlite3_bind_text(st, 12, im->started_at, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 13, in->finished_at, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 14, in->uuid, -1, SQLITE_STATIC);
+	if (in->wire_json)
+		sqlite3_bind_text(st, 15, in->wire_json, -1, SQLITE_STATIC);
 	if ((rc = archive_step_done(a, st, "restore run")) < 0)
 		goto out;
 	*run_id = sqlite3_last_insert_rowid(a->db);

@@ -246,7 +246,8 @@ static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
 	" json_object('version', engine_version, 'target', engine_target,"     \
 	"  'direct', json(CASE direct WHEN 0 THEN 'false' ELSE 'true' END))"   \
 	"  AS engine_json,"                                                    \
-	" warnings AS warnings_json, probe AS probe_json FROM runs"
+	" warnings AS warnings_json, probe AS probe_json,"                     \
+	" wire AS wire_json FROM runs"
 
 int archive_run_json(struct archive *a, int64_t id, json_t **out)
 {
@@ -267,6 +268,9 @@ int archive_run_json(struct archive *a, int64_t id, json_t **out)
 				      "bytes", "B", "seconds", "s",
 				      "block_size", "B"));
 	json_object_set_new(run, "tests", tests);
+	/* an SMB run's wire baseline, when it has one: absent otherwise */
+	if (json_is_null(json_object_get(run, "wire")))
+		json_object_del(run, "wire");
 	{
 		/* a run another tool measured: where from, and its file */
 		json_t *imp = NULL;

@@ -68,6 +68,19 @@ out:
 	return archive_tx_end(a, rc);
 }
 
+int archive_run_wire(struct archive *a, int64_t run_id, const char *wire_json)
+{
+	sqlite3_stmt *st;
+	int rc =
+		archive_prep(a, "UPDATE runs SET wire=json(?) WHERE id=?", &st);
+
+	if (rc < 0)
+		return rc;
+	sqlite3_bind_text(st, 1, wire_json, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, run_id);
+	return archive_step_done(a, st, "run wire");
+}
+
 int archive_run_warn(struct archive *a, int64_t run_id, const char *text)
 {
 	sqlite3_stmt *st;

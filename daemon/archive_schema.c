@@ -153,6 +153,9 @@ static const char *const migrations[] = {
 	" FROM imports;"
 	"DROP TABLE imports;"
 	"ALTER TABLE imports_v9 RENAME TO imports;",
+	/* 10: an SMB run's wire baseline (daemon/wire.h: TCP throughput to
+	 * its file server, both ways, by iperf3), JSON; NULL for none */
+	"ALTER TABLE runs ADD COLUMN wire TEXT;",
 };
 
 /* What a migration cannot say in SQL: fills[v] runs after migrations[v]

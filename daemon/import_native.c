@@ -34,6 +34,7 @@
 #include "fields.h"
 #include "result.h"
 #include "utf8.h"
+#include "wire.h"
 
 #define BIG 9.0e15 /* integers JSON carries exactly (< 2^53) */
 
@@ -212,7 +213,7 @@ struct doc {
 	struct archive_restore_sample *samples;
 	void **hists; /* cap_rows of them, NULL or each row's decoded bytes */
 	size_t n_rows, cap_rows, n_samples;
-	char *spec, *probe, *labels, *warnings;
+	char *spec, *probe, *labels, *warnings, *wire;
 	int no_raw;
 };
 
@@ -227,6 +228,7 @@ static void doc_free(struct doc *d)
 	free(d->probe);
 	free(d->labels);
 	free(d->warnings);
+	free(d->wire);
 	json_decref(d->root);
 }
 
@@ -586,6 +588,9 @@ static int read_doc(struct doc *d, const char *buf, size_t len,
 				 json_object_get(r, "probe"), "probe", e) < 0 ||
 	    fields_check_members(spec_fields, FIELDS_N(spec_fields),
 				 json_object_get(r, "spec"), "spec", e) < 0 ||
+	    (json_object_get(r, "wire") &&
+	     fields_check_members(wire_doc_fields, WIRE_N_DOC_FIELDS,
+				  json_object_get(r, "wire"), "wire", e) < 0) ||
 	    import_native_check(r, e) < 0)
 		return -EINVAL;
 	if ((rc = read_tests(d, json_object_get(r, "tests"), e)) < 0 ||
@@ -597,6 +602,9 @@ static int read_doc(struct doc *d, const char *buf, size_t len,
 	d->probe = json_dumps(probe, JSON_COMPACT);
 	d->labels = labels_of(json_object_get(r, "labels"), labels);
 	d->warnings = warnings_of(d, json_object_get(r, "warnings"));
+	if (json_object_get(r, "wire") &&
+	    !(d->wire = json_dumps(json_object_get(r, "wire"), JSON_COMPACT)))
+		return -ENOMEM;
 	if (!d->spec || !d->probe || !d->labels || !d->warnings)
 		return -ENOMEM;
 	d->in = (struct archive_restore){
@@ -606,6 +614,7 @@ static int read_doc(struct doc *d, const char *buf, size_t len,
 		.engine_version = str_of(eng, "version"),
 		.engine_target = str_of(eng, "target"),
 		.direct = json_is_true(json_object_get(eng, "direct")),
+		.wire_json = d->wire,
 		.rows = d->rows,
 		.n_rows = d->n_rows,
 		.samples = d->samples,

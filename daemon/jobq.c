@@ -215,7 +215,7 @@ static void run_job(struct jobq *q, int64_t id, const struct job_spec *s)
 		rc = -EINVAL;
 		goto out;
 	}
-	if ((rc = job_setup(jr, q->ops)) == 0)
+	if ((rc = job_setup(jr, q->ops)) == 0 && (rc = job_wire(jr)) == 0)
 		rc = s->compare_with_json ? interleave_run(jr, q->ops)
 					  : jr->preset->run(jr);
 out:
@@ -265,6 +265,7 @@ out:
 		 rc ? error : "");
 	if (jr) {
 		json_decref(jr->options);
+		json_decref(jr->wire);
 		jobsession_free((void *)jr->session);
 		jobsession_disconnect(jr->conn);
 	}

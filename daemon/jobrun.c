@@ -323,6 +323,11 @@ int job_run_create(struct job_run *jr, int direct, uint64_t buffered_size)
 		     : archive_run_create(jr->a, jr->id, jr->s, spec, pj,
 					  jr->ops->name, direct, warn,
 					  &jr->run_id);
+	if (rc == 0 && jr->wire) {
+		char *w = json_dumps(jr->wire, JSON_COMPACT);
+		rc = w ? archive_run_wire(jr->a, jr->run_id, w) : -ENOMEM;
+		free(w);
+	}
 	if (rc < 0)
 		snprintf(jr->error, sizeof(jr->error), "archive unavailable");
 	json_decref(warnings);

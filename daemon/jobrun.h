@@ -115,6 +115,9 @@ struct job_run {
 	size_t file_base;	 /* the number of its first test file's name
 				    (job_file_path's n): targets of one
 				    interleaved job must not share names */
+	json_t *wire;		 /* the wire baseline measured before its
+				    tests (wire.h), stored with its run; or
+				    NULL */
 };
 
 /*
@@ -122,6 +125,15 @@ struct job_run {
  * session and probe. 0, or a negative errno with jr->error.
  */
 int job_setup(struct job_run *jr, const struct tgt_ops *def);
+
+/*
+ * When the job names a baseline (its smb session's "baseline", wire.h):
+ * measures the TCP throughput to its file server in both directions into
+ * jr->wire, before any test. 0 (also with none); -EIO with jr->error
+ * saying why, starting with "baseline": no test has run then;
+ * -ECANCELED when the job was cancelled meanwhile.
+ */
+int job_wire(struct job_run *jr);
 
 /* --- the run (jobrun.c) --- */
 

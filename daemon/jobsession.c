@@ -18,6 +18,7 @@
 #include "sys.h"
 #include "target.h"
 #include "unc.h"
+#include "wire.h"
 
 static const char *const dialects[] = { "SMB2_02", "SMB2_10", "SMB3_00",
 					"SMB3_02", "SMB3_11", NULL };
@@ -107,7 +108,7 @@ static int names_share(json_t *root)
 /* A request on shares through the system's own client: "credential"
  * optional (without it the daemon's account reaches them), "smb" refused;
  * *smb_json {"credential"} when one is named. */
-static int share_request(json_t *c, json_t *o, char **smb_json,
+static int share_request(json_t *root, json_t *c, json_t *o, char **smb_json,
 			 struct field_error *e)
 {
 	struct smb_session ss;
@@ -120,6 +121,8 @@ static int share_request(json_t *c, json_t *o, char **smb_json,
 				  "only for an smb:// target: Windows' own SMB "
 				  "client negotiates the dialect, signing and "
 				  "encryption of a share itself");
+	if ((rc = wire_from_request(root, NULL, &v, e)) < 0)
+		return rc;
 	if (!c)
 		return 0;
 	if (!json_is_string(c) || !creds_name_ok(json_string_value(c)))
@@ -139,12 +142,28 @@ static int share_request(json_t *c, json_t *o, char **smb_json,
 	return *smb_json ? 0 : -ENOMEM;
 }
 
+/* The request's "baseline" for smb:// target url, normalized into *b
+ * (NULL: none); wire_from_request's errors. */
+static int baseline_of(json_t *root, const char *url, json_t **b,
+		       struct field_error *e)
+{
+	struct smb_url u;
+	char why[256];
+
+	*b = NULL;
+	if (!json_object_get(root, "baseline"))
+		return 0;
+	if (smb_url_parse(url, &u, why, sizeof(why)) < 0)
+		return field_fail(e, "target", "%s", why);
+	return wire_from_request(root, u.server, b, e);
+}
+
 int jobsession_from_request(json_t *root, void **session, char **smb_json,
 			    struct field_error *e)
 {
 	json_t *t = json_object_get(root, "target");
 	json_t *c = json_object_get(root, "credential");
-	json_t *o = json_object_get(root, "smb"), *n = NULL, *v;
+	json_t *o = json_object_get(root, "smb"), *n = NULL, *v, *b = NULL;
 	struct smb_session *ss;
 	const char *name;
 	int lo, hi, rc;
@@ -157,7 +176,7 @@ int jobsession_from_request(json_t *root, void **session, char **smb_json,
 	    !tgt_for_target(json_string_value(t)))
 		return 0; /* no smb back-end here: the target's check says so */
 	if (names_share(root))
-		return share_request(c, o, smb_json, e);
+		return share_request(root, c, o, smb_json, e);
 	if (!json_is_string(t) || !tgt_for_target(json_string_value(t))) {
 		if (c)
 			return field_fail(
@@ -168,7 +187,7 @@ int jobsession_from_request(json_t *root, void **session, char **smb_json,
 		if (o)
 			return field_fail(e, "smb",
 					  "only for an smb:// target");
-		return 0;
+		return wire_from_request(root, NULL, &v, e);
 	}
 	if (!c)
 		return field_fail(e, "credential",
@@ -201,14 +220,14 @@ int jobsession_from_request(json_t *root, void **session, char **smb_json,
 		rc = field_fail(e, "smb.require_encryption",
 				"needs SMB 3 (max_protocol SMB3_00 or above)");
 	json_decref(n);
-	if (rc < 0)
+	if (rc < 0 || (rc = baseline_of(root, json_string_value(t), &b, e)) < 0)
 		return rc;
 	v = json_pack(
-		"{s:s, s:s?, s:s?, s:b, s:b}", "credential", name,
+		"{s:s, s:s?, s:s?, s:b, s:b, s:o*}", "credential", name,
 		"min_protocol", ss->min_protocol[0] ? ss->min_protocol : NULL,
 		"max_protocol", ss->max_protocol[0] ? ss->max_protocol : NULL,
 		"require_signing", ss->require_signing, "require_encryption",
-		ss->require_encryption);
+		ss->require_encryption, "baseline", b);
 	*smb_json = v ? json_dumps(v, JSON_COMPACT) : NULL;
 	json_decref(v);
 	return *smb_json ? 0 : -ENOMEM;

@@ -40,7 +40,9 @@ extern const size_t jobsession_n_smb_fields;
  * "credential" may be named (checked to exist; *smb_json {"credential"}),
  * "smb" is refused, and *session stays NULL. On 0 with a session, *session
  * (free with jobsession_free) holds the password for the request's checks and
- * *smb_json (malloc'd) the job's stored form, without it.
+ * *smb_json (malloc'd) the job's stored form, without it — with the
+ * request's "baseline" normalized (wire.h) when it names one; "baseline"
+ * on any other job is refused with wire_from_request's sentence.
  */
 int jobsession_from_request(json_t *root, void **session, char **smb_json,
 			    struct field_error *e);

@@ -1,7 +1,7 @@
 /*
  * jobsetup — job_setup (jobrun.h): a job's back-end, session and probe,
  * for the queue's worker (jobq.c) and each target of an interleaved job
- * (interleave.c).
+ * (interleave.c); job_wire, the wire baseline before an SMB job's tests.
  */
 #include "jobrun.h"
 
@@ -12,6 +12,7 @@
 #include "jobsession.h"
 #include "sys.h"
 #include "target.h"
+#include "wire.h"
 
 int job_setup(struct job_run *jr, const struct tgt_ops *def)
 {
@@ -57,4 +58,23 @@ int job_setup(struct job_run *jr, const struct tgt_ops *def)
 		snprintf(jr->error, sizeof(jr->error), "target %s: %s",
 			 s->target, strerror(-rc));
 	return rc;
+}
+
+int job_wire(struct job_run *jr)
+{
+	json_t *o =
+		jr->s->smb_json ? json_loads(jr->s->smb_json, 0, NULL) : NULL;
+	json_t *b = json_object_get(o, "baseline");
+	int rc = 0;
+
+	if (json_is_object(b)) {
+		job_phase(jr, "baseline", NULL, NULL, 0);
+		rc = wire_measure(b, &jr->wire, jr->error, sizeof(jr->error));
+	}
+	json_decref(o);
+	/* not a connection lost mid-run (jobq's explain): nothing ran */
+	if (rc < 0)
+		return -EIO;
+	/* cancelled while the wire was measured: no test starts */
+	return jr->cancel && atomic_load(jr->cancel) ? -ECANCELED : 0;
 }

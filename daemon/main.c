@@ -7,7 +7,8 @@
  *
  * Dispatch only: each command is a file of its own (cmd.h lists them), and
  * `smb-worker` / `smb-op` are the children the SMB back-end spawns from this
- * same binary (storage/smb.h), which never reach a command.
+ * same binary (storage/smb.h), `wire-iperf` the wire baseline's
+ * (daemon/wire.h); they never reach a command.
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "cmd.h"
 #include "smb.h"
 #include "sys.h"
+#include "wire.h"
 
 static void usage(FILE *f)
 {
@@ -45,6 +47,9 @@ int main(int argc, char **argv)
 	if (argc >= 2 && (strcmp(argv[1], "smb-worker") == 0 ||
 			  strcmp(argv[1], "smb-op") == 0))
 		return smb_child_main(argc - 1, argv + 1);
+	/* the wire baseline's iperf3 client (daemon/wire.h) */
+	if (argc >= 2 && strcmp(argv[1], "wire-iperf") == 0)
+		return wire_child_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "serve") == 0)
 		return cmd_serve(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "import") == 0)

@@ -8,6 +8,7 @@
 
 #include "archive.h"
 #include "preset.h"
+#include "wire.h"
 
 /*
  * Scaling efficiency of thread and queue-depth sweeps: for each point,
@@ -74,6 +75,7 @@ int runview_json(struct archive *a, int64_t id, json_t **out)
 	if (rc < 0)
 		return rc;
 	sweep_efficiency(json_object_get(run, "tests"));
+	wire_efficiency(run);
 	p = preset_find(json_string_value(json_object_get(run, "profile")));
 	if (p && p->summary)
 		json_object_set_new(

@@ -140,10 +140,6 @@ int smb_full_io(int fd, void *buf, size_t len, int out);
  * or -errno. */
 int smb_write2(int fd, const void *a, size_t alen, const void *b, size_t blen);
 
-/* The program spawned as the child: this one unless a test says otherwise.
- * It must handle `smb-worker` and `smb-op` with smb_child_main. */
-void smb_set_helper(const char *path);
-
 /* The child's entry: argv after the program name ("smb-worker", URL) or
  * ("smb-op", OP, URL, URL2, SIZE). Returns the exit status. */
 int smb_child_main(int argc, char **argv);

@@ -3,7 +3,7 @@
  * (libsmbclient), without mounting it. Paths are URLs:
  * smb://server[:port]/share/dir/file. This is the daemon's side of smb.h;
  * the library runs only in child processes (smb_client_linux.c), spawned
- * with posix_spawn and talked to over a socketpair. The session (user,
+ * by child_spawn (child.h) and talked to over a socketpair. The session (user,
  * password, protocol knobs) comes with every call that connects: the open
  * arguments' session, the probe's, unlink's and make_file's.
  *
@@ -31,7 +31,6 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,18 +39,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "os.h"
 #include "workpool.h"
 
 extern char **environ;
-
-/* The program run as a child: this one, unless a test says otherwise. */
-static char helper_path[4096] = "/proc/self/exe";
-
-void smb_set_helper(const char *path)
-{
-	snprintf(helper_path, sizeof(helper_path), "%s", path);
-}
 
 #define N_SMB_ENV 6
 
@@ -107,42 +99,28 @@ static void free_env(char **env)
 static int spawn_child(const struct smb_session *s, char *const argv[],
 		       pid_t *pid, int *sock)
 {
-	posix_spawn_file_actions_t fa;
 	char **env = child_env(s);
-	int sv[2], rc;
+	int rc;
 
 	if (!env)
 		return -ENOMEM;
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-		rc = -errno;
-		free_env(env);
-		return rc;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
-	posix_spawn_file_actions_adddup2(&fa, sv[1], 1);
-	rc = posix_spawn(pid, helper_path, &fa, NULL, argv, env);
+	rc = child_spawn(argv, env, pid, sock);
 	free_env(env);
-	posix_spawn_file_actions_destroy(&fa);
-	close(sv[1]);
-	if (rc != 0) {
-		close(sv[0]);
-		return -rc;
-	}
+	if (rc < 0)
+		return rc;
 	/* the password first: its length (4 bytes), then its bytes; the
 	 * socket buffer holds them until the child reads */
 	{
 		uint32_t len =
 			(uint32_t)strnlen(s->password, sizeof(s->password));
-		if ((rc = smb_write2(sv[0], &len, sizeof(len), s->password,
+		if ((rc = smb_write2(*sock, &len, sizeof(len), s->password,
 				     len)) < 0) {
-			close(sv[0]);
+			close(*sock);
 			kill(*pid, SIGKILL);
 			waitpid(*pid, NULL, 0);
 			return rc;
 		}
 	}
-	*sock = sv[0];
 	return 0;
 }
 

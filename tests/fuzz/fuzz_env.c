@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "confine.h"
 #include "creds.h"
 #include "smb.h"
@@ -91,7 +92,7 @@ void fuzz_env_init(void)
 	/* no SMB check may spawn a child (which would be this fuzzer) or
 	 * connect anywhere: a helper that does not exist fails at once */
 	in_dir(path, sizeof(path), "no-smb-helper");
-	smb_set_helper(path);
+	child_set_program(path);
 }
 
 /* Is "@TMP@" at data[i..size)? Byte by byte: a memcmp per byte would be

@@ -3,7 +3,10 @@
 // cdm-default on a share with the dialect recorded (and checked against
 // what the server itself reports with smbstatus), the protocol knobs, the
 // errors for a wrong password and a missing share, an interleaved job of
-// two directories of a share, and the server killed mid-run. Needs root and Debian's samba; says why it skips otherwise.
+// two directories of a share, the wire baseline (an iperf3 server started
+// here: TCP throughput both ways, each result's efficiency against it),
+// and the server killed mid-run. Needs root and Debian's samba (and
+// iperf3 for the baseline); says why it skips otherwise.
 //
 //   STORBENCH_BIN=build/storbench STORBENCH_OUT=build/test-out node --test smb.test.mjs
 
@@ -12,7 +15,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
+import { spawn, spawnSync } from 'node:child_process';
+import { startDaemon, api, waitJob, freePort } from '../lib/daemon.mjs';
 import { startSmbd, smbdUnavailable, SMB_USER, SMB_PASSWORD } from '../lib/smbd.mjs';
 
 const bin = process.env.STORBENCH_BIN;
@@ -192,6 +196,96 @@ test('an interleaved job of two directories of a share: a run each, paired round
   assert.equal(c.tests[0].metrics.find((m) => m.metric === 'iops').vs_baseline[1].test, 'paired');
   assert.deepEqual(fs.readdirSync(path.join(smb.dir, 'bench', 'il')), []);
   fs.rmdirSync(path.join(smb.dir, 'bench', 'il'));
+  assert.deepEqual(fs.readdirSync(path.join(smb.dir, 'bench')), []);
+});
+
+// iperf3 -s on loopback, for the wire baseline; null (with why) when absent
+const iperfWhy = why ?? (spawnSync('iperf3', ['--version']).error ? 'iperf3 is not installed (apt-get install iperf3)' : null);
+if (iperfWhy && !why) console.log(`skip the wire baseline test: ${iperfWhy}`);
+
+test('the wire baseline: TCP both ways by iperf3, each result against it, carried by the document', { skip: iperfWhy ?? false }, async () => {
+  const port = await freePort();
+  const srv = spawn('iperf3', ['-s', '-p', String(port), '--bind', '127.0.0.1', '--forceflush'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    await new Promise((res, rej) => { // until it says it listens
+      let said = '';
+      srv.stdout.on('data', (b) => { said += b; if (said.includes('Server listening')) res(); });
+      srv.on('exit', (c) => rej(new Error(`iperf3 -s exited (${c}): ${said}`)));
+      setTimeout(() => rej(new Error(`iperf3 -s did not say it listens: ${said}`)), 10000).unref();
+    });
+    srv.stdout.resume();
+    const tests = [
+      { name: 'SEQ1M Q4T1', pattern: 'sequential', block_size: '1MiB', queue_depth: 4, read_pct: 100 },
+      { name: 'SEQ1M Q4T1', pattern: 'sequential', block_size: '1MiB', queue_depth: 4, read_pct: 0 },
+      { name: 'MIX 70/30', pattern: 'random', block_size: '64KiB', queue_depth: 4, read_pct: 70 },
+    ];
+    const r = await api(d.url, 'POST', '/api/v1/jobs', {
+      target: smb.share('bench'), credential: 'filer', profile: 'custom', size: '16MiB',
+      iterations: 1, duration_s: 1, interval_s: 0, tests, baseline: { port, duration_s: 1 },
+    });
+    assert.equal(r.status, 202, r.text);
+    assert.deepEqual(r.json.smb.baseline, { host: '127.0.0.1', port, duration_s: 1, streams: 1 });
+    const job = await waitJob(d.url, r.json.id, 120000);
+    assert.equal(job.state, 'done', job.error);
+    const run = (await api(d.url, 'GET', `/api/v1/runs/${job.run_id}`)).json;
+    const w = run.wire;
+    assert.equal(w.host, '127.0.0.1');
+    assert.equal(w.port, port);
+    assert.equal(w.streams, 1);
+    assert.equal(w.duration_s, 1);
+    // loopback TCP: well above a slow link, below what memory can copy
+    for (const v of [w.to_server_mb_s, w.from_server_mb_s])
+      assert.ok(v > 50 && v < 200000, `TCP ${v} MB/s`);
+    assert.ok(w.to_server_seconds > 0.5 && w.from_server_seconds > 0.5, JSON.stringify(w));
+    assert.match(w.measured_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    assert.ok(w.measured_at <= run.started_at, 'measured before the tests');
+    assert.match(w.iperf, /^3\./);
+    // each result against the wire in its direction; a mix by time
+    const share = { read: 1, write: 0, mix: 0.7 };
+    assert.deepEqual(run.tests.map((t) => t.rw), ['read', 'write', 'mix']);
+    for (const t of run.tests) {
+      const it = t.iterations[0];
+      const p = share[t.rw];
+      const want = it.mb_s * p / w.from_server_mb_s + it.mb_s * (1 - p) / w.to_server_mb_s;
+      assert.ok(it.mb_s > 0, `${t.test} ${t.rw}`);
+      assert.ok(Math.abs(it.wire_efficiency - want) <= 1e-9 * want, `${t.rw}: ${it.wire_efficiency} vs ${want}`);
+      assert.equal(t.best.wire_efficiency, it.wire_efficiency);
+    }
+    // carried by the run's document: deleted here and imported again
+    const doc = await (await fetch(`${d.url}/api/v1/runs/${job.run_id}?format=storbench`)).text();
+    assert.equal((await api(d.url, 'DELETE', `/api/v1/runs/${job.run_id}`)).status, 204);
+    const imp = await (await fetch(`${d.url}/api/v1/import?filename=run.json`, { method: 'POST', body: doc })).json();
+    const back = (await api(d.url, 'GET', `/api/v1/runs/${imp.id}`)).json;
+    assert.deepEqual(back.wire, w);
+    assert.equal(back.tests[2].iterations[0].wire_efficiency, run.tests[2].iterations[0].wire_efficiency);
+
+    // an iperf3 server that is not there: the job fails at once, before any test, naming baseline
+    const closed = await freePort();
+    const f = await api(d.url, 'POST', '/api/v1/jobs', {
+      target: smb.share('bench'), credential: 'filer', profile: 'custom', size: '16MiB',
+      iterations: 1, duration_s: 1, tests: tests.slice(0, 1), baseline: { port: closed, duration_s: 1 },
+    });
+    assert.equal(f.status, 202, f.text);
+    const failed = await waitJob(d.url, f.json.id, 60000);
+    assert.equal(failed.state, 'failed');
+    assert.match(failed.error, new RegExp(`^baseline: iperf3 to 127\\.0\\.0\\.1 port ${closed} .*Connection refused.*no SMB test was run`), failed.error);
+    assert.equal(failed.run_id, null, 'no run: nothing was measured');
+  } finally {
+    srv.kill();
+  }
+  // refused by name: on a local target, at another server, with nonsense
+  let b = await api(d.url, 'POST', '/api/v1/jobs', { profile: 'cdm-default', size: '8MiB', baseline: {} });
+  assert.equal(b.status, 400);
+  assert.equal(b.json.field, 'baseline');
+  assert.match(b.json.detail, /only for an smb:\/\/ target/);
+  b = await api(d.url, 'POST', '/api/v1/jobs', { target: smb.share('bench'), credential: 'filer',
+    baseline: { host: '127.0.0.2' } });
+  assert.equal(b.status, 400);
+  assert.equal(b.json.field, 'baseline.host');
+  b = await api(d.url, 'POST', '/api/v1/jobs', { target: smb.share('bench'), credential: 'filer',
+    baseline: { port: 70000 } });
+  assert.equal(b.status, 400);
+  assert.equal(b.json.field, 'baseline.port');
   assert.deepEqual(fs.readdirSync(path.join(smb.dir, 'bench')), []);
 });
 

@@ -375,6 +375,18 @@ static void check_rows(struct archive *a, unsigned f)
 	snprintf(seen, sizeof(seen), "%lld|%lld|%lld;", (long long)total,
 		 (long long)total, (long long)total);
 	ASSERT_STR_EQ(want, seen);
+	/* migration 10: runs have a wire baseline column, empty on old runs,
+	 * and their JSON no "wire" member */
+	query_text(db, "SELECT count(*) FROM runs WHERE wire IS NULL", want,
+		   sizeof(want));
+	snprintf(seen, sizeof(seen), "%lld;", (long long)total);
+	ASSERT_STR_EQ(want, seen);
+	{
+		json_t *j = NULL;
+		ASSERT_EQ(archive_run_json(a, 1, &j), 0);
+		ASSERT_TRUE(json_object_get(j, "wire") == NULL);
+		json_decref(j);
+	}
 }
 
 /* After the upgrade the archive carries on: the start-up interrupts the
@@ -538,10 +550,10 @@ static void test_v6(void)
 /* The fixtures cover every version before this one but 7 and 8 (an
  * archive of version 7 is what the v6 fixture is after migration 7, one of
  * version 8 what it is after 8: the summaries 8 fills are the ones every
- * upgrade here fills; 9 runs on every fixture). */
+ * upgrade here fills; 9 and 10 run on every fixture). */
 static void test_every_version(void)
 {
-	ASSERT_EQ(ARCHIVE_SCHEMA_VERSION, 9);
+	ASSERT_EQ(ARCHIVE_SCHEMA_VERSION, 10);
 }
 
 /*

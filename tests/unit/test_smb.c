@@ -9,6 +9,7 @@
  * fail with their errno. smbd is stopped at the end. Needs root (smbd and
  * its passdb) and smbd installed; says why it skips otherwise.
  */
+#include "child.h"
 #include "engine.h"
 #include "smb.h"
 #include "test.h"
@@ -110,7 +111,7 @@ static void test_start_smbd(void)
 	ASSERT_TRUE(port_open());
 	snprintf(url, sizeof(url),
 		 "smb://127.0.0.1:%d/bench/storbench-test.dat", PORT);
-	smb_set_helper(STORBENCH_BIN_PATH);
+	child_set_program(STORBENCH_BIN_PATH);
 }
 
 /* Create, fill, measure reads and writes, remove — all over SMB. */

@@ -19,6 +19,7 @@ const form = {
   options: new Map(), // profile name -> its options' field ({el, read}), kept while the page lives
   rowsFor: null, // the profile whose fields.tests the test rows were made from
   rowCells: new WeakMap(), // test row -> [{name, read}]
+  baseline: null, // the "baseline" object's inputs ({el, read}), made once
 };
 
 const selected = () => findProfile(form.cat.profiles, $('#f-profile').value);
@@ -42,6 +43,12 @@ async function updateSmbFields() {
       sel.replaceChildren(h('option', { value: '' }, `${word}: default`),
         ...dialects.map((d) => h('option', { value: d }, `${word}: ${d}`)));
   }
+  const bd = jobField('baseline');
+  if (bd && !form.baseline) { // the wire baseline, from its descriptors
+    form.baseline = makeField(bd, 'baseline', { legend: 'iperf3 server' });
+    $('#baseline-fields').replaceChildren(form.baseline.el);
+  }
+  $('#baseline-box').hidden = !bd;
   const sel = $('#f-credential');
   const keep = sel.value;
   try {
@@ -207,6 +214,7 @@ function readForm() {
     if (f.smb_signing.checked) smb.require_signing = true;
     if (f.smb_encryption.checked) smb.require_encryption = true;
     if (Object.keys(smb).length) body.smb = smb;
+    if (f.baseline_on?.checked) body.baseline = form.baseline?.read() ?? {};
   }
   const p = selected();
   if (f.profile.value) body.profile = f.profile.value;

@@ -11,6 +11,7 @@ import { loadCatalogue, findProfile } from './state.js';
 import { ACTIVE } from './jobs.js';
 import { profileView, stopProfileView } from './runviews.js';
 import { probeCard, specCard, notesCard, iterationsCard, latencyCard, planCard, warningText } from './rundetails.js';
+import { wireCard } from './runwire.js';
 
 const view = { id: null, timer: 0, runChart: null, samplesChart: null };
 
@@ -168,6 +169,7 @@ function renderRun(run, cat, { job = null, refresh = false } = {}) {
     // more than two columns (mixes, a database and its log, file-create's
     // methods): the tiles take the whole width, the chart goes below
     h('div', { class: layout.cols.length > 2 ? 'run-top wide' : 'run-top' }, tilesGrid(run, layout, find, job), chartCard),
+    wireCard(run),
     h('div', { class: 'run-details' }, probeCard(run), specCard(run), notesCard(run)),
     samplesCard, latencyCard(run), planCard(run), iterationsCard(run));
   drawRunChart(canvas, layout, find, !refresh);

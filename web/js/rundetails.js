@@ -54,7 +54,7 @@ export function specCard(run) {
       ['Imported from', `${run.import.tool} ${run.import.version}${spec.imported?.best_of ? ` (each number the best of ${spec.imported.best_of})` : ''}`],
       ['Original file', h('a', { href: run.import.original, id: 'run-original' }, run.import.filename || 'download')],
     ] : []),
-    ...(spec.smb ? [['SMB session', `credential ${spec.smb.credential}; protocol ${spec.smb.min_protocol ?? 'default'} … ${spec.smb.max_protocol ?? 'default'}; signing ${spec.smb.require_signing ? 'required' : 'as negotiated'}; encryption ${spec.smb.require_encryption ? 'required' : 'as negotiated'}`]] : []),
+    ...(spec.smb ? [['SMB session', `credential ${spec.smb.credential}; protocol ${spec.smb.min_protocol ?? 'default'} … ${spec.smb.max_protocol ?? 'default'}; signing ${spec.smb.require_signing ? 'required' : 'as negotiated'}; encryption ${spec.smb.require_encryption ? 'required' : 'as negotiated'}${spec.smb.baseline ? `; wire baseline iperf3 ${spec.smb.baseline.host}:${spec.smb.baseline.port}` : ''}`]] : []),
     ...extraRows(spec, ['size', 'iterations', 'duration_s', 'interval_s', 'profile', 'tests', 'smb', 'imported']),
     ['Engine version', eng.version],
     ['I/O back-end', eng.target],

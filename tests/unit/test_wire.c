@@ -1,0 +1,146 @@
+/*
+ * test_wire.c — the wire baseline's portable part (daemon/wire.h): the
+ * request's baseline checked and filled in (and refused by field), iperf3's
+ * JSON read (its figures, its own error, something else), and each
+ * result's efficiency against the wire computed here from the same
+ * figures, a mix by time. The measurement itself is tested end to end
+ * against iperf3 -s and smbd in tests/integration/smb.test.mjs.
+ */
+#include "test.h"
+#include "wire.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* the shape of iperf3 3.12's JSON (-J), cut to what is read */
+static const char iperf_json[] =
+	"{\"start\": {\"version\": \"iperf 3.12\"}, \"intervals\": [],"
+	" \"end\": {\"sum_sent\": {\"seconds\": 1.0, \"bytes\": 1600000000,"
+	" \"bits_per_second\": 12800000000.0, \"retransmits\": 59},"
+	" \"sum_received\": {\"seconds\": 1.000411, \"bytes\": 1599000000,"
+	" \"bits_per_second\": 12786994350.4}}}";
+
+static void test_parse(void)
+{
+	struct wire_dir d;
+	char err[256];
+
+	ASSERT_EQ(wire_parse_iperf(iperf_json, &d, err, sizeof(err)), 0);
+	ASSERT_NEAR_REL(d.mb_s, 12786994350.4 / 8e6, 1e-12);
+	ASSERT_NEAR_REL(d.seconds, 1.000411, 1e-12);
+	ASSERT_EQ(d.bytes, 1599000000);
+	ASSERT_EQ(d.retransmits, 59);
+	/* iperf3's own failure, in its words */
+	ASSERT_EQ(wire_parse_iperf("{\"start\": {}, \"intervals\": [], "
+				   "\"end\": {}, \"error\": \"unable to "
+				   "connect to server: Connection refused\"}",
+				   &d, err, sizeof(err)),
+		  -EIO);
+	ASSERT_STR_EQ(err, "unable to connect to server: Connection refused");
+	ASSERT_EQ(wire_parse_iperf("Connecting to host", &d, err, sizeof(err)),
+		  -EPROTO);
+	ASSERT_EQ(wire_parse_iperf("{\"end\": {\"sum_sent\": {}}}", &d, err,
+				   sizeof(err)),
+		  -EPROTO);
+	ASSERT_TRUE(strstr(err, "sum_received") != NULL);
+}
+
+/* wire_from_request on request text with the share on server. */
+static int from(const char *text, const char *server, json_t **out,
+		struct field_error *e)
+{
+	json_t *root = json_loads(text, 0, NULL);
+	int rc = wire_from_request(root, server, out, e);
+
+	json_decref(root);
+	return rc;
+}
+
+static void test_request(void)
+{
+	struct field_error e;
+	json_t *b = NULL;
+
+	ASSERT_EQ(from("{}", "127.0.0.1", &b, &e), 0);
+	ASSERT_TRUE(b == NULL);
+	/* the defaults: the share's server, iperf3's port, 5 s, one stream */
+	ASSERT_EQ(from("{\"baseline\": {}}", "127.0.0.1", &b, &e), 0);
+	ASSERT_STR_EQ(json_string_value(json_object_get(b, "host")),
+		      "127.0.0.1");
+	ASSERT_EQ(json_integer_value(json_object_get(b, "port")), 5201);
+	ASSERT_EQ(json_integer_value(json_object_get(b, "duration_s")), 5);
+	ASSERT_EQ(json_integer_value(json_object_get(b, "streams")), 1);
+	json_decref(b);
+	b = NULL;
+	/* refused by field */
+	ASSERT_EQ(from("{\"baseline\": {}}", NULL, &b, &e), -EINVAL);
+	ASSERT_STR_EQ(e.field, "baseline");
+	ASSERT_EQ(from("{\"baseline\": {\"port\": 0}}", "127.0.0.1", &b, &e),
+		  -EINVAL);
+	ASSERT_STR_EQ(e.field, "baseline.port");
+	ASSERT_EQ(from("{\"baseline\": {\"streams\": 2, \"x\": 1}}",
+		       "127.0.0.1", &b, &e),
+		  -EINVAL);
+	ASSERT_STR_EQ(e.field, "baseline.x");
+	/* another server than the share's (numeric: no name lookup) */
+	ASSERT_EQ(from("{\"baseline\": {\"host\": \"127.0.0.2\"}}", "127.0.0.1",
+		       &b, &e),
+		  -EINVAL);
+	ASSERT_STR_EQ(e.field, "baseline.host");
+	ASSERT_EQ(from("{\"baseline\": {}, \"compare_with\": [\"/x\"]}",
+		       "127.0.0.1", &b, &e),
+		  -EINVAL);
+	ASSERT_STR_EQ(e.field, "baseline");
+	ASSERT_TRUE(b == NULL);
+}
+
+static double eff(json_t *run, size_t t)
+{
+	return json_number_value(json_object_get(
+		json_array_get(
+			json_object_get(
+				json_array_get(json_object_get(run, "tests"),
+					       t),
+				"iterations"),
+			0),
+		"wire_efficiency"));
+}
+
+static void test_efficiency(void)
+{
+	json_t *run = json_loads(
+		"{\"wire\": {\"to_server_mb_s\": 1000, \"from_server_mb_s\": "
+		"500},"
+		" \"spec\": {\"tests\": [{\"name\": \"M\", \"read_pct\": 70}]},"
+		" \"tests\": ["
+		"  {\"test\": \"S\", \"rw\": \"read\", \"iterations\": "
+		"[{\"mb_s\": 400}]},"
+		"  {\"test\": \"S\", \"rw\": \"write\", \"iterations\": "
+		"[{\"mb_s\": 400}]},"
+		"  {\"test\": \"M\", \"rw\": \"mix\", \"iterations\": "
+		"[{\"mb_s\": 400}]},"
+		"  {\"test\": \"L\", \"rw\": \"log write\", \"iterations\": "
+		"[{\"mb_s\": 8}]}]}",
+		0, NULL);
+
+	ASSERT_TRUE(run != NULL);
+	wire_efficiency(run);
+	ASSERT_NEAR_REL(eff(run, 0), 400.0 / 500, 1e-12);
+	ASSERT_NEAR_REL(eff(run, 1), 400.0 / 1000, 1e-12);
+	/* by time: 280 MB of reads at 500 MB/s and 120 MB of writes at
+	 * 1000 MB/s need 0.68 s of the wire per second measured */
+	ASSERT_NEAR_REL(eff(run, 2), 280.0 / 500 + 120.0 / 1000, 1e-12);
+	ASSERT_TRUE(
+		json_object_get(
+			json_array_get(
+				json_object_get(
+					json_array_get(
+						json_object_get(run, "tests"),
+						3),
+					"iterations"),
+				0),
+			"wire_efficiency") == NULL);
+	json_decref(run);
+}
+
+TEST_MAIN(test_parse, test_request, test_efficiency)

@@ -13,8 +13,7 @@ static const struct {
 	double min_ios;	      /* … and completed this many I/Os */
 	double core_pct;      /* a core this busy in a second: saturated */
 	double core_share;    /* … in more than this share of the seconds */
-	double dirty_bytes;   /* dirty + write-back rising this much: DIRTY */
-	double dirty_written; /* … and by this share of the bytes written */
+	double dirty_bytes; /* dirty + write-back rising this much: DIRTY */
 } ctrwarn_limits = {
 	.ratio = 2.0,
 	.min_bytes = 8e6,
@@ -22,7 +21,6 @@ static const struct {
 	.core_pct = 95.0,
 	.core_share = 0.5,
 	.dirty_bytes = 32e6,
-	.dirty_written = 0.25,
 };
 
 /* The engine's and the device's counts in direction d (0 reads, 1
@@ -147,8 +145,7 @@ static int check_dirty(struct archive *a, int64_t run_id,
 		return 0;
 	rise = (double)(last->mem_dirty + last->mem_writeback) -
 	       (double)first->mem_dirty_start;
-	if (rise < ctrwarn_limits.dirty_bytes ||
-	    rise < ctrwarn_limits.dirty_written * written)
+	if (rise < ctrwarn_limits.dirty_bytes)
 		return 0;
 	snprintf(text, sizeof(text),
 		 "%s %s: buffered writes grew dirty and write-back memory by "

@@ -276,7 +276,7 @@ struct archive_restore_sample {
 	int iteration;
 	int64_t second;
 	double length_s;
-	int64_t counts[6]; /* read ios, bytes, lat_sum_ns; write the same */
+	int64_t counts[6];  /* read ios, bytes, lat_sum_ns; write the same */
 	const char *ctr[2]; /* host, device: JSON texts as stored, or NULL */
 };
 

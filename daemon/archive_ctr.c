@@ -41,9 +41,8 @@ json_t *archive_ctr_host(const struct hostctr_sample *c)
 				    json_integer((json_int_t)c->mem_cache));
 		json_object_set_new(o, "mem_dirty_bytes",
 				    json_integer((json_int_t)c->mem_dirty));
-		json_object_set_new(
-			o, "mem_writeback_bytes",
-			json_integer((json_int_t)c->mem_writeback));
+		json_object_set_new(o, "mem_writeback_bytes",
+				    json_integer((json_int_t)c->mem_writeback));
 	}
 	return o;
 }

@@ -7,12 +7,12 @@
 #include <stdio.h>
 
 static const struct {
-	double ratio;	      /* rates this many times apart: RATES */
-	double min_bytes;     /* … when the larger side moved this many
-				 bytes (a tiny test is not judged) */
-	double min_ios;	      /* … and completed this many I/Os */
-	double core_pct;      /* a core this busy in a second: saturated */
-	double core_share;    /* … in more than this share of the seconds */
+	double ratio;	    /* rates this many times apart: RATES */
+	double min_bytes;   /* … when the larger side moved this many
+			       bytes (a tiny test is not judged) */
+	double min_ios;	    /* … and completed this many I/Os */
+	double core_pct;    /* a core this busy in a second: saturated */
+	double core_share;  /* … in more than this share of the seconds */
 	double dirty_bytes; /* dirty + write-back rising this much: DIRTY */
 } ctrwarn_limits = {
 	.ratio = 2.0,
@@ -39,7 +39,8 @@ static struct both sum_dir(const struct engine_samples *smp, int d)
 			continue;
 		b.e_bytes += (double)smp->s[i].bytes[d];
 		b.e_ios += (double)smp->s[i].ios[d];
-		b.d_bytes += (double)(d ? c->dev.write_bytes : c->dev.read_bytes);
+		b.d_bytes +=
+			(double)(d ? c->dev.write_bytes : c->dev.read_bytes);
 		b.d_ios += (double)(d ? c->dev.writes : c->dev.reads);
 		b.s += i + 1 == smp->n ? smp->last_s : 1.0;
 	}
@@ -63,7 +64,8 @@ static int check_rates(struct archive *a, int64_t run_id,
 		double ios = b.e_bytes > b.d_bytes ? b.e_ios : b.d_ios;
 		int engine_ahead = b.e_bytes > b.d_bytes;
 		double small = engine_ahead ? b.d_bytes : b.e_bytes;
-		if ((d == 0 && w->read_pct == 0) || (d == 1 && w->read_pct == 100))
+		if ((d == 0 && w->read_pct == 0) ||
+		    (d == 1 && w->read_pct == 100))
 			continue;
 		if (b.s <= 0 || big < ctrwarn_limits.min_bytes ||
 		    ios < ctrwarn_limits.min_ios ||
@@ -117,8 +119,8 @@ static int check_core(struct archive *a, int64_t run_id,
 		 "%s %s: a CPU core was at least %.0f %% busy in %u of %u "
 		 "seconds (core %d at %.1f %%): the CPU, not the device, may "
 		 "be the limit",
-		 w->name, wl_rw(w), ctrwarn_limits.core_pct, hot, seconds,
-		 core, top);
+		 w->name, wl_rw(w), ctrwarn_limits.core_pct, hot, seconds, core,
+		 top);
 	archive_run_warn(a, run_id, text);
 	return 1;
 }

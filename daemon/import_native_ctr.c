@@ -12,8 +12,16 @@
 #include "import_native.h"
 
 #define BIG 9.0e15 /* integers JSON carries exactly */
-#define PCT(n) { n, FIELD_NUMBER, "%", .min = 0, .max = 100, .flags = FIELD_NULLABLE }
-#define BYTES(n) { n, FIELD_INT, "B", .min = 0, .max = BIG, .flags = FIELD_NULLABLE }
+#define PCT(n)                                                                 \
+	{                                                                      \
+		n, FIELD_NUMBER, "%", .min = 0, .max = 100,                    \
+				      .flags = FIELD_NULLABLE                  \
+	}
+#define BYTES(n)                                                               \
+	{                                                                      \
+		n, FIELD_INT, "B", .min = 0, .max = BIG,                       \
+				   .flags = FIELD_NULLABLE                     \
+	}
 
 static const struct field host_fields[] = {
 	PCT("cpu_user_pct"),
@@ -79,9 +87,8 @@ static int device_of(json_t *o, const char *at, char **text,
 	json_array_foreach(members, i, m)
 	{
 		snprintf(path, sizeof(path), "%s.members[%zu]", at, i);
-		if (fields_check_members(device_fields,
-					 FIELDS_N(device_fields), m, path,
-					 e) < 0) {
+		if (fields_check_members(device_fields, FIELDS_N(device_fields),
+					 m, path, e) < 0) {
 			json_decref(out);
 			json_decref(list);
 			return -EINVAL;
@@ -98,7 +105,8 @@ static int device_of(json_t *o, const char *at, char **text,
 int import_native_counters(json_t *s, const char *at, char **host,
 			   char **device, struct field_error *e)
 {
-	json_t *h = json_object_get(s, "host"), *d = json_object_get(s, "device");
+	json_t *h = json_object_get(s, "host"),
+	       *d = json_object_get(s, "device");
 	char path[128];
 	int rc;
 

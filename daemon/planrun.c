@@ -142,9 +142,8 @@ static int run_iteration(struct job_run *jr, const struct workload *w, int it,
 		return rc;
 	if (!(*warned & 1))
 		*warned |= (unsigned char)check_little(jr, w, &r);
-	*warned |= (unsigned char)ctrwarn_check(jr->a, jr->run_id, w,
-						k->direct, o->samples,
-						*warned);
+	*warned |= (unsigned char)ctrwarn_check(jr->a, jr->run_id, w, k->direct,
+						o->samples, *warned);
 	/* the result and its seconds: both or neither */
 	rc = archive_iteration_insert(jr->a, jr->run_id, w, it, &r, o->hist,
 				      o->samples);

@@ -113,8 +113,7 @@ static int member_collect(struct member *mb, struct engine_thread *th,
  * has passed, whichever comes first: a run ends when its threads do, not at
  * the next tick (a short fill is timed by its callers to the millisecond).
  */
-static void wait_poll(struct engine_shared *sh, unsigned started,
-		      long wait_ns)
+static void wait_poll(struct engine_shared *sh, unsigned started, long wait_ns)
 {
 	struct timespec until;
 
@@ -229,9 +228,10 @@ static int run_members(struct member *mbs, size_t n,
 	pthread_mutex_unlock(&sh.mu);
 	while ((unsigned)atomic_load(&sh.finished) < started) {
 		double frac;
-		wait_poll(&sh, started,
-			  poll_ns(o0, &marks[0], open_ns,
-				  (unsigned)atomic_load(&sh.closed) >= started));
+		wait_poll(
+			&sh, started,
+			poll_ns(o0, &marks[0], open_ns,
+				(unsigned)atomic_load(&sh.closed) >= started));
 		count_marks(mbs, n, marks, open_ns,
 			    (unsigned)atomic_load(&sh.closed) >= started);
 		for (size_t j = 0, k0 = 0; j < n && j < ENGINE_MAX_TASKS; j++) {

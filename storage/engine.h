@@ -113,11 +113,11 @@ struct engine_sample {
 };
 
 struct engine_samples {
-	struct engine_sample *s; /* cap entries, caller-allocated */
-	unsigned cap;		 /* seconds the array holds; later seconds
-				    are added to the last one */
-	unsigned n;		 /* seconds filled */
-	double last_s;		 /* length of the last second, s */
+	struct engine_sample *s;    /* cap entries, caller-allocated */
+	unsigned cap;		    /* seconds the array holds; later seconds
+				       are added to the last one */
+	unsigned n;		    /* seconds filled */
+	double last_s;		    /* length of the last second, s */
 	struct hostctr_sample *ctr; /* NULL, or cap entries: the counters
 				       (engine_opts.counters) over each
 				       second, the same seconds as s (the

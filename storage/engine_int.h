@@ -160,10 +160,10 @@ void engine_samples_stream(const struct engine_opts *o,
 /* Which boundary of the window each counter slot holds (engine_opts
  * .counters): the calling thread's, one per task. */
 struct engine_marks {
-	unsigned next;		    /* the next boundary to mark */
-	long held[HOSTCTR_MARKS];   /* slot → boundary (0: the opening), or
-				       -1 */
-	unsigned end_slot;	    /* 1 + the slot of the close, or 0 */
+	unsigned next;		  /* the next boundary to mark */
+	long held[HOSTCTR_MARKS]; /* slot → boundary (0: the opening), or
+				     -1 */
+	unsigned end_slot;	  /* 1 + the slot of the close, or 0 */
 };
 /* Forgets the marks and empties o->samples->ctr: before the gate opens. */
 void engine_marks_begin(const struct engine_opts *o, struct engine_marks *m);

@@ -36,9 +36,9 @@
 /* A block device over an interval. Counts are of I/Os the device
  * completed in the interval; in_flight is at the interval's end. */
 struct hostctr_dev {
-	char name[32];	   /* its name in /sys/block: "sda", "dm-0", "loop3" */
-	uint64_t reads;	   /* read I/Os completed */
-	uint64_t writes;   /* write I/Os completed */
+	char name[32];	 /* its name in /sys/block: "sda", "dm-0", "loop3" */
+	uint64_t reads;	 /* read I/Os completed */
+	uint64_t writes; /* write I/Os completed */
 	uint64_t read_bytes, write_bytes;
 	uint64_t in_flight; /* I/Os issued to the device, not completed */
 	double util_pct;    /* time with I/O in flight ÷ interval, 0 … 100 */
@@ -63,8 +63,8 @@ struct hostctr_sample {
 	/* memory at the interval's end, bytes */
 	uint64_t mem_used; /* total − free − page cache − buffers */
 	uint64_t mem_cache;
-	uint64_t mem_dirty;	/* page cache not yet written back */
-	uint64_t mem_writeback; /* being written back now */
+	uint64_t mem_dirty;	  /* page cache not yet written back */
+	uint64_t mem_writeback;	  /* being written back now */
 	uint64_t mem_dirty_start; /* dirty + writeback at the interval's
 				     start */
 	/* the device under the target (HOSTCTR_DEV), and its members */

@@ -63,11 +63,11 @@ struct hostctr {
 	struct snap s[HOSTCTR_MARKS];
 };
 
-/* Exported for tests/unit/test_hostctr.c only. */
-int hostctr_parse_stat(const char *text, struct cpu_ticks *all,
-		       struct cpu_ticks *cpu, unsigned cap, unsigned *n_cpu);
-int hostctr_parse_meminfo(const char *text, struct mem_info *m);
-int hostctr_parse_dev(const char *text, struct dev_stat *d);
+/* Exported for tests/unit/test_hostctr.c only: slot mark as if the files
+ * had held these texts (NULL: unreadable) at time t_ns; dev is device
+ * "test0"'s stat line. */
+void hostctr_mark_text(struct hostctr *h, unsigned mark, uint64_t t_ns,
+		       const char *stat, const char *meminfo, const char *dev);
 
 /* Reads up to n numbers after p (spaces between); returns how many. */
 static unsigned read_nums(const char *p, uint64_t *v, unsigned n)
@@ -98,13 +98,15 @@ static int ticks_of(const char *p, struct cpu_ticks *t)
 	 * 2.6.11 stop earlier, and the rest stays 0 */
 	if (read_nums(p, v, 8) < 4)
 		return -EINVAL;
-	*t = (struct cpu_ticks){ v[0], v[1], v[2], v[3],
-				 v[4], v[5], v[6], v[7] };
+	*t =
+		(struct cpu_ticks){ v[0], v[1], v[2], v[3],
+				    v[4], v[5], v[6], v[7] };
 	return 0;
 }
 
-int hostctr_parse_stat(const char *text, struct cpu_ticks *all,
-		       struct cpu_ticks *cpu, unsigned cap, unsigned *n_cpu)
+static int hostctr_parse_stat(const char *text, struct cpu_ticks *all,
+			      struct cpu_ticks *cpu, unsigned cap,
+			      unsigned *n_cpu)
 {
 	const char *line = text;
 	int have_all = 0;
@@ -130,7 +132,7 @@ int hostctr_parse_stat(const char *text, struct cpu_ticks *all,
 	return have_all ? 0 : -EINVAL;
 }
 
-int hostctr_parse_meminfo(const char *text, struct mem_info *m)
+static int hostctr_parse_meminfo(const char *text, struct mem_info *m)
 {
 	static const struct {
 		const char *key;
@@ -163,7 +165,7 @@ int hostctr_parse_meminfo(const char *text, struct mem_info *m)
 	return found == (1u << 6) - 1 ? 0 : -EINVAL;
 }
 
-int hostctr_parse_dev(const char *text, struct dev_stat *d)
+static int hostctr_parse_dev(const char *text, struct dev_stat *d)
 {
 	uint64_t v[11];
 
@@ -171,8 +173,9 @@ int hostctr_parse_dev(const char *text, struct dev_stat *d)
 	 * in flight, io_ticks, time in queue (then discards, flushes) */
 	if (read_nums(text, v, 11) < 11)
 		return -EINVAL;
-	*d = (struct dev_stat){ v[0], v[2], v[3], v[4],
-				v[6], v[7], v[8], v[9] };
+	*d =
+		(struct dev_stat){ v[0], v[2], v[3], v[4],
+				   v[6], v[7], v[8], v[9] };
 	return 0;
 }
 
@@ -237,7 +240,8 @@ int hostctr_open(const char *disk, struct hostctr **out)
 	if (!(h->buf = malloc(h->buf_len)))
 		goto fail;
 	for (unsigned m = 0; m < HOSTCTR_MARKS; m++)
-		if (!(h->s[m].cpu = calloc(h->cap_cpu, sizeof(struct cpu_ticks))))
+		if (!(h->s[m].cpu =
+			      calloc(h->cap_cpu, sizeof(struct cpu_ticks))))
 			goto fail;
 	h->fd_stat = open("/proc/stat", O_RDONLY | O_CLOEXEC);
 	h->fd_mem = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
@@ -282,6 +286,26 @@ void hostctr_mark(struct hostctr *h, unsigned mark)
 		s->have |= HOSTCTR_DEV;
 }
 
+void hostctr_mark_text(struct hostctr *h, unsigned mark, uint64_t t_ns,
+		       const char *stat, const char *meminfo, const char *dev)
+{
+	struct snap *s = &h->s[mark];
+
+	s->t_ns = t_ns;
+	s->have = s->dev_ok = 0;
+	if (stat && hostctr_parse_stat(stat, &s->all, s->cpu, h->cap_cpu,
+				       &s->n_cpu) == 0)
+		s->have |= HOSTCTR_CPU;
+	if (meminfo && hostctr_parse_meminfo(meminfo, &s->mem) == 0)
+		s->have |= HOSTCTR_MEM;
+	if (dev && hostctr_parse_dev(dev, &s->dev[0]) == 0) {
+		snprintf(h->name[0], sizeof(h->name[0]), "test0");
+		h->n_dev = h->n_dev ? h->n_dev : 1;
+		s->dev_ok = 1;
+		s->have |= HOSTCTR_DEV;
+	}
+}
+
 /* b − a, or 0 when the counter went back (a CPU went offline). */
 static uint64_t sub(uint64_t b, uint64_t a)
 {
@@ -311,22 +335,21 @@ static void diff_cpu(const struct snap *a, const struct snap *b,
 		      total;
 	o->cpu_system = 100.0 * (double)sub(y->system, x->system) / total;
 	o->cpu_iowait = 100.0 * (double)sub(y->iowait, x->iowait) / total;
-	o->cpu_irq = 100.0 *
-		     (double)(sub(y->irq, x->irq) +
-			      sub(y->softirq, x->softirq)) /
-		     total;
+	o->cpu_irq =
+		100.0 *
+		(double)(sub(y->irq, x->irq) + sub(y->softirq, x->softirq)) /
+		total;
 	o->cpu_steal = 100.0 * (double)sub(y->steal, x->steal) / total;
 	o->cpu_busy = 100.0 * (double)sub(busy_of(y), busy_of(x)) / total;
 	o->core = -1;
 	for (unsigned i = 0; i < a->n_cpu && i < b->n_cpu; i++) {
-		double t = (double)sub(total_of(&b->cpu[i]),
-				       total_of(&a->cpu[i]));
+		double t =
+			(double)sub(total_of(&b->cpu[i]), total_of(&a->cpu[i]));
 		double pct;
 		if (t <= 0)
 			continue;
 		pct = 100.0 *
-		      (double)sub(busy_of(&b->cpu[i]), busy_of(&a->cpu[i])) /
-		      t;
+		      (double)sub(busy_of(&b->cpu[i]), busy_of(&a->cpu[i])) / t;
 		if (o->core < 0 || pct > o->core_busy) {
 			o->core_busy = pct > 100 ? 100 : pct;
 			o->core = (int)i;
@@ -355,7 +378,7 @@ static void diff_dev(const char *name, const struct dev_stat *a,
 	ios = o->reads + o->writes;
 	o->wait_ms = ios ? (double)(sub(b->read_ms, a->read_ms) +
 				    sub(b->write_ms, a->write_ms)) /
-				   (double)ios
+				     (double)ios
 			 : 0;
 }
 
@@ -372,15 +395,15 @@ void hostctr_diff(const struct hostctr *h, unsigned from, unsigned to,
 	a = &h->s[from];
 	b = &h->s[to];
 	both = a->have & b->have;
-	out->interval_s = b->t_ns > a->t_ns ? (double)(b->t_ns - a->t_ns) / 1e9
-					    : 0;
+	out->interval_s =
+		b->t_ns > a->t_ns ? (double)(b->t_ns - a->t_ns) / 1e9 : 0;
 	if (both & HOSTCTR_CPU)
 		diff_cpu(a, b, out);
 	if (both & HOSTCTR_MEM) {
 		const struct mem_info *m = &b->mem;
 		uint64_t unused = m->free + m->buffers + m->cached;
-		out->mem_used = (m->total > unused ? m->total - unused : 0) *
-				1024;
+		out->mem_used =
+			(m->total > unused ? m->total - unused : 0) * 1024;
 		out->mem_cache = m->cached * 1024;
 		out->mem_dirty = m->dirty * 1024;
 		out->mem_writeback = m->writeback * 1024;

@@ -10,6 +10,7 @@ import { COLORS, drawn, makeChart } from './charts.js';
 import { loadCatalogue, findProfile } from './state.js';
 import { ACTIVE } from './jobs.js';
 import { profileView, stopProfileView } from './runviews.js';
+import { countersView, stopCountersView } from './counters.js';
 import { probeCard, specCard, notesCard, iterationsCard, latencyCard, planCard, warningText } from './rundetails.js';
 
 const view = { id: null, timer: 0, runChart: null, samplesChart: null };
@@ -22,6 +23,7 @@ export function stopRunView() {
   view.samplesChart?.destroy();
   view.runChart = view.samplesChart = null;
   stopProfileView();
+  stopCountersView();
 }
 
 export async function showRun(id, { refresh = false } = {}) {
@@ -156,6 +158,7 @@ function renderRun(run, cat, { job = null, refresh = false } = {}) {
     h('h2', null, 'Per second ', h('span', { class: 'unit' }, '(MB/s in each second of every iteration, in the order measured; the short last second of an iteration is not drawn)')),
     h('div', { class: 'chart-box' }, samplesCanvas));
   const extra = profileView(run, prof, cat);
+  const counters = countersView(run);
   const warnings = run.warnings ?? [];
   let ended = '';
   if (['failed', 'interrupted', 'cancelled'].includes(run.state)) {
@@ -169,10 +172,11 @@ function renderRun(run, cat, { job = null, refresh = false } = {}) {
     // methods): the tiles take the whole width, the chart goes below
     h('div', { class: layout.cols.length > 2 ? 'run-top wide' : 'run-top' }, tilesGrid(run, layout, find, job), chartCard),
     h('div', { class: 'run-details' }, probeCard(run), specCard(run), notesCard(run)),
-    samplesCard, latencyCard(run), planCard(run), iterationsCard(run));
+    samplesCard, counters.card, latencyCard(run), planCard(run), iterationsCard(run));
   drawRunChart(canvas, layout, find, !refresh);
   extra.draw?.(!refresh);
   drawSamplesChart(samplesCanvas, run.id, !refresh);
+  counters.draw(!refresh);
 }
 
 function drawRunChart(canvas, { names, cols }, find, animate = true) {

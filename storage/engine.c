@@ -132,18 +132,23 @@ static void wait_poll(struct engine_shared *sh, unsigned started, long wait_ns)
 
 /*
  * How long the calling thread may sleep: ENGINE_POLL_NS, or less so that it
- * wakes within ~1 ms of the window's next second boundary, where the
- * counters (of the first member, whose window is every member's) are
- * marked.
+ * wakes within ~1 ms of the window's next second boundary or its deadline
+ * (end_ns, 0 for a size-based test), where the counters (of the first
+ * member, whose window is every member's) are marked.
  */
 static long poll_ns(const struct engine_opts *o, const struct engine_marks *m,
-		    uint64_t open_ns, int closed)
+		    uint64_t open_ns, uint64_t end_ns, int closed)
 {
-	uint64_t at = open_ns + (uint64_t)m->next * 1000000000ULL,
-		 now = os_now_ns();
+	uint64_t at = UINT64_MAX, now = os_now_ns();
 
-	if (!o->counters || !o->samples || closed || m->next >= o->samples->cap)
+	if (!o->counters || !o->samples || closed)
 		return ENGINE_POLL_NS;
+	if (m->next < o->samples->cap)
+		at = open_ns + (uint64_t)m->next * 1000000000ULL;
+	/* the deadline: the close is marked as soon as the threads pass it
+	 * (1 ms polls until they do) */
+	if (end_ns && end_ns < at)
+		at = end_ns;
 	if (at <= now)
 		return 1000000L;
 	return at - now < ENGINE_POLL_NS ? (long)(at - now) + 200000L
@@ -184,7 +189,8 @@ static int run_members(struct member *mbs, size_t n,
 	unsigned total = 0, started = 0, i, k;
 	unsigned streamed[ENGINE_MAX_TASKS] = { 0 }; /* seconds reported */
 	struct engine_marks marks[ENGINE_MAX_TASKS];
-	uint64_t open_ns = 0; /* the window's opening (every member's) */
+	uint64_t open_ns = 0, end_ns = 0; /* the window's opening and
+					     deadline (every member's) */
 	uint64_t t0 = os_now_ns(), lb = 0, li = 0, ln = t0;
 	int rc = 0;
 
@@ -222,6 +228,7 @@ static int run_members(struct member *mbs, size_t n,
 		pthread_cond_wait(&sh.cv, &sh.mu);
 	sh.start_ns = t0 = ln = os_now_ns();
 	open_ns = t0 + (uint64_t)(w0->ramp_s * 1e9);
+	end_ns = w0->io_bytes ? 0 : open_ns + (uint64_t)(w0->duration_s * 1e9);
 	sh.started = started;
 	sh.go = 1;
 	pthread_cond_broadcast(&sh.cv);
@@ -230,7 +237,7 @@ static int run_members(struct member *mbs, size_t n,
 		double frac;
 		wait_poll(
 			&sh, started,
-			poll_ns(o0, &marks[0], open_ns,
+			poll_ns(o0, &marks[0], open_ns, end_ns,
 				(unsigned)atomic_load(&sh.closed) >= started));
 		count_marks(mbs, n, marks, open_ns,
 			    (unsigned)atomic_load(&sh.closed) >= started);

@@ -9,7 +9,8 @@
  *     -> engine_thread.c   one engine thread: buffers, the I/O loop,
  *                          submission, stamping, its measured window
  *          -> engine_rng.c random numbers and data patterns
- *     -> engine_samples.c  per-second samples: merge, stream, the ragged end
+ *     -> engine_samples.c  per-second samples: merge, stream, the ragged
+ *                          end; the counters' marks (hostctr.h)
  *
  * Ownership: engine.c allocates the threads (struct engine_thread, zeroed),
  * sets each up with engine_thread_init, starts engine_thread_main on it, and

@@ -10,8 +10,15 @@
  * threads' arrays are merged whole, and the end of the window decides how
  * many seconds there are and how long the last is: a ragged end under a
  * quarter second is folded into the second before it. The folded end
- * replaces what was streamed for those seconds. Calls nothing else of the
- * engine.
+ * replaces what was streamed for those seconds.
+ *
+ * The counters (engine_opts.counters, hostctr.h) are marked here too, by the
+ * calling thread: the window's opening is boundary 0, each second's end the
+ * next, the close its own mark; a second's counters are the difference of
+ * the marks around it, in HOSTCTR_MARKS slots used in turn (boundary k in
+ * slot k % 3, the close in the slot after the last boundary's), so the
+ * last second — ragged, or folded into the one before — can still be taken
+ * from its opening mark to the close. Calls nothing else of the engine.
  */
 #include <limits.h>
 #include <string.h>

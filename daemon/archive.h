@@ -31,7 +31,7 @@
 #include "histogram.h"
 #include "result.h"
 
-#define ARCHIVE_SCHEMA_VERSION 10
+#define ARCHIVE_SCHEMA_VERSION 11
 
 struct archive;
 
@@ -147,10 +147,12 @@ int archive_samples_insert(struct archive *a, int64_t run_id,
 			   const struct workload *t, int iteration,
 			   const struct engine_samples *smp);
 /* Stores (or replaces) one finished second, 1 s long, of an iteration still
- * running, so a crash keeps it (one statement, one transaction). */
+ * running, with its counters c (NULL: none), so a crash keeps it (one
+ * statement, one transaction). */
 int archive_sample_put(struct archive *a, int64_t run_id,
 		       const struct workload *t, int iteration, unsigned second,
-		       const struct engine_sample *s);
+		       const struct engine_sample *s,
+		       const struct hostctr_sample *c);
 /* An iteration's result and its samples (smp may be NULL), as
  * archive_result_insert and archive_samples_insert, in one transaction:
  * both or neither. */
@@ -158,6 +160,14 @@ int archive_iteration_insert(struct archive *a, int64_t run_id,
 			     const struct workload *t, int iteration,
 			     const struct result *r, const struct hist *h,
 			     const struct engine_samples *smp);
+/* A second's host counters (CPU %, memory bytes) as the object stored and
+ * served as a sample's "host" (docs/api.md), or NULL when c has none (the
+ * caller owns it). */
+json_t *archive_ctr_host(const struct hostctr_sample *c);
+/* A second's device counters as a sample's "device": counts, rates over
+ * length_s seconds (the engine's second), utilisation, wait and the
+ * members; NULL when c has no device. */
+json_t *archive_ctr_device(const struct hostctr_sample *c, double length_s);
 /* *out = the run's samples in the order they were measured, with rates
  * derived from the counts; -ENOENT when the run does not exist. */
 int archive_samples_json(struct archive *a, int64_t run_id, json_t **out);
@@ -269,7 +279,8 @@ struct archive_restore_sample {
 	int iteration;
 	int64_t second;
 	double length_s;
-	int64_t counts[6]; /* read ios, bytes, lat_sum_ns; write the same */
+	int64_t counts[6];  /* read ios, bytes, lat_sum_ns; write the same */
+	const char *ctr[2]; /* host, device: JSON texts as stored, or NULL */
 };
 
 /* A run as another archive had it: identity, end, and the import of the

@@ -97,7 +97,8 @@ int archive_run_raw(struct archive *a, int64_t id, json_t *run)
 		     a,
 		     "SELECT test, rw, iteration, second, length_s,"
 		     " read_ios, read_bytes, read_lat_sum_ns, write_ios,"
-		     " write_bytes, write_lat_sum_ns FROM samples"
+		     " write_bytes, write_lat_sum_ns, host AS host_json,"
+		     " device AS device_json FROM samples"
 		     " WHERE run_id=? ORDER BY rowid",
 		     id, 0, 1, &samples)) == 0)
 		json_object_set_new(run, "samples", samples);
@@ -168,8 +169,8 @@ static int restore_sample(struct archive *a, int64_t run_id,
 		     a,
 		     "INSERT INTO samples(run_id, test, rw, iteration, second,"
 		     " length_s, read_ios, read_bytes, read_lat_sum_ns,"
-		     " write_ios, write_bytes, write_lat_sum_ns)"
-		     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+		     " write_ios, write_bytes, write_lat_sum_ns, host, device)"
+		     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		     &st)) < 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, run_id);
@@ -180,6 +181,10 @@ static int restore_sample(struct archive *a, int64_t run_id,
 	sqlite3_bind_double(st, 6, s->length_s);
 	for (int i = 0; i < 6; i++)
 		sqlite3_bind_int64(st, 7 + i, s->counts[i]);
+	for (int i = 0; i < 2; i++)
+		if (s->ctr[i])
+			sqlite3_bind_text(st, 13 + i, s->ctr[i], -1,
+					  SQLITE_STATIC);
 	return archive_step_done(a, st, "restore sample");
 }
 

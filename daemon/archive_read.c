@@ -515,7 +515,8 @@ int archive_samples_json(struct archive *a, int64_t run_id, json_t **out)
 		" json_object('iops', write_ios / length_s,"
 		"  'mb_s', write_bytes / length_s / 1e6,"
 		"  'lat_mean_us', CASE write_ios WHEN 0 THEN NULL"
-		"   ELSE write_lat_sum_ns / 1e3 / write_ios END) AS write_json"
+		"   ELSE write_lat_sum_ns / 1e3 / write_ios END) AS write_json,"
+		" host AS host_json, device AS device_json"
 		" FROM samples WHERE run_id=? ORDER BY rowid",
 		run_id, 0, 1, out);
 }

@@ -196,18 +196,33 @@ int archive_result_insert_note(struct archive *a, int64_t run_id,
 #define SAMPLE_UPSERT                                                          \
 	"INSERT INTO samples(run_id, test, rw, iteration, second, length_s,"   \
 	" read_ios, read_bytes, read_lat_sum_ns, write_ios, write_bytes,"      \
-	" write_lat_sum_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"                  \
+	" write_lat_sum_ns, host, device)"                                     \
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"                                \
 	" ON CONFLICT (run_id, test, rw, iteration, second) DO UPDATE SET"     \
 	" length_s=excluded.length_s, read_ios=excluded.read_ios,"             \
 	" read_bytes=excluded.read_bytes,"                                     \
 	" read_lat_sum_ns=excluded.read_lat_sum_ns,"                           \
 	" write_ios=excluded.write_ios, write_bytes=excluded.write_bytes,"     \
-	" write_lat_sum_ns=excluded.write_lat_sum_ns"
+	" write_lat_sum_ns=excluded.write_lat_sum_ns, host=excluded.host,"     \
+	" device=excluded.device"
+
+/* Binds JSON object o (stolen; NULL binds NULL) as text to column i. */
+static void bind_json(sqlite3_stmt *st, int i, json_t *o)
+{
+	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+
+	json_decref(o);
+	if (text)
+		sqlite3_bind_text(st, i, text, -1, free);
+	else
+		sqlite3_bind_null(st, i);
+}
 
 static void bind_sample(sqlite3_stmt *st, int64_t run_id,
 			const struct workload *t, int iteration,
 			unsigned second, double length_s,
-			const struct engine_sample *s)
+			const struct engine_sample *s,
+			const struct hostctr_sample *c)
 {
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_text(st, 2, t->name, -1, SQLITE_STATIC);
@@ -221,6 +236,8 @@ static void bind_sample(sqlite3_stmt *st, int64_t run_id,
 		sqlite3_bind_int64(st, 9 + 3 * d,
 				   (sqlite3_int64)s->lat_sum_ns[d]);
 	}
+	bind_json(st, 13, archive_ctr_host(c));
+	bind_json(st, 14, archive_ctr_device(c, length_s));
 }
 
 /* Every second of smp, over what was streamed, and none after its last
@@ -238,7 +255,8 @@ static int samples_put(struct archive *a, int64_t run_id,
 		int src;
 		sqlite3_reset(st);
 		bind_sample(st, run_id, t, iteration, i,
-			    i + 1 == smp->n ? smp->last_s : 1.0, &smp->s[i]);
+			    i + 1 == smp->n ? smp->last_s : 1.0, &smp->s[i],
+			    smp->ctr ? &smp->ctr[i] : NULL);
 		src = sqlite3_step(st);
 		if (src != SQLITE_DONE)
 			rc = archive_sql_err(a, src, "insert sample");
@@ -274,14 +292,15 @@ int archive_samples_insert(struct archive *a, int64_t run_id,
 
 int archive_sample_put(struct archive *a, int64_t run_id,
 		       const struct workload *t, int iteration, unsigned second,
-		       const struct engine_sample *s)
+		       const struct engine_sample *s,
+		       const struct hostctr_sample *c)
 {
 	sqlite3_stmt *st;
 	int rc;
 
 	if ((rc = archive_prep(a, SAMPLE_UPSERT, &st)) < 0)
 		return rc;
-	bind_sample(st, run_id, t, iteration, second, 1.0, s);
+	bind_sample(st, run_id, t, iteration, second, 1.0, s, c);
 	return archive_step_done(a, st, "insert sample");
 }
 

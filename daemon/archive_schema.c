@@ -156,6 +156,11 @@ static const char *const migrations[] = {
 	/* 10: an SMB run's wire baseline (daemon/wire.h: TCP throughput to
 	 * its file server, both ways, by iperf3), JSON; NULL for none */
 	"ALTER TABLE runs ADD COLUMN wire TEXT;",
+	/* 11: each second's host and device counters (archive_ctr.c), JSON
+	 * objects as served; NULL where none were taken (an older run,
+	 * another system, a target without a local block device) */
+	"ALTER TABLE samples ADD COLUMN host TEXT;"
+	"ALTER TABLE samples ADD COLUMN device TEXT;",
 };
 
 /* What a migration cannot say in SQL: fills[v] runs after migrations[v]
@@ -262,6 +267,10 @@ int archive_migrate(struct archive *a, const char *path)
 		rc = -EPROTO;
 		goto out;
 	}
+	/* before the migrations after 2: they may change what it adds
+	 * (10 adds columns to samples) */
+	if (version >= 2 && (rc = repair_v2(a, &repaired)) < 0)
+		goto out;
 	for (int v = version; v < N_MIGRATIONS; v++) {
 		if ((rc = archive_exec(a, migrations[v])) < 0 ||
 		    (v < N_FILLS && fills[v] && (rc = fills[v](a)) < 0)) {
@@ -271,8 +280,6 @@ int archive_migrate(struct archive *a, const char *path)
 			goto out;
 		}
 	}
-	if (version >= 2 && (rc = repair_v2(a, &repaired)) < 0)
-		goto out;
 	if (repaired)
 		log_warn("archive %s: added %d object(s) an early version 2 "
 			 "lacked",

@@ -223,6 +223,10 @@ static void doc_free(struct doc *d)
 		free(d->hists[i]);
 	free(d->hists);
 	free(d->rows);
+	/* read_samples' calloc leaves one entry past the last filled */
+	for (size_t i = 0; d->samples && i <= d->n_samples; i++)
+		for (int c = 0; c < 2; c++)
+			free((char *)d->samples[i].ctr[c]);
 	free(d->samples);
 	free(d->spec);
 	free(d->probe);
@@ -453,6 +457,7 @@ static int samples_each(struct doc *d, json_t *samples, int64_t *last,
 	json_t *s;
 	size_t i, row;
 	char at[96];
+	int rc;
 
 	json_array_foreach(samples, i, s)
 	{
@@ -468,6 +473,9 @@ static int samples_each(struct doc *d, json_t *samples, int64_t *last,
 		o->length_s = num_of(s, "length_s");
 		for (int c = 0; c < 6; c++)
 			o->counts[c] = int_of(s, sample_fields[5 + c].name);
+		if ((rc = import_native_counters(s, at, (char **)&o->ctr[0],
+						 (char **)&o->ctr[1], e)) < 0)
+			return rc;
 		/* a second of an iteration the document has, after the
 		 * one before it */
 		for (row = 0; row < d->n_rows; row++)

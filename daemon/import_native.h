@@ -17,4 +17,13 @@ struct field_error;
  * what the importers take. 0, or -EINVAL with e naming the field. */
 int import_native_check(json_t *r, struct field_error *e);
 
+/* A document's sample s (at its path at) has its host and device counters
+ * (absent or null: none) checked by their tables (archive_ctr.c's fields,
+ * percentages 0 … 100, counts ≥ 0, at most 8 members) and re-written with
+ * only those members into *host and *device (malloc'd JSON texts, NULL for
+ * none; the caller frees them, also on failure). 0, -ENOMEM, or -EINVAL
+ * with e naming the field. */
+int import_native_counters(json_t *s, const char *at, char **host,
+			   char **device, struct field_error *e);
+
 #endif

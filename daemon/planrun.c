@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctrwarn.h"
 #include "events.h"
 #include "jobrun.h"
 #include "log.h"
@@ -61,19 +62,32 @@ struct sample_sink {
 	int iteration;
 	int failed;	    /* logged once per iteration */
 	unsigned published; /* seconds of this iteration sent as events */
+	const struct engine_samples *smp; /* the seconds, with counters */
+	int direct;			  /* direct I/O in effect */
 };
 
+/* The host and device counters of second i of k's iteration, or NULL. */
+static const struct hostctr_sample *ctr_of(const struct sample_sink *k,
+					   unsigned i)
+{
+	return k->smp && k->smp->ctr && i < k->smp->cap ? &k->smp->ctr[i]
+							: NULL;
+}
+
 /* Publishes a "sample" event: second's counts over length_s seconds as
- * rates (1 s but for the last, ragged one of a window). */
+ * rates (1 s but for the last, ragged one of a window), with its host and
+ * device counters (null when none). */
 static void publish_sample(const struct sample_sink *k, unsigned second,
 			   const struct engine_sample *s, double length_s)
 {
 	double l = length_s > 0 ? length_s : 1;
+	json_t *host = archive_ctr_host(ctr_of(k, second)),
+	       *dev = archive_ctr_device(ctr_of(k, second), l);
 
 	events_publish(
 		"sample",
 		json_pack("{s:I, s:I, s:s, s:s, s:i, s:i, s:f, s:{s:f, s:f}, "
-			  "s:{s:f, s:f}}",
+			  "s:{s:f, s:f}, s:o, s:o}",
 			  "job_id", (json_int_t)k->jr->id, "run_id",
 			  (json_int_t)k->jr->run_id, "test", k->w->name, "rw",
 			  wl_rw_name(k->w->read_pct), "iteration", k->iteration,
@@ -81,7 +95,9 @@ static void publish_sample(const struct sample_sink *k, unsigned second,
 			  (double)s->ios[0] / l, "mb_s",
 			  (double)s->bytes[0] / 1e6 / l, "write", "iops",
 			  (double)s->ios[1] / l, "mb_s",
-			  (double)s->bytes[1] / 1e6 / l));
+			  (double)s->bytes[1] / 1e6 / l, "host",
+			  host ? host : json_null(), "device",
+			  dev ? dev : json_null()));
 }
 
 /* engine_opts.sample_done: each finished second is stored at once, so a
@@ -92,7 +108,7 @@ static void on_sample(void *arg, unsigned second, const struct engine_sample *s)
 	struct sample_sink *k = arg;
 
 	if (archive_sample_put(k->jr->a, k->jr->run_id, k->w, k->iteration,
-			       second, s) < 0 &&
+			       second, s, ctr_of(k, second)) < 0 &&
 	    !k->failed++)
 		log_warn("run %lld: storing a second of samples failed; the "
 			 "iteration's samples are stored when it ends",
@@ -124,8 +140,10 @@ static int run_iteration(struct job_run *jr, const struct workload *w, int it,
 		archive_samples_insert(jr->a, jr->run_id, w, it, o->samples);
 	if (rc < 0)
 		return rc;
-	if (!*warned)
-		*warned = (unsigned char)check_little(jr, w, &r);
+	if (!(*warned & 1))
+		*warned |= (unsigned char)check_little(jr, w, &r);
+	*warned |= (unsigned char)ctrwarn_check(jr->a, jr->run_id, w, k->direct,
+						o->samples, *warned);
 	/* the result and its seconds: both or neither */
 	rc = archive_iteration_insert(jr->a, jr->run_id, w, it, &r, o->hist,
 				      o->samples);
@@ -195,7 +213,9 @@ struct planrun_file {
 	struct engine_opts o;
 	struct engine_samples samples;
 	struct sample_sink sink;
-	unsigned char *warned; /* per test: its Little's-law warning given */
+	unsigned char *warned; /* per test: its warnings given (bit 0
+				  Little's law, CTRWARN_* the counters') */
+	struct hostctr *ctr;   /* the host's and the device's counters */
 	int direct;	       /* direct I/O in effect on the file */
 };
 
@@ -207,6 +227,8 @@ void planrun_file_close(struct planrun_file *f, int remove)
 		job_file_remove(f->jr, f->path);
 	free(f->o.hist);
 	free(f->samples.s);
+	free(f->samples.ctr);
+	hostctr_close(f->ctr);
 	free(f);
 }
 
@@ -235,7 +257,18 @@ int planrun_file_open(struct job_run *jr, const struct plan *p,
 	f->samples.s = calloc(f->samples.cap, sizeof(*f->samples.s));
 	f->o.samples = &f->samples;
 	f->sink.jr = jr;
-	if (!f->o.hist || !f->samples.s) {
+	f->sink.smp = &f->samples;
+	f->sink.direct = f->direct;
+	/* counters of the device under a local file system (or raw
+	 * device); none for a share or the null back-end */
+	f->samples.ctr = calloc(f->samples.cap, sizeof(*f->samples.ctr));
+	if (hostctr_open((jr->ops->caps & TGT_CAP_FILES) &&
+					 !(jr->ops->caps & TGT_CAP_REMOTE)
+				 ? jr->pr.disk
+				 : NULL,
+			 &f->ctr) == 0)
+		f->o.counters = f->ctr;
+	if (!f->o.hist || !f->samples.s || !f->samples.ctr) {
 		rc = -ENOMEM;
 		goto fail;
 	}

@@ -69,7 +69,7 @@ struct member {
 /* Sums member mb's threads (th[0..n)) into its outputs; returns the first
  * thread error (with mb->o->error filled). */
 static int member_collect(struct member *mb, struct engine_thread *th,
-			  unsigned n)
+			  unsigned n, struct engine_marks *marks)
 {
 	const struct engine_opts *o = mb->o;
 	int rc = 0;
@@ -101,23 +101,25 @@ static int member_collect(struct member *mb, struct engine_thread *th,
 					 th[i].error);
 		}
 	}
-	if (o->samples)
+	if (o->samples) {
 		engine_samples_end(o->samples, mb->r->window_ns);
+		engine_marks_end(o, marks);
+	}
 	return rc;
 }
 
 /*
- * Waits until the last thread has finished or ENGINE_POLL_NS has passed,
- * whichever comes first: a run ends when its threads do, not at the next
- * tick (a short fill is timed by its callers to the millisecond).
+ * Waits until the last thread has finished or wait_ns (≤ ENGINE_POLL_NS)
+ * has passed, whichever comes first: a run ends when its threads do, not at
+ * the next tick (a short fill is timed by its callers to the millisecond).
  */
-static void wait_poll(struct engine_shared *sh, unsigned started)
+static void wait_poll(struct engine_shared *sh, unsigned started, long wait_ns)
 {
 	struct timespec until;
 
 	/* pthread_cond_timedwait's clock (winpthreads' too) */
 	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_nsec += ENGINE_POLL_NS;
+	until.tv_nsec += wait_ns;
 	if (until.tv_nsec >= 1000000000L) {
 		until.tv_sec++;
 		until.tv_nsec -= 1000000000L;
@@ -126,6 +128,47 @@ static void wait_poll(struct engine_shared *sh, unsigned started)
 	if ((unsigned)atomic_load(&sh->finished) < started)
 		pthread_cond_timedwait(&sh->cv, &sh->mu, &until);
 	pthread_mutex_unlock(&sh->mu);
+}
+
+/*
+ * How long the calling thread may sleep: ENGINE_POLL_NS, or less so that it
+ * wakes within ~1 ms of the window's next second boundary or its deadline
+ * (end_ns, 0 for a size-based test), where the counters (of the first
+ * member, whose window is every member's) are marked.
+ */
+static long poll_ns(const struct engine_opts *o, const struct engine_marks *m,
+		    uint64_t open_ns, uint64_t end_ns, int closed)
+{
+	uint64_t at = UINT64_MAX, now = os_now_ns();
+
+	if (!o->counters || !o->samples || closed)
+		return ENGINE_POLL_NS;
+	if (m->next < o->samples->cap)
+		at = open_ns + (uint64_t)m->next * 1000000000ULL;
+	/* the deadline: the close is marked as soon as the threads pass it
+	 * (1 ms polls until they do) */
+	if (end_ns && end_ns < at)
+		at = end_ns;
+	if (at <= now)
+		return 1000000L;
+	return at - now < ENGINE_POLL_NS ? (long)(at - now) + 200000L
+					 : ENGINE_POLL_NS;
+}
+
+/* Marks the counters of every member at a second's boundary now has
+ * passed, or, once every window has closed, the close. */
+static void count_marks(struct member *mbs, size_t n,
+			struct engine_marks *marks, uint64_t open_ns,
+			int closed)
+{
+	uint64_t now = os_now_ns();
+
+	for (size_t j = 0; j < n && j < ENGINE_MAX_TASKS; j++) {
+		if (closed)
+			engine_marks_close(mbs[j].o, &marks[j]);
+		else
+			engine_marks_tick(mbs[j].o, &marks[j], open_ns, now);
+	}
 }
 
 /*
@@ -145,6 +188,9 @@ static int run_members(struct member *mbs, size_t n,
 	struct engine_thread *th;
 	unsigned total = 0, started = 0, i, k;
 	unsigned streamed[ENGINE_MAX_TASKS] = { 0 }; /* seconds reported */
+	struct engine_marks marks[ENGINE_MAX_TASKS];
+	uint64_t open_ns = 0, end_ns = 0; /* the window's opening and
+					     deadline (every member's) */
 	uint64_t t0 = os_now_ns(), lb = 0, li = 0, ln = t0;
 	int rc = 0;
 
@@ -174,18 +220,27 @@ static int run_members(struct member *mbs, size_t n,
 			snprintf(o0->error, o0->error_len,
 				 "could not start %u engine threads", total);
 	}
+	for (size_t j = 0; j < n && j < ENGINE_MAX_TASKS; j++)
+		engine_marks_begin(mbs[j].o, &marks[j]);
 	/* open the gate once every started thread has its target open */
 	pthread_mutex_lock(&sh.mu);
 	while (sh.ready < started)
 		pthread_cond_wait(&sh.cv, &sh.mu);
 	sh.start_ns = t0 = ln = os_now_ns();
+	open_ns = t0 + (uint64_t)(w0->ramp_s * 1e9);
+	end_ns = w0->io_bytes ? 0 : open_ns + (uint64_t)(w0->duration_s * 1e9);
 	sh.started = started;
 	sh.go = 1;
 	pthread_cond_broadcast(&sh.cv);
 	pthread_mutex_unlock(&sh.mu);
 	while ((unsigned)atomic_load(&sh.finished) < started) {
 		double frac;
-		wait_poll(&sh, started);
+		wait_poll(
+			&sh, started,
+			poll_ns(o0, &marks[0], open_ns, end_ns,
+				(unsigned)atomic_load(&sh.closed) >= started));
+		count_marks(mbs, n, marks, open_ns,
+			    (unsigned)atomic_load(&sh.closed) >= started);
 		for (size_t j = 0, k0 = 0; j < n && j < ENGINE_MAX_TASKS; j++) {
 			unsigned nt = mbs[j].w->threads;
 			if (k0 < started)
@@ -212,6 +267,7 @@ static int run_members(struct member *mbs, size_t n,
 		       os_now_ns() < t0 + (uint64_t)(w0->ramp_s * 1e9), &lb,
 		       &li, &ln);
 	}
+	count_marks(mbs, n, marks, open_ns, 1);
 	for (k = 0; k < started; k++)
 		pthread_join(th[k].tid, NULL);
 	/* the joins order the threads' writes of ru_open/ru_close before us */
@@ -232,7 +288,8 @@ static int run_members(struct member *mbs, size_t n,
 		have = k0 >= started	   ? 0
 		       : started - k0 < nt ? started - (unsigned)k0
 					   : nt;
-		mrc = member_collect(&mbs[j], &th[k0], have);
+		mrc = member_collect(&mbs[j], &th[k0], have,
+				     &marks[j < ENGINE_MAX_TASKS ? j : 0]);
 		if (rc == 0 && mrc != 0) {
 			rc = mrc;
 			if (j > 0 && o0->error && mbs[j].o->error)

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "histogram.h"
+#include "hostctr.h"
 #include "result.h"
 #include "target.h"
 #include "workload.h"
@@ -88,6 +89,13 @@ struct engine_opts {
 					   only in samples, at the end, and
 					   replace what was reported */
 	void *sample_arg;
+	struct hostctr *counters; /* NULL, or the host's and the device's
+				     counters (hostctr.h), marked by the
+				     calling thread at the window's
+				     opening, each second's end (within
+				     ~1 ms) and the window's close, into
+				     samples->ctr; a struct hostctr of
+				     its own per task */
 };
 
 /*
@@ -105,11 +113,19 @@ struct engine_sample {
 };
 
 struct engine_samples {
-	struct engine_sample *s; /* cap entries, caller-allocated */
-	unsigned cap;		 /* seconds the array holds; later seconds
-				    are added to the last one */
-	unsigned n;		 /* seconds filled */
-	double last_s;		 /* length of the last second, s */
+	struct engine_sample *s;    /* cap entries, caller-allocated */
+	unsigned cap;		    /* seconds the array holds; later seconds
+				       are added to the last one */
+	unsigned n;		    /* seconds filled */
+	double last_s;		    /* length of the last second, s */
+	struct hostctr_sample *ctr; /* NULL, or cap entries: the counters
+				       (engine_opts.counters) over each
+				       second, the same seconds as s (the
+				       folded end too); entry i is filled
+				       before sample_done reports second
+				       i; an entry without them (a second
+				       the calling thread missed) has
+				       have 0 */
 };
 
 /*

@@ -9,7 +9,8 @@
  *     -> engine_thread.c   one engine thread: buffers, the I/O loop,
  *                          submission, stamping, its measured window
  *          -> engine_rng.c random numbers and data patterns
- *     -> engine_samples.c  per-second samples: merge, stream, the ragged end
+ *     -> engine_samples.c  per-second samples: merge, stream, the ragged
+ *                          end; the counters' marks (hostctr.h)
  *
  * Ownership: engine.c allocates the threads (struct engine_thread, zeroed),
  * sets each up with engine_thread_init, starts engine_thread_main on it, and
@@ -156,5 +157,26 @@ void engine_samples_end(struct engine_samples *out, uint64_t window_ns);
 void engine_samples_stream(const struct engine_opts *o,
 			   const struct engine_thread *th, unsigned n,
 			   unsigned *done);
+
+/* Which boundary of the window each counter slot holds (engine_opts
+ * .counters): the calling thread's, one per task. */
+struct engine_marks {
+	unsigned next;		  /* the next boundary to mark */
+	long held[HOSTCTR_MARKS]; /* slot → boundary (0: the opening), or
+				     -1 */
+	unsigned end_slot;	  /* 1 + the slot of the close, or 0 */
+};
+/* Forgets the marks and empties o->samples->ctr: before the gate opens. */
+void engine_marks_begin(const struct engine_opts *o, struct engine_marks *m);
+/* Marks the boundary now has reached (window opened at open_ns), once,
+ * and fills the second it ends. now ≥ a boundary that was skipped
+ * leaves that second empty. */
+void engine_marks_tick(const struct engine_opts *o, struct engine_marks *m,
+		       uint64_t open_ns, uint64_t now);
+/* Marks the window's close (once). */
+void engine_marks_close(const struct engine_opts *o, struct engine_marks *m);
+/* After engine_samples_end: fills the last second (n − 1) from its opening
+ * to the close, and empties the entries after it. */
+void engine_marks_end(const struct engine_opts *o, struct engine_marks *m);
 
 #endif

@@ -10,8 +10,15 @@
  * threads' arrays are merged whole, and the end of the window decides how
  * many seconds there are and how long the last is: a ragged end under a
  * quarter second is folded into the second before it. The folded end
- * replaces what was streamed for those seconds. Calls nothing else of the
- * engine.
+ * replaces what was streamed for those seconds.
+ *
+ * The counters (engine_opts.counters, hostctr.h) are marked here too, by the
+ * calling thread: the window's opening is boundary 0, each second's end the
+ * next, the close its own mark; a second's counters are the difference of
+ * the marks around it, in HOSTCTR_MARKS slots used in turn (boundary k in
+ * slot k % 3, the close in the slot after the last boundary's), so the
+ * last second — ragged, or folded into the one before — can still be taken
+ * from its opening mark to the close. Calls nothing else of the engine.
  */
 #include <limits.h>
 #include <string.h>
@@ -110,4 +117,66 @@ void engine_samples_stream(const struct engine_opts *o,
 		}
 		o->sample_done(o->sample_arg, *done, &sum);
 	}
+}
+
+void engine_marks_begin(const struct engine_opts *o, struct engine_marks *m)
+{
+	memset(m, 0, sizeof(*m));
+	for (unsigned i = 0; i < HOSTCTR_MARKS; i++)
+		m->held[i] = -1;
+	if (o->counters && o->samples && o->samples->ctr)
+		memset(o->samples->ctr, 0,
+		       o->samples->cap * sizeof(*o->samples->ctr));
+}
+
+void engine_marks_tick(const struct engine_opts *o, struct engine_marks *m,
+		       uint64_t open_ns, uint64_t now)
+{
+	const struct engine_samples *smp = o->samples;
+	uint64_t k;
+	unsigned slot;
+
+	if (!o->counters || !smp || !smp->ctr || now < open_ns)
+		return;
+	k = (now - open_ns) / 1000000000ULL; /* 0: the window's opening */
+	/* boundary k is marked already; past cap, later seconds fold into
+	 * the last, whose opening mark is kept for the end */
+	if (k < m->next || k >= smp->cap)
+		return;
+	slot = (unsigned)(k % HOSTCTR_MARKS);
+	hostctr_mark(o->counters, slot);
+	m->held[slot] = (long)k;
+	if (k > 0 && m->held[(k - 1) % HOSTCTR_MARKS] == (long)k - 1)
+		hostctr_diff(o->counters, (unsigned)((k - 1) % HOSTCTR_MARKS),
+			     slot, &smp->ctr[k - 1]);
+	m->next = (unsigned)k + 1;
+}
+
+void engine_marks_close(const struct engine_opts *o, struct engine_marks *m)
+{
+	if (!o->counters || !o->samples || !o->samples->ctr || m->next == 0 ||
+	    m->end_slot)
+		return;
+	/* a slot holding neither of the last two boundaries */
+	m->end_slot = (m->next % HOSTCTR_MARKS) + 1;
+	hostctr_mark(o->counters, m->end_slot - 1);
+	m->held[m->end_slot - 1] = -1;
+}
+
+void engine_marks_end(const struct engine_opts *o, struct engine_marks *m)
+{
+	struct engine_samples *smp = o->samples;
+	unsigned last, from;
+
+	if (!o->counters || !smp || !smp->ctr || !m->end_slot || smp->n == 0)
+		return;
+	/* the last second, ragged or folded, runs from its opening mark to
+	 * the window's close; seconds after it were never measured */
+	last = smp->n - 1;
+	for (unsigned i = last; i < smp->cap; i++)
+		memset(&smp->ctr[i], 0, sizeof(smp->ctr[i]));
+	from = last % HOSTCTR_MARKS;
+	if (m->held[from] == (long)last)
+		hostctr_diff(o->counters, from, m->end_slot - 1,
+			     &smp->ctr[last]);
 }

@@ -473,5 +473,7 @@ int probe_local(const char *target, struct probe *p)
 	p->mount_type[0] = '\0';
 	p->free_bytes = 0;
 	p->total_bytes = 0;
+	/* the device itself: its disk (a partition's), model, cache */
+	(void)probe_block(major(st.st_rdev), minor(st.st_rdev), p);
 	return 0;
 }

@@ -231,6 +231,22 @@ async function main() {
     assert.equal(px.lines, 8, 'one line per test and direction');
   });
 
+  await step('the counters card draws the engine against the device and the CPU', async () => {
+    await page.waitForFunction(() => document.getElementById('counters-cpu-chart')?.dataset.rendered === '1', null, { timeout: 10000 });
+    const got = await page.evaluate(() => ['counters-io-chart', 'counters-cpu-chart'].map((id) => {
+      const c = document.getElementById(id);
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let opaque = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i]) opaque++;
+      return { opaque, labels: window.Chart.getChart(c)?.data.datasets.map((x) => x.label) ?? [] };
+    }));
+    assert.ok(got[0].opaque > 2000 && got[1].opaque > 2000, JSON.stringify(got.map((g) => g.opaque)));
+    assert.ok(got[0].labels.includes('engine IOPS') && got[1].labels.includes('busiest core %'), JSON.stringify(got));
+    // a device when the target is on one (the card names it)
+    const dev = run.probe?.disk ? got[0].labels.find((l) => /^device \S+ IOPS$/.test(l)) : true;
+    assert.ok(dev, `no device line: ${JSON.stringify(got[0].labels)}`);
+  });
+
   await step('the run page shows probe, spec, engine, labels and every iteration', async () => {
     const text = await page.locator('#run-root').innerText();
     assert.ok(run.probe?.hostname == null || text.includes(run.probe.hostname), 'hostname missing');

@@ -8,6 +8,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
 import { loopFs } from '../lib/loopfs.mjs';
@@ -167,3 +168,76 @@ for (const type of ['ext4', 'xfs', 'btrfs']) {
     assert.deepEqual(fs.readdirSync(m.mnt).filter((f) => f.startsWith('storbench-')), [], 'no file left');
   });
 }
+
+// Host and device counters beside every second (issue 21), on a filesystem
+// on a loop device (the device under it: the loop device itself).
+const ctrRuns = async (body) => {
+  const run = await runJob({ profile: 'custom', iterations: 1, ...body });
+  const smp = (await api(d.url, 'GET', `/api/v1/runs/${run.id}/samples`)).json.samples;
+  return { run, smp };
+};
+const sum = (xs, f) => xs.reduce((s, x) => s + f(x), 0);
+
+test('counters: the loop device moved the bytes the engine did (direct I/O), CPU and memory plausible', async (t) => {
+  if (!mounts.ext4.mnt) return t.skip(mounts.ext4.skip);
+  const dev = path.basename(mounts.ext4.dev);
+  const { run, smp } = await ctrRuns({
+    target: on('ext4'), size: '256MiB', duration_s: 1.5,
+    tests: [{ name: 'SEQ1M Q4T1', pattern: 'sequential', block_size: '1MiB', queue_depth: 4, read_pct: 0 },
+      { name: 'RND64K Q8T1', pattern: 'random', block_size: '64KiB', queue_depth: 8, read_pct: 100 }],
+  });
+  for (const [test, dir] of [['SEQ1M Q4T1', 'write'], ['RND64K Q8T1', 'read']]) {
+    const s = smp.filter((x) => x.test === test);
+    assert.ok(s.length >= 2, `${test}: ${s.length} seconds`);
+    for (const x of s) {
+      assert.equal(x.device?.name, dev, `${test} second ${x.t_s}: the loop device`);
+      for (const k of ['cpu_user_pct', 'cpu_system_pct', 'cpu_iowait_pct', 'cpu_irq_pct', 'cpu_steal_pct', 'cpu_busy_pct', 'core_busy_pct'])
+        assert.ok(x.host[k] >= 0 && x.host[k] <= 100, `${test} ${k} ${x.host[k]}`);
+      assert.ok(x.host.cpu_busy_pct > 0, `${test}: the CPU did something`);
+      for (const k of ['mem_used_bytes', 'mem_cache_bytes']) assert.ok(x.host[k] > 0, `${test} ${k}`);
+      assert.ok(x.device.util_pct >= 0 && x.device.util_pct <= 100);
+    }
+    const engine = sum(s, (x) => x[dir].mb_s * x.length_s);
+    const device = sum(s, (x) => x.device[`${dir}_bytes`]) / 1e6;
+    const tst = run.tests.find((x) => x.test === test);
+    console.log(`${test} ${dir}: engine ${engine.toFixed(1)} MB, device ${device.toFixed(1)} MB over ${s.length} s;` +
+      ` result ${tst.best.mb_s.toFixed(1)} MB/s`);
+    assert.ok(Math.abs(device / engine - 1) <= 0.05, `${test}: device ${device} MB within 5 % of the engine's ${engine} MB`);
+  }
+  // the run's own document carries them (export → another archive)
+  const doc = (await api(d.url, 'GET', `/api/v1/runs/${run.id}?format=storbench`)).json;
+  assert.deepEqual(doc.samples.map((x) => x.device), smp.map((x) => x.device));
+  assert.deepEqual(doc.samples.map((x) => x.host), smp.map((x) => x.host));
+  // (a loop device's own thread may well saturate a core: not asserted)
+  assert.deepEqual(run.warnings.filter((w) => /the device \S+ (read|wrote)|dirty/.test(w)), [], 'no rate or dirty warning on a direct run');
+});
+
+test('counters: each warning from a test that provokes it', async (t) => {
+  if (!mounts.ext4.mnt) return t.skip(mounts.ext4.skip);
+  // buffered reads of a file in the page cache: the engine far ahead of the device
+  const cached = await ctrRuns({
+    target: on('ext4'), size: '64MiB', duration_s: 1, direct: false,
+    tests: [{ name: 'RND4K Q1T1', pattern: 'random', block_size: '4KiB', queue_depth: 1, read_pct: 100 }],
+  });
+  const w1 = cached.run.warnings.find((w) => /^RND4K Q1T1 read: the engine read/.test(w));
+  assert.ok(w1, `cache warning in ${JSON.stringify(cached.run.warnings)}`);
+  assert.match(w1, /device loop\d+ read [\d.]+ MB\/s .*served by a cache/);
+  // the null engine: CPU-bound, no device. A thread per CPU (up to 8): one
+  // thread alone may wander between cores, half a second on each, and
+  // saturate none of them (seen on this 2-CPU machine beside other load)
+  const cpus = Math.min(os.cpus().length, 8);
+  const cpu = await ctrRuns({
+    target: on('ext4'), size: '16MiB', duration_s: 1.2, engine: 'null',
+    tests: [{ name: 'NULL CPU', pattern: 'random', block_size: '4KiB', queue_depth: 1, threads: cpus, read_pct: 100 }],
+  });
+  assert.ok(cpu.smp.every((x) => x.device === null && x.host), 'the null engine has no device');
+  assert.ok(cpu.run.warnings.some((w) => /^NULL CPU read: a CPU core was at least 95 % busy in \d+ of \d+ seconds .*the CPU, not the device, may be the limit/.test(w)),
+    JSON.stringify(cpu.run.warnings));
+  // buffered writes: dirty memory climbing
+  const dirty = await ctrRuns({
+    target: on('ext4'), size: '512MiB', duration_s: 1, direct: false,
+    tests: [{ name: 'SEQ1M Q1T1', pattern: 'sequential', block_size: '1MiB', queue_depth: 1, read_pct: 0 }],
+  });
+  assert.ok(dirty.run.warnings.some((w) => /^SEQ1M Q1T1 write: buffered writes grew dirty and write-back memory by \d+ MB .*write-back into memory, not the device/.test(w)),
+    JSON.stringify(dirty.run.warnings));
+});

@@ -493,6 +493,13 @@ test('a raw loop device: refused unless allowed; allowed and free it runs; mount
   const run = (await api(d.url, 'GET', `/api/v1/runs/${job.run_id}`)).json;
   assert.equal(run.probe.fs_type, 'raw');
   assert.ok(run.tests[0].best.iops > 0, JSON.stringify(run.tests[0]));
+  // the raw device is its own disk: probed, and its counters beside every second
+  assert.equal(run.probe.disk, path.basename(dev));
+  const smp = (await api(d.url, 'GET', `/api/v1/runs/${job.run_id}/samples`)).json.samples;
+  assert.ok(smp.length >= 2 && smp.every((x) => x.device?.name === path.basename(dev)), JSON.stringify(smp[0]));
+  const eng = smp.reduce((a, x) => a + (x.read.mb_s + x.write.mb_s) * x.length_s, 0);
+  const devMB = smp.reduce((a, x) => a + (x.device.read_bytes + x.device.write_bytes) / 1e6, 0);
+  assert.ok(Math.abs(devMB / eng - 1) <= 0.05, `raw device: device ${devMB} MB, engine ${eng} MB`);
   const back = Buffer.alloc(tail.length);
   const fd2 = fs.openSync(dev, 'r');
   fs.readSync(fd2, back, 0, back.length, 32 << 20);

@@ -501,7 +501,9 @@ static void stream_seen(void *arg, unsigned second,
 static void test_samples_streamed(void)
 {
 	struct engine_sample s[4];
-	struct engine_samples smp = { .s = s, .cap = 4 };
+	struct hostctr_sample c[4];
+	struct hostctr *h = NULL;
+	struct engine_samples smp = { .s = s, .cap = 4, .ctr = c };
 	struct streamed st = { .caller = pthread_self() };
 	struct engine_opts o = { .ops = tgt_find("null"),
 				 .path = "/nonexistent",
@@ -514,11 +516,27 @@ static void test_samples_streamed(void)
 	struct result r;
 	uint64_t t_end;
 
+	ASSERT_EQ(hostctr_open(NULL, &h), 0);
+	o.counters = h;
+	memset(c, 0xff, sizeof(c));
 	ASSERT_EQ(engine_run(&o, &w, &r), 0);
 	t_end = os_now_ns();
 	ASSERT_TRUE(!st.out_of_order && !st.other_thread);
 	ASSERT_EQ(smp.n, 3);
 	ASSERT_EQ(st.n, 2);
+	/* the counters were marked at the engine's second boundaries: each
+	 * whole second's interval is a second (to a few ms), the ragged last
+	 * one runs to the close; nothing after n; the CPU busy (the null
+	 * back-end spins two threads) */
+	for (unsigned i = 0; i < smp.n; i++) {
+		double want = i + 1 == smp.n ? smp.last_s : 1.0;
+		if (!(c[i].have & HOSTCTR_CPU))
+			continue; /* a system without /proc/stat */
+		ASSERT_TRUE(fabs(c[i].interval_s - want) < 0.03);
+		ASSERT_TRUE(c[i].cpu_busy > 0 && c[i].core_busy <= 100);
+	}
+	ASSERT_EQ(c[3].have, 0u);
+	hostctr_close(h);
 	/* reported about 1.05 s in, the run ends at 2.5 s: not at the end */
 	ASSERT_TRUE(t_end - st.at_ns[0] > 500000000ULL);
 	for (unsigned i = 0; i < st.n; i++)

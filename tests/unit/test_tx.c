@@ -163,7 +163,7 @@ static void test_archive_writes(void)
 	ASSERT_ONE_TX("archive_run_create");
 	ASSERT_EQ(archive_run_warn(a, run, "w"), 0);
 	ASSERT_ONE_TX("archive_run_warn");
-	ASSERT_EQ(archive_sample_put(a, run, &w, 1, 0, &smp_s[0]), 0);
+	ASSERT_EQ(archive_sample_put(a, run, &w, 1, 0, &smp_s[0], NULL), 0);
 	ASSERT_ONE_TX("archive_sample_put");
 	ASSERT_EQ(archive_samples_insert(a, run, &w, 1, &smp), 0);
 	ASSERT_ONE_TX("archive_samples_insert");

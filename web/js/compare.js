@@ -7,6 +7,7 @@
 // metric's `unit`; metric names come from the profiles' summary columns
 // where one names them.
 
+import { counterOverlay, cpuAxis } from './counters.js';
 import { $, h } from './dom.js';
 import { api } from './api.js';
 import { isNum, fmtPct, fmtP, fmtByUnit, unitWord, humanize } from './format.js';
@@ -91,7 +92,7 @@ function renderCompare(root, c, query, cat) {
   const secCanvas = h('canvas', { id: 'compare-seconds' });
   const latCanvas = h('canvas', { id: 'compare-latency' });
   const detail = h('section', { class: 'card' }, h('div', { class: 'card-head' }, h('h2', null, 'One test, side by side'), pick),
-    h('h3', null, 'MB/s per second (first run of each side, iteration 1)'), h('div', { class: 'chart-box' }, secCanvas),
+    h('h3', null, 'MB/s per second (first run of each side, iteration 1; dashed: its device\'s MB/s, dotted: its CPU busy %, where the run has counters)'), h('div', { class: 'chart-box' }, secCanvas),
     h('h3', null, 'Latency percentiles (µs, all iterations merged)'), h('div', { class: 'chart-box' }, latCanvas));
   root.replaceChildren(head, chartsCard, table, ioTests.length ? detail : '');
   for (const d of toDraw) d();
@@ -241,12 +242,14 @@ async function drawCompareDetail(c, [test, rw], secCanvas, latCanvas) {
   ]);
   charts.drop(secCanvas);
   charts.drop(latCanvas);
+  const mine = samples.map((ss) => ss.filter((x) => x.test === test && x.rw === rw && x.iteration === 1));
+  const extra = mine.flatMap((ss, i) => counterOverlay(ss, c.sides[i].label, sideColor(i)));
   charts.add(makeChart(secCanvas, {
     type: 'line',
-    data: { datasets: samples.map((ss, i) => ({ label: c.sides[i].label, borderColor: sideColor(i), backgroundColor: sideColor(i),
-      data: ss.filter((x) => x.test === test && x.rw === rw && x.iteration === 1)
-        .map((x) => ({ x: x.t_s, y: (x.read?.mb_s ?? 0) + (x.write?.mb_s ?? 0) })), pointRadius: 2, tension: 0 })) },
-    options: chartOpts(secCanvas, { x: { type: 'linear', min: 0, title: { display: true, text: 's' } }, y: { beginAtZero: true, title: { display: true, text: 'MB/s' } } }, 150),
+    data: { datasets: [...mine.map((ss, i) => ({ label: c.sides[i].label, borderColor: sideColor(i), backgroundColor: sideColor(i),
+      data: ss.map((x) => ({ x: x.t_s, y: (x.read?.mb_s ?? 0) + (x.write?.mb_s ?? 0) })), pointRadius: 2, tension: 0 })), ...extra] },
+    options: chartOpts(secCanvas, { x: { type: 'linear', min: 0, title: { display: true, text: 's' } }, y: { beginAtZero: true, title: { display: true, text: 'MB/s' } },
+      ...(extra.some((d) => d.yAxisID === 'y2') ? { y2: cpuAxis } : {}) }, 150),
   }));
   const pcts = ['p50', 'p90', 'p99', 'p99.9', 'p99.99'];
   charts.add(makeChart(latCanvas, {

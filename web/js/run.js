@@ -10,6 +10,7 @@ import { COLORS, drawn, makeChart } from './charts.js';
 import { loadCatalogue, findProfile } from './state.js';
 import { ACTIVE } from './jobs.js';
 import { profileView, stopProfileView } from './runviews.js';
+import { countersView, stopCountersView } from './counters.js';
 import { probeCard, specCard, notesCard, iterationsCard, latencyCard, planCard, warningText } from './rundetails.js';
 import { wireCard } from './runwire.js';
 
@@ -23,6 +24,7 @@ export function stopRunView() {
   view.samplesChart?.destroy();
   view.runChart = view.samplesChart = null;
   stopProfileView();
+  stopCountersView();
 }
 
 export async function showRun(id, { refresh = false } = {}) {
@@ -157,6 +159,7 @@ function renderRun(run, cat, { job = null, refresh = false } = {}) {
     h('h2', null, 'Per second ', h('span', { class: 'unit' }, '(MB/s in each second of every iteration, in the order measured; the short last second of an iteration is not drawn)')),
     h('div', { class: 'chart-box' }, samplesCanvas));
   const extra = profileView(run, prof, cat);
+  const counters = countersView(run);
   const warnings = run.warnings ?? [];
   let ended = '';
   if (['failed', 'interrupted', 'cancelled'].includes(run.state)) {
@@ -171,10 +174,11 @@ function renderRun(run, cat, { job = null, refresh = false } = {}) {
     h('div', { class: layout.cols.length > 2 ? 'run-top wide' : 'run-top' }, tilesGrid(run, layout, find, job), chartCard),
     wireCard(run),
     h('div', { class: 'run-details' }, probeCard(run), specCard(run), notesCard(run)),
-    samplesCard, latencyCard(run), planCard(run), iterationsCard(run));
+    samplesCard, counters.card, latencyCard(run), planCard(run), iterationsCard(run));
   drawRunChart(canvas, layout, find, !refresh);
   extra.draw?.(!refresh);
   drawSamplesChart(samplesCanvas, run.id, !refresh);
+  counters.draw(!refresh);
 }
 
 function drawRunChart(canvas, { names, cols }, find, animate = true) {

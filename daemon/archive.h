@@ -31,7 +31,7 @@
 #include "histogram.h"
 #include "result.h"
 
-#define ARCHIVE_SCHEMA_VERSION 9
+#define ARCHIVE_SCHEMA_VERSION 10
 
 struct archive;
 
@@ -324,6 +324,27 @@ int archive_runs_index_of(struct archive *a, const struct run_filter *f,
  */
 int archive_runs_json(struct archive *a, const struct run_filter *f, int limit,
 		      int offset, json_t **out, int64_t *total);
+
+/* --- a test's preconditioning and steady state (archive_steady.c) --- */
+
+/*
+ * Stores test/rw's record of run run_id (a JSON object whose members the
+ * run shows on the test: "precondition", "steady_state"; replaced if
+ * there) with its measurement window's first and last rounds (iterations;
+ * window_first 0: none), and sums the test up again over the window only,
+ * in one transaction (or the caller's). 0 or a negative errno.
+ */
+int archive_condition_put(struct archive *a, int64_t run_id, const char *test,
+			  const char *rw, int window_first, int window_last,
+			  json_t *record);
+/* The stored rates of one iteration: v = {IOPS, MB/s, mean latency µs}.
+ * 0, -ENOENT (none stored) or another negative errno. */
+int archive_result_rates(struct archive *a, int64_t run_id, const char *test,
+			 const char *rw, int iteration, double v[3]);
+/* Adds each stored record's members to its test in tests (the array
+ * archive_run_json's run has). 0 or a negative errno. */
+int archive_conditions_attach(struct archive *a, int64_t run_id,
+			      json_t *tests);
 
 /* --- each test of a run summed up (archive_sums.c) --- */
 

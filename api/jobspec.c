@@ -216,8 +216,8 @@ static int parse_steady(json_t *root, struct workload *def,
 	if ((rc = get(root, "precondition", &v, e)) < 0)
 		return rc;
 	for (int k = 0; v && steady_precondition_names[k]; k++)
-		if (strcmp(json_string_value(v), steady_precondition_names[k]) ==
-		    0)
+		if (strcmp(json_string_value(v),
+			   steady_precondition_names[k]) == 0)
 			def->precondition = (enum wl_precondition)k;
 	json_decref(v);
 	if ((rc = get(root, "steady_state", &v, e)) < 0)

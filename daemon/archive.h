@@ -269,6 +269,14 @@ struct archive_restore_sample {
 	int64_t counts[6]; /* read ios, bytes, lat_sum_ns; write the same */
 };
 
+/* A test's preconditioning and steady state of a restored run
+ * (archive_condition_put's row). */
+struct archive_restore_cond {
+	const char *test, *rw;
+	int window_first, window_last; /* 0: no window */
+	json_t *record;
+};
+
 /* A run as another archive had it: identity, end, and the import of the
  * document (its tool "storbench", profile, target, notes, spec, labels,
  * probe and warnings as the run had them, started_at, the document's
@@ -282,6 +290,8 @@ struct archive_restore {
 	size_t n_rows;
 	const struct archive_restore_sample *samples;
 	size_t n_samples;
+	const struct archive_restore_cond *conds;
+	size_t n_conds;
 };
 
 /* Stores a run another archive had, under its own uuid, in one transaction.
@@ -343,8 +353,7 @@ int archive_result_rates(struct archive *a, int64_t run_id, const char *test,
 			 const char *rw, int iteration, double v[3]);
 /* Adds each stored record's members to its test in tests (the array
  * archive_run_json's run has). 0 or a negative errno. */
-int archive_conditions_attach(struct archive *a, int64_t run_id,
-			      json_t *tests);
+int archive_conditions_attach(struct archive *a, int64_t run_id, json_t *tests);
 
 /* --- each test of a run summed up (archive_sums.c) --- */
 

@@ -99,7 +99,8 @@ int archive_conditions_attach(struct archive *a, int64_t run_id, json_t *tests)
 		const char *rw = json_string_value(json_object_get(row, "rw"));
 		json_array_foreach(tests, k, t)
 		{
-			if (strcmp(json_string_value(json_object_get(t, "test")),
+			if (strcmp(json_string_value(
+					   json_object_get(t, "test")),
 				   name) == 0 &&
 			    strcmp(json_string_value(json_object_get(t, "rw")),
 				   rw) == 0)

@@ -17,4 +17,14 @@ struct field_error;
  * what the importers take. 0, or -EINVAL with e naming the field. */
 int import_native_check(json_t *r, struct field_error *e);
 
+struct archive_restore_cond;
+
+/* The precondition and steady_state records of the document's tests
+ * (import_native_steady.c), into *out (*n of them, the caller frees them
+ * with import_native_conds_free, also on failure). 0, -EINVAL with e
+ * naming the member, or -ENOMEM. */
+int import_native_conds(json_t *tests, struct archive_restore_cond **out,
+			size_t *n, struct field_error *e);
+void import_native_conds_free(struct archive_restore_cond *c, size_t n);
+
 #endif

@@ -252,10 +252,9 @@ static int parse_steady(json_t *n, size_t i, const struct workload *def,
 	json_t *v = json_object_get(n, "steady_state");
 	int rc;
 
-	w->precondition =
-		(enum wl_precondition)enum_of(n, "precondition",
-					      steady_precondition_names,
-					      (int)def->precondition);
+	w->precondition = (enum wl_precondition)enum_of(
+		n, "precondition", steady_precondition_names,
+		(int)def->precondition);
 	w->steady = def->steady;
 	snprintf(at, sizeof(at), "tests[%zu].steady_state", i);
 	if (v && (rc = steady_from_json(v, at, &w->steady, e)) < 0)

@@ -20,8 +20,8 @@
 #define FILL_BLOCK (128U << 10)
 #define FILL_QD 32
 
-int planrun_fill(struct planrun_file *f, struct job_run *jr,
-		 enum wl_data data, json_t **out)
+int planrun_fill(struct planrun_file *f, struct job_run *jr, enum wl_data data,
+		 json_t **out)
 {
 	struct workload w = { .pattern = WL_SEQUENTIAL,
 			      .read_pct = 0,

@@ -29,8 +29,8 @@ struct planrun_file;
  * {"kind": "fill", "bytes", "seconds", "mb_s"}. 0, -ECANCELED or a
  * negative errno with jr->error.
  */
-int planrun_fill(struct planrun_file *f, struct job_run *jr,
-		 enum wl_data data, json_t **out);
+int planrun_fill(struct planrun_file *f, struct job_run *jr, enum wl_data data,
+		 json_t **out);
 
 /*
  * Test i of plan p on f with its precondition and steady state, its record

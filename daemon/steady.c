@@ -10,8 +10,8 @@
 
 const char *const steady_metric_names[] = { "iops", "mb_s", "lat_mean_us",
 					    NULL };
-const char *const steady_precondition_names[] = { "none", "fill",
-						  "workload", NULL };
+const char *const steady_precondition_names[] = { "none", "fill", "workload",
+						  NULL };
 
 const struct field steady_fields[STEADY_N_FIELDS] = {
 	{ .name = "metric",
@@ -162,13 +162,16 @@ json_t *steady_json(const struct wl_steady *s)
 void steady_words(const struct wl_steady *s, const struct steady_window *w,
 		  size_t rounds, char *buf, size_t len)
 {
+	static const char *const words[] = { "IOPS", "MB/s", "mean latency" };
+
 	snprintf(buf, len,
-		 "not steady after %zu rounds: over rounds %zu–%zu, %s's range "
+		 "not steady after %zu rounds: over rounds %zu–%zu, the %s "
+		 "range "
 		 "is %.1f %% of the mean (limit %g %%) and the fit line's "
 		 "excursion %.1f %% (limit %g %%); the result is that window's "
 		 "average",
-		 rounds, w->first, w->last, steady_metric_names[s->metric],
-		 w->range_pct, s->range_pct, w->excursion_pct, s->slope_pct);
+		 rounds, w->first, w->last, words[s->metric], w->range_pct,
+		 s->range_pct, w->excursion_pct, s->slope_pct);
 }
 
 double steady_mean(const double *y, size_t first, size_t last)
@@ -210,8 +213,8 @@ json_t *steady_record_json(const struct wl_steady *s,
 			  num(w->excursion), "excursion_pct",
 			  num(w->excursion_pct)));
 	json_object_set_new(o, "result",
-			    json_pack("{s:o, s:o, s:o}", "iops",
-				      num(result[0]), "mb_s", num(result[1]),
-				      "lat_mean_us", num(result[2])));
+			    json_pack("{s:o, s:o, s:o}", "iops", num(result[0]),
+				      "mb_s", num(result[1]), "lat_mean_us",
+				      num(result[2])));
 	return o;
 }

@@ -38,8 +38,8 @@ extern const char *const steady_precondition_names[];
 struct steady_window {
 	size_t first, last; /* its first and last round */
 	double mean, min, max;
-	double range, range_pct;     /* max − min; of the mean, % */
-	double slope;		     /* per round, least squares */
+	double range, range_pct;	 /* max − min; of the mean, % */
+	double slope;			 /* per round, least squares */
 	double excursion, excursion_pct; /* |slope| × (w − 1); of the mean */
 	int range_ok, slope_ok;		 /* within the limits */
 };
@@ -66,28 +66,32 @@ extern const struct field steady_fields[STEADY_N_FIELDS];
 /* The test's (and the job's) precondition and steady_state descriptors,
  * as initializers of a field table's entries; def_text says whose value
  * an absent one takes. */
-#define STEADY_PRECONDITION_FIELD(whose)                                      \
-	{ .name = "precondition",                                             \
-	  .type = FIELD_ENUM,                                                 \
-	  .choices = steady_precondition_names,                               \
-	  .def_text = whose,                                                  \
-	  .help = "before the test: none; fill (SNIA PTS workload-"           \
-		  "independent preconditioning: sequential 128 KiB writes "   \
-		  "of twice the test file, measured nowhere, its time and "   \
-		  "MB/s kept on the run); workload (rounds of the test "      \
-		  "itself until steady: steady_state, or its defaults)" }
-#define STEADY_STATE_FIELD(whose)                                             \
-	{ .name = "steady_state",                                             \
-	  .type = FIELD_OBJECT,                                               \
-	  .sub = steady_fields,                                               \
-	  .n_sub = STEADY_N_FIELDS,                                           \
-	  .flags = FIELD_NULLABLE,                                            \
-	  .def_text = whose,                                                  \
-	  .help = "SNIA PTS steady state (null: iterations as usual): the "   \
-		  "test runs in rounds, each one iteration of round_s, "      \
-		  "until the last window rounds of the metric are within "    \
-		  "range_pct and slope_pct of their mean, or max_rounds; "    \
-		  "its result is the window's average" }
+#define STEADY_PRECONDITION_FIELD(whose)                                       \
+	{                                                                      \
+		.name = "precondition", .type = FIELD_ENUM,                    \
+		.choices = steady_precondition_names, .def_text = whose,       \
+		.help = "before the test: none; fill (SNIA PTS workload-"      \
+			"independent preconditioning: sequential 128 KiB "     \
+			"writes "                                              \
+			"of twice the test file, measured nowhere, its time "  \
+			"and "                                                 \
+			"MB/s kept on the run); workload (rounds of the test " \
+			"itself until steady: steady_state, or its defaults)"  \
+	}
+#define STEADY_STATE_FIELD(whose)                                              \
+	{                                                                      \
+		.name = "steady_state", .type = FIELD_OBJECT,                  \
+		.sub = steady_fields, .n_sub = STEADY_N_FIELDS,                \
+		.flags = FIELD_NULLABLE, .def_text = whose,                    \
+		.help = "SNIA PTS steady state (null: iterations as usual): "  \
+			"the "                                                 \
+			"test runs in rounds, each one iteration of round_s, " \
+			"until the last window rounds of the metric are "      \
+			"within "                                              \
+			"range_pct and slope_pct of their mean, or "           \
+			"max_rounds; "                                         \
+			"its result is the window's average"                   \
+	}
 
 /*
  * Reads a normalized steady_state object (fields_check_object on

@@ -62,7 +62,7 @@ test('the CrystalDiskMark presets run their tests in CrystalDiskMark order', asy
   assert.deepEqual([rnd.pattern, rnd.block_size, rnd.queue_depth, rnd.threads], ['random', 4096, 32, 16]);
   for (const t of nvme.tests) assert.ok(t.best.iops > 0 && t.best.mb_s > 0, `${t.test} ${t.rw} measured`);
   const peak = (await api(d.url, 'GET', '/api/v1/profiles')).json.profiles.map((p) => p.name);
-  for (const n of ['cdm-default', 'cdm-peak', 'cdm-realworld', 'cdm3', 'seq-sweep', 'mailbox-db', 'file-create', 'custom', 'cdm-nvme'])
+  for (const n of ['cdm-default', 'cdm-peak', 'cdm-realworld', 'cdm3', 'seq-sweep', 'mailbox-db', 'file-create', 'custom', 'cdm-nvme', 'snia-iops'])
     assert.ok(peak.includes(n), `profile ${n} listed`);
 });
 
@@ -168,6 +168,30 @@ test('precondition fill: twice the test file in sequential 128 KiB writes before
   near(pre.mb_s, pre.bytes / 1e6 / pre.seconds, 'fill MB/s from its bytes and time');
   assert.equal(run.tests[0].steady_state, undefined);
   assert.equal(run.tests[0].iterations.length, 2);
+});
+
+test('snia-iops: purge, fill, matrix rounds until 4 KiB writes are steady, the PTS table from the window', async () => {
+  const run = await runJob({ target, profile: 'snia-iops', size: '16MiB', engine: 'null',
+    options: { profile: 'pts-c', steady_state: { round_s: 0.02, window: 2, max_rounds: 3 } } });
+  assert.equal(run.tests.length, 56);
+  const track = run.tests.find((t) => t.steady_state?.tracking);
+  assert.equal(track.test, 'RND4K 0/100');
+  assert.deepEqual([track.queue_depth, track.threads], [16, 2]);
+  const { first, last } = track.steady_state.measurement;
+  assert.equal(last, track.steady_state.rounds);
+  assert.equal(track.precondition.kind, 'fill');
+  assert.equal(track.precondition.bytes, 2 * 16 * 2 ** 20);
+  assert.equal(track.precondition.purge, 'a file: none');
+  assert.ok(run.warnings.some((w) => /a file cannot be purged/.test(w)), run.warnings.join('\n'));
+  const kib = [1024, 128, 64, 32, 16, 8, 4, 0.5], mixes = [100, 95, 65, 50, 35, 5, 0];
+  assert.deepEqual(run.snia_iops.map((r) => r.block_kib), kib);
+  for (const row of run.snia_iops)
+    for (const m of mixes) {
+      const t = run.tests.find((x) => x.test === `RND${row.block_kib}K ${m}/${100 - m}`);
+      assert.equal(t.iterations.length, track.steady_state.rounds, `${t.test}: one iteration per round`);
+      const win = t.iterations.slice(first - 1, last).map((i) => i.iops);
+      near(row[`r${m}`], win.reduce((a, b) => a + b, 0) / win.length, `${t.test}: the window's mean IOPS`);
+    }
 });
 
 test('mailbox-db: database and log streams over a thread sweep, PASS with the defaults, FAIL with 1 µs', async (t) => {

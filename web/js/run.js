@@ -10,6 +10,7 @@ import { COLORS, drawn, makeChart } from './charts.js';
 import { loadCatalogue, findProfile } from './state.js';
 import { ACTIVE } from './jobs.js';
 import { profileView, stopProfileView } from './runviews.js';
+import { steadyView, stopSteadyView } from './steady.js';
 import { probeCard, specCard, notesCard, iterationsCard, latencyCard, planCard, warningText } from './rundetails.js';
 
 const view = { id: null, timer: 0, runChart: null, samplesChart: null };
@@ -22,6 +23,7 @@ export function stopRunView() {
   view.samplesChart?.destroy();
   view.runChart = view.samplesChart = null;
   stopProfileView();
+  stopSteadyView();
 }
 
 export async function showRun(id, { refresh = false } = {}) {
@@ -156,6 +158,7 @@ function renderRun(run, cat, { job = null, refresh = false } = {}) {
     h('h2', null, 'Per second ', h('span', { class: 'unit' }, '(MB/s in each second of every iteration, in the order measured; the short last second of an iteration is not drawn)')),
     h('div', { class: 'chart-box' }, samplesCanvas));
   const extra = profileView(run, prof, cat);
+  const steady = steadyView(run);
   const warnings = run.warnings ?? [];
   let ended = '';
   if (['failed', 'interrupted', 'cancelled'].includes(run.state)) {
@@ -164,7 +167,7 @@ function renderRun(run, cat, { job = null, refresh = false } = {}) {
   }
   $('#run-root').replaceChildren(runHead(run), liveCard(job), ended,
     warnings.length ? h('div', { class: 'banner banner-warn' }, `${warnings.length} warning${warnings.length > 1 ? 's' : ''}: `, warnings.map(warningText).join(' · ')) : '',
-    extra.card,
+    extra.card, steady.card,
     // more than two columns (mixes, a database and its log, file-create's
     // methods): the tiles take the whole width, the chart goes below
     h('div', { class: layout.cols.length > 2 ? 'run-top wide' : 'run-top' }, tilesGrid(run, layout, find, job), chartCard),
@@ -172,6 +175,7 @@ function renderRun(run, cat, { job = null, refresh = false } = {}) {
     samplesCard, latencyCard(run), planCard(run), iterationsCard(run));
   drawRunChart(canvas, layout, find, !refresh);
   extra.draw?.(!refresh);
+  steady.draw?.(!refresh);
   drawSamplesChart(samplesCanvas, run.id, !refresh);
 }
 

@@ -363,6 +363,13 @@ static int parse_compare_with(json_t *root, const struct preset *pr,
 		rc = field_fail(e, "compare_with",
 				"a raw device target is not interleaved with "
 				"others: compare directories or shares");
+	} else if (s->plan_json && (strstr(s->plan_json, "\"steady_state\"") ||
+				    strstr(s->plan_json, "\"precondition\""))) {
+		/* plan_json writes these members only when a test has them */
+		rc = field_fail(e, "compare_with",
+				"an interleaved job runs each test once per "
+				"round: a test with precondition or "
+				"steady_state runs alone");
 	} else if (!json_object_get(root, "iterations") &&
 		   s->iterations < INTERLEAVE_ROUNDS) {
 		s->iterations = INTERLEAVE_ROUNDS;

@@ -157,6 +157,10 @@ test('steady state: rounds until the window settles, or a warning when it cannot
   assert.equal(bad.json.field, 'tests[0].steady_state');
   const bad2 = await api(d.url, 'POST', '/api/v1/jobs', { ...base, steady_state: { metric: 'bogus' } });
   assert.equal(bad2.json.field, 'steady_state.metric');
+  const bad3 = await api(d.url, 'POST', '/api/v1/jobs', { ...base, compare_with: [target], tests: [{ precondition: 'fill' }] });
+  assert.equal(bad3.json.field, 'compare_with', bad3.text);
+  const bad4 = await api(d.url, 'POST', '/api/v1/jobs', { ...base, tests: [{ duration_s: 1, steady_state: {} }] });
+  assert.equal(bad4.json.field, 'tests[0].duration_s', bad4.text);
 });
 
 test('precondition fill: twice the test file in sequential 128 KiB writes before the test', async () => {

@@ -10,7 +10,7 @@ import { COLORS, drawn, makeChart } from './charts.js';
 import { loadCatalogue, findProfile } from './state.js';
 import { ACTIVE } from './jobs.js';
 import { profileView, stopProfileView } from './runviews.js';
-import { steadyView, stopSteadyView } from './steady.js';
+import { steadyView, stopSteadyView, steadyResult } from './steady.js';
 import { probeCard, specCard, notesCard, iterationsCard, latencyCard, planCard, warningText } from './rundetails.js';
 
 const view = { id: null, timer: 0, runChart: null, samplesChart: null };
@@ -98,7 +98,7 @@ function tilesGrid(run, { names, cols, planned }, find, job) {
       grid.append(h('div', {
         class: `tile rw-${rw}${best ? '' : ' tile-empty'}${active ? ' tile-active' : ''}`,
         dataset: { test: name, rw },
-        title: best ? `${name} ${rw}: best iteration ${best.iteration}` : isPlanned ? 'not measured' : 'not part of this profile',
+        title: best ? `${name} ${rw}: ${isNum(best.iteration) ? `best iteration ${best.iteration}` : best.iteration}` : isPlanned ? 'not measured' : 'not part of this profile',
       },
       h('div', { class: 'tile-mbs' }, best ? fmtMBs(best.mb_s) : '–'),
       h('div', { class: 'tile-small' },
@@ -146,7 +146,7 @@ function liveCard(job) {
 
 function renderRun(run, cat, { job = null, refresh = false } = {}) {
   const tests = run.tests ?? [];
-  const find = (test, rw) => tests.find((t) => t.test === test && t.rw === rw);
+  const find = (test, rw) => steadyResult(tests.find((t) => t.test === test && t.rw === rw));
   const prof = findProfile(cat.profiles, run.profile);
   const layout = tileLayout(run, prof);
   const canvas = h('canvas', { id: 'run-chart', 'aria-label': 'MB/s per test, read and write' });

@@ -451,7 +451,7 @@ test('a directory name cannot forge a log line', async () => {
   assert.match(loop.output(), /x\\x0a2026-01-01T00:00:00Z storbench error: FORGED/);
 });
 
-test('a raw loop device: refused unless allowed; allowed and free it runs; mounted it is refused', async (t) => {
+test('a raw loop device: refused unless allowed; allowed and free it runs; snia-iops purges it; mounted it is refused', async (t) => {
   const dir = path.join(root, 'rawdev');
   fs.mkdirSync(dir);
   const img = path.join(dir, 'raw.img');
@@ -500,6 +500,25 @@ test('a raw loop device: refused unless allowed; allowed and free it runs; mount
   assert.ok(back.equals(tail), 'the device past the test region is untouched');
   assert.ok(fs.existsSync(dev), 'the device node is not removed');
   fs.closeSync(fs.openSync(dev, fs.constants.O_RDONLY | fs.constants.O_EXCL)); // released
+  // snia-iops purges an allowed device: a discard of its test span (the
+  // null engine writes nothing after it, so the span reads back as zeros)
+  const fd3 = fs.openSync(dev, 'r+');
+  fs.writeSync(fd3, crypto.randomBytes(16 << 20), 0, 16 << 20, 0);
+  fs.closeSync(fd3);
+  r = await api(d.url, 'POST', '/api/v1/jobs', { target: dev, profile: 'snia-iops', size: '16MiB', engine: 'null',
+    options: { steady_state: { round_s: 0.01, window: 2, max_rounds: 2 } } });
+  assert.equal(r.status, 202, r.text);
+  const sj = await waitJob(d.url, r.json.id);
+  assert.equal(sj.state, 'done', sj.error);
+  const srun = (await api(d.url, 'GET', `/api/v1/runs/${sj.run_id}`)).json;
+  assert.equal(srun.tests.find((x) => x.steady_state?.tracking).precondition.purge, 'discarded');
+  const span = Buffer.alloc(16 << 20);
+  const fd4 = fs.openSync(dev, 'r');
+  fs.readSync(fd4, span, 0, span.length, 0);
+  fs.readSync(fd4, back, 0, back.length, 32 << 20);
+  fs.closeSync(fd4);
+  assert.ok(span.every((b) => b === 0), 'the test span was discarded');
+  assert.ok(back.equals(tail), 'the device past the test span is untouched');
   // mounted: refused, naming the mount point
   const mnt = path.join(dir, 'mnt');
   fs.mkdirSync(mnt);

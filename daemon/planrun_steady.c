@@ -42,6 +42,8 @@ int planrun_fill(struct planrun_file *f, struct job_run *jr, enum wl_data data,
 	snprintf(w.name, sizeof(w.name), "fill");
 	if ((rc = planrun_file_begin(f, &o)) < 0)
 		return rc;
+	/* the engine's progress would call it measuring */
+	o.progress = NULL;
 	job_phase(jr, "preconditioning", NULL, NULL, 0);
 	t0 = os_now_ns();
 	if ((rc = engine_run(&o, &w, &r)) < 0)

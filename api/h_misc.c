@@ -145,7 +145,7 @@ static json_t *summary_view(const struct preset *p)
 		json_array_append_new(cols, o);
 	}
 	return json_pack(
-		"{s:s, s:s, s:s, s:s, s:s, s:o, s:s?, s:s?, s:s, s:s?}", "key",
+		"{s:s, s:s, s:s, s:s, s:s*, s:o, s:s*, s:s*, s:s, s:s*}", "key",
 		p->summary_key, "title", r->title, "x", r->x, "y", r->y_title,
 		"y2", r->y2_title, "columns", cols, "verdict", r->verdict_key,
 		"reasons", r->reasons_key, "kind", r->kind, "verdicts",

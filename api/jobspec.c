@@ -21,6 +21,7 @@
 #include "jobtarget.h"
 #include "plan.h"
 #include "preset.h"
+#include "steady.h"
 #include "target.h"
 #include "units.h"
 #include "utf8.h"
@@ -204,6 +205,30 @@ static int check_slots(const struct preset *pr, const struct plan *plan,
 	return 0;
 }
 
+/* The job's precondition and steady_state, each test's unless it sets its
+ * own (plan.c). */
+static int parse_steady(json_t *root, struct workload *def,
+			struct field_error *e)
+{
+	json_t *v = NULL;
+	int rc;
+
+	if ((rc = get(root, "precondition", &v, e)) < 0)
+		return rc;
+	for (int k = 0; v && steady_precondition_names[k]; k++)
+		if (strcmp(json_string_value(v),
+			   steady_precondition_names[k]) == 0)
+			def->precondition = (enum wl_precondition)k;
+	json_decref(v);
+	if ((rc = get(root, "steady_state", &v, e)) < 0)
+		return rc;
+	rc = steady_from_json(v, "steady_state", &def->steady, e);
+	json_decref(v);
+	if (rc == 0 && def->precondition == WL_PRE_WORKLOAD && !def->steady.on)
+		steady_defaults(&def->steady);
+	return rc;
+}
+
 /*
  * The preset's part: its options (descriptors, then its check hook), its
  * tests (the request's for a preset that takes them, the hook's, or its
@@ -237,6 +262,8 @@ static int parse_plan(json_t *root, const struct preset *pr, struct job_spec *s,
 		return rc;
 	def.ramp_s = v ? json_number_value(v) : 0;
 	json_decref(v);
+	if ((rc = parse_steady(root, &def, e)) < 0)
+		return rc;
 	if ((pr->flags & PRESET_TESTS) && !tests)
 		return field_fail(e, "tests",
 				  "the %s profile needs a tests array (e.g. "
@@ -336,6 +363,13 @@ static int parse_compare_with(json_t *root, const struct preset *pr,
 		rc = field_fail(e, "compare_with",
 				"a raw device target is not interleaved with "
 				"others: compare directories or shares");
+	} else if (s->plan_json && (strstr(s->plan_json, "\"steady_state\"") ||
+				    strstr(s->plan_json, "\"precondition\""))) {
+		/* plan_json writes these members only when a test has them */
+		rc = field_fail(e, "compare_with",
+				"an interleaved job runs each test once per "
+				"round: a test with precondition or "
+				"steady_state runs alone");
 	} else if (!json_object_get(root, "iterations") &&
 		   s->iterations < INTERLEAVE_ROUNDS) {
 		s->iterations = INTERLEAVE_ROUNDS;

@@ -15,6 +15,7 @@
 #include "jobsession.h"
 #include "plan.h"
 #include "preset.h"
+#include "steady.h"
 #include "target.h"
 #include "wire.h"
 
@@ -151,6 +152,8 @@ const struct field jobspec_fields[] = {
 	  .def = "0",
 	  .help = "I/O before each measured window, counted nowhere, for "
 		  "every time-based test" },
+	STEADY_PRECONDITION_FIELD("\"none\"; a test's own precondition wins"),
+	STEADY_STATE_FIELD("null; a test's own steady_state wins"),
 	{ .name = "options",
 	  .type = FIELD_OBJECT,
 	  .help = "the profile's options (its fields in GET "

@@ -31,7 +31,7 @@
 #include "histogram.h"
 #include "result.h"
 
-#define ARCHIVE_SCHEMA_VERSION 11
+#define ARCHIVE_SCHEMA_VERSION 12
 
 struct archive;
 
@@ -283,6 +283,14 @@ struct archive_restore_sample {
 	const char *ctr[2]; /* host, device: JSON texts as stored, or NULL */
 };
 
+/* A test's preconditioning and steady state of a restored run
+ * (archive_condition_put's row). */
+struct archive_restore_cond {
+	const char *test, *rw;
+	int window_first, window_last; /* 0: no window */
+	json_t *record;
+};
+
 /* A run as another archive had it: identity, end, and the import of the
  * document (its tool "storbench", profile, target, notes, spec, labels,
  * probe and warnings as the run had them, started_at, the document's
@@ -297,6 +305,8 @@ struct archive_restore {
 	size_t n_rows;
 	const struct archive_restore_sample *samples;
 	size_t n_samples;
+	const struct archive_restore_cond *conds;
+	size_t n_conds;
 };
 
 /* Stores a run another archive had, under its own uuid, in one transaction.
@@ -339,6 +349,26 @@ int archive_runs_index_of(struct archive *a, const struct run_filter *f,
  */
 int archive_runs_json(struct archive *a, const struct run_filter *f, int limit,
 		      int offset, json_t **out, int64_t *total);
+
+/* --- a test's preconditioning and steady state (archive_steady.c) --- */
+
+/*
+ * Stores test/rw's record of run run_id (a JSON object whose members the
+ * run shows on the test: "precondition", "steady_state"; replaced if
+ * there) with its measurement window's first and last rounds (iterations;
+ * window_first 0: none), and sums the test up again over the window only,
+ * in one transaction (or the caller's). 0 or a negative errno.
+ */
+int archive_condition_put(struct archive *a, int64_t run_id, const char *test,
+			  const char *rw, int window_first, int window_last,
+			  json_t *record);
+/* The stored rates of one iteration: v = {IOPS, MB/s, mean latency µs}.
+ * 0, -ENOENT (none stored) or another negative errno. */
+int archive_result_rates(struct archive *a, int64_t run_id, const char *test,
+			 const char *rw, int iteration, double v[3]);
+/* Adds each stored record's members to its test in tests (the array
+ * archive_run_json's run has). 0 or a negative errno. */
+int archive_conditions_attach(struct archive *a, int64_t run_id, json_t *tests);
 
 /* --- each test of a run summed up (archive_sums.c) --- */
 

@@ -16,6 +16,8 @@
  *                      index, filters, sort), a run, its samples
  *   archive_import.c   runs other tools measured, and their files
  *                      (-> archive_sums.c for the new run's summaries)
+ *   archive_steady.c   a test's preconditioning and steady state
+ *                      (test_conditions; -> archive_sums.c)
  *   archive_sums.c     each test of a run summed up (test_summaries):
  *                      written with every result (archive_runs.c) and
  *                      import, filled by migration 8 (archive_schema.c);

@@ -257,7 +257,9 @@ int archive_run_json(struct archive *a, int64_t id, json_t **out)
 	*out = NULL;
 	if (rc < 0)
 		return rc;
-	if ((rc = run_tests_json(a, id, 1, &tests)) < 0) {
+	if ((rc = run_tests_json(a, id, 1, &tests)) < 0 ||
+	    (rc = archive_conditions_attach(a, id, tests)) < 0) {
+		json_decref(tests);
 		json_decref(run);
 		return rc;
 	}

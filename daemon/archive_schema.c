@@ -161,6 +161,15 @@ static const char *const migrations[] = {
 	 * another system, a target without a local block device) */
 	"ALTER TABLE samples ADD COLUMN host TEXT;"
 	"ALTER TABLE samples ADD COLUMN device TEXT;",
+	/* 12: a test's preconditioning and SNIA PTS steady state
+	 * (archive_steady.c): the measurement window's rounds (the
+	 * iterations its summary sums up; NULL: every one) and the record
+	 * as the run shows it, JSON text */
+	"CREATE TABLE test_conditions("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" test TEXT NOT NULL, rw TEXT NOT NULL,"
+	" window_first INTEGER, window_last INTEGER, record TEXT NOT NULL,"
+	" PRIMARY KEY (run_id, test, rw));",
 };
 
 /* What a migration cannot say in SQL: fills[v] runs after migrations[v]

@@ -17,7 +17,9 @@
  * result rewrites its test's summary in the same transaction
  * (archive_sums_test); an import sums its run before it commits
  * (archive_sums_run); migration 8 sums every run already stored
- * (archive_sums_fill); deleting a run cascades. Calls archive_sql.c only.
+ * (archive_sums_fill); deleting a run cascades. A test with a SNIA PTS
+ * steady-state window (test_conditions) is summed over the window's
+ * rounds only: its result is the window's. Calls archive_sql.c only.
  */
 #include <errno.h>
 #include <math.h>
@@ -323,7 +325,17 @@ out:
 	return rc;
 }
 
-/* Sums run_id's tests up: test and rw's only, or (test NULL) every one. */
+/* A result row inside its test's steady-state window, or of a test
+ * without one (archive_steady.c; not for migration 8's fill, which runs
+ * before the table exists). */
+#define IN_WINDOW                                                              \
+	"NOT EXISTS (SELECT 1 FROM test_conditions c"                          \
+	" WHERE c.run_id=results.run_id AND c.test=results.test"               \
+	" AND c.rw=results.rw AND (results.iteration<c.window_first"           \
+	" OR results.iteration>c.window_last))"
+
+/* Sums run_id's tests up: test and rw's only, or (test NULL) every one;
+ * a test with a steady-state window over the window's rounds. */
 static int sum_run(struct archive *a, int64_t run_id, const char *test,
 		   const char *rw)
 {
@@ -333,8 +345,8 @@ static int sum_run(struct archive *a, int64_t run_id, const char *test,
 	if ((rc = archive_prep(
 		     a,
 		     test ? SUM_ROWS " WHERE run_id=?1 AND test=?2 AND rw=?3"
-				     " ORDER BY iteration, id"
-			  : SUM_ROWS " WHERE run_id=?1"
+				     " AND " IN_WINDOW " ORDER BY iteration, id"
+			  : SUM_ROWS " WHERE run_id=?1 AND " IN_WINDOW
 				     " ORDER BY test, rw, iteration, id",
 		     &q)) < 0)
 		return rc;

@@ -211,6 +211,8 @@ struct doc {
 	struct archive_restore in;
 	struct archive_restore_row *rows;
 	struct archive_restore_sample *samples;
+	struct archive_restore_cond *conds;
+	size_t n_conds;
 	void **hists; /* cap_rows of them, NULL or each row's decoded bytes */
 	size_t n_rows, cap_rows, n_samples;
 	char *spec, *probe, *labels, *warnings, *wire;
@@ -228,6 +230,7 @@ static void doc_free(struct doc *d)
 		for (int c = 0; c < 2; c++)
 			free((char *)d->samples[i].ctr[c]);
 	free(d->samples);
+	import_native_conds_free(d->conds, d->n_conds);
 	free(d->spec);
 	free(d->probe);
 	free(d->labels);
@@ -602,7 +605,9 @@ static int read_doc(struct doc *d, const char *buf, size_t len,
 	    import_native_check(r, e) < 0)
 		return -EINVAL;
 	if ((rc = read_tests(d, json_object_get(r, "tests"), e)) < 0 ||
-	    (rc = read_samples(d, json_object_get(r, "samples"), e)) < 0)
+	    (rc = read_samples(d, json_object_get(r, "samples"), e)) < 0 ||
+	    (rc = import_native_conds(json_object_get(r, "tests"), &d->conds,
+				      &d->n_conds, e)) < 0)
 		return rc;
 	eng = json_object_get(r, "engine");
 	d->spec = json_dumps(json_object_get(r, "spec"), JSON_COMPACT);
@@ -627,6 +632,8 @@ static int read_doc(struct doc *d, const char *buf, size_t len,
 		.n_rows = d->n_rows,
 		.samples = d->samples,
 		.n_samples = d->n_samples,
+		.conds = d->conds,
+		.n_conds = d->n_conds,
 	};
 	d->in.import = (struct archive_import_in){
 		.tool = "storbench",

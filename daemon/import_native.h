@@ -26,4 +26,14 @@ int import_native_check(json_t *r, struct field_error *e);
 int import_native_counters(json_t *s, const char *at, char **host,
 			   char **device, struct field_error *e);
 
+struct archive_restore_cond;
+
+/* The precondition and steady_state records of the document's tests
+ * (import_native_steady.c), into *out (*n of them, the caller frees them
+ * with import_native_conds_free, also on failure). 0, -EINVAL with e
+ * naming the member, or -ENOMEM. */
+int import_native_conds(json_t *tests, struct archive_restore_cond **out,
+			size_t *n, struct field_error *e);
+void import_native_conds_free(struct archive_restore_cond *c, size_t n);
+
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "steady.h"
 #include "units.h"
 #include "utf8.h"
 
@@ -127,6 +128,8 @@ const struct field plan_test_fields[PLAN_N_TEST_FIELDS] = {
 	  .help = "the test's name in results and comparisons, unique with its "
 		  "direction in the job; a sweep's points are named after it "
 		  "with the value (\"scale T4\")" },
+	STEADY_PRECONDITION_FIELD("the job's precondition (\"none\")"),
+	STEADY_STATE_FIELD("the job's steady_state (null)"),
 };
 const size_t plan_n_test_fields = FIELDS_N(plan_test_fields);
 _Static_assert(FIELDS_N(plan_test_fields) == PLAN_N_TEST_FIELDS,
@@ -240,6 +243,38 @@ static int enum_of(json_t *o, const char *key, const char *const *names,
 	return def;
 }
 
+/* precondition and steady_state: the test's, else the job's (def); with
+ * steady state, every round is one iteration of round_s. */
+static int parse_steady(json_t *n, size_t i, const struct workload *def,
+			struct workload *w, struct field_error *e)
+{
+	char at[40];
+	json_t *v = json_object_get(n, "steady_state");
+	int rc;
+
+	w->precondition = (enum wl_precondition)enum_of(
+		n, "precondition", steady_precondition_names,
+		(int)def->precondition);
+	w->steady = def->steady;
+	snprintf(at, sizeof(at), "tests[%zu].steady_state", i);
+	if (v && (rc = steady_from_json(v, at, &w->steady, e)) < 0)
+		return rc;
+	if (w->precondition == WL_PRE_WORKLOAD && !w->steady.on)
+		steady_defaults(&w->steady);
+	if (!w->steady.on)
+		return 0;
+	if (w->io_bytes)
+		return fail(e, i, "steady_state",
+			    "steady-state rounds are time-based; io_size must "
+			    "be 0");
+	if (json_object_get(n, "duration_s"))
+		return fail(e, i, "duration_s",
+			    "does not apply with steady_state: each round is "
+			    "steady_state.round_s long");
+	w->duration_s = w->steady.round_s;
+	return 0;
+}
+
 static int parse_test(json_t *o, size_t i, const struct workload *def,
 		      int stored, struct workload *w, struct field_error *e)
 {
@@ -286,7 +321,8 @@ static int parse_test(json_t *o, size_t i, const struct workload *def,
 	w->sync_every = (unsigned)int_of(n, "sync_every");
 	w->data = (enum wl_data)enum_of(n, "data", plan_data_names,
 					(int)def->data);
-	if ((rc = check_test(i, w, o, e)) < 0)
+	if ((rc = parse_steady(n, i, def, w, e)) < 0 ||
+	    (rc = check_test(i, w, o, e)) < 0)
 		goto out;
 	if (sweep) {
 		/* a stored plan's point: {"group", "field", "value"} */
@@ -563,6 +599,10 @@ int plan_from_tests(const struct plan_test *t, size_t n,
 		w->data = def->data;
 		w->sync_every = 1;
 		w->origin = (unsigned)i;
+		w->precondition = def->precondition;
+		w->steady = def->steady;
+		if (w->steady.on)
+			w->duration_s = w->steady.round_s;
 	}
 	out->n = n;
 	return 0;
@@ -587,6 +627,17 @@ json_t *plan_json(const struct plan *p)
 		if (t && w->sync == WL_SYNC_FDATASYNC)
 			json_object_set_new(t, "sync_every",
 					    json_integer(w->sync_every));
+		if (t && w->precondition != WL_PRE_NONE)
+			json_object_set_new(
+				t, "precondition",
+				json_string(steady_precondition_names
+						    [w->precondition]));
+		if (t && w->steady.on) {
+			/* its rounds' length is round_s */
+			json_object_del(t, "duration_s");
+			json_object_set_new(t, "steady_state",
+					    steady_json(&w->steady));
+		}
 		if (t && w->sweep_field[0])
 			json_object_set_new(t, "sweep",
 					    json_pack("{s:s, s:s, s:f}",

@@ -9,6 +9,9 @@
  * Either way the job is queued with its plan written out in full
  * (plan_json), so what ran is what was asked for even if a later version
  * changes a preset, and the run keeps it.
+ *
+ * A test's precondition and steady_state (steady.h) default to the job's
+ * (def's); with steady state its duration is the round's (round_s).
  */
 #ifndef STORBENCH_PLAN_H
 #define STORBENCH_PLAN_H
@@ -33,7 +36,8 @@ struct plan {
 /*
  * Parses a tests array (a request's or a stored plan) into *out (caller:
  * plan_free). def gives the job-wide values a test does not set: file_size,
- * duration_s, ramp_s and data (the other fields of def are ignored).
+ * duration_s, ramp_s, data, precondition and steady (the other fields of
+ * def are ignored).
  * Returns 0, -EINVAL with *e filled, or -ENOMEM.
  */
 int plan_parse(json_t *tests, const struct workload *def, struct plan *out,
@@ -63,7 +67,7 @@ int plan_from_tests(const struct plan_test *t, size_t n,
 /* What writes carry, by enum wl_data: "random", "zeros", "repeat", NULL. */
 extern const char *const plan_data_names[];
 
-#define PLAN_N_TEST_FIELDS 12
+#define PLAN_N_TEST_FIELDS 14
 extern const struct field plan_test_fields[PLAN_N_TEST_FIELDS];
 extern const size_t plan_n_test_fields;
 

@@ -279,10 +279,10 @@ fail:
 	return rc;
 }
 
-int planrun_file_test(struct planrun_file *f, size_t i, int iteration)
+int planrun_file_begin(struct planrun_file *f, struct engine_opts *o)
 {
 	struct job_run *jr = f->jr;
-	int rc;
+	int rc = 0;
 
 	/* the run exists from its first measurement: a job whose files could
 	 * not all be made (an interleaved job's later target) leaves none */
@@ -290,9 +290,23 @@ int planrun_file_test(struct planrun_file *f, size_t i, int iteration)
 		jr->plan = f->p;
 		rc = job_run_create(jr, f->direct, jr->s->size);
 		jr->plan = NULL;
-		if (rc < 0)
-			return rc;
 	}
+	if (o) {
+		*o = f->o;
+		o->hist = NULL;
+		o->samples = NULL;
+		o->sample_done = NULL;
+		o->sample_arg = NULL;
+	}
+	return rc;
+}
+
+int planrun_file_test(struct planrun_file *f, size_t i, int iteration)
+{
+	int rc;
+
+	if ((rc = planrun_file_begin(f, NULL)) < 0)
+		return rc;
 	/* the sink lives in f; the engine keeps no pointer to it after */
 	f->o.sample_done = on_sample;
 	f->o.sample_arg = &f->sink;
@@ -310,29 +324,4 @@ int planrun_pause(struct job_run *jr)
 	job_phase(jr, "interval", NULL, NULL, 0);
 	pause_between_tests(jr, jr->s->interval_s);
 	return atomic_load(jr->cancel) ? -ECANCELED : 0;
-}
-
-int planrun_run(struct job_run *jr)
-{
-	struct plan p = { 0 };
-	struct planrun_file *f = NULL;
-	unsigned char warned[PLAN_MAX_TESTS] = { 0 };
-	int rc = planrun_plan(jr, &p, jr->error, sizeof(jr->error));
-
-	if (rc == 0) {
-		/* one test file for the whole plan; the job's end removes it */
-		job_set_steps(jr, 1 + (int)p.n * jr->s->iterations, (int)p.n);
-		rc = planrun_file_open(jr, &p, warned, &f);
-	}
-	for (size_t i = 0; rc == 0 && i < p.n; i++) {
-		if (i > 0)
-			rc = planrun_pause(jr);
-		for (int it = 1; rc == 0 && it <= jr->s->iterations; it++)
-			rc = planrun_file_test(f, i, it);
-		if (rc == 0)
-			job_tests_done(jr, (int)i + 1);
-	}
-	planrun_file_close(f, 0);
-	plan_free(&p);
-	return rc;
 }

@@ -14,8 +14,9 @@
 struct job_run;
 
 /* preset.run for a plan of tests: the job's stored plan (or, for a job
- * queued before plans were stored, its preset's fixed tests). 0,
- * -ECANCELED, or a negative errno with jr->error. */
+ * queued before plans were stored, its preset's fixed tests); a test with
+ * precondition or steady state through planrun_steady.h. 0, -ECANCELED,
+ * or a negative errno with jr->error. (planrun_steady.c) */
 int planrun_run(struct job_run *jr);
 
 struct plan;
@@ -37,6 +38,12 @@ int planrun_plan(const struct job_run *jr, struct plan *p, char *error,
 struct planrun_file;
 int planrun_file_open(struct job_run *jr, const struct plan *p,
 		      unsigned char *warned, struct planrun_file **out);
+
+/* The job's run created, if it is not yet (the first measurement does it
+ * too), and, with o, f's engine options without histogram or samples (for
+ * I/O that is no measurement: a fill). 0 or a negative errno. */
+struct engine_opts;
+int planrun_file_begin(struct planrun_file *f, struct engine_opts *o);
 
 /* Test i of the plan once on f, stored as iteration iteration (for an
  * interleaved job: the round). 0, -ECANCELED or the engine's error. */

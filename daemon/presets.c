@@ -19,7 +19,8 @@
 	X(mailbox)                                                             \
 	X(file_create)                                                         \
 	X(custom)                                                              \
-	X(cdm_nvme)
+	X(cdm_nvme)                                                            \
+	X(snia_iops)
 
 #define DECLARE(n) extern const struct preset preset_##n;
 #define ENTRY(n) &preset_##n,

@@ -34,6 +34,30 @@ enum wl_data {
 			   device stores it once */
 };
 
+enum wl_precondition {
+	WL_PRE_NONE,	 /* the test as it finds the file */
+	WL_PRE_FILL,	 /* first sequential 128 KiB writes of twice the
+			    test's span, measured nowhere (SNIA PTS's
+			    workload-independent preconditioning) */
+	WL_PRE_WORKLOAD, /* rounds of the test's own workload until steady
+			    (steady.on is then set) */
+};
+
+/* The SNIA PTS 2.0.2 steady state a test's rounds seek: each round is one
+ * iteration of round_s seconds; the test ends when the last `window`
+ * rounds' tracking metric varies by at most range_pct % of their mean (max
+ * − min) and their least-squares line moves by at most slope_pct % of it
+ * across the window, or after max_rounds rounds. */
+struct wl_steady {
+	int on;		     /* 0: the test runs its iterations as usual */
+	int metric;	     /* 0 IOPS, 1 MB/s, 2 mean latency (steady.h) */
+	double round_s;	     /* seconds per round */
+	unsigned window;     /* rounds judged together */
+	unsigned max_rounds; /* rounds at most */
+	double range_pct;    /* limit on (max − min) / mean, % */
+	double slope_pct;    /* limit on |slope| × (window − 1) / mean, % */
+};
+
 struct workload {
 	char name[32]; /* CrystalDiskMark's name: "SEQ1M Q8T1" */
 	enum wl_pattern pattern;
@@ -63,6 +87,10 @@ struct workload {
 	char sweep_field[16]; /* the field swept: "threads" … */
 	double sweep_value;   /* its value at this point */
 	unsigned origin;      /* the request's test it came from (tests[i]) */
+	/* the runner's, not the engine's (daemon/steady.h): what runs before
+	 * the test, and the SNIA PTS steady state its rounds seek */
+	enum wl_precondition precondition;
+	struct wl_steady steady;
 };
 
 /* "read", "write" or "mix" for read_pct 100, 0 or anything between. */

@@ -14,7 +14,8 @@
 //   js/archive.js   the run archive, selection for comparing
 //   js/import.js    the import box
 //   js/run.js       a run page (tiles, charts), with js/runviews.js (the
-//                   profile's view) and js/rundetails.js (the detail cards)
+//                   profile's view), js/steady.js (the SNIA PTS steady
+//                   state's rounds) and js/rundetails.js (the detail cards)
 //   js/compare.js   a comparison
 //   js/health.js    the daemon's status in the top bar
 //   js/router.js    hash routes

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
-import { CHROMIUM, CHROMIUM_ARGS, isLoopback } from '../lib/browser.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, isLoopback, canvasDrawn } from '../lib/browser.mjs';
 
 const TESTS = ['SEQ1M Q8T1', 'SEQ1M Q1T1', 'RND4K Q32T1', 'RND4K Q1T1'];
 const OVERALL_TIMEOUT_MS = 10 * 60 * 1000;
@@ -262,6 +262,23 @@ async function main() {
   await step('screenshot run.png', async () => {
     await page.waitForFunction(() => document.getElementById('run-chart')?.dataset.rendered === '1');
     await page.screenshot({ path: path.join(out, 'run.png'), fullPage: true });
+  }, { critical: false });
+
+  await step('a steady-state run: the rounds chart is drawn and says whether it settled', async () => {
+    const r = await api(url, 'POST', '/api/v1/jobs', { target, profile: 'custom', size: '16MiB', engine: 'null',
+      tests: [{ block_size: '4KiB', queue_depth: 4, steady_state: { round_s: 0.1, window: 3, max_rounds: 4, range_pct: 0 } }] });
+    assert.equal(r.status, 202, r.text);
+    const job = await waitJob(url, r.json.id, 60000);
+    assert.equal(job.state, 'done', job.error);
+    await page.goto(`${url}/#/runs/${job.run_id}`);
+    await page.waitForFunction(() => document.querySelector('#steady-card .steady-chart')?.dataset.rendered === '1', null, { timeout: 10000 });
+    const px = await canvasDrawn(page, '#steady-card .steady-chart');
+    assert.ok(px > 2000, `only ${px} drawn pixels on the steady-state chart`);
+    const text = await page.locator('#steady-card').innerText();
+    assert.match(text, /not reached/);
+    assert.match(text, /not steady after 4 rounds: rounds 2–4, range [\d.]+ % of the mean \(limit 0 %\)/);
+    const sets = await page.evaluate(() => window.Chart.getChart(document.querySelector('#steady-card .steady-chart')).data.datasets.map((d) => d.label));
+    assert.deepEqual(sets.filter((l) => !l.endsWith('(low)')), ['IOPS', 'window mean', 'least-squares fit', '±20 %', '±10 %']);
   }, { critical: false });
 
   // ---------------------------------------------------------------- job form

@@ -63,6 +63,8 @@ export const ALLOWED = [
     why: 'the job request\'s field descriptors, from the same table that validates it' },
   { route: /^\/api\/v1\/profiles$/, path: 'profiles[8]', kind: 'added',
     why: 'the new preset cdm-nvme (CrystalDiskMark 8 NVMe SSD), last in the registry' },
+  { route: /^\/api\/v1\/profiles$/, path: 'profiles[9]', kind: 'added',
+    why: 'the new preset snia-iops (SNIA PTS 2.0.2 IOPS), last in the registry' },
   { route: /^\/api\/v1\/profiles$/, path: 'profiles[*].options.*', kind: 'changed',
     why: 'the one-line option texts are now written from the descriptors (help: limits (default)), not by hand' },
   { route: /^\/api\/v1\/openapi\.json$/, path: '$', kind: 'changed',

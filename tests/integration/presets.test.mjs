@@ -63,7 +63,7 @@ test('the CrystalDiskMark presets run their tests in CrystalDiskMark order', asy
   assert.deepEqual([rnd.pattern, rnd.block_size, rnd.queue_depth, rnd.threads], ['random', 4096, 32, 16]);
   for (const t of nvme.tests) assert.ok(t.best.iops > 0 && t.best.mb_s > 0, `${t.test} ${t.rw} measured`);
   const peak = (await api(d.url, 'GET', '/api/v1/profiles')).json.profiles.map((p) => p.name);
-  for (const n of ['cdm-default', 'cdm-peak', 'cdm-realworld', 'cdm3', 'seq-sweep', 'mailbox-db', 'file-create', 'custom', 'cdm-nvme'])
+  for (const n of ['cdm-default', 'cdm-peak', 'cdm-realworld', 'cdm3', 'seq-sweep', 'mailbox-db', 'file-create', 'custom', 'cdm-nvme', 'snia-iops'])
     assert.ok(peak.includes(n), `profile ${n} listed`);
 });
 
@@ -96,6 +96,107 @@ test('seq-sweep: MB/s against block size, read then write', async () => {
   const bad = await api(d.url, 'POST', '/api/v1/jobs', { target, profile: 'seq-sweep', options: { block_sizes: ['4KiB', 1000] } });
   assert.equal(bad.status, 400);
   assert.equal(bad.json.field, 'options.block_sizes[1]');
+});
+
+// SNIA PTS steady state: the range and the least-squares slope over the
+// window, worked out here from the rounds the API stores as iterations
+function judge(values) {
+  const n = values.length, mean = values.reduce((a, b) => a + b, 0) / n;
+  const xbar = (n - 1) / 2;
+  let sxy = 0, sxx = 0;
+  values.forEach((y, x) => { sxy += (x - xbar) * (y - mean); sxx += (x - xbar) ** 2; });
+  const slope = sxy / sxx, range = Math.max(...values) - Math.min(...values);
+  return { mean, range, range_pct: 100 * range / mean, slope, excursion_pct: 100 * Math.abs(slope) * (n - 1) / mean };
+}
+const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
+
+function checkSteady(t) {
+  const ss = t.steady_state, m = ss.measurement;
+  assert.equal(t.iterations.length, ss.rounds, 'one iteration per round');
+  assert.equal(m.last, ss.rounds, 'the window is the last rounds');
+  assert.equal(m.last - m.first + 1, ss.window);
+  const win = t.iterations.slice(m.first - 1, m.last);
+  const j = judge(win.map((i) => i.iops));
+  for (const k of ['mean', 'range', 'range_pct', 'slope', 'excursion_pct']) near(m[k], j[k], k);
+  near(ss.result.iops, j.mean, 'the result is the window average');
+  near(ss.result.mb_s, win.reduce((a, i) => a + i.mb_s, 0) / win.length, 'window MB/s');
+  assert.equal(ss.reached, j.range_pct <= ss.range_pct && j.excursion_pct <= ss.slope_pct, 'reached follows from the limits');
+  return win;
+}
+
+test('steady state: rounds until the window settles, or a warning when it cannot', async () => {
+  const base = { target, profile: 'custom', size: '16MiB', iterations: 1, engine: 'null' };
+  const ok = await runJob({ ...base, tests: [{ block_size: '4KiB', queue_depth: 4,
+    steady_state: { round_s: 0.25, max_rounds: 20, range_pct: 40, slope_pct: 20 } }] });
+  const t = ok.tests[0];
+  assert.equal(t.steady_state.reached, true, JSON.stringify(t.steady_state));
+  assert.equal(t.steady_state.reached_round, t.steady_state.rounds);
+  checkSteady(t);
+  // limits of 0 cannot be met: every one of max_rounds runs, and the run says so
+  const no = await runJob({ ...base, tests: [{ block_size: '4KiB', queue_depth: 4,
+    steady_state: { round_s: 0.1, max_rounds: 6, range_pct: 0 } }] });
+  const u = no.tests[0];
+  assert.equal(u.steady_state.reached, false);
+  assert.equal(u.steady_state.reached_round, null);
+  assert.equal(u.steady_state.rounds, 6);
+  const win = checkSteady(u);
+  assert.ok(no.warnings.some((w) => /not steady after 6 rounds: over rounds 2–6, the IOPS range is .* \(limit 0 %\)/.test(w)), no.warnings.join('\n'));
+  // the stored summary sums the window only: the list's headline is its best round
+  const list = (await api(d.url, 'GET', `/api/v1/runs?profile=custom&limit=100`)).json.runs;
+  const head = list.find((r) => r.id === no.id).headline[0];
+  near(head.iops, Math.max(...win.map((i) => i.iops)), 'headline from the window');
+  // a run document carries it to another archive (here: the same one, the run deleted first)
+  const doc = (await api(d.url, 'GET', `/api/v1/runs/${no.id}?format=storbench`)).text;
+  assert.equal((await api(d.url, 'DELETE', `/api/v1/runs/${no.id}`)).status, 204);
+  const imp = await fetch(`${d.url}/api/v1/import?format=storbench`, { method: 'POST', body: doc });
+  assert.equal(imp.status, 201, await imp.clone().text());
+  const back = (await api(d.url, 'GET', `/api/v1/runs/${(await imp.json()).runs[0].id}`)).json;
+  assert.deepEqual(back.tests[0].steady_state, u.steady_state);
+  // refusals name the field
+  const bad = await api(d.url, 'POST', '/api/v1/jobs', { ...base, tests: [{ steady_state: { window: 9, max_rounds: 4 } }] });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.json.field, 'tests[0].steady_state');
+  const bad2 = await api(d.url, 'POST', '/api/v1/jobs', { ...base, steady_state: { metric: 'bogus' } });
+  assert.equal(bad2.json.field, 'steady_state.metric');
+  const bad3 = await api(d.url, 'POST', '/api/v1/jobs', { ...base, compare_with: [target], tests: [{ precondition: 'fill' }] });
+  assert.equal(bad3.json.field, 'compare_with', bad3.text);
+  const bad4 = await api(d.url, 'POST', '/api/v1/jobs', { ...base, tests: [{ duration_s: 1, steady_state: {} }] });
+  assert.equal(bad4.json.field, 'tests[0].duration_s', bad4.text);
+});
+
+test('precondition fill: twice the test file in sequential 128 KiB writes before the test', async () => {
+  const run = await runJob({ target, profile: 'custom', size: '16MiB', iterations: 2, duration_s: 0.5,
+    precondition: 'fill', tests: [{ block_size: '4KiB', queue_depth: 8, read_pct: 0 }] });
+  const pre = run.tests[0].precondition;
+  assert.equal(pre.kind, 'fill');
+  assert.equal(pre.bytes, 2 * 16 * 2 ** 20);
+  near(pre.mb_s, pre.bytes / 1e6 / pre.seconds, 'fill MB/s from its bytes and time');
+  assert.equal(run.tests[0].steady_state, undefined);
+  assert.equal(run.tests[0].iterations.length, 2);
+});
+
+test('snia-iops: purge, fill, matrix rounds until 4 KiB writes are steady, the PTS table from the window', async () => {
+  const run = await runJob({ target, profile: 'snia-iops', size: '16MiB', engine: 'null',
+    options: { profile: 'pts-c', steady_state: { round_s: 0.02, window: 2, max_rounds: 3 } } });
+  assert.equal(run.tests.length, 56);
+  const track = run.tests.find((t) => t.steady_state?.tracking);
+  assert.equal(track.test, 'RND4K 0/100');
+  assert.deepEqual([track.queue_depth, track.threads], [16, 2]);
+  const { first, last } = track.steady_state.measurement;
+  assert.equal(last, track.steady_state.rounds);
+  assert.equal(track.precondition.kind, 'fill');
+  assert.equal(track.precondition.bytes, 2 * 16 * 2 ** 20);
+  assert.equal(track.precondition.purge, 'a file: none');
+  assert.ok(run.warnings.some((w) => /a file cannot be purged/.test(w)), run.warnings.join('\n'));
+  const kib = [1024, 128, 64, 32, 16, 8, 4, 0.5], mixes = [100, 95, 65, 50, 35, 5, 0];
+  assert.deepEqual(run.snia_iops.map((r) => r.block_kib), kib);
+  for (const row of run.snia_iops)
+    for (const m of mixes) {
+      const t = run.tests.find((x) => x.test === `RND${row.block_kib}K ${m}/${100 - m}`);
+      assert.equal(t.iterations.length, track.steady_state.rounds, `${t.test}: one iteration per round`);
+      const win = t.iterations.slice(first - 1, last).map((i) => i.iops);
+      near(row[`r${m}`], win.reduce((a, b) => a + b, 0) / win.length, `${t.test}: the window's mean IOPS`);
+    }
 });
 
 test('mailbox-db: database and log streams over a thread sweep, PASS with the defaults, FAIL with 1 µs', async (t) => {

@@ -451,7 +451,7 @@ test('a directory name cannot forge a log line', async () => {
   assert.match(loop.output(), /x\\x0a2026-01-01T00:00:00Z storbench error: FORGED/);
 });
 
-test('a raw loop device: refused unless allowed; allowed and free it runs; mounted it is refused', async (t) => {
+test('a raw loop device: refused unless allowed; allowed and free it runs; snia-iops purges it (and skips 0.5 KiB on 4 KiB sectors); mounted it is refused', async (t) => {
   const dir = path.join(root, 'rawdev');
   fs.mkdirSync(dir);
   const img = path.join(dir, 'raw.img');
@@ -507,6 +507,43 @@ test('a raw loop device: refused unless allowed; allowed and free it runs; mount
   assert.ok(back.equals(tail), 'the device past the test region is untouched');
   assert.ok(fs.existsSync(dev), 'the device node is not removed');
   fs.closeSync(fs.openSync(dev, fs.constants.O_RDONLY | fs.constants.O_EXCL)); // released
+  // snia-iops purges an allowed device: a discard of its test span (the
+  // null engine writes nothing after it, so the span reads back as zeros)
+  const fd3 = fs.openSync(dev, 'r+');
+  fs.writeSync(fd3, crypto.randomBytes(16 << 20), 0, 16 << 20, 0);
+  fs.closeSync(fd3);
+  r = await api(d.url, 'POST', '/api/v1/jobs', { target: dev, profile: 'snia-iops', size: '16MiB', engine: 'null',
+    options: { steady_state: { round_s: 0.01, window: 2, max_rounds: 2 } } });
+  assert.equal(r.status, 202, r.text);
+  const sj = await waitJob(d.url, r.json.id);
+  assert.equal(sj.state, 'done', sj.error);
+  const srun = (await api(d.url, 'GET', `/api/v1/runs/${sj.run_id}`)).json;
+  assert.equal(srun.tests.find((x) => x.steady_state?.tracking).precondition.purge, 'discarded');
+  const span = Buffer.alloc(16 << 20);
+  const fd4 = fs.openSync(dev, 'r');
+  fs.readSync(fd4, span, 0, span.length, 0);
+  fs.readSync(fd4, back, 0, back.length, 32 << 20);
+  fs.closeSync(fd4);
+  assert.ok(span.every((b) => b === 0), 'the test span was discarded');
+  assert.ok(back.equals(tail), 'the device past the test span is untouched');
+  // a device of 4 KiB logical sectors cannot take 0.5 KiB direct I/O: that
+  // row of snia-iops is not measured, and the run says why
+  const img4k = path.join(dir, 'raw4k.img');
+  execFileSync('truncate', ['-s', '32M', img4k]);
+  const dev4k = execFileSync('losetup', ['--find', '--show', '--sector-size', '4096', img4k], { encoding: 'utf8' }).trim();
+  cleanups.push(() => execFileSync('losetup', ['-d', dev4k]));
+  const d4 = await daemon('withdev4k', { args: ['--allow-device', dev4k] });
+  r = await api(d4.url, 'POST', '/api/v1/jobs', { target: dev4k, profile: 'snia-iops', size: '16MiB',
+    options: { steady_state: { round_s: 0.01, window: 2, max_rounds: 2 } } });
+  assert.equal(r.status, 202, r.text);
+  const j4 = await waitJob(d4.url, r.json.id);
+  assert.equal(j4.state, 'done', j4.error);
+  const run4 = (await api(d4.url, 'GET', `/api/v1/runs/${j4.run_id}`)).json;
+  assert.ok(run4.warnings.some((w) => /0\.5 KiB row is not measured: direct I\/O on this target needs 4096-byte alignment/.test(w)), run4.warnings.join('\n'));
+  assert.deepEqual(run4.snia_iops.at(-1), { block_kib: 0.5, block_size: 512, r100: null, r95: null, r65: null, r50: null,
+    r35: null, r5: null, r0: null, note: 'not measured' });
+  assert.equal(run4.tests.length, 49);
+  assert.ok(run4.snia_iops[6].r0 > 0, '4 KiB writes measured');
   // mounted: refused, naming the mount point
   const mnt = path.join(dir, 'mnt');
   fs.mkdirSync(mnt);

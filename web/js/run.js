@@ -11,6 +11,7 @@ import { loadCatalogue, findProfile } from './state.js';
 import { ACTIVE } from './jobs.js';
 import { profileView, stopProfileView } from './runviews.js';
 import { countersView, stopCountersView } from './counters.js';
+import { steadyView, stopSteadyView, steadyResult } from './steady.js';
 import { probeCard, specCard, notesCard, iterationsCard, latencyCard, planCard, warningText } from './rundetails.js';
 import { wireCard } from './runwire.js';
 
@@ -25,6 +26,7 @@ export function stopRunView() {
   view.runChart = view.samplesChart = null;
   stopProfileView();
   stopCountersView();
+  stopSteadyView();
 }
 
 export async function showRun(id, { refresh = false } = {}) {
@@ -99,7 +101,7 @@ function tilesGrid(run, { names, cols, planned }, find, job) {
       grid.append(h('div', {
         class: `tile rw-${rw}${best ? '' : ' tile-empty'}${active ? ' tile-active' : ''}`,
         dataset: { test: name, rw },
-        title: best ? `${name} ${rw}: best iteration ${best.iteration}` : isPlanned ? 'not measured' : 'not part of this profile',
+        title: best ? `${name} ${rw}: ${isNum(best.iteration) ? `best iteration ${best.iteration}` : best.iteration}` : isPlanned ? 'not measured' : 'not part of this profile',
       },
       h('div', { class: 'tile-mbs' }, best ? fmtMBs(best.mb_s) : '–'),
       h('div', { class: 'tile-small' },
@@ -147,7 +149,7 @@ function liveCard(job) {
 
 function renderRun(run, cat, { job = null, refresh = false } = {}) {
   const tests = run.tests ?? [];
-  const find = (test, rw) => tests.find((t) => t.test === test && t.rw === rw);
+  const find = (test, rw) => steadyResult(tests.find((t) => t.test === test && t.rw === rw));
   const prof = findProfile(cat.profiles, run.profile);
   const layout = tileLayout(run, prof);
   const canvas = h('canvas', { id: 'run-chart', 'aria-label': 'MB/s per test, read and write' });
@@ -160,6 +162,7 @@ function renderRun(run, cat, { job = null, refresh = false } = {}) {
     h('div', { class: 'chart-box' }, samplesCanvas));
   const extra = profileView(run, prof, cat);
   const counters = countersView(run);
+  const steady = steadyView(run);
   const warnings = run.warnings ?? [];
   let ended = '';
   if (['failed', 'interrupted', 'cancelled'].includes(run.state)) {
@@ -168,7 +171,7 @@ function renderRun(run, cat, { job = null, refresh = false } = {}) {
   }
   $('#run-root').replaceChildren(runHead(run), liveCard(job), ended,
     warnings.length ? h('div', { class: 'banner banner-warn' }, `${warnings.length} warning${warnings.length > 1 ? 's' : ''}: `, warnings.map(warningText).join(' · ')) : '',
-    extra.card,
+    extra.card, steady.card,
     // more than two columns (mixes, a database and its log, file-create's
     // methods): the tiles take the whole width, the chart goes below
     h('div', { class: layout.cols.length > 2 ? 'run-top wide' : 'run-top' }, tilesGrid(run, layout, find, job), chartCard),
@@ -177,6 +180,7 @@ function renderRun(run, cat, { job = null, refresh = false } = {}) {
     samplesCard, counters.card, latencyCard(run), planCard(run), iterationsCard(run));
   drawRunChart(canvas, layout, find, !refresh);
   extra.draw?.(!refresh);
+  steady.draw?.(!refresh);
   drawSamplesChart(samplesCanvas, run.id, !refresh);
   counters.draw(!refresh);
 }

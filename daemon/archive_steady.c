@@ -1,0 +1,113 @@
+/*
+ * archive_steady — a test's preconditioning and SNIA PTS steady state
+ * (table test_conditions, schema version 10): one row per test that had
+ * either, with the measurement window's first and last rounds (iterations)
+ * and the record the run shows on the test (JSON text: {"precondition":
+ * {…}, "steady_state": {…}}, either may be absent).
+ *
+ * Invariant: a test with a window is summed up over the window's rounds
+ * only (archive_sums.c reads window_first and window_last), so the list's
+ * headline, /metrics and compare see the window, as the PTS reports it;
+ * writing the row rewrites the test's summary in the same transaction.
+ * Calls archive_sql.c and archive_sums.c.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive_int.h"
+
+int archive_condition_put(struct archive *a, int64_t run_id, const char *test,
+			  const char *rw, int window_first, int window_last,
+			  json_t *record)
+{
+	int own = sqlite3_get_autocommit(a->db), rc;
+	char *text = json_dumps(record, JSON_COMPACT);
+	sqlite3_stmt *st = NULL;
+
+	if (!text)
+		return -ENOMEM;
+	if (own && (rc = archive_exec(a, "BEGIN IMMEDIATE")) < 0)
+		goto out;
+	if ((rc = archive_prep(a,
+			       "INSERT OR REPLACE INTO test_conditions(run_id,"
+			       " test, rw, window_first, window_last, record)"
+			       " VALUES (?,?,?,?,?,?)",
+			       &st)) == 0) {
+		sqlite3_bind_int64(st, 1, run_id);
+		sqlite3_bind_text(st, 2, test, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, rw, -1, SQLITE_STATIC);
+		if (window_first > 0) {
+			sqlite3_bind_int(st, 4, window_first);
+			sqlite3_bind_int(st, 5, window_last);
+		}
+		sqlite3_bind_text(st, 6, text, -1, SQLITE_STATIC);
+		rc = archive_step_done(a, st, "store steady state");
+	}
+	if (rc == 0)
+		rc = archive_sums_test(a, run_id, test, rw);
+	if (own)
+		rc = archive_tx_end(a, rc);
+out:
+	free(text);
+	return rc;
+}
+
+int archive_result_rates(struct archive *a, int64_t run_id, const char *test,
+			 const char *rw, int iteration, double v[3])
+{
+	sqlite3_stmt *st;
+	int rc, src;
+
+	if ((rc = archive_prep(a,
+			       "SELECT iops, mb_s, lat_mean_us FROM results"
+			       " WHERE run_id=? AND test=? AND rw=?"
+			       " AND iteration=?",
+			       &st)) < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, test, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, rw, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 4, iteration);
+	src = sqlite3_step(st);
+	if (src == SQLITE_ROW)
+		for (int i = 0; i < 3; i++)
+			v[i] = sqlite3_column_double(st, i);
+	rc = src == SQLITE_ROW	  ? 0
+	     : src == SQLITE_DONE ? -ENOENT
+				  : archive_sql_err(a, src, "read a round");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int archive_conditions_attach(struct archive *a, int64_t run_id, json_t *tests)
+{
+	json_t *rows;
+	int rc = archive_query_rows(a,
+				    "SELECT test, rw, record AS record_json"
+				    " FROM test_conditions WHERE run_id=?",
+				    run_id, 0, 1, &rows);
+	size_t i, k;
+	json_t *row, *t;
+
+	if (rc < 0)
+		return rc;
+	json_array_foreach(rows, i, row)
+	{
+		const char *name =
+			json_string_value(json_object_get(row, "test"));
+		const char *rw = json_string_value(json_object_get(row, "rw"));
+		json_array_foreach(tests, k, t)
+		{
+			if (strcmp(json_string_value(
+					   json_object_get(t, "test")),
+				   name) == 0 &&
+			    strcmp(json_string_value(json_object_get(t, "rw")),
+				   rw) == 0)
+				json_object_update(
+					t, json_object_get(row, "record"));
+		}
+	}
+	json_decref(rows);
+	return 0;
+}

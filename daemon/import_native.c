@@ -226,10 +226,8 @@ static void doc_free(struct doc *d)
 	free(d->hists);
 	free(d->rows);
 	/* read_samples' calloc leaves one entry past the last filled */
-	for (size_t i = 0; d->samples && i <= d->n_samples; i++)
-		for (int c = 0; c < 2; c++)
-			free((char *)d->samples[i].ctr[c]);
-	free(d->samples);
+	import_native_counters_free(d->samples,
+				    d->samples ? d->n_samples + 1 : 0);
 	import_native_conds_free(d->conds, d->n_conds);
 	free(d->spec);
 	free(d->probe);
@@ -599,13 +597,11 @@ static int read_doc(struct doc *d, const char *buf, size_t len,
 				 json_object_get(r, "probe"), "probe", e) < 0 ||
 	    fields_check_members(spec_fields, FIELDS_N(spec_fields),
 				 json_object_get(r, "spec"), "spec", e) < 0 ||
-	    (json_object_get(r, "wire") &&
-	     fields_check_members(wire_doc_fields, WIRE_N_DOC_FIELDS,
-				  json_object_get(r, "wire"), "wire", e) < 0) ||
 	    import_native_check(r, e) < 0)
 		return -EINVAL;
 	if ((rc = read_tests(d, json_object_get(r, "tests"), e)) < 0 ||
 	    (rc = read_samples(d, json_object_get(r, "samples"), e)) < 0 ||
+	    (rc = wire_from_doc(r, &d->wire, e)) < 0 ||
 	    (rc = import_native_conds(json_object_get(r, "tests"), &d->conds,
 				      &d->n_conds, e)) < 0)
 		return rc;
@@ -615,9 +611,6 @@ static int read_doc(struct doc *d, const char *buf, size_t len,
 	d->probe = json_dumps(probe, JSON_COMPACT);
 	d->labels = labels_of(json_object_get(r, "labels"), labels);
 	d->warnings = warnings_of(d, json_object_get(r, "warnings"));
-	if (json_object_get(r, "wire") &&
-	    !(d->wire = json_dumps(json_object_get(r, "wire"), JSON_COMPACT)))
-		return -ENOMEM;
 	if (!d->spec || !d->probe || !d->labels || !d->warnings)
 		return -ENOMEM;
 	d->in = (struct archive_restore){

@@ -26,6 +26,11 @@ int import_native_check(json_t *r, struct field_error *e);
 int import_native_counters(json_t *s, const char *at, char **host,
 			   char **device, struct field_error *e);
 
+/* Frees the counters' texts of samples[0 … n) and the array itself. */
+struct archive_restore_sample;
+void import_native_counters_free(struct archive_restore_sample *samples,
+				 size_t n);
+
 struct archive_restore_cond;
 
 /* The precondition and steady_state records of the document's tests

@@ -6,8 +6,10 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "archive.h"
 #include "fields.h"
 #include "import_native.h"
 
@@ -133,4 +135,13 @@ int import_native_counters(json_t *s, const char *at, char **host,
 			return rc;
 	}
 	return 0;
+}
+
+void import_native_counters_free(struct archive_restore_sample *samples,
+				 size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (int c = 0; c < 2; c++)
+			free((char *)samples[i].ctr[c]);
+	free(samples);
 }

@@ -45,7 +45,7 @@ const struct field wire_baseline_fields[WIRE_N_FIELDS] = {
 _Static_assert(FIELDS_N(wire_baseline_fields) == WIRE_N_FIELDS,
 	       "WIRE_N_FIELDS counts wire_baseline_fields");
 
-const struct field wire_doc_fields[WIRE_N_DOC_FIELDS] = {
+static const struct field wire_doc_fields[] = {
 	{ "host", FIELD_STRING, .min = 1, .max = 253, .flags = FIELD_CLEAN },
 	{ "port", FIELD_INT, .min = 1, .max = 65535 },
 	{ "duration_s", FIELD_NUMBER, "s", .min = 0, .max = 3600 },
@@ -54,8 +54,19 @@ const struct field wire_doc_fields[WIRE_N_DOC_FIELDS] = {
 	{ "from_server_mb_s", FIELD_NUMBER, "MB/s", .min = 0, .max = 1e9 },
 	{ "measured_at", FIELD_STRING, .min = 19, .max = 20 },
 };
-_Static_assert(FIELDS_N(wire_doc_fields) == WIRE_N_DOC_FIELDS,
-	       "WIRE_N_DOC_FIELDS counts wire_doc_fields");
+
+int wire_from_doc(json_t *run, char **out, struct field_error *e)
+{
+	json_t *w = json_object_get(run, "wire");
+
+	*out = NULL;
+	if (!w)
+		return 0;
+	if (fields_check_members(wire_doc_fields, FIELDS_N(wire_doc_fields), w,
+				 "wire", e) < 0)
+		return -EINVAL;
+	return (*out = json_dumps(w, JSON_COMPACT)) ? 0 : -ENOMEM;
+}
 
 int wire_from_request(json_t *root, const char *server, json_t **out,
 		      struct field_error *e)

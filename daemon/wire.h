@@ -34,10 +34,12 @@
 #define WIRE_N_FIELDS 4
 extern const struct field wire_baseline_fields[WIRE_N_FIELDS];
 
-/* What an imported run document's "wire" must hold (import_native.c); the
- * other members are kept as they are. */
-#define WIRE_N_DOC_FIELDS 7
-extern const struct field wire_doc_fields[WIRE_N_DOC_FIELDS];
+/* An imported run document's "wire" (run: the document's run object;
+ * absent: *out NULL) checked by its descriptors (host, port, duration_s,
+ * streams, both rates, measured_at; the other members are kept as they
+ * are) into *out, a malloc'd JSON text the caller frees. 0, -EINVAL with
+ * e naming the member, or -ENOMEM. */
+int wire_from_doc(json_t *run, char **out, struct field_error *e);
 
 /* The TCP port an iperf3 server listens on by default. */
 #define WIRE_DEFAULT_PORT 5201

@@ -76,8 +76,8 @@ int wire_from_request(json_t *root, const char *server, json_t **out,
 	int rc;
 
 	*out = NULL;
-	if (!b)
-		return 0;
+	if (!b || json_is_null(b))
+		return 0; /* null: none, as steady_state's */
 	if (!wire_available(why, sizeof(why)))
 		return field_fail(e, "baseline", "%s", why);
 	if (!server)

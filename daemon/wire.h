@@ -55,7 +55,7 @@ struct wire_dir {
 };
 
 /*
- * Request root's "baseline" (NULL: none) for a job whose share is on
+ * Request root's "baseline" (absent or null: none) for a job whose share is on
  * server (the smb:// URL's host; NULL for a job not on an smb:// target).
  * On 0, *out is NULL (no baseline) or the normalized object {host, port,
  * duration_s, streams} (a new reference). -EINVAL with e naming the field

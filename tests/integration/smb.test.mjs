@@ -286,6 +286,13 @@ test('the wire baseline: TCP both ways by iperf3, each result against it, carrie
     baseline: { port: 70000 } });
   assert.equal(b.status, 400);
   assert.equal(b.json.field, 'baseline.port');
+  // null is none (as steady_state's null): the job has no baseline
+  b = await api(d.url, 'POST', '/api/v1/jobs', { target: smb.share('bench'), credential: 'filer', profile: 'custom',
+    size: '8MiB', iterations: 1, duration_s: 0.5, tests: [{ read_pct: 100 }], baseline: null });
+  assert.equal(b.status, 202, b.text);
+  assert.equal(b.json.smb.baseline, undefined);
+  await api(d.url, 'DELETE', `/api/v1/jobs/${b.json.id}`);
+  await waitJob(d.url, b.json.id, 60000);
   assert.deepEqual(fs.readdirSync(path.join(smb.dir, 'bench')), []);
 });
 

@@ -63,6 +63,11 @@ static void test_request(void)
 
 	ASSERT_EQ(from("{}", "127.0.0.1", &b, &e), 0);
 	ASSERT_TRUE(b == NULL);
+	/* null is none, on any target (as steady_state's null) */
+	ASSERT_EQ(from("{\"baseline\": null}", "127.0.0.1", &b, &e), 0);
+	ASSERT_TRUE(b == NULL);
+	ASSERT_EQ(from("{\"baseline\": null}", NULL, &b, &e), 0);
+	ASSERT_TRUE(b == NULL);
 	/* the defaults: the share's server, iperf3's port, 5 s, one stream */
 	ASSERT_EQ(from("{\"baseline\": {}}", "127.0.0.1", &b, &e), 0);
 	ASSERT_STR_EQ(json_string_value(json_object_get(b, "host")),

@@ -14,7 +14,9 @@
  * out by idle sockets from its address (127.0.0.1 is every local client's).
  * A burst of new connections (a client opening 64 at once) is within the
  * grace. Such closings, and libmicrohttpd's own repeated messages, are
- * logged once per API_LOG_INTERVAL_S with a count, not once per connection.
+ * logged once per API_LOG_INTERVAL_S with a count, not once per connection;
+ * an event stream's client leaving (a failed send to a gone peer) is not
+ * an error and not logged.
  */
 #include "conns.h"
 #include "api.h"
@@ -254,8 +256,36 @@ void api_conns_stop(struct api_conns *s)
 	free(s);
 }
 
+/*
+ * Is line libmicrohttpd saying that an event stream's client has gone?
+ * An event stream (GET /api/v1/events, sse.c) ends when its client closes
+ * it (a page left, a tool stopped); the next keep-alive or event then
+ * fails to send with the peer gone (EPIPE, ECONNRESET, ENOTCONN, in
+ * libmicrohttpd 0.9's words). That is the stream's normal end, not an
+ * error. Any other failure, or on any other route, is one.
+ */
+static int stream_client_left(const char *line)
+{
+	static const char sent[] = "Failed to send the chunked response body "
+				   "for the request for `/api/v1/events'. "
+				   "Error: ";
+	static const char *const gone[] = {
+		"The socket is no longer available for sending",
+		"The connection was forcibly closed by remote peer",
+		"The socket is not connected",
+	};
+
+	if (strncmp(line, sent, sizeof(sent) - 1) != 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
+		if (strcmp(line + sizeof(sent) - 1, gone[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* libmicrohttpd's own messages go through our log, as level "http", cut
- * before any HTML it quotes. Each kind of message (its first 40 bytes; 8
+ * before any HTML it quotes; an event stream's client leaving is dropped
+ * (stream_client_left). Each kind of message (its first 40 bytes; 8
  * kinds kept) is written once per API_LOG_INTERVAL_S, with how many like it
  * were held back: a flood of bad requests is a few lines, not one each. */
 void api_mhd_log(void *cls, const char *fmt, va_list ap)
@@ -273,6 +303,8 @@ void api_mhd_log(void *cls, const char *fmt, va_list ap)
 	line[strcspn(line, "\n")] = '\0';
 	if ((html = strstr(line, "<html")) != NULL)
 		snprintf(html, sizeof(line) - (size_t)(html - line), "…");
+	if (stream_client_left(line))
+		return;
 	pthread_mutex_lock(&mu);
 	for (int i = 0; i < 8 && !slot; i++) {
 		if (strncmp(ll[i].last, line, 40) == 0)

@@ -25,7 +25,8 @@ enum MHD_Result api_conns_on_accept(void *cls, const struct sockaddr *addr,
 /* c's request has all arrived and is being answered (waiting 0), or its
  * answer has gone and it idles (1). */
 void api_conns_waits(struct MHD_Connection *c, int waiting);
-/* libmicrohttpd's messages into the log, repeats held back. */
+/* libmicrohttpd's messages into the log, repeats held back, an event
+ * stream's client leaving dropped (not an error). */
 void api_mhd_log(void *cls, const char *fmt, va_list ap);
 
 #endif

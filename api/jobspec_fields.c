@@ -176,11 +176,13 @@ const struct field jobspec_fields[] = {
 	  .type = FIELD_OBJECT,
 	  .sub = wire_baseline_fields,
 	  .n_sub = WIRE_N_FIELDS,
-	  .def_text = "none",
+	  .flags = FIELD_NULLABLE,
+	  .def_text = "null (none)",
 	  .help = "for an smb:// target: an iperf3 server (iperf3 -s) on the "
 		  "file server; the TCP throughput to it is measured both "
 		  "ways before the tests, stored on the run, and each result "
-		  "gets its wire_efficiency (not in storbench.exe)" },
+		  "gets its wire_efficiency (not in storbench.exe); shown "
+		  "back normalized as the job's smb.baseline" },
 };
 const size_t jobspec_n_fields = FIELDS_N(jobspec_fields);
 

@@ -11,15 +11,28 @@ static const struct {
 	double min_bytes;   /* … when the larger side moved this many
 			       bytes (a tiny test is not judged) */
 	double min_ios;	    /* … and completed this many I/Os */
+	double min_s;	    /* … over at least this many seconds of device
+			       counters (in a moment, the device's own
+			       background — write-back, a journal commit —
+			       can outweigh the test) */
 	double core_pct;    /* a core this busy in a second: saturated */
 	double core_share;  /* … in more than this share of the seconds */
+	double core_s;	    /* a second counts when its counters span at
+			       least this long (a window's short end, a
+			       round of 0.1 s: a few USER_HZ ticks, where
+			       any running thread reads as 100 %) */
+	unsigned core_n;    /* … and an iteration is judged with at least
+			       this many such seconds */
 	double dirty_bytes; /* dirty + write-back rising this much: DIRTY */
 } ctrwarn_limits = {
 	.ratio = 2.0,
 	.min_bytes = 8e6,
 	.min_ios = 256,
+	.min_s = 0.95,
 	.core_pct = 95.0,
 	.core_share = 0.5,
+	.core_s = 0.95,
+	.core_n = 2,
 	.dirty_bytes = 32e6,
 };
 
@@ -67,7 +80,8 @@ static int check_rates(struct archive *a, int64_t run_id,
 		if ((d == 0 && w->read_pct == 0) ||
 		    (d == 1 && w->read_pct == 100))
 			continue;
-		if (b.s <= 0 || big < ctrwarn_limits.min_bytes ||
+		if (b.s < ctrwarn_limits.min_s ||
+		    big < ctrwarn_limits.min_bytes ||
 		    ios < ctrwarn_limits.min_ios ||
 		    big < ctrwarn_limits.ratio * small)
 			continue;
@@ -103,7 +117,8 @@ static int check_core(struct archive *a, int64_t run_id,
 
 	for (unsigned i = 0; i < smp->n; i++) {
 		const struct hostctr_sample *c = &smp->ctr[i];
-		if (!(c->have & HOSTCTR_CPU))
+		if (!(c->have & HOSTCTR_CPU) ||
+		    c->interval_s < ctrwarn_limits.core_s)
 			continue;
 		seconds++;
 		if (c->core_busy >= ctrwarn_limits.core_pct)
@@ -113,7 +128,8 @@ static int check_core(struct archive *a, int64_t run_id,
 			core = c->core;
 		}
 	}
-	if (!seconds || hot <= ctrwarn_limits.core_share * seconds)
+	if (seconds < ctrwarn_limits.core_n ||
+	    hot <= ctrwarn_limits.core_share * seconds)
 		return 0;
 	snprintf(text, sizeof(text),
 		 "%s %s: a CPU core was at least %.0f %% busy in %u of %u "

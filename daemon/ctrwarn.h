@@ -8,13 +8,15 @@
  *                  absorbed by a layer in between (engine ahead), or
  *                  amplified — read-ahead, read-modify-write, journalling,
  *                  a layer in between (device ahead);
- *   CTRWARN_CORE   one core saturated in most seconds: the CPU, not the
- *                  device, may be the limit;
+ *   CTRWARN_CORE   one core saturated in most whole seconds: the CPU,
+ *                  not the device, may be the limit;
  *   CTRWARN_DIRTY  dirty + write-back memory climbing through a buffered
  *                  write test: write-back into memory was measured.
  *
  * The limits are ctrwarn_limits (ctrwarn.c), documented in docs/api.md
- * ("Warnings from the counters").
+ * ("Warnings from the counters"). A short sample is not judged where it
+ * would mislead: rates over less than a second of device counters, a core
+ * over seconds shorter than one (a few ticks of CPU accounting).
  */
 #ifndef STORBENCH_CTRWARN_H
 #define STORBENCH_CTRWARN_H

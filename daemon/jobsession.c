@@ -151,7 +151,8 @@ static int baseline_of(json_t *root, const char *url, json_t **b,
 	char why[256];
 
 	*b = NULL;
-	if (!json_object_get(root, "baseline"))
+	if (!json_object_get(root, "baseline") ||
+	    json_is_null(json_object_get(root, "baseline")))
 		return 0;
 	if (smb_url_parse(url, &u, why, sizeof(why)) < 0)
 		return field_fail(e, "target", "%s", why);

@@ -45,6 +45,8 @@ const struct field wire_baseline_fields[WIRE_N_FIELDS] = {
 _Static_assert(FIELDS_N(wire_baseline_fields) == WIRE_N_FIELDS,
 	       "WIRE_N_FIELDS counts wire_baseline_fields");
 
+/* A run's "wire" as a document carries it (api/openapi/schemas-wire.json,
+ * Wire): the nullable ones may be absent or null. */
 static const struct field wire_doc_fields[] = {
 	{ "host", FIELD_STRING, .min = 1, .max = 253, .flags = FIELD_CLEAN },
 	{ "port", FIELD_INT, .min = 1, .max = 65535 },
@@ -53,19 +55,37 @@ static const struct field wire_doc_fields[] = {
 	{ "to_server_mb_s", FIELD_NUMBER, "MB/s", .min = 0, .max = 1e9 },
 	{ "from_server_mb_s", FIELD_NUMBER, "MB/s", .min = 0, .max = 1e9 },
 	{ "measured_at", FIELD_STRING, .min = 19, .max = 20 },
+	{ "to_server_retransmits", FIELD_INT, .min = 0, .max = 9e15,
+	  .flags = FIELD_NULLABLE },
+	{ "from_server_retransmits", FIELD_INT, .min = 0, .max = 9e15,
+	  .flags = FIELD_NULLABLE },
+	{ "to_server_seconds", FIELD_NUMBER, "s", .min = 0, .max = 3600,
+	  .flags = FIELD_NULLABLE },
+	{ "from_server_seconds", FIELD_NUMBER, "s", .min = 0, .max = 3600,
+	  .flags = FIELD_NULLABLE },
+	{ "iperf", FIELD_STRING, .min = 1, .max = 32,
+	  .flags = FIELD_NULLABLE | FIELD_CLEAN },
 };
 
 int wire_from_doc(json_t *run, char **out, struct field_error *e)
 {
-	json_t *w = json_object_get(run, "wire");
+	json_t *w = json_object_get(run, "wire"), *keep = NULL, *v;
+	size_t n = FIELDS_N(wire_doc_fields);
 
 	*out = NULL;
 	if (!w)
 		return 0;
-	if (fields_check_members(wire_doc_fields, FIELDS_N(wire_doc_fields), w,
-				 "wire", e) < 0)
+	if (fields_check_members(wire_doc_fields, n, w, "wire", e) < 0)
 		return -EINVAL;
-	return (*out = json_dumps(w, JSON_COMPACT)) ? 0 : -ENOMEM;
+	/* what the document describes (Wire), and nothing else */
+	if (!(keep = json_object()))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if ((v = json_object_get(w, wire_doc_fields[i].name)))
+			json_object_set(keep, wire_doc_fields[i].name, v);
+	*out = json_dumps(keep, JSON_COMPACT);
+	json_decref(keep);
+	return *out ? 0 : -ENOMEM;
 }
 
 int wire_from_request(json_t *root, const char *server, json_t **out,
@@ -76,8 +96,8 @@ int wire_from_request(json_t *root, const char *server, json_t **out,
 	int rc;
 
 	*out = NULL;
-	if (!b)
-		return 0;
+	if (!b || json_is_null(b))
+		return 0; /* null: none, as steady_state's */
 	if (!wire_available(why, sizeof(why)))
 		return field_fail(e, "baseline", "%s", why);
 	if (!server)
@@ -91,8 +111,18 @@ int wire_from_request(json_t *root, const char *server, json_t **out,
 	if ((rc = fields_check_object(wire_baseline_fields, WIRE_N_FIELDS, b,
 				      "baseline", NULL, &n, e)) < 0)
 		return rc;
-	if (!json_object_get(n, "host"))
-		json_object_set_new(n, "host", json_string(server));
+	if (!json_object_get(n, "host")) {
+		/* the share's server, first: {host, port, duration_s,
+		 * streams}, as the job and the run's spec show it */
+		json_t *h = json_pack("{s:s}", "host", server);
+		if (!h || json_object_update(h, n) < 0) {
+			json_decref(h);
+			json_decref(n);
+			return -ENOMEM;
+		}
+		json_decref(n);
+		n = h;
+	}
 	if (!wire_same_server(json_string_value(json_object_get(n, "host")),
 			      server, why, sizeof(why))) {
 		json_decref(n);

@@ -36,9 +36,11 @@ extern const struct field wire_baseline_fields[WIRE_N_FIELDS];
 
 /* An imported run document's "wire" (run: the document's run object;
  * absent: *out NULL) checked by its descriptors (host, port, duration_s,
- * streams, both rates, measured_at; the other members are kept as they
- * are) into *out, a malloc'd JSON text the caller frees. 0, -EINVAL with
- * e naming the member, or -ENOMEM. */
+ * streams, both rates, measured_at required; both retransmit counts and
+ * seconds and iperf when present, or null) into *out, a malloc'd JSON
+ * text the caller frees, with those members only (what the OpenAPI
+ * document's Wire describes; any other is dropped). 0, -EINVAL with e
+ * naming the member, or -ENOMEM. */
 int wire_from_doc(json_t *run, char **out, struct field_error *e);
 
 /* The TCP port an iperf3 server listens on by default. */
@@ -55,7 +57,7 @@ struct wire_dir {
 };
 
 /*
- * Request root's "baseline" (NULL: none) for a job whose share is on
+ * Request root's "baseline" (absent or null: none) for a job whose share is on
  * server (the smb:// URL's host; NULL for a job not on an smb:// target).
  * On 0, *out is NULL (no baseline) or the normalized object {host, port,
  * duration_s, streams} (a new reference). -EINVAL with e naming the field

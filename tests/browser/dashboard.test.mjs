@@ -6,7 +6,7 @@
 //
 // STORBENCH_OUT receives the screenshots (run.png, form-error.png, jobs-running.png,
 // form-mailbox-db.png, form-mailbox-db-error.png, form-file-create-error.png, cdm-nvme.png, one
-// per preset's card, and run-view-{tiles,sweep,methods,rows}.png: a whole run page of each
+// per preset's card, run-warnings.png (a run with many warnings), and run-view-{tiles,sweep,methods,rows}.png: a whole run page of each
 // profile view) and the scratch folders (data dir and benchmark target, which must be on a real disk filesystem,
 // not tmpfs). Prints "N passed, M failed" last; exits non-zero on any failure, including a
 // missing Chromium.
@@ -279,6 +279,36 @@ async function main() {
     assert.match(text, /not steady after 4 rounds: rounds 2–4, range [\d.]+ % of the mean \(limit 0 %\)/);
     const sets = await page.evaluate(() => window.Chart.getChart(document.querySelector('#steady-card .steady-chart')).data.datasets.map((d) => d.label));
     assert.deepEqual(sets.filter((l) => !l.endsWith('(low)')), ['IOPS', 'window mean', 'least-squares fit', '±20 %', '±10 %']);
+  }, { critical: false });
+
+  await step('many warnings: the banner shows the first kinds, one line per kind, the rest behind "N more"', async () => {
+    // four tests that cannot settle (one kind, said four times) and a
+    // buffered file smaller than RAM (another): 5 warnings, 2 lines
+    const ss = { round_s: 0.1, window: 2, max_rounds: 2, range_pct: 0 };
+    const r = await api(url, 'POST', '/api/v1/jobs', { target, profile: 'custom', size: '16MiB', engine: 'null', direct: false,
+      tests: ['A', 'B', 'C', 'D'].map((n) => ({ name: `RND4K ${n}`, block_size: '4KiB', queue_depth: 1, steady_state: ss })) });
+    assert.equal(r.status, 202, r.text);
+    const job = await waitJob(url, r.json.id, 60000);
+    assert.equal(job.state, 'done', job.error);
+    const run = (await api(url, 'GET', `/api/v1/runs/${job.run_id}`)).json;
+    const notSteady = run.warnings.filter((w) => /^RND4K [A-D] read: /.test(w));
+    assert.equal(notSteady.length, 4, run.warnings.join('\n'));
+    await page.goto(`${url}/#/runs/${job.run_id}`);
+    const banner = page.locator('#run-root .warnings-banner');
+    await banner.waitFor();
+    assert.match(await banner.innerText(), new RegExp(`^${run.warnings.length} warnings:`));
+    const inline = await banner.locator(':scope > ul > li').allInnerTexts();
+    assert.ok(inline.length >= 2 && inline.length <= 3, inline.join('\n'));
+    const grouped = inline.filter((t) => t.startsWith(notSteady[0]));
+    assert.deepEqual(grouped, [`${notSteady[0]} (and 3 more like it)`]);
+    const details = banner.locator('details');
+    assert.equal(await details.evaluate((d) => d.open), false, 'the rest is folded');
+    const rest = run.warnings.length - inline.length;
+    assert.equal(await details.locator('summary').innerText(), `${rest} more`);
+    const folded = await details.locator('li').allTextContents();
+    assert.equal(folded.length, rest);
+    for (const w of notSteady.slice(1)) assert.ok(folded.includes(w), `${w} is behind "${rest} more"`);
+    await page.screenshot({ path: path.join(out, 'run-warnings.png') });
   }, { critical: false });
 
   // ---------------------------------------------------------------- job form

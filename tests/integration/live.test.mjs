@@ -144,6 +144,22 @@ test('events: Last-Event-ID replays what a client missed; keep-alive and no CORS
   assert.equal(bad.status, 400);
 });
 
+test('a client closing its event stream is not logged as an error', async () => {
+  // the daemon writes on to a stream whose client has gone (the job's
+  // events), and libmicrohttpd's send fails (EPIPE, ECONNRESET): the
+  // stream's normal end, not an error to log
+  const gone = [stream(d.url), stream(d.url)];
+  await Promise.all(gone.map((s) => s.opened));
+  gone.forEach((s) => s.close());
+  await sleep(100);
+  const before = d.output().length;
+  const r = await api(d.url, 'POST', '/api/v1/jobs', { profile: 'custom', size: '8MiB', iterations: 2, duration_s: 0.5,
+    interval_s: 0, tests: [{ name: 'SEQ1M Q1T1', pattern: 'sequential', block_size: '1MiB' }] });
+  assert.equal((await waitJob(d.url, r.json.id)).state, 'done');
+  const log = d.output().slice(before);
+  assert.doesNotMatch(log, /Failed to send .*\/api\/v1\/events/, log);
+});
+
 test('SIGTERM with event streams open: exit 0 within 2 s', async () => {
   const streams = [stream(d.url), stream(d.url), stream(d.url)];
   await Promise.all(streams.map((s) => s.opened));

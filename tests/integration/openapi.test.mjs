@@ -13,7 +13,9 @@
 // request schemas say what the descriptors of GET /api/v1/profiles say
 // (every profile's options, a test's fields, the job's: names, limits,
 // defaults), and the daemon refuses a job body outside them with a 400
-// naming the field.
+// naming the field. A run only an SMB share and an iperf3 server make (its
+// `wire`, each result's `wire_efficiency`, the job's `smb.baseline`) is
+// checked by smb.test.mjs with the same validator (tests/lib/openapi.mjs).
 //
 // The npm packages come from tests/browser/node_modules (pinned in
 // tests/browser/package.json; scripts/bootstrap --test installs them).
@@ -28,9 +30,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
+import { openapiValidator, repo } from '../lib/openapi.mjs';
 import { WINE, exeMissing, wineBoot, wineKill, winPath, wineEnv } from '../lib/wine.mjs';
 
 const bin = process.env.STORBENCH_BIN;
@@ -38,21 +39,9 @@ const out = process.env.STORBENCH_OUT;
 assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench binary');
 assert.ok(out, 'STORBENCH_OUT must name an output folder');
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const docPath = path.join(repo, 'api', 'openapi.json');
-const docText = fs.readFileSync(docPath, 'utf8');
-const doc = JSON.parse(docText);
-
-// the validators, from the browser tests' pinned packages
-const req = createRequire(path.join(repo, 'tests', 'browser', 'package.json'));
-let SwaggerParser, Ajv2020;
-try {
-  SwaggerParser = (await import(pathToFileURL(req.resolve('@apidevtools/swagger-parser')))).default;
-  Ajv2020 = (await import(pathToFileURL(req.resolve('ajv/dist/2020')))).default;
-} catch (e) {
-  throw new Error(`the npm packages of tests/browser are missing (${e.message}): ` +
-    'run scripts/bootstrap --test, or npm ci in tests/browser');
-}
+// the document and its validators (tests/lib/openapi.mjs: the browser
+// tests' pinned packages)
+const { doc, docText, deref, validate, SwaggerParser } = await openapiValidator();
 
 // beside the clone (../shared/fixtures), else the machine's copy
 const fixtures = process.env.STORBENCH_FIXTURES ??
@@ -218,19 +207,6 @@ test('every /api/ route and /metrics take the bearer token; the dashboard and /h
 });
 
 // ------------------------------------------------------------ the daemon
-
-// FieldDescriptor refers to itself (a list's item, an object's fields): such
-// $refs stay as they are, and ajv finds them in the components given beside
-// each schema it compiles
-const deref = await SwaggerParser.dereference(structuredClone(doc), { dereference: { circular: 'ignore' } });
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
-const compiled = new WeakMap();
-function validate(schema, value, what) {
-  if (!compiled.has(schema)) compiled.set(schema, ajv.compile({ ...schema, components: deref.components }));
-  const v = compiled.get(schema);
-  assert.ok(v(value), `${what}: the body does not match the documented schema: ` +
-    `${JSON.stringify(v.errors?.slice(0, 6), null, 1)}\nbody: ${JSON.stringify(value).slice(0, 1500)}`);
-}
 
 const called = new Set();
 

@@ -18,6 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn, spawnSync } from 'node:child_process';
 import { startDaemon, api, waitJob, freePort } from '../lib/daemon.mjs';
 import { startSmbd, smbdUnavailable, SMB_USER, SMB_PASSWORD } from '../lib/smbd.mjs';
+import { openapiValidator } from '../lib/openapi.mjs';
 
 const bin = process.env.STORBENCH_BIN;
 const out = process.env.STORBENCH_OUT;
@@ -224,10 +225,22 @@ test('the wire baseline: TCP both ways by iperf3, each result against it, carrie
       iterations: 1, duration_s: 1, interval_s: 0, tests, baseline: { port, duration_s: 1 },
     });
     assert.equal(r.status, 202, r.text);
-    assert.deepEqual(r.json.smb.baseline, { host: '127.0.0.1', port, duration_s: 1, streams: 1 });
+    // the job and the run's spec show the baseline back, normalized
+    const norm = { host: '127.0.0.1', port, duration_s: 1, streams: 1 };
+    assert.deepEqual(r.json.smb.baseline, norm);
+    assert.deepEqual(Object.keys(r.json.smb.baseline), Object.keys(norm), 'in the documented order');
     const job = await waitJob(d.url, r.json.id, 120000);
     assert.equal(job.state, 'done', job.error);
+    const got = await api(d.url, 'GET', `/api/v1/jobs/${job.id}`);
+    assert.deepEqual(got.json.smb.baseline, norm);
     const run = (await api(d.url, 'GET', `/api/v1/runs/${job.run_id}`)).json;
+    assert.deepEqual(run.spec.smb.baseline, norm);
+    // as the published document says (api/openapi.json): the job, the
+    // run with its wire and each result's wire_efficiency
+    const oa = await openapiValidator();
+    oa.validateAnswer('post /api/v1/jobs', 202, r.json, 'POST /api/v1/jobs (a baseline)');
+    oa.validateAnswer('get /api/v1/jobs/{id}', 200, got.json, `GET /api/v1/jobs/${job.id}`);
+    oa.validateAnswer('get /api/v1/runs/{id}', 200, run, `GET /api/v1/runs/${job.run_id}`);
     const w = run.wire;
     assert.equal(w.host, '127.0.0.1');
     assert.equal(w.port, port);
@@ -257,6 +270,7 @@ test('the wire baseline: TCP both ways by iperf3, each result against it, carrie
     const imp = await (await fetch(`${d.url}/api/v1/import?filename=run.json`, { method: 'POST', body: doc })).json();
     const back = (await api(d.url, 'GET', `/api/v1/runs/${imp.id}`)).json;
     assert.deepEqual(back.wire, w);
+    oa.validateAnswer('get /api/v1/runs/{id}', 200, back, `GET /api/v1/runs/${imp.id} (imported)`);
     assert.equal(back.tests[2].iterations[0].wire_efficiency, run.tests[2].iterations[0].wire_efficiency);
 
     // an iperf3 server that is not there: the job fails at once, before any test, naming baseline
@@ -286,6 +300,13 @@ test('the wire baseline: TCP both ways by iperf3, each result against it, carrie
     baseline: { port: 70000 } });
   assert.equal(b.status, 400);
   assert.equal(b.json.field, 'baseline.port');
+  // null is none (as steady_state's null): the job has no baseline
+  b = await api(d.url, 'POST', '/api/v1/jobs', { target: smb.share('bench'), credential: 'filer', profile: 'custom',
+    size: '8MiB', iterations: 1, duration_s: 0.5, tests: [{ read_pct: 100 }], baseline: null });
+  assert.equal(b.status, 202, b.text);
+  assert.equal(b.json.smb.baseline, undefined);
+  await api(d.url, 'DELETE', `/api/v1/jobs/${b.json.id}`);
+  await waitJob(d.url, b.json.id, 60000);
   assert.deepEqual(fs.readdirSync(path.join(smb.dir, 'bench')), []);
 });
 

@@ -17,12 +17,16 @@
 #include "api.h"
 #include "archive.h"
 #include "confine.h"
+#include "conns.h"
 #include "creds.h"
+#include "log.h"
 #include "test.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -521,7 +525,56 @@ static void test_cleanup(void)
 	ASSERT_EQ(rm_tree(dir), 0);
 }
 
+/* libmicrohttpd's message fmt, … into the log (api_mhd_log). */
+static void mhd_says(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	api_mhd_log(NULL, fmt, ap);
+	va_end(ap);
+}
+
+/* An event stream's client leaving is not logged (nor counted as held
+ * back); another failure on the stream, or on another route, is
+ * (libmicrohttpd 0.9.75's words). Each kind is said once per
+ * API_LOG_INTERVAL_S: one of each here. */
+static void test_mhd_log_stream_end(void)
+{
+	static const char chunked[] =
+		"Failed to send the chunked response body "
+		"for the request for `%s'. Error: %s\n";
+	FILE *f = tmpfile();
+	char text[2048];
+	size_t n;
+
+	ASSERT_TRUE(f != NULL);
+	log_to(f);
+	mhd_says(chunked, "/api/v1/events",
+		 "The socket is no longer available for sending");
+	mhd_says(chunked, "/api/v1/events",
+		 "The connection was forcibly closed by remote peer");
+	mhd_says(chunked, "/api/v1/events", "The socket is not connected");
+	mhd_says(chunked, "/api/v1/events",
+		 "Not enough system resources to serve the request");
+	mhd_says("Failed to send the response headers for the request for "
+		 "`%s'. Error: %s\n",
+		 "/api/v1/runs/1",
+		 "The socket is no longer available for sending");
+	log_to(NULL);
+	rewind(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	ASSERT_TRUE(strstr(text, "`/api/v1/events'. Error: The") == NULL);
+	ASSERT_TRUE(strstr(text, "held back") == NULL);
+	ASSERT_TRUE(strstr(text, "`/api/v1/events'. Error: Not enough system "
+				 "resources") != NULL);
+	ASSERT_TRUE(strstr(text, "`/api/v1/runs/1'. Error: The socket is no "
+				 "longer available for sending") != NULL);
+}
+
 TEST_MAIN(test_setup, test_query_checked, test_query_limits, test_bodies,
 	  test_jobs_without_worker, test_import_not_utf8,
 	  test_import_same_names, test_import_labels, test_static_traversal,
-	  test_openapi, test_cleanup)
+	  test_openapi, test_mhd_log_stream_end, test_cleanup)

@@ -685,6 +685,20 @@ static void test_smb_fields(void)
 		"credential", "no credential named");
 }
 
+/* A baseline is only for a share; null is none, on any target (as
+ * steady_state's null). */
+static void test_baseline_null(void)
+{
+	const char *body = "{\"baseline\": null, \"size\": \"8MiB\"}";
+	struct job_spec s;
+	struct api_problem p = { 0 };
+
+	expect_bad("{\"baseline\": {}}", "baseline", "only for an smb://");
+	ASSERT_EQ(jobspec_parse(body, strlen(body), scratch_arg, &s, &p), 0);
+	ASSERT_TRUE(s.smb_json == NULL);
+	job_spec_clear(&s);
+}
+
 /*
  * Every unknown field is a 400 whose field names it where it is, at any
  * depth: the body, a test, a preset's options, the thresholds, the smb
@@ -771,4 +785,4 @@ static void test_confinement(void)
 TEST_MAIN(test_smb_fields, test_setup, test_defaults, test_full_body,
 	  test_limits_allowed, test_custom, test_sweeps, test_custom_refusals,
 	  test_refusals, test_engine_names, test_confinement,
-	  test_unknown_fields, test_cleanup)
+	  test_unknown_fields, test_baseline_null, test_cleanup)

@@ -1,7 +1,8 @@
 /*
  * test_wire.c — the wire baseline's portable part (daemon/wire.h): the
  * request's baseline checked and filled in (and refused by field), iperf3's
- * JSON read (its figures, its own error, something else), and each
+ * JSON read (its figures, its own error, something else), an imported
+ * document's wire checked and kept as documented, and each
  * result's efficiency against the wire computed here from the same
  * figures, a mix by time. The measurement itself is tested end to end
  * against iperf3 -s and smbd in tests/integration/smb.test.mjs.
@@ -10,6 +11,7 @@
 #include "wire.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* the shape of iperf3 3.12's JSON (-J), cut to what is read */
@@ -62,6 +64,11 @@ static void test_request(void)
 	json_t *b = NULL;
 
 	ASSERT_EQ(from("{}", "127.0.0.1", &b, &e), 0);
+	ASSERT_TRUE(b == NULL);
+	/* null is none, on any target (as steady_state's null) */
+	ASSERT_EQ(from("{\"baseline\": null}", "127.0.0.1", &b, &e), 0);
+	ASSERT_TRUE(b == NULL);
+	ASSERT_EQ(from("{\"baseline\": null}", NULL, &b, &e), 0);
 	ASSERT_TRUE(b == NULL);
 	/* the defaults: the share's server, iperf3's port, 5 s, one stream */
 	ASSERT_EQ(from("{\"baseline\": {}}", "127.0.0.1", &b, &e), 0);
@@ -143,4 +150,50 @@ static void test_efficiency(void)
 	json_decref(run);
 }
 
-TEST_MAIN(test_parse, test_request, test_efficiency)
+/* wire_from_doc on a document's run object (text). */
+static int from_doc(const char *text, char **out, struct field_error *e)
+{
+	json_t *run = json_loads(text, 0, NULL);
+	int rc = wire_from_doc(run, out, e);
+
+	json_decref(run);
+	return rc;
+}
+
+/* An imported document's wire: checked, kept as the OpenAPI document's
+ * Wire describes it (a null retransmit count stays null), anything else
+ * dropped, a bad member refused by name. */
+static void test_from_doc(void)
+{
+	struct field_error e;
+	char *w = NULL;
+
+	ASSERT_EQ(from_doc("{}", &w, &e), 0);
+	ASSERT_TRUE(w == NULL);
+	ASSERT_EQ(
+		from_doc("{\"wire\": {\"host\": \"f\", \"port\": 5201, "
+			 "\"duration_s\": 5, \"streams\": 1, "
+			 "\"to_server_mb_s\": 1168.5, \"from_server_mb_s\": "
+			 "1171.25, \"measured_at\": \"2026-12-02T08:09:03Z\", "
+			 "\"to_server_retransmits\": null, \"iperf\": "
+			 "\"3.12\", \"x\": 1}}",
+			 &w, &e),
+		0);
+	ASSERT_STR_EQ(w, "{\"host\":\"f\",\"port\":5201,\"duration_s\":5,"
+			 "\"streams\":1,\"to_server_mb_s\":1168.5,"
+			 "\"from_server_mb_s\":1171.25,\"measured_at\":"
+			 "\"2026-12-02T08:09:03Z\",\"to_server_retransmits\":"
+			 "null,\"iperf\":\"3.12\"}");
+	free(w);
+	ASSERT_EQ(from_doc("{\"wire\": {\"host\": \"f\", \"port\": 5201, "
+			   "\"duration_s\": 5, \"streams\": 1, "
+			   "\"to_server_mb_s\": 1, \"from_server_mb_s\": 1, "
+			   "\"measured_at\": \"2026-12-02T08:09:03Z\", "
+			   "\"to_server_seconds\": -1}}",
+			   &w, &e),
+		  -EINVAL);
+	ASSERT_STR_EQ(e.field, "wire.to_server_seconds");
+	ASSERT_TRUE(w == NULL);
+}
+
+TEST_MAIN(test_parse, test_request, test_efficiency, test_from_doc)

@@ -170,7 +170,7 @@ function renderRun(run, cat, { job = null, refresh = false } = {}) {
       `This run ended ${run.state}${job?.error ? `: ${job.error}` : ''}. Tests that finished before are shown; the others are empty.`);
   }
   $('#run-root').replaceChildren(runHead(run), liveCard(job), ended,
-    warnings.length ? h('div', { class: 'banner banner-warn' }, `${warnings.length} warning${warnings.length > 1 ? 's' : ''}: `, warnings.map(warningText).join(' · ')) : '',
+    warningsBanner(warnings),
     extra.card, steady.card,
     // more than two columns (mixes, a database and its log, file-create's
     // methods): the tiles take the whole width, the chart goes below
@@ -183,6 +183,37 @@ function renderRun(run, cat, { job = null, refresh = false } = {}) {
   steady.draw?.(!refresh);
   drawSamplesChart(samplesCanvas, run.id, !refresh);
   counters.draw(!refresh);
+}
+
+// A warning's kind: its words without the test it names (before the first
+// ": ") and without its numbers, so that one finding made by many tests is
+// one line.
+const warningKind = (text) => text.replace(/^[^:]*: /, '').replace(/\d+(\.\d+)?/g, '#');
+const BANNER_LINES = 3;
+
+// The run's warnings: the first few kinds (each with how many more tests
+// said the same), every other warning behind "N more". The Warnings card
+// below lists them all.
+function warningsBanner(warnings) {
+  if (!warnings.length) return '';
+  const texts = warnings.map(warningText);
+  const kinds = new Map(); // kind → the indexes of its warnings, in order
+  texts.forEach((t, i) => {
+    const k = warningKind(t);
+    if (kinds.has(k)) kinds.get(k).push(i);
+    else kinds.set(k, [i]);
+  });
+  const shown = [...kinds.values()].slice(0, BANNER_LINES);
+  const inline = new Set(shown.map((g) => g[0]));
+  const rest = texts.filter((t, i) => !inline.has(i));
+  const line = (g) => h('li', null, texts[g[0]],
+    g.length > 1 ? h('span', { class: 'like-it' }, ` (and ${g.length - 1} more like it)`) : '');
+  return h('div', { class: 'banner banner-warn warnings-banner' },
+    `${texts.length} warning${texts.length > 1 ? 's' : ''}:`,
+    h('ul', null, shown.map(line)),
+    // kept open across the 2 s refresh of a running run
+    rest.length ? h('details', { open: !!$('#run-root .warnings-banner details')?.open },
+      h('summary', null, `${rest.length} more`), h('ul', null, rest.map((t) => h('li', null, t)))) : '');
 }
 
 function drawRunChart(canvas, { names, cols }, find, animate = true) {

@@ -159,6 +159,10 @@ function progressText(p, frac) {
 
 function updateJobCard(card, job) {
   const { parts } = card;
+  // a job never goes back from its end: an answer that left before the
+  // end (a poll crossing the event that said it) is stale, not news
+  const was = card.el.dataset.state;
+  if (was && !ACTIVE.has(was) && ACTIVE.has(job.state)) return;
   parts.title.textContent = `#${job.id} ${job.profile ?? ''}`;
   parts.state.replaceChildren(stateBadge(job.state));
   card.el.dataset.state = job.state;

@@ -365,7 +365,7 @@ const struct preset preset_snia_iops = {
 	.title = "SNIA PTS 2.0.2 IOPS: purge, precondition, block size × "
 		 "read/write mix rounds until steady",
 	.kind = "snia-iops",
-	.flags = PRESET_RAW_DEVICE,
+	.flags = PRESET_RAW_DEVICE | PRESET_OWN_ROUNDS,
 	.defaults = { .size = 1ULL << 30, .iterations = 1, .duration_s = 60 },
 	.options = options,
 	.n_options = FIELDS_N(options),

@@ -125,7 +125,7 @@ function checkSteady(t) {
 }
 
 test('steady state: rounds until the window settles, or a warning when it cannot', async () => {
-  const base = { target, profile: 'custom', size: '16MiB', iterations: 1, engine: 'null' };
+  const base = { target, profile: 'custom', size: '16MiB', engine: 'null' };
   const ok = await runJob({ ...base, tests: [{ block_size: '4KiB', queue_depth: 4,
     steady_state: { round_s: 0.25, max_rounds: 20, range_pct: 40, slope_pct: 20 } }] });
   const t = ok.tests[0];
@@ -162,6 +162,26 @@ test('steady state: rounds until the window settles, or a warning when it cannot
   assert.equal(bad3.json.field, 'compare_with', bad3.text);
   const bad4 = await api(d.url, 'POST', '/api/v1/jobs', { ...base, tests: [{ duration_s: 1, steady_state: {} }] });
   assert.equal(bad4.json.field, 'tests[0].duration_s', bad4.text);
+});
+
+test('steady state and precondition: refused where the profile does not take them, never dropped', async () => {
+  const refusals = [
+    [{ profile: 'snia-iops', steady_state: { round_s: 1 } }, 'steady_state', /options\.steady_state/],
+    [{ profile: 'snia-iops', precondition: 'none' }, 'precondition', /options\.steady_state/],
+    [{ profile: 'snia-iops', iterations: 3 }, 'iterations', /options\.steady_state/],
+    [{ profile: 'snia-iops', duration_s: 2 }, 'duration_s', /options\.steady_state/],
+    [{ profile: 'mailbox-db', steady_state: {}, options: { database_paths: [target], log_paths: [target] } }, 'steady_state', /custom/],
+    [{ profile: 'file-create', precondition: 'fill' }, 'precondition', /custom/],
+    // every test runs rounds until steady: iterations would mean nothing
+    [{ profile: 'custom', iterations: 3, steady_state: { round_s: 0.1 }, tests: [{ block_size: '4KiB' }] }, 'iterations', /max_rounds/],
+  ];
+  for (const [body, field, detail] of refusals) {
+    const r = await api(d.url, 'POST', '/api/v1/jobs', { target, size: '16MiB', ...body });
+    assert.equal(r.status, 400, `${JSON.stringify(body)}: ${r.text}`);
+    assert.match(r.headers.get('content-type'), /application\/problem\+json/);
+    assert.equal(r.json.field, field, r.text);
+    assert.match(r.json.detail, detail, r.text);
+  }
 });
 
 test('precondition fill: twice the test file in sequential 128 KiB writes before the test', async () => {

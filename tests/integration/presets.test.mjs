@@ -184,6 +184,28 @@ test('steady state and precondition: refused where the profile does not take the
   }
 });
 
+test('a cancelled steady-state test keeps its record: the rounds done, judged, and why it stopped', async () => {
+  const r = await api(d.url, 'POST', '/api/v1/jobs', { target, profile: 'custom', size: '16MiB', engine: 'null',
+    tests: [{ block_size: '4KiB', queue_depth: 4, steady_state: { round_s: 0.1, window: 3, max_rounds: 50, range_pct: 0 } }] });
+  assert.equal(r.status, 202, r.text);
+  const t0 = Date.now();
+  for (;;) {
+    const j = (await api(d.url, 'GET', `/api/v1/jobs/${r.json.id}`)).json;
+    if ((j.progress?.iteration ?? 0) >= 5 || Date.now() - t0 > 20000) break;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  assert.equal((await api(d.url, 'DELETE', `/api/v1/jobs/${r.json.id}`)).status, 202);
+  const job = await waitJob(d.url, r.json.id);
+  assert.equal(job.state, 'cancelled');
+  const run = (await api(d.url, 'GET', `/api/v1/runs/${job.run_id}`)).json;
+  const t = run.tests[0], ss = t.steady_state;
+  assert.ok(ss, 'the steady-state record is kept');
+  assert.equal(ss.reached, false);
+  assert.ok(ss.rounds >= 3 && ss.rounds < 50, `rounds ${ss.rounds}`);
+  checkSteady(t);
+  assert.ok(run.warnings.some((w) => /cancelled before steady state; not steady after \d+ rounds/.test(w)), run.warnings.join('\n'));
+});
+
 test('precondition fill: twice the test file in sequential 128 KiB writes before the test', async () => {
   const run = await runJob({ target, profile: 'custom', size: '16MiB', iterations: 2, duration_s: 0.5,
     precondition: 'fill', tests: [{ block_size: '4KiB', queue_depth: 8, read_pct: 0 }] });

@@ -141,10 +141,21 @@ test('steady state: rounds until the window settles, or a warning when it cannot
   assert.equal(u.steady_state.rounds, 6);
   const win = checkSteady(u);
   assert.ok(no.warnings.some((w) => /not steady after 6 rounds: over rounds 2–6, the IOPS range is .* \(limit 0 %\)/.test(w)), no.warnings.join('\n'));
-  // the stored summary sums the window only: the list's headline is its best round
+  // the window's average is the test's result everywhere: its best, the list's
+  // headline, /metrics and the CrystalDiskMark text (which says the rounds)
+  const avg = win.reduce((a, i) => a + i.iops, 0) / win.length;
+  near(u.best.iops, avg, 'best is the window average');
+  assert.deepEqual([u.best.window, u.best.rounds], [{ first: 2, last: 6 }, 6]);
   const list = (await api(d.url, 'GET', `/api/v1/runs?profile=custom&limit=100`)).json.runs;
   const head = list.find((r) => r.id === no.id).headline[0];
-  near(head.iops, Math.max(...win.map((i) => i.iops)), 'headline from the window');
+  near(head.iops, avg, 'headline from the window');
+  const prom = (await api(d.url, 'GET', '/metrics')).text;
+  const line = prom.split('\n').find((l) => l.startsWith('storbench_last_run_iops{') && l.includes(`test="${u.test}"`));
+  assert.ok(line && Math.abs(Number(line.split(' ').pop()) - avg) <= 1e-6 * avg, `metrics: ${line} vs ${avg}`);
+  const cdm = (await api(d.url, 'GET', `/api/v1/runs/${no.id}?format=cdm`)).text;
+  assert.match(cdm, /Test: 16 MiB \(x6\) \[steady state/, cdm);
+  assert.match(cdm, new RegExp(`Steady: ${u.test} ${u.rw}: rounds 2-6 of 6 averaged, not steady`), cdm);
+  assert.match(cdm, new RegExp(`\\[\\s*${avg.toFixed(1)} IOPS\\]`), cdm);
   // a run document carries it to another archive (here: the same one, the run deleted first)
   const doc = (await api(d.url, 'GET', `/api/v1/runs/${no.id}?format=storbench`)).text;
   assert.equal((await api(d.url, 'DELETE', `/api/v1/runs/${no.id}`)).status, 204);

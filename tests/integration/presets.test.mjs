@@ -185,7 +185,25 @@ test('steady state and precondition: refused where the profile does not take the
     [{ profile: 'file-create', precondition: 'fill' }, 'precondition', /custom/],
     // every test runs rounds until steady: iterations would mean nothing
     [{ profile: 'custom', iterations: 3, steady_state: { round_s: 0.1 }, tests: [{ block_size: '4KiB' }] }, 'iterations', /max_rounds/],
+    // an explicit null turns steady state off for the test: workload precondition needs it
+    [{ profile: 'custom', tests: [{ precondition: 'workload', steady_state: null }] }, 'tests[0].precondition', /null/],
+    // the field the user sent is named, not one the job implied
+    [{ profile: 'custom', tests: [{ precondition: 'workload', io_size: '1MiB' }] }, 'tests[0].precondition', /io_size/],
+    [{ profile: 'custom', steady_state: {}, tests: [{ io_size: '1MiB' }] }, 'tests[0].io_size', /time-based/],
+    // merged members are checked together: the job's window 5 against the test's max_rounds 4
+    [{ profile: 'custom', steady_state: { round_s: 0.5 }, tests: [{ steady_state: { max_rounds: 4 } }] }, 'tests[0].steady_state', /window \(5 rounds\)/],
   ];
+  // a test's steady_state members over the job's; null: none for that test
+  const merged = await api(d.url, 'POST', '/api/v1/jobs', { target, size: '16MiB', engine: 'null', profile: 'custom',
+    iterations: 1,
+    steady_state: { round_s: 0.05, window: 3 }, tests: [{ name: 'a', steady_state: { max_rounds: 4 } }, { name: 'b', steady_state: null, duration_s: 0.5 }] });
+  assert.equal(merged.status, 202, merged.text);
+  const mj = await waitJob(d.url, merged.json.id);
+  const mr = (await api(d.url, 'GET', `/api/v1/runs/${mj.run_id}`)).json;
+  assert.deepEqual([mr.spec.tests[0].steady_state.round_s, mr.spec.tests[0].steady_state.window, mr.spec.tests[0].steady_state.max_rounds], [0.05, 3, 4]);
+  assert.equal(mr.spec.tests[1].steady_state, undefined);
+  assert.ok(mr.tests[0].steady_state.rounds >= 3 && mr.tests[0].steady_state.rounds <= 4);
+  assert.equal(mr.tests[1].steady_state, undefined);
   for (const [body, field, detail] of refusals) {
     const r = await api(d.url, 'POST', '/api/v1/jobs', { target, size: '16MiB', ...body });
     assert.equal(r.status, 400, `${JSON.stringify(body)}: ${r.text}`);

@@ -164,6 +164,7 @@ int planrun_run(struct job_run *jr)
 		const struct workload *w = &p.w[i];
 		if (i > 0)
 			rc = planrun_pause(jr);
+		job_set_iterations(jr, planrun_steps(w, jr->s->iterations));
 		if (rc == 0 && (w->steady.on || w->precondition != WL_PRE_NONE))
 			rc = planrun_steady_test(f, jr, w, i);
 		else

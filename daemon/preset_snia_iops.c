@@ -155,9 +155,11 @@ static int skip_small(struct job_run *jr, const struct engine_opts *o)
 	return 1;
 }
 
-/* Each cell's record, judged over the tracking variable's window. */
+/* Each cell's record, judged over the tracking variable's window; why
+ * prefixes the warning of a window that did not settle. */
 static int records(struct job_run *jr, const struct plan *p, const double *y,
-		   size_t stride, size_t n, int reached, int small, json_t *pre)
+		   size_t stride, size_t n, int reached, int small, json_t *pre,
+		   const char *why)
 {
 	const struct wl_steady *s = &p->w[TRACK].steady;
 	struct steady_window tw, w;
@@ -189,10 +191,10 @@ static int records(struct job_run *jr, const struct plan *p, const double *y,
 		json_decref(rec);
 	}
 	if (rc == 0 && !reached) {
-		char words[400], text[480];
+		char words[400], text[600];
 		steady_words(s, &tw, n, words, sizeof(words));
-		snprintf(text, sizeof(text), "snia-iops, tracking %s: %s",
-			 p->w[TRACK].name, words);
+		snprintf(text, sizeof(text), "snia-iops, tracking %s: %s%s",
+			 p->w[TRACK].name, why, words);
 		archive_run_warn(jr->a, jr->run_id, text);
 	}
 	return rc;
@@ -216,6 +218,8 @@ static int rounds(struct job_run *jr, struct planrun_file *f,
 			if (small && i >= (N_BS - 1) * N_MIX)
 				continue;
 			rc = planrun_file_test(f, i, (int)n + 1);
+			/* tests_done counts the cells of this round */
+			job_tests_done(jr, (int)i + 1);
 			if (rc == 0)
 				rc = archive_result_rates(
 					jr->a, jr->run_id, p->w[i].name,
@@ -229,8 +233,17 @@ static int rounds(struct job_run *jr, struct planrun_file *f,
 						stride,
 				++n, s, &tw);
 	}
-	if (rc == 0)
-		rc = records(jr, p, y, stride, n, reached, small, pre);
+	/* cancelled or failed: the whole rounds done are kept and judged */
+	if (n > 0) {
+		int put = records(jr, p, y, stride, n, reached, small, pre,
+				  rc == -ECANCELED ? "cancelled before steady "
+						     "state; "
+				  : rc < 0 ? "stopped by an error before "
+					     "steady state; "
+					   : "");
+		if (rc == 0)
+			rc = put;
+	}
 	free(y);
 	return rc;
 }
@@ -254,6 +267,8 @@ static int run(struct job_run *jr)
 	if (rc == 0) {
 		job_set_steps(jr, 1 + N_CELLS * (int)p.w[0].steady.max_rounds,
 			      N_CELLS);
+		/* its iterations are rounds of every cell */
+		job_set_iterations(jr, (int)p.w[0].steady.max_rounds);
 		rc = planrun_file_open(jr, &p, warned, &f);
 	}
 	if (rc == 0)

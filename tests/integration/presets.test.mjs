@@ -218,14 +218,18 @@ test('a cancelled steady-state test keeps its record: the rounds done, judged, a
     tests: [{ block_size: '4KiB', queue_depth: 4, steady_state: { round_s: 0.1, window: 3, max_rounds: 50, range_pct: 0 } }] });
   assert.equal(r.status, 202, r.text);
   const t0 = Date.now();
+  let seen;
   for (;;) {
     const j = (await api(d.url, 'GET', `/api/v1/jobs/${r.json.id}`)).json;
+    if (j.progress?.iteration) seen = j.progress;
     if ((j.progress?.iteration ?? 0) >= 5 || Date.now() - t0 > 20000) break;
     await new Promise((ok) => setTimeout(ok, 100));
   }
   assert.equal((await api(d.url, 'DELETE', `/api/v1/jobs/${r.json.id}`)).status, 202);
   const job = await waitJob(d.url, r.json.id);
   assert.equal(job.state, 'cancelled');
+  // the progress counts rounds against max_rounds, not the job's iterations
+  assert.equal(seen?.iterations, 50, JSON.stringify(seen));
   const run = (await api(d.url, 'GET', `/api/v1/runs/${job.run_id}`)).json;
   const t = run.tests[0], ss = t.steady_state;
   assert.ok(ss, 'the steady-state record is kept');
@@ -259,6 +263,11 @@ test('snia-iops: purge, fill, matrix rounds until 4 KiB writes are steady, the P
   assert.equal(track.precondition.bytes, 2 * 16 * 2 ** 20);
   assert.equal(track.precondition.purge, 'a file: none');
   assert.ok(run.warnings.some((w) => /a file cannot be purged/.test(w)), run.warnings.join('\n'));
+  // a Little's-law warning names the rounds' real window (0.02 s, not "0.0 s")
+  for (const w of run.warnings) {
+    const m = / the ([\d.e-]+) s window is short/.exec(w);
+    if (m) assert.ok(Math.abs(Number(m[1]) - 0.02) < 0.005, w);
+  }
   const kib = [1024, 128, 64, 32, 16, 8, 4, 0.5], mixes = [100, 95, 65, 50, 35, 5, 0];
   assert.deepEqual(run.snia_iops.map((r) => r.block_kib), kib);
   for (const row of run.snia_iops)

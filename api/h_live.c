@@ -91,13 +91,11 @@ static int last_runs(FILE *f, struct archive *a)
 		  0 },
 		{ "storbench_last_run_bytes_per_second", "gauge",
 		  "Throughput of the newest done run per target and test (its "
-		  "best iteration, or a steady-state test's window average), "
-		  "bytes/s (MB/s x 10^6).",
+		  "best iteration), bytes/s (MB/s x 10^6).",
 		  "mb_s", 1e6 },
 		{ "storbench_last_run_iops", "gauge",
 		  "I/O operations per second of the newest done run per target "
-		  "and test (its best iteration, or a steady-state test's "
-		  "window average).",
+		  "and test (its best iteration).",
 		  "iops", 1 },
 	};
 	struct run_filter flt = { .state = "done", .sort = "-started_at" };

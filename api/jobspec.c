@@ -327,8 +327,7 @@ static int parse_plan(json_t *root, const struct preset *pr, struct job_spec *s,
 		return rc;
 	def.ramp_s = v ? json_number_value(v) : 0;
 	json_decref(v);
-	if ((rc = refuse_untaken(root, pr, e)) < 0 ||
-	    (rc = parse_steady(root, &def, e)) < 0)
+	if ((rc = parse_steady(root, &def, e)) < 0)
 		return rc;
 	if ((pr->flags & PRESET_TESTS) && !tests)
 		return field_fail(e, "tests",
@@ -355,6 +354,8 @@ static int parse_plan(json_t *root, const struct preset *pr, struct job_spec *s,
 	    (rc = fields_check_object(pr->options, pr->n_options, opts,
 				      "options", pr->name, &rq.options, e)) < 0)
 		return rc;
+	if ((rc = refuse_untaken(root, pr, e)) < 0)
+		goto out;
 	if (pr->check && (rc = pr->check(&rq)) < 0)
 		goto out;
 	if (rq.options &&

@@ -200,9 +200,29 @@ static int records(struct job_run *jr, const struct plan *p, const double *y,
 	return rc;
 }
 
+/* Each kind of warning once per run, not once per cell (56 of them, every
+ * round): what cell i was warned of counts as given for every cell. The
+ * first time one is given, the run says so. */
+static void warn_once(struct job_run *jr, unsigned char *warned, size_t i)
+{
+	static const char note[] =
+		"snia-iops: each kind of warning on a cell is given once per "
+		"run, for the first cell it applied to; later cells may have "
+		"it too (their figures are on the run)";
+	int any = 0;
+
+	for (size_t j = 0; j < N_CELLS; j++)
+		any |= j != i && warned[j];
+	if (warned[i] && !any)
+		archive_run_warn(jr->a, jr->run_id, note);
+	for (size_t j = 0; j < N_CELLS; j++)
+		warned[j] |= warned[i];
+}
+
 /* Rounds over the matrix until the tracking cell is steady. */
 static int rounds(struct job_run *jr, struct planrun_file *f,
-		  const struct plan *p, int small, json_t *pre)
+		  const struct plan *p, int small, json_t *pre,
+		  unsigned char *warned)
 {
 	const struct wl_steady *s = &p->w[TRACK].steady;
 	size_t stride = s->max_rounds, n = 0;
@@ -218,6 +238,7 @@ static int rounds(struct job_run *jr, struct planrun_file *f,
 			if (small && i >= (N_BS - 1) * N_MIX)
 				continue;
 			rc = planrun_file_test(f, i, (int)n + 1);
+			warn_once(jr, warned, i);
 			/* tests_done counts the cells of this round */
 			job_tests_done(jr, (int)i + 1);
 			if (rc == 0)
@@ -282,7 +303,7 @@ static int run(struct job_run *jr)
 	}
 	if (rc == 0) {
 		json_object_update(pre, fill);
-		rc = rounds(jr, f, &p, skip_small(jr, &o), pre);
+		rc = rounds(jr, f, &p, skip_small(jr, &o), pre, warned);
 	}
 	json_decref(fill);
 	json_decref(pre);

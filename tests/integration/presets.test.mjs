@@ -263,6 +263,11 @@ test('snia-iops: purge, fill, matrix rounds until 4 KiB writes are steady, the P
   assert.equal(track.precondition.bytes, 2 * 16 * 2 ** 20);
   assert.equal(track.precondition.purge, 'a file: none');
   assert.ok(run.warnings.some((w) => /a file cannot be purged/.test(w)), run.warnings.join('\n'));
+  // each kind of cell warning once per run, not once per cell and round
+  const cellWarn = run.warnings.filter((w) => /^RND\S+ \d+\/\d+ \w+: /.test(w));
+  const kinds = cellWarn.map((w) => w.replace(/^RND\S+ \d+\/\d+ \w+: /, '').replace(/[\d.]+/g, '#').slice(0, 40));
+  assert.equal(new Set(kinds).size, kinds.length, cellWarn.join('\n'));
+  if (cellWarn.length) assert.ok(run.warnings.some((w) => /once per run/.test(w)), run.warnings.join('\n'));
   // a Little's-law warning names the rounds' real window (0.02 s, not "0.0 s")
   for (const w of run.warnings) {
     const m = / the ([\d.e-]+) s window is short/.exec(w);

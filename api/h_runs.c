@@ -307,6 +307,40 @@ static void cdm_footer_imported(FILE *f, json_t *run, const char *date,
 		fprintf(f, "Comment: %s%s", comment, eol);
 }
 
+/* The steady-state tests' windows, one line each after the footer:
+ * "Steady: RND4K Q32T16 write: rounds 4-8 of 8 averaged, steady". Returns
+ * the most rounds a test ran (0: no steady-state test). */
+static long long cdm_steady(FILE *f, json_t *tests, const char *eol)
+{
+	long long most = 0;
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(tests, i, t)
+	{
+		json_t *ss = json_object_get(t, "steady_state"),
+		       *m = json_object_get(ss, "measurement");
+		long long n = json_integer_value(json_object_get(ss, "rounds"));
+		if (!json_is_object(m))
+			continue;
+		if (f)
+			fprintf(f,
+				" Steady: %s %s: rounds %lld-%lld of %lld "
+				"averaged, %s%s",
+				json_string_value(json_object_get(t, "test")),
+				json_string_value(json_object_get(t, "rw")),
+				json_integer_value(json_object_get(m, "first")),
+				json_integer_value(json_object_get(m, "last")),
+				n,
+				json_is_true(json_object_get(ss, "reached"))
+					? "steady"
+					: "not steady",
+				eol);
+		most = n > most ? n : most;
+	}
+	return most;
+}
+
 int api_run_cdm_text(json_t *run, const char *eol, char **out, size_t *out_len)
 {
 	static const char *const sections[][2] = { { "read", "[Read]" },
@@ -325,6 +359,7 @@ int api_run_cdm_text(json_t *run, const char *eol, char **out, size_t *out_len)
 	const char *rule = "---------------------------------------------------"
 			   "---------------------------";
 	int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
+	long long rounds = cdm_steady(NULL, json_object_get(run, "tests"), eol);
 	char date[48];
 
 	if (!f)
@@ -385,7 +420,7 @@ int api_run_cdm_text(json_t *run, const char *eol, char **out, size_t *out_len)
 		cdm_footer_imported(f, run, date, eol);
 	else
 		fprintf(f,
-			"%sProfile: %s%s   Test: %.0f MiB (x%lld)%s"
+			"%sProfile: %s%s   Test: %.0f MiB (x%lld)%s%s"
 			"   Date: %s%s     OS: %s %s%s"
 			"Comment: %s%s%s%s",
 			eol,
@@ -394,8 +429,12 @@ int api_run_cdm_text(json_t *run, const char *eol, char **out, size_t *out_len)
 			eol,
 			json_number_value(json_object_get(spec, "size")) /
 				(1 << 20),
-			(long long)json_integer_value(
-				json_object_get(spec, "iterations")),
+			rounds ? rounds
+			       : (long long)json_integer_value(
+					 json_object_get(spec, "iterations")),
+			rounds ? " [steady state: rounds, each result its "
+				 "window's average]"
+			       : "",
 			eol, date, eol,
 			json_string_value(json_object_get(probe, "hostname"))
 				?: "",
@@ -409,6 +448,7 @@ int api_run_cdm_text(json_t *run, const char *eol, char **out, size_t *out_len)
 				: "",
 			json_string_value(json_object_get(run, "target")) ?: "",
 			eol);
+	cdm_steady(f, json_object_get(run, "tests"), eol);
 	if (os_memstream_close(&ms) < 0) {
 		free(buf);
 		return -ENOMEM;

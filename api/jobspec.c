@@ -205,6 +205,71 @@ static int check_slots(const struct preset *pr, const struct plan *plan,
 	return 0;
 }
 
+/* The job-wide fields a preset's flags say it does not take: precondition
+ * and steady_state (PRESET_STEADY: a plan run by planrun), iterations and
+ * duration_s (PRESET_OWN_ROUNDS: it times its own rounds). A preset with an
+ * option of the same name is pointed to it. 0 or -EINVAL. */
+static int refuse_untaken(json_t *root, const struct preset *pr,
+			  struct field_error *e)
+{
+	static const struct {
+		const char *name;
+		unsigned flag, refuse_with;
+		const char *what;
+	} untaken[] = {
+		{ "steady_state", PRESET_STEADY, 0,
+		  "runs no steady-state rounds" },
+		{ "precondition", PRESET_STEADY, 0, "does no preconditioning" },
+		{ "iterations", 0, PRESET_OWN_ROUNDS,
+		  "runs rounds until steady (at most max_rounds), not "
+		  "iterations" },
+		{ "duration_s", 0, PRESET_OWN_ROUNDS,
+		  "times its rounds by round_s, not duration_s" },
+	};
+	char list[200];
+
+	for (size_t i = 0; i < sizeof(untaken) / sizeof(untaken[0]); i++) {
+		const char *n = untaken[i].name;
+		int refused =
+			untaken[i].flag
+				? !(pr->flags & untaken[i].flag)
+				: (pr->flags & untaken[i].refuse_with) != 0;
+		if (!json_object_get(root, n) || !refused)
+			continue;
+		if (fields_find(pr->options, pr->n_options, "steady_state"))
+			return field_fail(
+				e, n,
+				"the %s profile sets its rounds and "
+				"preconditioning itself, so it does "
+				"not take %s: set options.steady_state "
+				"(round_s, window, max_rounds …)",
+				pr->name, n);
+		takers(PRESET_STEADY, list, sizeof(list));
+		return field_fail(e, n,
+				  "the %s profile %s (%s do): leave it out",
+				  pr->name, untaken[i].what, list);
+	}
+	return 0;
+}
+
+/* Explicit iterations on a job whose every test runs steady-state rounds:
+ * they would mean nothing (rounds run until steady, at most max_rounds). */
+static int refuse_rounds_iterations(json_t *root, const struct plan *plan,
+				    struct field_error *e)
+{
+	size_t steady = 0;
+
+	for (size_t i = 0; i < plan->n; i++)
+		steady += plan->w[i].steady.on != 0;
+	if (!json_object_get(root, "iterations") || !plan->n ||
+	    steady < plan->n)
+		return 0;
+	return field_fail(e, "iterations",
+			  "every test runs steady-state rounds: they run "
+			  "until steady, at most steady_state.max_rounds; "
+			  "leave iterations out");
+}
+
 /* The job's precondition and steady_state, each test's unless it sets its
  * own (plan.c). */
 static int parse_steady(json_t *root, struct workload *def,
@@ -289,6 +354,8 @@ static int parse_plan(json_t *root, const struct preset *pr, struct job_spec *s,
 	    (rc = fields_check_object(pr->options, pr->n_options, opts,
 				      "options", pr->name, &rq.options, e)) < 0)
 		return rc;
+	if ((rc = refuse_untaken(root, pr, e)) < 0)
+		goto out;
 	if (pr->check && (rc = pr->check(&rq)) < 0)
 		goto out;
 	if (rq.options &&
@@ -309,7 +376,9 @@ static int parse_plan(json_t *root, const struct preset *pr, struct job_spec *s,
 			own_field(e, pr->plan_field);
 		goto out;
 	}
-	if (rc < 0 || (rc = check_slots(pr, &plan, ops, e)) < 0)
+	if (rc < 0 || (rc = check_slots(pr, &plan, ops, e)) < 0 ||
+	    (!(pr->flags & PRESET_OWN_ROUNDS) &&
+	     (rc = refuse_rounds_iterations(root, &plan, e)) < 0))
 		goto out;
 	pj = plan_json(&plan);
 	s->plan_json = pj ? json_dumps(pj, JSON_COMPACT) : NULL;

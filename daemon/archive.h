@@ -367,7 +367,9 @@ int archive_condition_put(struct archive *a, int64_t run_id, const char *test,
 int archive_result_rates(struct archive *a, int64_t run_id, const char *test,
 			 const char *rw, int iteration, double v[3]);
 /* Adds each stored record's members to its test in tests (the array
- * archive_run_json's run has). 0 or a negative errno. */
+ * archive_run_json's run has); a test with a steady-state window gets the
+ * window's averages as its best ({mb_s, iops, lat_mean_us, window: {first,
+ * last}, rounds}). 0 or a negative errno. */
 int archive_conditions_attach(struct archive *a, int64_t run_id, json_t *tests);
 
 /* --- each test of a run summed up (archive_sums.c) --- */

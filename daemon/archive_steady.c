@@ -80,6 +80,29 @@ int archive_result_rates(struct archive *a, int64_t run_id, const char *test,
 	return rc;
 }
 
+/* A steady-state test's result as its `best`: the window's averages
+ * {mb_s, iops, lat_mean_us} with window {first, last} and rounds, so every
+ * view that shows a test's best (the CrystalDiskMark text, sweep
+ * efficiency, the CLI) shows the window, as the summaries do. */
+static void best_of_window(json_t *t)
+{
+	json_t *ss = json_object_get(t, "steady_state");
+	json_t *r = json_object_get(ss, "result"),
+	       *m = json_object_get(ss, "measurement");
+
+	if (!json_is_object(r) || !json_is_object(m))
+		return;
+	json_object_set_new(
+		t, "best",
+		json_pack("{s:O, s:O, s:O, s:{s:O, s:O}, s:O}", "mb_s",
+			  json_object_get(r, "mb_s"), "iops",
+			  json_object_get(r, "iops"), "lat_mean_us",
+			  json_object_get(r, "lat_mean_us"), "window", "first",
+			  json_object_get(m, "first"), "last",
+			  json_object_get(m, "last"), "rounds",
+			  json_object_get(ss, "rounds")));
+}
+
 int archive_conditions_attach(struct archive *a, int64_t run_id, json_t *tests)
 {
 	json_t *rows;
@@ -103,9 +126,11 @@ int archive_conditions_attach(struct archive *a, int64_t run_id, json_t *tests)
 					   json_object_get(t, "test")),
 				   name) == 0 &&
 			    strcmp(json_string_value(json_object_get(t, "rw")),
-				   rw) == 0)
+				   rw) == 0) {
 				json_object_update(
 					t, json_object_get(row, "record"));
+				best_of_window(t);
+			}
 		}
 	}
 	json_decref(rows);

@@ -35,14 +35,24 @@ const char *const archive_sum_metrics[ARCHIVE_SUM_METRICS] = { "mb_s", "iops",
 /* The columns a summary is made of, in the order run_tests_json reads a
  * test's rows; the latency and sweep objects as SQLite writes them (the
  * API serves them parsed from that text, so compare must too). */
-#define SUM_ROWS                                                               \
+#define SUM_ROWS_OF(STEADY_COL)                                                \
 	"SELECT run_id, test, rw, pattern, block_size, queue_depth, threads,"  \
 	" ios, bytes, lat_sum_ns, window_ns, imported, mb_s, iops,"            \
 	" lat_mean_us, CASE WHEN lat_p50_us IS NULL THEN NULL"                 \
 	"  ELSE json_object('p99', lat_p99_us) END,"                           \
 	" CASE WHEN sweep_field IS NULL THEN NULL"                             \
 	"  ELSE json_object('group', sweep_group, 'field', sweep_field,"       \
-	"  'value', sweep_value) END, error IS NOT NULL, id FROM results"
+	"  'value', sweep_value) END, error IS NOT NULL, id, " STEADY_COL      \
+	" FROM results"
+/* Migration 8's fill (before test_conditions exists): no windows. */
+#define SUM_ROWS SUM_ROWS_OF("0")
+/* The rows with, last, whether their test has a steady-state window: its
+ * headline (best_mb_s, best_iops) is then the window's average, as the
+ * run's `best` (archive_steady.c), not its best round. */
+#define SUM_ROWS_STEADY                                                        \
+	SUM_ROWS_OF("EXISTS (SELECT 1 FROM test_conditions c"                  \
+		    " WHERE c.run_id=results.run_id AND c.test=results.test"   \
+		    " AND c.rw=results.rw AND c.window_first IS NOT NULL)")
 
 enum {
 	C_RUN,
@@ -63,7 +73,8 @@ enum {
 	C_LAT_JSON,
 	C_SWEEP,
 	C_ERROR,
-	C_ID
+	C_ID,
+	C_STEADY
 };
 
 #define BEST_MAX 256 /* run_tests_json picks the best of the first 256 */
@@ -73,7 +84,7 @@ struct acc {
 	int64_t run_id, seq;
 	char *test, *rw, *pattern, *sweep;
 	int64_t bs, qd, threads;
-	int iterations, errors, best;
+	int iterations, errors, best, steady;
 	double best_mb_s, best_iops;
 	double *vals; /* iterations × ARCHIVE_SUM_METRICS, NAN: none */
 	size_t cap;
@@ -140,6 +151,7 @@ static int acc_add(struct acc *c, sqlite3_stmt *st)
 		c->qd = sqlite3_column_int64(st, C_QD);
 		c->threads = sqlite3_column_int64(st, C_T);
 		c->best = -1;
+		c->steady = sqlite3_column_int(st, C_STEADY);
 		if (!c->test || !c->rw || !c->pattern ||
 		    (!c->sweep &&
 		     sqlite3_column_type(st, C_SWEEP) != SQLITE_NULL))
@@ -251,6 +263,7 @@ static int acc_write(struct archive *a, sqlite3_stmt *ins, const struct acc *c)
 {
 	size_t len = (size_t)c->iterations * ARCHIVE_SUM_METRICS * 8;
 	unsigned char *blob = malloc(len ? len : 1);
+	double best[2];
 	int src, k = 1;
 
 	if (!blob)
@@ -272,8 +285,18 @@ static int acc_write(struct archive *a, sqlite3_stmt *ins, const struct acc *c)
 	k++;
 	sqlite3_bind_int(ins, k++, c->iterations);
 	sqlite3_bind_int(ins, k++, c->errors);
-	sqlite3_bind_double(ins, k++, c->best_mb_s);
-	sqlite3_bind_double(ins, k++, c->best_iops);
+	best[0] = c->best_mb_s;
+	best[1] = c->best_iops;
+	for (int m = 0; c->steady && m < 2; m++) {
+		/* a steady-state window's headline is its average */
+		int n;
+		double mean, sd;
+		acc_metric(c, m, &n, &mean, &sd);
+		if (n)
+			best[m] = mean;
+	}
+	sqlite3_bind_double(ins, k++, best[0]);
+	sqlite3_bind_double(ins, k++, best[1]);
 	for (int m = 0; m < ARCHIVE_SUM_METRICS; m++) {
 		int n;
 		double mean, sd;
@@ -344,10 +367,11 @@ static int sum_run(struct archive *a, int64_t run_id, const char *test,
 
 	if ((rc = archive_prep(
 		     a,
-		     test ? SUM_ROWS " WHERE run_id=?1 AND test=?2 AND rw=?3"
-				     " AND " IN_WINDOW " ORDER BY iteration, id"
-			  : SUM_ROWS " WHERE run_id=?1 AND " IN_WINDOW
-				     " ORDER BY test, rw, iteration, id",
+		     test ? SUM_ROWS_STEADY
+			     " WHERE run_id=?1 AND test=?2 AND rw=?3"
+			     " AND " IN_WINDOW " ORDER BY iteration, id"
+			  : SUM_ROWS_STEADY " WHERE run_id=?1 AND " IN_WINDOW
+					    " ORDER BY test, rw, iteration, id",
 		     &q)) < 0)
 		return rc;
 	sqlite3_bind_int64(q, 1, run_id);

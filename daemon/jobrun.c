@@ -142,6 +142,13 @@ void job_set_steps(struct job_run *jr, int total, int tests_total)
 	pthread_mutex_unlock(&l->mu);
 }
 
+void job_set_iterations(struct job_run *jr, int n)
+{
+	pthread_mutex_lock(&jr->live->mu);
+	jr->live->prog.iterations = n;
+	pthread_mutex_unlock(&jr->live->mu);
+}
+
 void job_tests_done(struct job_run *jr, int n)
 {
 	pthread_mutex_lock(&jr->live->mu);

@@ -160,6 +160,9 @@ void job_step(struct job_run *jr);
 void job_set_steps(struct job_run *jr, int total, int tests_total);
 /* tests_done of the progress. */
 void job_tests_done(struct job_run *jr, int n);
+/* The progress's `iterations` from now on: the job's iterations, or a
+ * steady-state test's max_rounds (its iterations are rounds). */
+void job_set_iterations(struct job_run *jr, int n);
 
 /* --- the job's files (jobfiles.c) --- */
 

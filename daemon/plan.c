@@ -243,13 +243,37 @@ static int enum_of(json_t *o, const char *key, const char *const *names,
 	return def;
 }
 
-/* precondition and steady_state: the test's, else the job's (def); with
- * steady state, every round is one iteration of round_s. */
-static int parse_steady(json_t *n, size_t i, const struct workload *def,
-			struct workload *w, struct field_error *e)
+/* Into *s: the members the test sent (raw), normalized (v), over def's. */
+static int merge_steady(json_t *raw, json_t *v, const struct wl_steady *def,
+			const char *at, struct wl_steady *s,
+			struct field_error *e)
+{
+	json_t *m = steady_json(def), *x;
+	const char *k;
+	int rc;
+
+	if (!json_is_object(m)) {
+		json_decref(m);
+		return steady_from_json(v, at, s, e);
+	}
+	json_object_foreach(raw, k, x)
+		json_object_set(m, k, json_object_get(v, k));
+	rc = steady_from_json(m, at, s, e);
+	json_decref(m);
+	return rc;
+}
+
+/* precondition and steady_state: the test's, else the job's (def), a
+ * test's steady_state members over the job's; an explicit null turns it
+ * off for the test. With steady state, every round is one iteration of
+ * round_s. o is the test as sent, n normalized. */
+static int parse_steady(json_t *o, json_t *n, size_t i,
+			const struct workload *def, struct workload *w,
+			struct field_error *e)
 {
 	char at[40];
-	json_t *v = json_object_get(n, "steady_state");
+	json_t *v = json_object_get(n, "steady_state"),
+	       *raw = json_object_get(o, "steady_state");
 	int rc;
 
 	w->precondition = (enum wl_precondition)enum_of(
@@ -257,14 +281,31 @@ static int parse_steady(json_t *n, size_t i, const struct workload *def,
 		(int)def->precondition);
 	w->steady = def->steady;
 	snprintf(at, sizeof(at), "tests[%zu].steady_state", i);
-	if (v && (rc = steady_from_json(v, at, &w->steady, e)) < 0)
+	if (json_is_null(raw)) {
+		w->steady.on = 0;
+		if (w->precondition == WL_PRE_WORKLOAD)
+			return fail(e, i,
+				    json_object_get(o, "precondition")
+					    ? "precondition"
+					    : "steady_state",
+				    "precondition workload is rounds of the "
+				    "test until steady, and steady_state null "
+				    "turns them off: give one or the other");
+	} else if (v && (rc = merge_steady(raw, v, &def->steady, at, &w->steady,
+					   e)) < 0)
 		return rc;
 	if (w->precondition == WL_PRE_WORKLOAD && !w->steady.on)
 		steady_defaults(&w->steady);
 	if (!w->steady.on)
 		return 0;
 	if (w->io_bytes)
-		return fail(e, i, "steady_state",
+		/* name what the test sent: its steady state or precondition,
+		 * else its io_size against the job's */
+		return fail(e, i,
+			    raw ? "steady_state"
+			    : json_object_get(o, "precondition")
+				    ? "precondition"
+				    : "io_size",
 			    "steady-state rounds are time-based; io_size must "
 			    "be 0");
 	if (json_object_get(n, "duration_s"))
@@ -321,7 +362,7 @@ static int parse_test(json_t *o, size_t i, const struct workload *def,
 	w->sync_every = (unsigned)int_of(n, "sync_every");
 	w->data = (enum wl_data)enum_of(n, "data", plan_data_names,
 					(int)def->data);
-	if ((rc = parse_steady(n, i, def, w, e)) < 0 ||
+	if ((rc = parse_steady(o, n, i, def, w, e)) < 0 ||
 	    (rc = check_test(i, w, o, e)) < 0)
 		goto out;
 	if (sweep) {

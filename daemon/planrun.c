@@ -45,7 +45,7 @@ static int check_little(struct job_run *jr, const struct workload *w,
 		return 0;
 	snprintf(text, sizeof(text),
 		 "%s %s: IOPS × mean latency is %.0f, not the %.0f I/Os "
-		 "queue depth × threads keep in flight: the %.1f s window is "
+		 "queue depth × threads keep in flight: the %.3g s window is "
 		 "short against the I/O latency (%.0f µs mean) and most I/Os "
 		 "were still queued when it closed; use a longer duration, a "
 		 "ramp, or a lower queue depth",

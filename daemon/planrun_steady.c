@@ -75,13 +75,17 @@ static int rounds(struct planrun_file *f, struct job_run *jr,
 		if ((rc = planrun_file_test(f, i, (int)n + 1)) < 0 ||
 		    (rc = archive_result_rates(jr->a, jr->run_id, w->name,
 					       wl_rw(w), (int)n + 1, v)) < 0)
-			goto out;
+			break;
 		for (int m = 0; m < 3; m++)
 			y[(size_t)m * s->max_rounds + n] = v[m];
 		n++;
 		reached = steady_check(y + (size_t)s->metric * s->max_rounds, n,
 				       s, &win);
 	}
+	/* cancelled or failed: the rounds done are kept and judged (none:
+	 * no record) */
+	if (n == 0)
+		goto out;
 	for (int m = 0; m < 3; m++)
 		mean[m] = steady_mean(y + (size_t)m * s->max_rounds, win.first,
 				      win.last);
@@ -90,9 +94,13 @@ static int rounds(struct planrun_file *f, struct job_run *jr,
 	*first = (int)win.first;
 	*last = (int)win.last;
 	if (!reached) {
-		char words[400], text[480];
+		char words[400], text[600];
 		steady_words(s, &win, n, words, sizeof(words));
-		snprintf(text, sizeof(text), "%s %s: %s", w->name, wl_rw(w),
+		snprintf(text, sizeof(text), "%s %s: %s%s", w->name, wl_rw(w),
+			 rc == -ECANCELED ? "cancelled before steady state; "
+			 : rc < 0	  ? "stopped by an error before steady "
+					    "state; "
+					  : "",
 			 words);
 		archive_run_warn(jr->a, jr->run_id, text);
 	}
@@ -120,10 +128,15 @@ int planrun_steady_test(struct planrun_file *f, struct job_run *jr,
 	else
 		for (int it = 1; rc == 0 && it <= jr->s->iterations; it++)
 			rc = planrun_file_test(f, i, it);
-	if (rc == 0)
-		rc = job_stored(jr, archive_condition_put(jr->a, jr->run_id,
-							  w->name, wl_rw(w),
-							  first, last, rec));
+	/* a cancelled or failed test keeps what it did: its precondition
+	 * and the rounds run (rounds() judged them) */
+	if (json_object_size(rec) > 0) {
+		int put = job_stored(
+			jr, archive_condition_put(jr->a, jr->run_id, w->name,
+						  wl_rw(w), first, last, rec));
+		if (rc == 0)
+			rc = put;
+	}
 	json_decref(rec);
 	return rc;
 }
@@ -151,6 +164,7 @@ int planrun_run(struct job_run *jr)
 		const struct workload *w = &p.w[i];
 		if (i > 0)
 			rc = planrun_pause(jr);
+		job_set_iterations(jr, planrun_steps(w, jr->s->iterations));
 		if (rc == 0 && (w->steady.on || w->precondition != WL_PRE_NONE))
 			rc = planrun_steady_test(f, jr, w, i);
 		else

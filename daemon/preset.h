@@ -45,6 +45,13 @@ enum {
 	PRESET_INTERLEAVE = 1 << 3, /* a plan of tests (planrun): one job may
 				       run it on several targets in
 				       alternating rounds (compare_with) */
+	PRESET_STEADY = 1 << 4,	    /* the job's precondition and
+				       steady_state apply to its tests
+				       (planrun); others refuse them */
+	PRESET_OWN_ROUNDS = 1 << 5, /* the preset times its own rounds
+				       (snia-iops: options.steady_state);
+				       the job's iterations and duration_s
+				       are refused */
 };
 
 /* A measure compare reads, and how it words a difference. */

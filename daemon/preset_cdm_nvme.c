@@ -29,7 +29,7 @@ const struct preset preset_cdm_nvme = {
 	.name = "cdm-nvme",
 	.title = "CrystalDiskMark 8 NVMe SSD",
 	.kind = "tests",
-	.flags = PRESET_RAW_DEVICE | PRESET_INTERLEAVE,
+	.flags = PRESET_RAW_DEVICE | PRESET_INTERLEAVE | PRESET_STEADY,
 	.defaults = { .size = 1ULL << 30, .iterations = 5, .duration_s = 5 },
 	.tests = tests,
 	.n_tests = sizeof(tests) / sizeof(tests[0]),

@@ -14,7 +14,8 @@ const struct preset preset_custom = {
 	.name = "custom",
 	.title = "Custom: the job's own tests",
 	.kind = "custom",
-	.flags = PRESET_TESTS | PRESET_RAW_DEVICE | PRESET_INTERLEAVE,
+	.flags = PRESET_TESTS | PRESET_RAW_DEVICE | PRESET_INTERLEAVE |
+		 PRESET_STEADY,
 	.defaults = { .size = 1ULL << 30, .iterations = 5, .duration_s = 5 },
 	.run = planrun_run,
 	.view = "sweep",

@@ -72,7 +72,7 @@ const struct preset preset_seq_sweep = {
 	.name = "seq-sweep",
 	.title = "Sequential read and write against block size",
 	.kind = "seq-sweep",
-	.flags = PRESET_RAW_DEVICE | PRESET_INTERLEAVE,
+	.flags = PRESET_RAW_DEVICE | PRESET_INTERLEAVE | PRESET_STEADY,
 	.defaults = { .size = 1ULL << 30, .iterations = 3, .duration_s = 5 },
 	.options = options,
 	.n_options = FIELDS_N(options),

@@ -155,9 +155,11 @@ static int skip_small(struct job_run *jr, const struct engine_opts *o)
 	return 1;
 }
 
-/* Each cell's record, judged over the tracking variable's window. */
+/* Each cell's record, judged over the tracking variable's window; why
+ * prefixes the warning of a window that did not settle. */
 static int records(struct job_run *jr, const struct plan *p, const double *y,
-		   size_t stride, size_t n, int reached, int small, json_t *pre)
+		   size_t stride, size_t n, int reached, int small, json_t *pre,
+		   const char *why)
 {
 	const struct wl_steady *s = &p->w[TRACK].steady;
 	struct steady_window tw, w;
@@ -189,18 +191,38 @@ static int records(struct job_run *jr, const struct plan *p, const double *y,
 		json_decref(rec);
 	}
 	if (rc == 0 && !reached) {
-		char words[400], text[480];
+		char words[400], text[600];
 		steady_words(s, &tw, n, words, sizeof(words));
-		snprintf(text, sizeof(text), "snia-iops, tracking %s: %s",
-			 p->w[TRACK].name, words);
+		snprintf(text, sizeof(text), "snia-iops, tracking %s: %s%s",
+			 p->w[TRACK].name, why, words);
 		archive_run_warn(jr->a, jr->run_id, text);
 	}
 	return rc;
 }
 
+/* Each kind of warning once per run, not once per cell (56 of them, every
+ * round): what cell i was warned of counts as given for every cell. The
+ * first time one is given, the run says so. */
+static void warn_once(struct job_run *jr, unsigned char *warned, size_t i)
+{
+	static const char note[] =
+		"snia-iops: each kind of warning on a cell is given once per "
+		"run, for the first cell it applied to; later cells may have "
+		"it too (their figures are on the run)";
+	int any = 0;
+
+	for (size_t j = 0; j < N_CELLS; j++)
+		any |= j != i && warned[j];
+	if (warned[i] && !any)
+		archive_run_warn(jr->a, jr->run_id, note);
+	for (size_t j = 0; j < N_CELLS; j++)
+		warned[j] |= warned[i];
+}
+
 /* Rounds over the matrix until the tracking cell is steady. */
 static int rounds(struct job_run *jr, struct planrun_file *f,
-		  const struct plan *p, int small, json_t *pre)
+		  const struct plan *p, int small, json_t *pre,
+		  unsigned char *warned)
 {
 	const struct wl_steady *s = &p->w[TRACK].steady;
 	size_t stride = s->max_rounds, n = 0;
@@ -216,6 +238,9 @@ static int rounds(struct job_run *jr, struct planrun_file *f,
 			if (small && i >= (N_BS - 1) * N_MIX)
 				continue;
 			rc = planrun_file_test(f, i, (int)n + 1);
+			warn_once(jr, warned, i);
+			/* tests_done counts the cells of this round */
+			job_tests_done(jr, (int)i + 1);
 			if (rc == 0)
 				rc = archive_result_rates(
 					jr->a, jr->run_id, p->w[i].name,
@@ -229,8 +254,17 @@ static int rounds(struct job_run *jr, struct planrun_file *f,
 						stride,
 				++n, s, &tw);
 	}
-	if (rc == 0)
-		rc = records(jr, p, y, stride, n, reached, small, pre);
+	/* cancelled or failed: the whole rounds done are kept and judged */
+	if (n > 0) {
+		int put = records(jr, p, y, stride, n, reached, small, pre,
+				  rc == -ECANCELED ? "cancelled before steady "
+						     "state; "
+				  : rc < 0 ? "stopped by an error before "
+					     "steady state; "
+					   : "");
+		if (rc == 0)
+			rc = put;
+	}
 	free(y);
 	return rc;
 }
@@ -254,6 +288,8 @@ static int run(struct job_run *jr)
 	if (rc == 0) {
 		job_set_steps(jr, 1 + N_CELLS * (int)p.w[0].steady.max_rounds,
 			      N_CELLS);
+		/* its iterations are rounds of every cell */
+		job_set_iterations(jr, (int)p.w[0].steady.max_rounds);
 		rc = planrun_file_open(jr, &p, warned, &f);
 	}
 	if (rc == 0)
@@ -267,7 +303,7 @@ static int run(struct job_run *jr)
 	}
 	if (rc == 0) {
 		json_object_update(pre, fill);
-		rc = rounds(jr, f, &p, skip_small(jr, &o), pre);
+		rc = rounds(jr, f, &p, skip_small(jr, &o), pre, warned);
 	}
 	json_decref(fill);
 	json_decref(pre);
@@ -365,7 +401,7 @@ const struct preset preset_snia_iops = {
 	.title = "SNIA PTS 2.0.2 IOPS: purge, precondition, block size × "
 		 "read/write mix rounds until steady",
 	.kind = "snia-iops",
-	.flags = PRESET_RAW_DEVICE,
+	.flags = PRESET_RAW_DEVICE | PRESET_OWN_ROUNDS,
 	.defaults = { .size = 1ULL << 30, .iterations = 1, .duration_s = 60 },
 	.options = options,
 	.n_options = FIELDS_N(options),

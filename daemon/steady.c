@@ -164,13 +164,18 @@ void steady_words(const struct wl_steady *s, const struct steady_window *w,
 {
 	static const char *const words[] = { "IOPS", "MB/s", "mean latency" };
 
+	char few[80] = "";
+
+	if (rounds < s->window)
+		snprintf(few, sizeof(few), " (too few for a window of %u)",
+			 s->window);
 	snprintf(buf, len,
-		 "not steady after %zu rounds: over rounds %zu–%zu, the %s "
+		 "not steady after %zu rounds%s: over rounds %zu–%zu, the %s "
 		 "range "
 		 "is %.1f %% of the mean (limit %g %%) and the fit line's "
 		 "excursion %.1f %% (limit %g %%); the result is that window's "
 		 "average",
-		 rounds, w->first, w->last, words[s->metric], w->range_pct,
+		 rounds, few, w->first, w->last, words[s->metric], w->range_pct,
 		 s->range_pct, w->excursion_pct, s->slope_pct);
 }
 

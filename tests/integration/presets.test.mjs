@@ -125,7 +125,7 @@ function checkSteady(t) {
 }
 
 test('steady state: rounds until the window settles, or a warning when it cannot', async () => {
-  const base = { target, profile: 'custom', size: '16MiB', iterations: 1, engine: 'null' };
+  const base = { target, profile: 'custom', size: '16MiB', engine: 'null' };
   const ok = await runJob({ ...base, tests: [{ block_size: '4KiB', queue_depth: 4,
     steady_state: { round_s: 0.25, max_rounds: 20, range_pct: 40, slope_pct: 20 } }] });
   const t = ok.tests[0];
@@ -141,10 +141,21 @@ test('steady state: rounds until the window settles, or a warning when it cannot
   assert.equal(u.steady_state.rounds, 6);
   const win = checkSteady(u);
   assert.ok(no.warnings.some((w) => /not steady after 6 rounds: over rounds 2–6, the IOPS range is .* \(limit 0 %\)/.test(w)), no.warnings.join('\n'));
-  // the stored summary sums the window only: the list's headline is its best round
+  // the window's average is the test's result everywhere: its best, the list's
+  // headline, /metrics and the CrystalDiskMark text (which says the rounds)
+  const avg = win.reduce((a, i) => a + i.iops, 0) / win.length;
+  near(u.best.iops, avg, 'best is the window average');
+  assert.deepEqual([u.best.window, u.best.rounds], [{ first: 2, last: 6 }, 6]);
   const list = (await api(d.url, 'GET', `/api/v1/runs?profile=custom&limit=100`)).json.runs;
   const head = list.find((r) => r.id === no.id).headline[0];
-  near(head.iops, Math.max(...win.map((i) => i.iops)), 'headline from the window');
+  near(head.iops, avg, 'headline from the window');
+  const prom = (await api(d.url, 'GET', '/metrics')).text;
+  const line = prom.split('\n').find((l) => l.startsWith('storbench_last_run_iops{') && l.includes(`test="${u.test}"`));
+  assert.ok(line && Math.abs(Number(line.split(' ').pop()) - avg) <= 1e-6 * avg, `metrics: ${line} vs ${avg}`);
+  const cdm = (await api(d.url, 'GET', `/api/v1/runs/${no.id}?format=cdm`)).text;
+  assert.match(cdm, /Test: 16 MiB \(x6\) \[steady state/, cdm);
+  assert.match(cdm, new RegExp(`Steady: ${u.test} ${u.rw}: rounds 2-6 of 6 averaged, not steady`), cdm);
+  assert.match(cdm, new RegExp(`\\[\\s*${avg.toFixed(1)} IOPS\\]`), cdm);
   // a run document carries it to another archive (here: the same one, the run deleted first)
   const doc = (await api(d.url, 'GET', `/api/v1/runs/${no.id}?format=storbench`)).text;
   assert.equal((await api(d.url, 'DELETE', `/api/v1/runs/${no.id}`)).status, 204);
@@ -162,6 +173,70 @@ test('steady state: rounds until the window settles, or a warning when it cannot
   assert.equal(bad3.json.field, 'compare_with', bad3.text);
   const bad4 = await api(d.url, 'POST', '/api/v1/jobs', { ...base, tests: [{ duration_s: 1, steady_state: {} }] });
   assert.equal(bad4.json.field, 'tests[0].duration_s', bad4.text);
+});
+
+test('steady state and precondition: refused where the profile does not take them, never dropped', async () => {
+  const refusals = [
+    [{ profile: 'snia-iops', steady_state: { round_s: 1 } }, 'steady_state', /options\.steady_state/],
+    [{ profile: 'snia-iops', precondition: 'none' }, 'precondition', /options\.steady_state/],
+    [{ profile: 'snia-iops', iterations: 3 }, 'iterations', /options\.steady_state/],
+    [{ profile: 'snia-iops', duration_s: 2 }, 'duration_s', /options\.steady_state/],
+    [{ profile: 'mailbox-db', steady_state: {}, options: { database_paths: [target], log_paths: [target] } }, 'steady_state', /custom/],
+    [{ profile: 'file-create', precondition: 'fill' }, 'precondition', /custom/],
+    // every test runs rounds until steady: iterations would mean nothing
+    [{ profile: 'custom', iterations: 3, steady_state: { round_s: 0.1 }, tests: [{ block_size: '4KiB' }] }, 'iterations', /max_rounds/],
+    // an explicit null turns steady state off for the test: workload precondition needs it
+    [{ profile: 'custom', tests: [{ precondition: 'workload', steady_state: null }] }, 'tests[0].precondition', /null/],
+    // the field the user sent is named, not one the job implied
+    [{ profile: 'custom', tests: [{ precondition: 'workload', io_size: '1MiB' }] }, 'tests[0].precondition', /io_size/],
+    [{ profile: 'custom', steady_state: {}, tests: [{ io_size: '1MiB' }] }, 'tests[0].io_size', /time-based/],
+    // merged members are checked together: the job's window 5 against the test's max_rounds 4
+    [{ profile: 'custom', steady_state: { round_s: 0.5 }, tests: [{ steady_state: { max_rounds: 4 } }] }, 'tests[0].steady_state', /window \(5 rounds\)/],
+  ];
+  // a test's steady_state members over the job's; null: none for that test
+  const merged = await api(d.url, 'POST', '/api/v1/jobs', { target, size: '16MiB', engine: 'null', profile: 'custom',
+    iterations: 1,
+    steady_state: { round_s: 0.05, window: 3 }, tests: [{ name: 'a', steady_state: { max_rounds: 4 } }, { name: 'b', steady_state: null, duration_s: 0.5 }] });
+  assert.equal(merged.status, 202, merged.text);
+  const mj = await waitJob(d.url, merged.json.id);
+  const mr = (await api(d.url, 'GET', `/api/v1/runs/${mj.run_id}`)).json;
+  assert.deepEqual([mr.spec.tests[0].steady_state.round_s, mr.spec.tests[0].steady_state.window, mr.spec.tests[0].steady_state.max_rounds], [0.05, 3, 4]);
+  assert.equal(mr.spec.tests[1].steady_state, undefined);
+  assert.ok(mr.tests[0].steady_state.rounds >= 3 && mr.tests[0].steady_state.rounds <= 4);
+  assert.equal(mr.tests[1].steady_state, undefined);
+  for (const [body, field, detail] of refusals) {
+    const r = await api(d.url, 'POST', '/api/v1/jobs', { target, size: '16MiB', ...body });
+    assert.equal(r.status, 400, `${JSON.stringify(body)}: ${r.text}`);
+    assert.match(r.headers.get('content-type'), /application\/problem\+json/);
+    assert.equal(r.json.field, field, r.text);
+    assert.match(r.json.detail, detail, r.text);
+  }
+});
+
+test('a cancelled steady-state test keeps its record: the rounds done, judged, and why it stopped', async () => {
+  const r = await api(d.url, 'POST', '/api/v1/jobs', { target, profile: 'custom', size: '16MiB', engine: 'null',
+    tests: [{ block_size: '4KiB', queue_depth: 4, steady_state: { round_s: 0.1, window: 3, max_rounds: 50, range_pct: 0 } }] });
+  assert.equal(r.status, 202, r.text);
+  const t0 = Date.now();
+  let seen;
+  for (;;) {
+    const j = (await api(d.url, 'GET', `/api/v1/jobs/${r.json.id}`)).json;
+    if (j.progress?.iteration) seen = j.progress;
+    if ((j.progress?.iteration ?? 0) >= 5 || Date.now() - t0 > 20000) break;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  assert.equal((await api(d.url, 'DELETE', `/api/v1/jobs/${r.json.id}`)).status, 202);
+  const job = await waitJob(d.url, r.json.id);
+  assert.equal(job.state, 'cancelled');
+  // the progress counts rounds against max_rounds, not the job's iterations
+  assert.equal(seen?.iterations, 50, JSON.stringify(seen));
+  const run = (await api(d.url, 'GET', `/api/v1/runs/${job.run_id}`)).json;
+  const t = run.tests[0], ss = t.steady_state;
+  assert.ok(ss, 'the steady-state record is kept');
+  assert.equal(ss.reached, false);
+  assert.ok(ss.rounds >= 3 && ss.rounds < 50, `rounds ${ss.rounds}`);
+  checkSteady(t);
+  assert.ok(run.warnings.some((w) => /cancelled before steady state; not steady after \d+ rounds/.test(w)), run.warnings.join('\n'));
 });
 
 test('precondition fill: twice the test file in sequential 128 KiB writes before the test', async () => {
@@ -190,6 +265,16 @@ test('snia-iops: purge, fill, matrix rounds until 4 KiB writes are steady, the P
   assert.ok(run.warnings.some((w) => /a file cannot be purged/.test(w)), run.warnings.join('\n'));
   // rounds of 0.02 s: too short to say a core was saturated (a few ticks)
   assert.deepEqual(run.warnings.filter((w) => /a CPU core was at least/.test(w)), [], 'no core warning on rounds of 0.02 s');
+  // each kind of cell warning once per run, not once per cell and round
+  const cellWarn = run.warnings.filter((w) => /^RND\S+ \d+\/\d+ \w+: /.test(w));
+  const kinds = cellWarn.map((w) => w.replace(/^RND\S+ \d+\/\d+ \w+: /, '').replace(/[\d.]+/g, '#').slice(0, 40));
+  assert.equal(new Set(kinds).size, kinds.length, cellWarn.join('\n'));
+  if (cellWarn.length) assert.ok(run.warnings.some((w) => /once per run/.test(w)), run.warnings.join('\n'));
+  // a Little's-law warning names the rounds' real window (0.02 s, not "0.0 s")
+  for (const w of run.warnings) {
+    const m = / the ([\d.e-]+) s window is short/.exec(w);
+    if (m) assert.ok(Math.abs(Number(m[1]) - 0.02) < 0.005, w);
+  }
   const kib = [1024, 128, 64, 32, 16, 8, 4, 0.5], mixes = [100, 95, 65, 50, 35, 5, 0];
   assert.deepEqual(run.snia_iops.map((r) => r.block_kib), kib);
   for (const row of run.snia_iops)

@@ -179,7 +179,12 @@ function updateJobCard(card, job) {
     ? `finished ${fmtTime(job.finished_at)} (${fmtDuration(secondsBetween(job.started_at, job.finished_at))})`
     : job.started_at ? `started ${fmtTime(job.started_at)}` : `queued ${fmtTime(job.created_at)}`;
   const its = job.compare_with?.length ? 'rounds' : 'it';
-  parts.meta.textContent = `${target} · ${fmtBytes(job.size)} × ${job.iterations ?? '?'} ${its} × ${job.duration_s ?? '?'} s${labels} · ${when}`;
+  // every test in steady-state rounds: at most max_rounds of round_s
+  const ss = (job.tests ?? []).map((t) => t.steady_state);
+  const steady = ss.length && ss.every(Boolean) && ss.every((x) => x.max_rounds === ss[0].max_rounds && x.round_s === ss[0].round_s);
+  const shape = steady ? `≤ ${ss[0].max_rounds} rounds × ${ss[0].round_s} s (until steady)`
+    : `${job.iterations ?? '?'} ${its} × ${job.duration_s ?? '?'} s`;
+  parts.meta.textContent = `${target} · ${fmtBytes(job.size)} × ${shape}${labels} · ${when}`;
 
   const p = job.progress;
   let frac = job.state === 'done' ? 1 : isNum(p?.fraction) ? p.fraction : 0;

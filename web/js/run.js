@@ -84,11 +84,20 @@ function splitTestName(name) {
 
 const title = (rw) => `${rw[0].toUpperCase()}${rw.slice(1)}`;
 
+// What a tile shows: the best of N iterations, or (steady-state tests) the
+// window average, with its rounds when every test's window is the same.
+function tilesCaption(run) {
+  const wins = (run.tests ?? []).map((t) => t.steady_state?.measurement).filter(Boolean);
+  if (!wins.length) return [h('span', null, 'best of'), h('span', null, `${run.spec?.iterations ?? run.spec?.imported?.best_of ?? '?'} it.`)];
+  const same = wins.every((m) => m.first === wins[0].first && m.last === wins[0].last);
+  return [h('span', null, 'window average'), h('span', null, same ? `rounds ${wins[0].first}–${wins[0].last}` : 'rounds per test')];
+}
+
 function tilesGrid(run, { names, cols, planned }, find, job) {
   const tests = run.tests ?? [];
   const maxMbs = Math.max(1e-9, ...tests.map((t) => t.best?.mb_s ?? 0));
   const grid = h('div', { class: 'tiles', style: `grid-template-columns: 8.5rem repeat(${cols.length}, minmax(0, 1fr))` },
-    h('div', { class: 'tiles-corner' }, h('span', null, 'best of'), h('span', null, `${run.spec?.iterations ?? run.spec?.imported?.best_of ?? '?'} it.`)),
+    h('div', { class: 'tiles-corner' }, ...tilesCaption(run)),
     cols.map((rw) => h('div', { class: `tiles-colhead rw-${rw}` }, `${title(rw)} `, h('span', { class: 'unit' }, '[MB/s]'))));
   for (const name of names) {
     const [a, b] = splitTestName(name);
@@ -111,7 +120,7 @@ function tilesGrid(run, { names, cols, planned }, find, job) {
     }
   }
   return h('section', { class: 'card tiles-card' },
-    h('h2', null, 'Results ', h('span', { class: 'unit' }, '(best iteration · MB/s = 10⁶ B/s · IOPS · mean latency µs)')), grid);
+    h('h2', null, 'Results ', h('span', { class: 'unit' }, '(best iteration, or a steady test\'s window average · MB/s = 10⁶ B/s · IOPS · mean latency µs)')), grid);
 }
 
 function runHead(run) {

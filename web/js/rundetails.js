@@ -42,13 +42,25 @@ export function probeCard(run) {
   ]));
 }
 
+// Iterations and their duration, or, when every test runs steady-state
+// rounds, the rounds' length and most.
+function roundsRows(spec) {
+  const ss = (spec.tests ?? []).map((t) => t.steady_state);
+  if (ss.length && ss.every(Boolean)) {
+    const same = (k) => ss.every((x) => x[k] === ss[0][k]) ? ss[0][k] : 'per test';
+    return [['Rounds', `until steady, at most ${same('max_rounds')} (window ${same('window')})`],
+      ['Round', `${same('round_s')} s${isNum(spec.ramp_s) && spec.ramp_s > 0 ? ` after a ${spec.ramp_s} s ramp` : ''}`]];
+  }
+  return [['Iterations', spec.iterations],
+    ['Duration', isNum(spec.duration_s) ? `${spec.duration_s} s per iteration` : null]];
+}
+
 export function specCard(run) {
   const spec = run.spec ?? {};
   const eng = run.engine ?? {};
   return h('section', { class: 'card' }, h('h2', null, 'Spec & engine'), kv([
     ['Test file size', isNum(spec.size) ? `${fmtBytes(spec.size)}` : null, isNum(spec.size) ? `${spec.size} B` : null],
-    ['Iterations', spec.iterations],
-    ['Duration', isNum(spec.duration_s) ? `${spec.duration_s} s per iteration` : null],
+    ...roundsRows(spec),
     ['Interval', isNum(spec.interval_s) ? `${spec.interval_s} s between tests` : null],
     ...(run.import ? [
       ['Imported from', `${run.import.tool} ${run.import.version}${spec.imported?.best_of ? ` (each number the best of ${spec.imported.best_of})` : ''}`],

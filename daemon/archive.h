@@ -362,10 +362,6 @@ int archive_runs_json(struct archive *a, const struct run_filter *f, int limit,
 int archive_condition_put(struct archive *a, int64_t run_id, const char *test,
 			  const char *rw, int window_first, int window_last,
 			  json_t *record);
-/* The stored rates of one iteration: v = {IOPS, MB/s, mean latency µs}.
- * 0, -ENOENT (none stored) or another negative errno. */
-int archive_result_rates(struct archive *a, int64_t run_id, const char *test,
-			 const char *rw, int iteration, double v[3]);
 /* Adds each stored record's members to its test in tests (the array
  * archive_run_json's run has); a test with a steady-state window gets the
  * window's averages as its best ({mb_s, iops, lat_mean_us, window: {first,

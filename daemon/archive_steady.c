@@ -53,33 +53,6 @@ out:
 	return rc;
 }
 
-int archive_result_rates(struct archive *a, int64_t run_id, const char *test,
-			 const char *rw, int iteration, double v[3])
-{
-	sqlite3_stmt *st;
-	int rc, src;
-
-	if ((rc = archive_prep(a,
-			       "SELECT iops, mb_s, lat_mean_us FROM results"
-			       " WHERE run_id=? AND test=? AND rw=?"
-			       " AND iteration=?",
-			       &st)) < 0)
-		return rc;
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_text(st, 2, test, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, rw, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 4, iteration);
-	src = sqlite3_step(st);
-	if (src == SQLITE_ROW)
-		for (int i = 0; i < 3; i++)
-			v[i] = sqlite3_column_double(st, i);
-	rc = src == SQLITE_ROW	  ? 0
-	     : src == SQLITE_DONE ? -ENOENT
-				  : archive_sql_err(a, src, "read a round");
-	sqlite3_finalize(st);
-	return rc;
-}
-
 /* A steady-state test's result as its `best`: the window's averages
  * {mb_s, iops, lat_mean_us} with window {first, last} and rounds, so every
  * view that shows a test's best (the CrystalDiskMark text, sweep

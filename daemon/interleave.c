@@ -100,7 +100,7 @@ static int one_round(struct sides *sd, const struct plan *p, int r)
 			rc = planrun_pause(sd->jr[0]);
 		for (j = 0; j < sd->n && rc == 0; j++) {
 			k = turn(sd, r, i, j);
-			if ((rc = planrun_file_test(f[k], i, r)) < 0)
+			if ((rc = planrun_file_test(f[k], i, r, NULL)) < 0)
 				blame(sd->jr[0], sd->jr[k]);
 		}
 		/* progress: round r (the iteration), test i + 1 of n */

@@ -117,11 +117,12 @@ static void on_sample(void *arg, unsigned second, const struct engine_sample *s)
 	k->published = second + 1;
 }
 /* Iteration it of test w on o, its seconds through k: measured, stored
- * with its result in one transaction, published; *warned: the test's
- * Little's-law warning is given. 0, -ECANCELED or the engine's error. */
+ * with its result in one transaction, published, and into *out (NULL:
+ * not wanted); *warned: the test's warnings given. 0, -ECANCELED or the
+ * engine's error. */
 static int run_iteration(struct job_run *jr, const struct workload *w, int it,
 			 struct engine_opts *o, struct sample_sink *k,
-			 unsigned char *warned)
+			 unsigned char *warned, struct result *out)
 {
 	struct result r;
 	int rc;
@@ -154,6 +155,8 @@ static int run_iteration(struct job_run *jr, const struct workload *w, int it,
 				       : strerror(-rc));
 		return rc;
 	}
+	if (out)
+		*out = r;
 	/* the ragged end the engine keeps for its result */
 	for (unsigned sec = k->published; o->samples && sec < o->samples->n;
 	     sec++)
@@ -301,7 +304,8 @@ int planrun_file_begin(struct planrun_file *f, struct engine_opts *o)
 	return rc;
 }
 
-int planrun_file_test(struct planrun_file *f, size_t i, int iteration)
+int planrun_file_test(struct planrun_file *f, size_t i, int iteration,
+		      struct result *out)
 {
 	int rc;
 
@@ -311,7 +315,7 @@ int planrun_file_test(struct planrun_file *f, size_t i, int iteration)
 	f->o.sample_done = on_sample;
 	f->o.sample_arg = &f->sink;
 	rc = run_iteration(f->jr, &f->p->w[i], iteration, &f->o, &f->sink,
-			   &f->warned[i]);
+			   &f->warned[i], out);
 	f->o.sample_done = NULL;
 	f->o.sample_arg = NULL;
 	return rc;

@@ -46,8 +46,12 @@ struct engine_opts;
 int planrun_file_begin(struct planrun_file *f, struct engine_opts *o);
 
 /* Test i of the plan once on f, stored as iteration iteration (for an
- * interleaved job: the round). 0, -ECANCELED or the engine's error. */
-int planrun_file_test(struct planrun_file *f, size_t i, int iteration);
+ * interleaved job: the round), its result also into *out (NULL: not
+ * wanted; a steady-state round's figures without reading them back). 0,
+ * -ECANCELED or the engine's error. */
+struct result;
+int planrun_file_test(struct planrun_file *f, size_t i, int iteration,
+		      struct result *out);
 
 /* Frees f; with remove, its test file is removed (else the job's end
  * does it). NULL is fine. */

@@ -71,11 +71,10 @@ static int rounds(struct planrun_file *f, struct job_run *jr,
 	if (!y)
 		return -ENOMEM;
 	while (!reached && n < s->max_rounds) {
-		double v[3];
-		if ((rc = planrun_file_test(f, i, (int)n + 1)) < 0 ||
-		    (rc = archive_result_rates(jr->a, jr->run_id, w->name,
-					       wl_rw(w), (int)n + 1, v)) < 0)
+		struct result r;
+		if ((rc = planrun_file_test(f, i, (int)n + 1, &r)) < 0)
 			break;
+		const double v[3] = { r.iops, r.mb_s, r.lat_mean_us };
 		for (int m = 0; m < 3; m++)
 			y[(size_t)m * s->max_rounds + n] = v[m];
 		n++;
@@ -127,7 +126,7 @@ int planrun_steady_test(struct planrun_file *f, struct job_run *jr,
 		rc = rounds(f, jr, w, i, rec, &first, &last);
 	else
 		for (int it = 1; rc == 0 && it <= jr->s->iterations; it++)
-			rc = planrun_file_test(f, i, it);
+			rc = planrun_file_test(f, i, it, NULL);
 	/* a cancelled or failed test keeps what it did: its precondition
 	 * and the rounds run (rounds() judged them) */
 	if (json_object_size(rec) > 0) {
@@ -170,7 +169,7 @@ int planrun_run(struct job_run *jr)
 		else
 			for (int it = 1; rc == 0 && it <= jr->s->iterations;
 			     it++)
-				rc = planrun_file_test(f, i, it);
+				rc = planrun_file_test(f, i, it, NULL);
 		if (rc == 0)
 			job_tests_done(jr, (int)i + 1);
 	}

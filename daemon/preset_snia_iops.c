@@ -234,17 +234,14 @@ static int rounds(struct job_run *jr, struct planrun_file *f,
 		return -ENOMEM;
 	while (rc == 0 && !reached && n < s->max_rounds) {
 		for (size_t i = 0; rc == 0 && i < N_CELLS; i++) {
-			double v[3];
+			struct result r = { 0 };
 			if (small && i >= (N_BS - 1) * N_MIX)
 				continue;
-			rc = planrun_file_test(f, i, (int)n + 1);
+			rc = planrun_file_test(f, i, (int)n + 1, &r);
 			warn_once(jr, warned, i);
 			/* tests_done counts the cells of this round */
 			job_tests_done(jr, (int)i + 1);
-			if (rc == 0)
-				rc = archive_result_rates(
-					jr->a, jr->run_id, p->w[i].name,
-					wl_rw(&p->w[i]), (int)n + 1, v);
+			const double v[3] = { r.iops, r.mb_s, r.lat_mean_us };
 			for (int m = 0; rc == 0 && m < 3; m++)
 				y[(i * 3 + (size_t)m) * stride + n] = v[m];
 		}

@@ -80,14 +80,16 @@ struct engine_opts {
 					   the reads [0] and writes [1] */
 	engine_sample_fn sample_done;	/* NULL, or called (with samples set)
 					   on the calling thread with every
-					   second of the window as soon as
-					   each thread has counted past it,
-					   within ~50 ms, so a caller can store
-					   it before the run ends; the last
-					   second or two (the ragged end, and
-					   the one it may be folded into) come
-					   only in samples, at the end, and
-					   replace what was reported */
+					   second of the window once each
+					   thread has counted a quarter second
+					   past its end (within ~50 ms more),
+					   so a caller can store it before the
+					   run ends; what is reported is final
+					   (no ragged end is ever folded into
+					   it), and the seconds not reported
+					   (the last, ragged or folded, and any
+					   missed) come only in samples, at the
+					   end */
 	void *sample_arg;
 	struct hostctr *counters; /* NULL, or the host's and the device's
 				     counters (hostctr.h), marked by the

@@ -145,6 +145,11 @@ void engine_thread_free(struct engine_thread *e);
 
 /* --- engine_samples.c --- */
 
+/* A ragged end of the window shorter than this is folded into the second
+ * before it; a thread seals a second only once its window has run this far
+ * past the second's end, so a second streamed is never folded into after. */
+#define ENGINE_FOLD_NS 250000000ULL
+
 /* Empties out (its cap seconds) before the threads are merged into it. */
 void engine_samples_begin(struct engine_samples *out);
 /* Adds thread e's per-second counts into out. */

@@ -9,8 +9,10 @@
  * (acquire), so nothing is read while it is written. After the join the
  * threads' arrays are merged whole, and the end of the window decides how
  * many seconds there are and how long the last is: a ragged end under a
- * quarter second is folded into the second before it. The folded end
- * replaces what was streamed for those seconds.
+ * quarter second (ENGINE_FOLD_NS) is folded into the second before it. A
+ * thread seals a second only once its window has run a quarter second past
+ * the second's end, so no streamed second is ever folded into: what was
+ * streamed is what the run ends with.
  *
  * The counters (engine_opts.counters, hostctr.h) are marked here too, by the
  * calling thread: the window's opening is boundary 0, each second's end the
@@ -65,7 +67,7 @@ void engine_samples_end(struct engine_samples *out, uint64_t window_ns)
 		out->n = out->cap;
 		out->last_s = (double)window_ns / 1e9 - (out->cap - 1);
 	}
-	if (out->n > 1 && out->last_s < 0.25) {
+	if (out->n > 1 && out->last_s < (double)ENGINE_FOLD_NS / 1e9) {
 		struct engine_sample *a = &out->s[out->n - 2];
 		const struct engine_sample *b = &out->s[out->n - 1];
 		for (int d = 0; d < 2; d++) {

@@ -298,13 +298,17 @@ static void eth_loop(struct engine_thread *e)
 		/* one reap, one clock read: one second's entry for the batch */
 		smp = counting && e->smp ? &e->smp[sample_index(e, now - t0)]
 					 : NULL;
-		/* every second before this one is complete in this thread */
-		if (smp && (unsigned)(smp - e->smp) >
-				   atomic_load_explicit(&e->smp_sealed,
-							memory_order_relaxed))
-			atomic_store_explicit(&e->smp_sealed,
-					      (unsigned)(smp - e->smp),
-					      memory_order_release);
+		/* every second that ended a fold's length ago is complete in
+		 * this thread and can no more be folded into */
+		if (smp && now - t0 >= ENGINE_FOLD_NS) {
+			unsigned sealed =
+				sample_index(e, now - t0 - ENGINE_FOLD_NS);
+			if (sealed > atomic_load_explicit(
+					     &e->smp_sealed,
+					     memory_order_relaxed))
+				atomic_store_explicit(&e->smp_sealed, sealed,
+						      memory_order_release);
+		}
 		for (int i = 0; i < n; i++) {
 			struct tgt_io *io = e->done[i];
 			if (io->res != (int64_t)io->len) {

@@ -303,9 +303,8 @@ static void eth_loop(struct engine_thread *e)
 		if (smp && now - t0 >= ENGINE_FOLD_NS) {
 			unsigned sealed =
 				sample_index(e, now - t0 - ENGINE_FOLD_NS);
-			if (sealed > atomic_load_explicit(
-					     &e->smp_sealed,
-					     memory_order_relaxed))
+			if (sealed > atomic_load_explicit(&e->smp_sealed,
+							  memory_order_relaxed))
 				atomic_store_explicit(&e->smp_sealed, sealed,
 						      memory_order_release);
 		}

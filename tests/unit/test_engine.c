@@ -491,6 +491,20 @@ static void stream_seen(void *arg, unsigned second,
 	st->n++;
 }
 
+/* Options for a run on the null back-end whose seconds go to smp and are
+ * streamed into st. */
+static struct engine_opts stream_opts(struct engine_samples *smp,
+				      struct streamed *st)
+{
+	return (struct engine_opts){ .ops = tgt_find("null"),
+				     .path = "/nonexistent",
+				     .error = err,
+				     .error_len = sizeof(err),
+				     .samples = smp,
+				     .sample_done = stream_seen,
+				     .sample_arg = st };
+}
+
 /*
  * Each second of the window is reported while the run goes on (so the
  * daemon can store it before a kill), on the calling thread, in order, with
@@ -505,13 +519,7 @@ static void test_samples_streamed(void)
 	struct hostctr *h = NULL;
 	struct engine_samples smp = { .s = s, .cap = 4, .ctr = c };
 	struct streamed st = { .caller = pthread_self() };
-	struct engine_opts o = { .ops = tgt_find("null"),
-				 .path = "/nonexistent",
-				 .error = err,
-				 .error_len = sizeof(err),
-				 .samples = &smp,
-				 .sample_done = stream_seen,
-				 .sample_arg = &st };
+	struct engine_opts o = stream_opts(&smp, &st);
 	struct workload w = wl(WL_RANDOM, 70, 4096, 8, 2, 2.5);
 	struct result r;
 	uint64_t t_end;
@@ -561,13 +569,7 @@ static void test_samples_folded_not_streamed(void)
 	struct engine_sample s[3];
 	struct engine_samples smp = { .s = s, .cap = 3 };
 	struct streamed st = { .caller = pthread_self() };
-	struct engine_opts o = { .ops = tgt_find("null"),
-				 .path = "/nonexistent",
-				 .error = err,
-				 .error_len = sizeof(err),
-				 .samples = &smp,
-				 .sample_done = stream_seen,
-				 .sample_arg = &st };
+	struct engine_opts o = stream_opts(&smp, &st);
 	struct workload w = wl(WL_RANDOM, 70, 4096, 8, 2, 2.0);
 	struct result r;
 
@@ -659,5 +661,4 @@ TEST_MAIN(test_setup, test_prepare_creates_file, test_prepare_refuses_existing,
 	  test_run_multithread, test_run_invalid, test_data_patterns,
 	  test_size_based, test_dio_alignment, test_group, test_cancel,
 	  test_samples_streamed, test_samples_folded_not_streamed,
-	  test_prepare_cancelled_not_flushed,
-	  test_cleanup)
+	  test_prepare_cancelled_not_flushed, test_cleanup)

@@ -262,6 +262,8 @@ static void eth_loop(struct engine_thread *e)
 	/* one window for every thread, after the ramp: t0 … deadline */
 	uint64_t t0 = e->sh->start_ns + (uint64_t)(w->ramp_s * 1e9);
 	uint64_t deadline = t0 + (uint64_t)(w->duration_s * 1e9);
+	/* when second 0 can be sealed (smp_sealed grows to 1) */
+	uint64_t seal_at = t0 + 1000000000ULL + ENGINE_FOLD_NS;
 	unsigned depth = w->queue_depth, inflight = 0;
 	int measuring = 1;
 
@@ -298,15 +300,15 @@ static void eth_loop(struct engine_thread *e)
 		/* one reap, one clock read: one second's entry for the batch */
 		smp = counting && e->smp ? &e->smp[sample_index(e, now - t0)]
 					 : NULL;
-		/* every second that ended a fold's length ago is complete in
-		 * this thread and can no more be folded into */
-		if (smp && now - t0 >= ENGINE_FOLD_NS) {
-			unsigned sealed =
-				sample_index(e, now - t0 - ENGINE_FOLD_NS);
-			if (sealed > atomic_load_explicit(&e->smp_sealed,
-							  memory_order_relaxed))
-				atomic_store_explicit(&e->smp_sealed, sealed,
-						      memory_order_release);
+		/* once a second: every second that ended a fold's length ago
+		 * is complete in this thread and can no more be folded into */
+		if (smp && now >= seal_at) {
+			uint64_t ended = now - t0 - ENGINE_FOLD_NS;
+			atomic_store_explicit(&e->smp_sealed,
+					      sample_index(e, ended),
+					      memory_order_release);
+			seal_at = t0 + ENGINE_FOLD_NS +
+				  (ended / 1000000000ULL + 1) * 1000000000ULL;
 		}
 		for (int i = 0; i < n; i++) {
 			struct tgt_io *io = e->done[i];

@@ -232,14 +232,13 @@ async function main() {
   });
 
   await step('the counters card draws the engine against the device and the CPU', async () => {
-    await page.waitForFunction(() => document.getElementById('counters-cpu-chart')?.dataset.rendered === '1', null, { timeout: 10000 });
-    const got = await page.evaluate(() => ['counters-io-chart', 'counters-cpu-chart'].map((id) => {
-      const c = document.getElementById(id);
-      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-      let opaque = 0;
-      for (let i = 3; i < d.length; i += 4) if (d[i]) opaque++;
-      return { opaque, labels: window.Chart.getChart(c)?.data.datasets.map((x) => x.label) ?? [] };
-    }));
+    const ids = ['counters-io-chart', 'counters-cpu-chart'];
+    await page.waitForFunction((ids) => ids.every((id) => document.getElementById(id)?.dataset.rendered === '1'), ids, { timeout: 10000 });
+    const got = [];
+    for (const id of ids) {
+      got.push({ opaque: await canvasDrawn(page, `#${id}`),
+        labels: await page.$eval(`#${id}`, (c) => window.Chart.getChart(c)?.data.datasets.map((x) => x.label) ?? []) });
+    }
     assert.ok(got[0].opaque > 2000 && got[1].opaque > 2000, JSON.stringify(got.map((g) => g.opaque)));
     assert.ok(got[0].labels.includes('engine IOPS') && got[1].labels.includes('busiest core %'), JSON.stringify(got));
     // a device when the target is on one (the card names it)

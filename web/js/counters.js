@@ -8,7 +8,6 @@
 import { h } from './dom.js';
 import { fmtFixed } from './format.js';
 import { ChartSet, makeChart, drawn } from './charts.js';
-import { api } from './api.js';
 
 const charts = new ChartSet();
 export const stopCountersView = () => charts.clear();
@@ -36,7 +35,7 @@ const line = (label, data, color, axis, dash, wide = false) => ({
   borderDash: dash, pointRadius: 1.5, borderWidth: wide ? 6 : 2, tension: 0, spanGaps: false,
 });
 
-/** {card, draw(animate)}: the run page's counters card; draw fetches the samples and fills it (or says there are none). */
+/** {card, draw(samples, animate)}: the run page's counters card; draw fills it from samples, a promise of the run's seconds (or says there are none). */
 export function countersView(run) {
   charts.clear();
   const ioCanvas = h('canvas', { id: 'counters-io-chart', 'aria-label': 'engine IOPS and MB/s against the device\'s, per second' });
@@ -45,10 +44,10 @@ export function countersView(run) {
   const card = h('section', { class: 'card', id: 'counters-card' },
     h('h2', null, 'Host and device counters ', h('span', { class: 'unit' }, '(per second, tests back to back: what the engine did against what the device under the target and the CPUs did)')),
     note, h('div', { class: 'chart-box' }, ioCanvas), h('div', { class: 'chart-box' }, cpuCanvas));
-  const draw = async (animate = true) => {
+  const draw = async (seconds, animate = true) => {
     let samples;
     try {
-      samples = (await api('GET', `/runs/${run.id}/samples`)).json.samples ?? [];
+      samples = await seconds;
     } catch (e) {
       note.textContent = `Could not load samples: ${e.message}`;
       return;
@@ -63,7 +62,6 @@ export function countersView(run) {
     note.textContent = dev
       ? `Device ${dev.name}${dev.members?.length ? ` (members ${dev.members.map((m) => m.name).join(', ')})` : ''}: /sys/block/${dev.name}/stat; CPU and memory: /proc/stat, /proc/meminfo.`
       : 'No block device under this target (a share, tmpfs or the null engine): CPU and memory only.';
-    charts.drop(ioCanvas);
     charts.add(makeChart(ioCanvas, {
       type: 'line',
       data: { datasets: [
@@ -82,7 +80,6 @@ export function countersView(run) {
         },
       },
     }, animate));
-    charts.drop(cpuCanvas);
     charts.add(makeChart(cpuCanvas, {
       type: 'line',
       data: { datasets: [

@@ -11,7 +11,7 @@ import { loadCatalogue, findProfile } from './state.js';
 import { ACTIVE } from './jobs.js';
 import { profileView, stopProfileView } from './runviews.js';
 import { countersView, stopCountersView } from './counters.js';
-import { steadyView, stopSteadyView, steadyResult } from './steady.js';
+import { steadyView, stopSteadyView } from './steady.js';
 import { probeCard, specCard, notesCard, iterationsCard, latencyCard, planCard, warningText } from './rundetails.js';
 import { wireCard } from './runwire.js';
 
@@ -110,7 +110,7 @@ function tilesGrid(run, { names, cols, planned }, find, job) {
       grid.append(h('div', {
         class: `tile rw-${rw}${best ? '' : ' tile-empty'}${active ? ' tile-active' : ''}`,
         dataset: { test: name, rw },
-        title: best ? `${name} ${rw}: ${isNum(best.iteration) ? `best iteration ${best.iteration}` : best.iteration}` : isPlanned ? 'not measured' : 'not part of this profile',
+        title: best ? `${name} ${rw}: ${best.window ? `rounds ${best.window.first}–${best.window.last}, window average` : `best iteration ${best.iteration}`}` : isPlanned ? 'not measured' : 'not part of this profile',
       },
       h('div', { class: 'tile-mbs' }, best ? fmtMBs(best.mb_s) : '–'),
       h('div', { class: 'tile-small' },
@@ -158,7 +158,7 @@ function liveCard(job) {
 
 function renderRun(run, cat, { job = null, refresh = false } = {}) {
   const tests = run.tests ?? [];
-  const find = (test, rw) => steadyResult(tests.find((t) => t.test === test && t.rw === rw));
+  const find = (test, rw) => tests.find((t) => t.test === test && t.rw === rw);
   const prof = findProfile(cat.profiles, run.profile);
   const layout = tileLayout(run, prof);
   const canvas = h('canvas', { id: 'run-chart', 'aria-label': 'MB/s per test, read and write' });
@@ -190,8 +190,10 @@ function renderRun(run, cat, { job = null, refresh = false } = {}) {
   drawRunChart(canvas, layout, find, !refresh);
   extra.draw?.(!refresh);
   steady.draw?.(!refresh);
-  drawSamplesChart(samplesCanvas, run.id, !refresh);
-  counters.draw(!refresh);
+  // one fetch of the seconds for both charts
+  const samples = api('GET', `/runs/${run.id}/samples`).then((r) => r.json.samples ?? []);
+  drawSamplesChart(samplesCanvas, run.id, samples, !refresh);
+  counters.draw(samples, !refresh);
 }
 
 // A warning's kind: its words without the test it names (before the first
@@ -245,11 +247,11 @@ function drawRunChart(canvas, { names, cols }, find, animate = true) {
   }, animate);
 }
 
-/** One line per test and direction over the run's time axis. */
-async function drawSamplesChart(canvas, runId, animate = true) {
+/** One line per test and direction over the run's time axis; samples: a promise of the run's seconds. */
+async function drawSamplesChart(canvas, runId, samples, animate = true) {
   let data;
   try {
-    data = (await api('GET', `/runs/${runId}/samples`)).json;
+    data = await samples;
   } catch (e) {
     canvas.replaceWith(h('p', { class: 'error-text' }, `Could not load samples: ${e.message}`));
     return;
@@ -257,7 +259,7 @@ async function drawSamplesChart(canvas, runId, animate = true) {
   if (view.id !== runId || !canvas.isConnected) return;
   const series = new Map();
   let t = 0;
-  for (const s of data.samples ?? []) {
+  for (const s of data) {
     const key = `${s.test} ${s.rw}`;
     if (!series.has(key)) series.set(key, { rw: s.rw, points: [] });
     const v = s[s.rw] ?? s.read;

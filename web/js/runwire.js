@@ -10,8 +10,8 @@ const pct = (v) => (isNum(v) ? `${fmtFixed(v * 100, 1)} %` : '–');
 
 /** The wire MB/s a test's direction is set against (a mix: by time). */
 function wireRate(w, t) {
-  const r = { read: 1, write: 0 }[t.rw];
-  if (r !== undefined) return r ? w.from_server_mb_s : w.to_server_mb_s;
+  if (t.rw === 'read') return w.from_server_mb_s;
+  if (t.rw === 'write') return w.to_server_mb_s;
   const b = t.best;
   return b && isNum(b.wire_efficiency) && b.wire_efficiency > 0 ? b.mb_s / b.wire_efficiency : null;
 }

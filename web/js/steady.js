@@ -13,17 +13,6 @@ const UNITS = { iops: 'IOPS', mb_s: 'MB/s (10⁶ B/s)', lat_mean_us: 'mean laten
 
 export const stopSteadyView = () => charts.clear();
 
-/**
- * The test as the tiles and the bar chart show it: a test with a steady
- * state shows its result, the window's average (its `best` replaced by
- * it, `iteration` naming the window), as the PTS reports it.
- */
-export function steadyResult(t) {
-  const r = t?.steady_state?.result, m = t?.steady_state?.measurement;
-  if (!r || !t.best) return t;
-  return { ...t, best: { ...t.best, ...r, iteration: `rounds ${m.first}–${m.last}, window average` } };
-}
-
 /** Shades the x range [from, to] (category indices) behind the lines. */
 const windowShade = (from, to) => ({
   id: 'steadyWindow',

@@ -334,6 +334,18 @@ int fields_check_members(const struct field *fs, size_t n, json_t *o,
 	return 0;
 }
 
+json_t *fields_pick(const struct field *fs, size_t n, json_t *o, int keep_null)
+{
+	json_t *out = json_object();
+
+	for (size_t i = 0; out && i < n; i++) {
+		json_t *v = json_object_get(o, fs[i].name);
+		if (v && (keep_null || !json_is_null(v)))
+			json_object_set(out, fs[i].name, v);
+	}
+	return out;
+}
+
 int fields_known(const struct field *fs, size_t n, json_t *o, const char *path,
 		 const char *what, struct field_error *e)
 {

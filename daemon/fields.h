@@ -108,6 +108,11 @@ int fields_check_object(const struct field *fs, size_t n, json_t *o,
 int fields_check_members(const struct field *fs, size_t n, json_t *o,
 			 const char *path, struct field_error *e);
 
+/* A new object holding o's members that fs[0 … n) names, and nothing else
+ * (a checked document kept in part); null members too when keep_null.
+ * NULL when out of memory. */
+json_t *fields_pick(const struct field *fs, size_t n, json_t *o, int keep_null);
+
 /* Refuses a key of o not in fs[0 … n) as above; nothing else. */
 int fields_known(const struct field *fs, size_t n, json_t *o, const char *path,
 		 const char *what, struct field_error *e);

@@ -56,19 +56,6 @@ static const struct field device_fields[] = {
 	{ "wait_ms", FIELD_NUMBER, "ms", .min = 0, .max = BIG },
 };
 
-/* A new object holding o's members that fs names (not null). */
-static json_t *pick(const struct field *fs, size_t n, json_t *o)
-{
-	json_t *out = json_object();
-
-	for (size_t i = 0; out && i < n; i++) {
-		json_t *v = json_object_get(o, fs[i].name);
-		if (v && !json_is_null(v))
-			json_object_set(out, fs[i].name, v);
-	}
-	return out;
-}
-
 /* *text = o's device (and its members) checked and picked. */
 static int device_of(json_t *o, const char *at, char **text,
 		     struct field_error *e)
@@ -84,7 +71,7 @@ static int device_of(json_t *o, const char *at, char **text,
 		return field_fail(e, at, "members must be a list");
 	if (json_array_size(members) > 8)
 		return field_fail(e, at, "more than 8 members");
-	out = pick(device_fields, FIELDS_N(device_fields), o);
+	out = fields_pick(device_fields, FIELDS_N(device_fields), o, 0);
 	list = json_array();
 	json_array_foreach(members, i, m)
 	{
@@ -95,8 +82,9 @@ static int device_of(json_t *o, const char *at, char **text,
 			json_decref(list);
 			return -EINVAL;
 		}
-		json_array_append_new(
-			list, pick(device_fields, FIELDS_N(device_fields), m));
+		json_array_append_new(list, fields_pick(device_fields,
+							FIELDS_N(device_fields),
+							m, 0));
 	}
 	json_object_set_new(out, "members", list);
 	*text = json_dumps(out, JSON_COMPACT);
@@ -121,7 +109,7 @@ int import_native_counters(json_t *s, const char *at, char **host,
 		if (fields_check_members(host_fields, FIELDS_N(host_fields), h,
 					 path, e) < 0)
 			return -EINVAL;
-		out = pick(host_fields, FIELDS_N(host_fields), h);
+		out = fields_pick(host_fields, FIELDS_N(host_fields), h, 0);
 		*host = json_dumps(out, JSON_COMPACT);
 		json_decref(out);
 		if (!*host)

@@ -69,11 +69,12 @@ int job_wire(struct job_run *jr)
 
 	if (json_is_object(b)) {
 		job_phase(jr, "baseline", NULL, NULL, 0);
-		rc = wire_measure(b, &jr->wire, jr->error, sizeof(jr->error));
+		rc = wire_measure(b, jr->cancel, &jr->wire, jr->error,
+				  sizeof(jr->error));
 	}
 	json_decref(o);
 	/* not a connection lost mid-run (jobq's explain): nothing ran */
-	if (rc < 0)
+	if (rc < 0 && rc != -ECANCELED)
 		return -EIO;
 	/* cancelled while the wire was measured: no test starts */
 	return jr->cancel && atomic_load(jr->cancel) ? -ECANCELED : 0;

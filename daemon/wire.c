@@ -69,7 +69,7 @@ static const struct field wire_doc_fields[] = {
 
 int wire_from_doc(json_t *run, char **out, struct field_error *e)
 {
-	json_t *w = json_object_get(run, "wire"), *keep = NULL, *v;
+	json_t *w = json_object_get(run, "wire"), *keep;
 	size_t n = FIELDS_N(wire_doc_fields);
 
 	*out = NULL;
@@ -78,11 +78,8 @@ int wire_from_doc(json_t *run, char **out, struct field_error *e)
 	if (fields_check_members(wire_doc_fields, n, w, "wire", e) < 0)
 		return -EINVAL;
 	/* what the document describes (Wire), and nothing else */
-	if (!(keep = json_object()))
+	if (!(keep = fields_pick(wire_doc_fields, n, w, 1)))
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		if ((v = json_object_get(w, wire_doc_fields[i].name)))
-			json_object_set(keep, wire_doc_fields[i].name, v);
 	*out = json_dumps(keep, JSON_COMPACT);
 	json_decref(keep);
 	return *out ? 0 : -ENOMEM;
@@ -175,47 +172,36 @@ int wire_parse_iperf(const char *text, struct wire_dir *d, char *err,
 	if (json_is_integer(json_object_get(tx, "retransmits")))
 		d->retransmits =
 			json_integer_value(json_object_get(tx, "retransmits"));
+	if ((msg = json_string_value(json_object_get(
+		     json_object_get(root, "start"), "version"))))
+		snprintf(d->version, sizeof(d->version), "%s",
+			 strncmp(msg, "iperf ", 6) == 0 ? msg + 6 : msg);
 out:
 	json_decref(root);
 	return rc;
 }
 
-/* iperf3's version from its JSON ("iperf 3.12" → "3.12"), into buf. */
-static void iperf_version(const char *text, char *buf, size_t len)
-{
-	json_t *root = json_loads(text, 0, NULL);
-	const char *v = json_string_value(
-		json_object_get(json_object_get(root, "start"), "version"));
-
-	snprintf(buf, len, "%s",
-		 !v				? ""
-		 : strncmp(v, "iperf ", 6) == 0 ? v + 6
-						: v);
-	json_decref(root);
-}
-
-int wire_measure(json_t *b, json_t **out, char *err, size_t len)
+int wire_measure(json_t *b, const atomic_int *cancel, json_t **out, char *err,
+		 size_t len)
 {
 	const char *host = json_string_value(json_object_get(b, "host"));
 	int port = (int)json_integer_value(json_object_get(b, "port"));
 	int dur = (int)json_integer_value(json_object_get(b, "duration_s"));
 	int streams = (int)json_integer_value(json_object_get(b, "streams"));
 	struct wire_dir d[2];
-	char *json = NULL, why[300], at[32], version[32] = "";
+	char *json = NULL, why[300], at[32];
 	int rc = 0;
 
 	*out = NULL;
 	log_utc_now(at);
 	for (int reverse = 0; reverse < 2 && rc == 0; reverse++) {
 		if ((rc = wire_run_iperf(host, port, dur, streams, reverse,
-					 &json, why, sizeof(why))) == 0 &&
-		    (rc = wire_parse_iperf(json, &d[reverse], why,
-					   sizeof(why))) == 0 &&
-		    !version[0])
-			iperf_version(json, version, sizeof(version));
+					 cancel, &json, why, sizeof(why))) == 0)
+			rc = wire_parse_iperf(json, &d[reverse], why,
+					      sizeof(why));
 		free(json);
 		json = NULL;
-		if (rc < 0)
+		if (rc < 0 && rc != -ECANCELED)
 			snprintf(err, len,
 				 "baseline: iperf3 to %.100s port %d (%s) "
 				 "failed: %.200s; no SMB test was run",
@@ -239,7 +225,7 @@ int wire_measure(json_t *b, json_t **out, char *err, size_t len)
 				      : json_null(),
 		"to_server_seconds", d[0].seconds, "from_server_seconds",
 		d[1].seconds, "measured_at", at, "iperf",
-		version[0] ? version : NULL);
+		d[0].version[0] ? d[0].version : NULL);
 	return *out ? 0 : -ENOMEM;
 }
 

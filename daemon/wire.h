@@ -23,6 +23,7 @@
 #ifndef STORBENCH_WIRE_H
 #define STORBENCH_WIRE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,6 +55,8 @@ struct wire_dir {
 	int64_t bytes;	     /* end.sum_received.bytes */
 	int64_t retransmits; /* the sender's (end.sum_sent.retransmits), -1
 				when iperf3 does not say */
+	char version[32];    /* start.version without "iperf " ("3.12"), or
+				"" */
 };
 
 /*
@@ -74,9 +77,11 @@ int wire_from_request(json_t *root, const char *server, json_t **out,
  * duration_s, streams, to_server_mb_s, from_server_mb_s,
  * to_server_retransmits, from_server_retransmits, measured_at, iperf}.
  * A negative errno with a sentence in err that starts with "baseline"
- * (the server could not be reached, refused, died).
+ * (the server could not be reached, refused, died); -ECANCELED as soon as
+ * *cancel (NULL: never) is set, the child killed.
  */
-int wire_measure(json_t *b, json_t **out, char *err, size_t len);
+int wire_measure(json_t *b, const atomic_int *cancel, json_t **out, char *err,
+		 size_t len);
 
 /*
  * Parses iperf3's JSON output text into *d. 0; -EPROTO when it is not
@@ -111,10 +116,12 @@ int wire_same_server(const char *host, const char *server, char *buf,
  * One direction (reverse 0: client → server, 1: server → client) in a
  * child: iperf3's JSON output into *json (malloc'd, the caller frees).
  * 0; a negative errno with a sentence in err (the child could not run,
- * gave no answer in time).
+ * gave no answer in time); -ECANCELED within 0.2 s of *cancel (NULL:
+ * never) being set. A child that has not answered is killed.
  */
 int wire_run_iperf(const char *host, int port, int duration_s, int streams,
-		   int reverse, char **json, char *err, size_t len);
+		   int reverse, const atomic_int *cancel, char **json,
+		   char *err, size_t len);
 
 /* The child's entry: argv after the program name: ("wire-iperf", HOST,
  * PORT, DURATION_S, STREAMS, REVERSE). Writes iperf3's JSON to fd 1 (the

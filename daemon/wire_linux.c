@@ -10,7 +10,8 @@
  * death), runs one client test with JSON output and writes that JSON —
  * or {"error": …} in iperf3's words — to the socket it was given, then
  * exits. The daemon reads until end of file, for at most the test's
- * length plus a margin, and kills a child that overstays.
+ * length plus a margin, and kills a child that overstays, or that has not
+ * answered when the job is cancelled (looked at every 0.2 s).
  */
 #include "wire.h"
 
@@ -24,7 +25,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <iperf_api.h>
@@ -86,9 +86,14 @@ int wire_same_server(const char *host, const char *server, char *buf,
 	return same;
 }
 
+/* how often a waiting daemon looks at the job's cancel flag, ms */
+#define CANCEL_POLL_MS 200
+
 /* Reads fd to end of file into a malloc'd string, until deadline
- * (os_now_ns). 0, -ETIMEDOUT, -EFBIG or -errno. */
-static int read_all(int fd, uint64_t deadline, char **out)
+ * (os_now_ns) or *cancel (NULL: never). 0, -ETIMEDOUT, -ECANCELED, -EFBIG
+ * or -errno. */
+static int read_all(int fd, uint64_t deadline, const atomic_int *cancel,
+		    char **out)
 {
 	size_t n = 0, cap = 65536;
 	char *buf = malloc(cap), *nb;
@@ -98,13 +103,19 @@ static int read_all(int fd, uint64_t deadline, char **out)
 		return -ENOMEM;
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		uint64_t now = os_now_ns();
+		uint64_t now = os_now_ns(), ms;
 		ssize_t k;
+		if (cancel && atomic_load(cancel)) {
+			rc = -ECANCELED;
+			break;
+		}
 		if (now >= deadline) {
 			rc = -ETIMEDOUT;
 			break;
 		}
-		if (poll(&p, 1, (int)((deadline - now) / 1000000 + 1)) < 0) {
+		ms = (deadline - now) / 1000000 + 1;
+		if (poll(&p, 1,
+			 ms < CANCEL_POLL_MS ? (int)ms : CANCEL_POLL_MS) < 0) {
 			if (errno == EINTR)
 				continue;
 			rc = -errno;
@@ -141,13 +152,14 @@ static int read_all(int fd, uint64_t deadline, char **out)
 }
 
 int wire_run_iperf(const char *host, int port, int duration_s, int streams,
-		   int reverse, char **json, char *err, size_t len)
+		   int reverse, const atomic_int *cancel, char **json,
+		   char *err, size_t len)
 {
 	char p[16], d[16], s[16], r[4];
 	char *argv[] = { "storbench", "wire-iperf", (char *)host, p, d, s,
 			 r,	      NULL };
 	pid_t pid;
-	int sock, status = 0, rc;
+	int sock, rc;
 
 	*json = NULL;
 	snprintf(p, sizeof(p), "%d", port);
@@ -162,11 +174,10 @@ int wire_run_iperf(const char *host, int port, int duration_s, int streams,
 	rc = read_all(sock,
 		      os_now_ns() + (uint64_t)(duration_s + CHILD_MARGIN_S) *
 					    1000000000ULL,
-		      json);
-	close(sock);
-	if (rc == -ETIMEDOUT)
-		kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
+		      cancel, json);
+	/* a child that has not answered (late, cancelled, too much) is
+	 * killed, not waited for */
+	child_reap(pid, sock, rc < 0);
 	if (rc == 0 && !(*json)[0]) {
 		free(*json);
 		*json = NULL;
@@ -176,24 +187,15 @@ int wire_run_iperf(const char *host, int port, int duration_s, int streams,
 		snprintf(err, len, "%s",
 			 rc == -ETIMEDOUT ? "no answer in time"
 			 : rc == -EIO ? "its process ended without an answer"
-				      : strerror(-rc));
+			 : rc == -ECANCELED ? "the job was cancelled"
+					    : strerror(-rc));
 	return rc;
 }
 
-/* Writes all of text to fd. */
+/* Writes all of text to fd (a failure: the daemon is gone). */
 static void put(int fd, const char *text)
 {
-	size_t n = strlen(text);
-
-	while (n) {
-		ssize_t k = write(fd, text, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return;
-		text += k;
-		n -= (size_t)k;
-	}
+	(void)child_full_io(fd, (void *)text, strlen(text), 1);
 }
 
 /* The child: one iperf3 client test, its JSON to out. */

@@ -31,8 +31,10 @@ int wire_same_server(const char *host, const char *server, char *buf,
 }
 
 int wire_run_iperf(const char *host, int port, int duration_s, int streams,
-		   int reverse, char **json, char *err, size_t len)
+		   int reverse, const atomic_int *cancel, char **json,
+		   char *err, size_t len)
 {
+	(void)cancel;
 	(void)host;
 	(void)port;
 	(void)duration_s;

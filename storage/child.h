@@ -12,6 +12,7 @@
 #ifndef STORBENCH_CHILD_H
 #define STORBENCH_CHILD_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 /* The program spawned: /proc/self/exe unless a test names another (which
@@ -27,5 +28,19 @@ void child_set_program(const char *path);
  * errno when no socket or no process could be made.
  */
 int child_spawn(char *const argv[], char *const env[], pid_t *pid, int *sock);
+
+/* Closes sock (unless < 0), kills the child first when kill_it, and reaps
+ * it; its wait status. */
+int child_reap(pid_t pid, int sock, int kill_it);
+
+/* All len bytes of buf read from (out 0) or written to (out 1) fd,
+ * through EINTR and short transfers. 0, -EPIPE at end of file, or
+ * -errno. */
+int child_full_io(int fd, void *buf, size_t len, int out);
+
+/* a then b (blen may be 0) written to fd in one writev where it can;
+ * 0 or a negative errno as child_full_io. */
+int child_write2(int fd, const void *a, size_t alen, const void *b,
+		 size_t blen);
 
 #endif

@@ -131,15 +131,6 @@ struct smb_req {
 	uint32_t write;
 };
 
-/* Reads (out 0) or writes (out 1) all len bytes on fd, retrying on EINTR
- * and short transfers. Returns 0, or -errno (-EPIPE at end of file). */
-int smb_full_io(int fd, void *buf, size_t len, int out);
-
-/* Writes a then b (b may be empty) in one system call where the socket
- * takes both: a request and its data, an answer and its data. Returns 0
- * or -errno. */
-int smb_write2(int fd, const void *a, size_t alen, const void *b, size_t blen);
-
 /* The child's entry: argv after the program name ("smb-worker", URL) or
  * ("smb-op", OP, URL, URL2, SIZE). Returns the exit status. */
 int smb_child_main(int argc, char **argv);

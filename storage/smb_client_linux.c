@@ -29,6 +29,8 @@
 
 #include <libsmbclient.h>
 
+#include "child.h"
+
 #if defined(__SANITIZE_ADDRESS__)
 /* Sanitizer builds (the tests): libtalloc, under libsmbclient, keeps blocks
  * for the process's life; they are not leaks. */
@@ -71,9 +73,9 @@ static void session_from_env(void)
 	sess.require_encryption =
 		(v = getenv("STORBENCH_SMB_ENCRYPTION")) && *v == '1';
 	/* the password: the first bytes on the socket (tgt_smb.c) */
-	if (smb_full_io(0, &len, sizeof(len), 0) == 0 &&
+	if (child_full_io(0, &len, sizeof(len), 0) == 0 &&
 	    len < sizeof(sess.password) &&
-	    smb_full_io(0, sess.password, len, 0) == 0)
+	    child_full_io(0, sess.password, len, 0) == 0)
 		sess.password[len] = '\0';
 	else
 		sess.password[0] = '\0';
@@ -186,9 +188,9 @@ static int worker_main(const char *url)
 	errno = 0;
 	f = c ? smbc_getFunctionOpen(c)(c, url, O_RDWR, 0) : NULL;
 	ready = f ? 0 : neg_errno();
-	if (smb_full_io(1, &ready, sizeof(ready), 1) < 0 || ready < 0)
+	if (child_full_io(1, &ready, sizeof(ready), 1) < 0 || ready < 0)
 		return 1;
-	while (smb_full_io(0, &rq, sizeof(rq), 0) == 0) {
+	while (child_full_io(0, &rq, sizeof(rq), 0) == 0) {
 		int64_t res;
 		ssize_t n = 0;
 		uint64_t off = 0;
@@ -199,7 +201,7 @@ static int worker_main(const char *url)
 			buf = b;
 			cap = rq.len;
 		}
-		if (rq.write && smb_full_io(0, buf, rq.len, 0) < 0)
+		if (rq.write && child_full_io(0, buf, rq.len, 0) < 0)
 			break;
 		errno = 0;
 		res = smbc_getFunctionLseek(c)(c, f, (off_t)rq.offset,
@@ -217,8 +219,8 @@ static int worker_main(const char *url)
 		}
 		if (res == 0)
 			res = n < 0 ? neg_errno() : (int64_t)off;
-		if (smb_write2(1, &res, sizeof(res), buf,
-			       !rq.write && res > 0 ? (size_t)res : 0) < 0)
+		if (child_write2(1, &res, sizeof(res), buf,
+				 !rq.write && res > 0 ? (size_t)res : 0) < 0)
 			break;
 	}
 	smbc_getFunctionClose(c)(c, f);
@@ -515,7 +517,7 @@ static int op_main(const char *op, const char *url, const char *url2,
 		}
 		smbc_free_context(c, 1);
 	}
-	return smb_full_io(1, &in, sizeof(in), 1) < 0;
+	return child_full_io(1, &in, sizeof(in), 1) < 0;
 }
 
 int smb_child_main(int argc, char **argv)

@@ -30,13 +30,11 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "child.h"
@@ -113,55 +111,11 @@ static int spawn_child(const struct smb_session *s, char *const argv[],
 	{
 		uint32_t len =
 			(uint32_t)strnlen(s->password, sizeof(s->password));
-		if ((rc = smb_write2(*sock, &len, sizeof(len), s->password,
-				     len)) < 0) {
-			close(*sock);
-			kill(*pid, SIGKILL);
-			waitpid(*pid, NULL, 0);
+		if ((rc = child_write2(*sock, &len, sizeof(len), s->password,
+				       len)) < 0) {
+			child_reap(*pid, *sock, 1);
 			return rc;
 		}
-	}
-	return 0;
-}
-
-int smb_write2(int fd, const void *a, size_t alen, const void *b, size_t blen)
-{
-	struct iovec v[2] = { { (void *)a, alen }, { (void *)b, blen } };
-	struct iovec *p = v;
-	int n = blen ? 2 : 1;
-
-	while (n) {
-		ssize_t k = writev(fd, p, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return k < 0 ? -errno : -EPIPE;
-		/* a short write: step past what went */
-		while (n && (size_t)k >= p->iov_len) {
-			k -= (ssize_t)p->iov_len;
-			p++;
-			n--;
-		}
-		if (n) {
-			p->iov_base = (char *)p->iov_base + k;
-			p->iov_len -= (size_t)k;
-		}
-	}
-	return 0;
-}
-
-int smb_full_io(int fd, void *buf, size_t len, int out)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = out ? write(fd, p, len) : read(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EPIPE;
-		p += n;
-		len -= (size_t)n;
 	}
 	return 0;
 }
@@ -195,18 +149,15 @@ int smb_op(const struct smb_session *s, const char *op, const char *url,
 			n = poll(&pfd, 1, SMB_CHECK_TIMEOUT_MS);
 		while (n < 0 && errno == EINTR);
 		if (n == 0) {
-			kill(pid, SIGKILL);
-			close(sock);
-			waitpid(pid, NULL, 0);
+			child_reap(pid, sock, 1);
 			memset(info, 0, sizeof(*info));
 			info->err = -ETIMEDOUT;
 			info->stage = SMB_STAGE_CONNECT;
 			return 0;
 		}
 	}
-	rc = smb_full_io(sock, info, sizeof(*info), 0);
-	close(sock);
-	waitpid(pid, NULL, 0);
+	rc = child_full_io(sock, info, sizeof(*info), 0);
+	child_reap(pid, sock, 0);
 	if (rc < 0) {
 		memset(info, 0, sizeof(*info));
 		return -EIO; /* the child died before it answered */
@@ -243,10 +194,9 @@ static int smb_worker_init(void *arg, unsigned i, void **wctx)
 		return rc;
 	}
 	/* the worker says whether it could open the file */
-	if ((rc = smb_full_io(w->sock, &ready, sizeof(ready), 0)) < 0 ||
+	if ((rc = child_full_io(w->sock, &ready, sizeof(ready), 0)) < 0 ||
 	    ready < 0) {
-		close(w->sock);
-		waitpid(w->pid, NULL, 0);
+		child_reap(w->pid, w->sock, 0);
 		free(w);
 		return rc < 0 ? -EIO : (int)ready;
 	}
@@ -261,12 +211,12 @@ static int64_t smb_transfer(void *wctx, struct tgt_io *io)
 	int64_t res;
 	int rc;
 
-	if ((rc = smb_write2(w->sock, &rq, sizeof(rq), io->buf,
-			     io->write ? io->len : 0)) < 0 ||
-	    (rc = smb_full_io(w->sock, &res, sizeof(res), 0)) < 0)
+	if ((rc = child_write2(w->sock, &rq, sizeof(rq), io->buf,
+			       io->write ? io->len : 0)) < 0 ||
+	    (rc = child_full_io(w->sock, &res, sizeof(res), 0)) < 0)
 		return -ECONNRESET; /* the worker died: its connection did */
 	if (!io->write && res > 0 &&
-	    smb_full_io(w->sock, io->buf, (size_t)res, 0) < 0)
+	    child_full_io(w->sock, io->buf, (size_t)res, 0) < 0)
 		return -ECONNRESET;
 	return res;
 }
@@ -275,8 +225,8 @@ static void smb_worker_fini(void *wctx)
 {
 	struct smb_worker *w = wctx;
 
-	close(w->sock); /* the worker sees end of file and exits */
-	waitpid(w->pid, NULL, 0);
+	/* the worker sees end of file and exits */
+	child_reap(w->pid, w->sock, 0);
 	free(w);
 }
 

@@ -13,6 +13,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn, spawnSync } from 'node:child_process';
@@ -284,6 +285,35 @@ test('the wire baseline: TCP both ways by iperf3, each result against it, carrie
     assert.equal(failed.state, 'failed');
     assert.match(failed.error, new RegExp(`^baseline: iperf3 to 127\\.0\\.0\\.1 port ${closed} .*Connection refused.*no SMB test was run`), failed.error);
     assert.equal(failed.run_id, null, 'no run: nothing was measured');
+
+    // a server that takes the connection and never answers: a cancel
+    // stops the baseline at once (the child killed), not after its 30 s
+    const silent = net.createServer(() => {});
+    await new Promise((res) => silent.listen(0, '127.0.0.1', res));
+    try {
+      const c = await api(d.url, 'POST', '/api/v1/jobs', {
+        target: smb.share('bench'), credential: 'filer', profile: 'custom', size: '16MiB',
+        iterations: 1, duration_s: 1, tests: tests.slice(0, 1), baseline: { port: silent.address().port, duration_s: 30 },
+      });
+      assert.equal(c.status, 202, c.text);
+      let j;
+      for (let i = 0; i < 100 && j?.progress?.phase !== 'baseline'; i++) {
+        await sleep(100);
+        j = (await api(d.url, 'GET', `/api/v1/jobs/${c.json.id}`)).json;
+      }
+      assert.equal(j.progress?.phase, 'baseline', JSON.stringify(j));
+      await sleep(1000); // well inside iperf3's exchange
+      const t0 = Date.now();
+      assert.equal((await api(d.url, 'DELETE', `/api/v1/jobs/${c.json.id}`)).status, 202);
+      const ended = await waitJob(d.url, c.json.id, 30000);
+      const took = Date.now() - t0;
+      console.log(`  # a cancel during the baseline ended the job in ${took} ms`);
+      assert.equal(ended.state, 'cancelled', ended.error);
+      assert.ok(took < 3000, `cancelled after ${took} ms`);
+      assert.equal(ended.run_id, null, 'no run: nothing was measured');
+    } finally {
+      silent.close();
+    }
   } finally {
     srv.kill();
   }

@@ -32,6 +32,7 @@ static void test_parse(void)
 	ASSERT_NEAR_REL(d.seconds, 1.000411, 1e-12);
 	ASSERT_EQ(d.bytes, 1599000000);
 	ASSERT_EQ(d.retransmits, 59);
+	ASSERT_TRUE(strcmp(d.version, "3.12") == 0);
 	/* iperf3's own failure, in its words */
 	ASSERT_EQ(wire_parse_iperf("{\"start\": {}, \"intervals\": [], "
 				   "\"end\": {}, \"error\": \"unable to "

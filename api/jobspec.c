@@ -254,6 +254,25 @@ static int refuse_untaken(json_t *root, const struct preset *pr,
 
 /* Explicit iterations on a job whose every test runs steady-state rounds:
  * they would mean nothing (rounds run until steady, at most max_rounds). */
+/* Does a test of the stored plan (plan_json's text, NULL: none) have a
+ * precondition or a steady state? plan_json writes these members only when
+ * a test has them. */
+static int plan_has_rounds(const char *text)
+{
+	json_t *tests = text ? json_loads(text, 0, NULL) : NULL, *t;
+	size_t i;
+	int has = 0;
+
+	json_array_foreach(tests, i, t)
+	{
+		if (json_object_get(t, "steady_state") ||
+		    json_object_get(t, "precondition"))
+			has = 1;
+	}
+	json_decref(tests);
+	return has;
+}
+
 static int refuse_rounds_iterations(json_t *root, const struct plan *plan,
 				    struct field_error *e)
 {
@@ -432,9 +451,7 @@ static int parse_compare_with(json_t *root, const struct preset *pr,
 		rc = field_fail(e, "compare_with",
 				"a raw device target is not interleaved with "
 				"others: compare directories or shares");
-	} else if (s->plan_json && (strstr(s->plan_json, "\"steady_state\"") ||
-				    strstr(s->plan_json, "\"precondition\""))) {
-		/* plan_json writes these members only when a test has them */
+	} else if (plan_has_rounds(s->plan_json)) {
 		rc = field_fail(e, "compare_with",
 				"an interleaved job runs each test once per "
 				"round: a test with precondition or "

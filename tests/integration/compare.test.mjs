@@ -96,6 +96,13 @@ test('compare_with is refused where it cannot work, naming the field', async () 
   assert.equal(r.json.iterations, 10);
   assert.equal((await api(d.url, 'DELETE', `/api/v1/jobs/${r.json.id}`)).status, 202);
   assert.equal((await waitJob(d.url, r.json.id)).state, 'cancelled');
+  // a plain test is interleaved whatever its name (only a test with a
+  // precondition or a steady state is refused)
+  const named = await api(d.url, 'POST', '/api/v1/jobs', { ...job({ target: dirA,
+    tests: [{ name: 'steady_state', block_size: '4KiB' }, { name: 'precondition', block_size: '4KiB', read_pct: 0 }] }), compare_with: [dirB] });
+  assert.equal(named.status, 202, named.text);
+  assert.equal((await api(d.url, 'DELETE', `/api/v1/jobs/${named.json.id}`)).status, 202);
+  assert.equal((await waitJob(d.url, named.json.id)).state, 'cancelled');
 });
 
 test('one run a side cannot tell without a noise estimate; an A/A series in the archive lets it', async () => {

@@ -327,8 +327,10 @@ static long long cdm_steady(FILE *f, json_t *tests, const char *eol)
 			fprintf(f,
 				" Steady: %s %s: rounds %lld-%lld of %lld "
 				"averaged, %s%s",
-				json_string_value(json_object_get(t, "test")),
-				json_string_value(json_object_get(t, "rw")),
+				json_string_value(json_object_get(t, "test"))
+					?: "",
+				json_string_value(json_object_get(t, "rw"))
+					?: "",
 				json_integer_value(json_object_get(m, "first")),
 				json_integer_value(json_object_get(m, "last")),
 				n,

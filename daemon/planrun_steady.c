@@ -108,8 +108,12 @@ out:
 	return rc;
 }
 
-int planrun_steady_test(struct planrun_file *f, struct job_run *jr,
-			const struct workload *w, size_t i)
+/* Test i of the plan (w) on f: its precondition, then its steady-state
+ * rounds or, without one, the job's iterations; a precondition's or
+ * steady state's record stored. 0, -ECANCELED or a negative errno with
+ * jr->error. */
+static int plan_test(struct planrun_file *f, struct job_run *jr,
+		     const struct workload *w, size_t i)
 {
 	json_t *rec = json_object(), *pre = NULL;
 	int rc = 0, first = 0, last = 0;
@@ -164,12 +168,8 @@ int planrun_run(struct job_run *jr)
 		if (i > 0)
 			rc = planrun_pause(jr);
 		job_set_iterations(jr, planrun_steps(w, jr->s->iterations));
-		if (rc == 0 && (w->steady.on || w->precondition != WL_PRE_NONE))
-			rc = planrun_steady_test(f, jr, w, i);
-		else
-			for (int it = 1; rc == 0 && it <= jr->s->iterations;
-			     it++)
-				rc = planrun_file_test(f, i, it, NULL);
+		if (rc == 0)
+			rc = plan_test(f, jr, w, i);
 		if (rc == 0)
 			job_tests_done(jr, (int)i + 1);
 	}

@@ -32,13 +32,6 @@ struct planrun_file;
 int planrun_fill(struct planrun_file *f, struct job_run *jr, enum wl_data data,
 		 json_t **out);
 
-/*
- * Test i of plan p on f with its precondition and steady state, its record
- * stored. 0, -ECANCELED or a negative errno with jr->error.
- */
-int planrun_steady_test(struct planrun_file *f, struct job_run *jr,
-			const struct workload *w, size_t i);
-
 /* The rounds a steady test may take, or the job's iterations. */
 int planrun_steps(const struct workload *w, int iterations);
 

@@ -155,7 +155,8 @@ static int skip_small(struct job_run *jr, const struct engine_opts *o)
 	return 1;
 }
 
-/* Each cell's record, judged over the tracking variable's window; why
+/* Each cell's record, judged over the tracking variable's window, stored
+ * in one transaction (every cell summed over the window, or none); why
  * prefixes the warning of a window that did not settle. */
 static int records(struct job_run *jr, const struct plan *p, const double *y,
 		   size_t stride, size_t n, int reached, int small, json_t *pre,
@@ -167,6 +168,8 @@ static int records(struct job_run *jr, const struct plan *p, const double *y,
 
 	steady_check(y + ((size_t)TRACK * 3 + (size_t)s->metric) * stride, n, s,
 		     &tw);
+	if ((rc = archive_batch_begin(jr->a)) < 0)
+		return job_stored(jr, rc);
 	for (size_t i = 0; rc == 0 && i < N_CELLS; i++) {
 		const double *c = y + i * 3 * stride;
 		double mean[3];
@@ -184,13 +187,15 @@ static int records(struct job_run *jr, const struct plan *p, const double *y,
 				    "tracking", json_boolean(i == TRACK));
 		if (i == TRACK)
 			json_object_set(rec, "precondition", pre);
-		rc = job_stored(jr, archive_condition_put(
-					    jr->a, jr->run_id, p->w[i].name,
-					    wl_rw(&p->w[i]), (int)tw.first,
-					    (int)tw.last, rec));
+		rc = rec ? archive_condition_put(jr->a, jr->run_id,
+						 p->w[i].name, wl_rw(&p->w[i]),
+						 (int)tw.first, (int)tw.last,
+						 rec)
+			 : -ENOMEM;
 		json_decref(rec);
 	}
-	if (rc == 0 && !reached) {
+	if ((rc = job_stored(jr, archive_batch_end(jr->a, rc))) == 0 &&
+	    !reached) {
 		char words[400], text[600];
 		steady_words(s, &tw, n, words, sizeof(words));
 		snprintf(text, sizeof(text), "snia-iops, tracking %s: %s%s",
@@ -266,6 +271,17 @@ static int rounds(struct job_run *jr, struct planrun_file *f,
 	return rc;
 }
 
+/* The progress's shape: the fill, then each cell measured (the 0.5 KiB
+ * row's too unless small) in each of at most max_rounds rounds, which are
+ * its iterations. */
+static void cells(struct job_run *jr, const struct plan *p, int small)
+{
+	int n = N_CELLS - (small ? N_MIX : 0);
+
+	job_set_steps(jr, 1 + n * (int)p->w[0].steady.max_rounds, n);
+	job_set_iterations(jr, (int)p->w[0].steady.max_rounds);
+}
+
 static int run(struct job_run *jr)
 {
 	struct plan p = { 0 };
@@ -283,10 +299,7 @@ static int run(struct job_run *jr)
 		rc = -EINVAL;
 	}
 	if (rc == 0) {
-		job_set_steps(jr, 1 + N_CELLS * (int)p.w[0].steady.max_rounds,
-			      N_CELLS);
-		/* its iterations are rounds of every cell */
-		job_set_iterations(jr, (int)p.w[0].steady.max_rounds);
+		cells(jr, &p, 0);
 		rc = planrun_file_open(jr, &p, warned, &f);
 	}
 	if (rc == 0)
@@ -299,8 +312,11 @@ static int run(struct job_run *jr)
 		rc = planrun_fill(f, jr, p.w[0].data, &fill);
 	}
 	if (rc == 0) {
+		int small = skip_small(jr, &o);
+		if (small)
+			cells(jr, &p, small);
 		json_object_update(pre, fill);
-		rc = rounds(jr, f, &p, skip_small(jr, &o), pre, warned);
+		rc = rounds(jr, f, &p, small, pre, warned);
 	}
 	json_decref(fill);
 	json_decref(pre);

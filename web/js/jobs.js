@@ -9,6 +9,7 @@ import { isNum, fmtMBs, fmtFixed, fmtBytes, fmtTime, fmtDuration, secondsBetween
 import { COLORS, hasChart } from './charts.js';
 import { loadRuns, runsAge } from './archive.js';
 import { pollHealth } from './health.js';
+import { allSteady } from './steady.js';
 
 export const ACTIVE = new Set(['queued', 'running']);
 
@@ -180,8 +181,8 @@ function updateJobCard(card, job) {
     : job.started_at ? `started ${fmtTime(job.started_at)}` : `queued ${fmtTime(job.created_at)}`;
   const its = job.compare_with?.length ? 'rounds' : 'it';
   // every test in steady-state rounds: at most max_rounds of round_s
-  const ss = (job.tests ?? []).map((t) => t.steady_state);
-  const steady = ss.length && ss.every(Boolean) && ss.every((x) => x.max_rounds === ss[0].max_rounds && x.round_s === ss[0].round_s);
+  const ss = allSteady(job.tests);
+  const steady = ss?.every((x) => x.max_rounds === ss[0].max_rounds && x.round_s === ss[0].round_s);
   const shape = steady ? `≤ ${ss[0].max_rounds} rounds × ${ss[0].round_s} s (until steady)`
     : `${job.iterations ?? '?'} ${its} × ${job.duration_s ?? '?'} s`;
   parts.meta.textContent = `${target} · ${fmtBytes(job.size)} × ${shape}${labels} · ${when}`;

@@ -4,6 +4,7 @@
 
 import { h, labelChips } from './dom.js';
 import { isNum, fmtMBs, fmtFixed, fmtInt, fmtGB, fmtBytes } from './format.js';
+import { allSteady } from './steady.js';
 
 const kv = (rows) => h('dl', { class: 'kv' }, rows.map(([k, v, title]) => [h('dt', null, k), h('dd', { title: title ?? null }, v ?? '–')]));
 const yesNo = (v) => (v === true ? 'yes' : v === false ? 'no' : '–');
@@ -45,8 +46,8 @@ export function probeCard(run) {
 // Iterations and their duration, or, when every test runs steady-state
 // rounds, the rounds' length and most.
 function roundsRows(spec) {
-  const ss = (spec.tests ?? []).map((t) => t.steady_state);
-  if (ss.length && ss.every(Boolean)) {
+  const ss = allSteady(spec.tests);
+  if (ss) {
     const same = (k) => ss.every((x) => x[k] === ss[0][k]) ? ss[0][k] : 'per test';
     return [['Rounds', `until steady, at most ${same('max_rounds')} (window ${same('window')})`],
       ['Round', `${same('round_s')} s${isNum(spec.ramp_s) && spec.ramp_s > 0 ? ` after a ${spec.ramp_s} s ramp` : ''}`]];

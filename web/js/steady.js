@@ -13,6 +13,12 @@ const UNITS = { iops: 'IOPS', mb_s: 'MB/s (10⁶ B/s)', lat_mean_us: 'mean laten
 
 export const stopSteadyView = () => charts.clear();
 
+/** The tests' steady_state objects when every test has one (the job or run runs rounds, not iterations), else null. */
+export function allSteady(tests) {
+  const ss = (tests ?? []).map((t) => t.steady_state);
+  return ss.length && ss.every(Boolean) ? ss : null;
+}
+
 /** Shades the x range [from, to] (category indices) behind the lines. */
 const windowShade = (from, to) => ({
   id: 'steadyWindow',

@@ -273,8 +273,9 @@ int archive_run_restore(struct archive *a, const struct archive_restore *in,
 		rc = restore_row(a, *run_id, &in->rows[i]);
 	for (size_t i = 0; i < in->n_samples && rc == 0; i++)
 		rc = restore_sample(a, *run_id, &in->samples[i]);
+	/* the run is summed once, below, with its windows */
 	for (size_t i = 0; i < in->n_conds && rc == 0; i++)
-		rc = archive_condition_put(
+		rc = archive_condition_row(
 			a, *run_id, in->conds[i].test, in->conds[i].rw,
 			in->conds[i].window_first, in->conds[i].window_last,
 			in->conds[i].record);

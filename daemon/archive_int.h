@@ -121,6 +121,14 @@ int archive_user_version(struct archive *a, int *version);
  * for a newer schema. */
 int archive_migrate(struct archive *a, const char *path);
 
+/* --- archive_steady.c --- */
+
+/* The test_conditions row of archive_condition_put (archive.h), without
+ * summing the test again: the caller's transaction, which sums. */
+int archive_condition_row(struct archive *a, int64_t run_id, const char *test,
+			  const char *rw, int window_first, int window_last,
+			  json_t *record);
+
 /* --- archive_sums.c --- */
 
 /* Rewrites the summary of test (test, rw) of run run_id from its results;

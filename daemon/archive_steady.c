@@ -17,18 +17,16 @@
 
 #include "archive_int.h"
 
-int archive_condition_put(struct archive *a, int64_t run_id, const char *test,
+int archive_condition_row(struct archive *a, int64_t run_id, const char *test,
 			  const char *rw, int window_first, int window_last,
 			  json_t *record)
 {
-	int own = sqlite3_get_autocommit(a->db), rc;
 	char *text = json_dumps(record, JSON_COMPACT);
 	sqlite3_stmt *st = NULL;
+	int rc;
 
 	if (!text)
 		return -ENOMEM;
-	if (own && (rc = archive_exec(a, "BEGIN IMMEDIATE")) < 0)
-		goto out;
 	if ((rc = archive_prep(a,
 			       "INSERT OR REPLACE INTO test_conditions(run_id,"
 			       " test, rw, window_first, window_last, record)"
@@ -44,13 +42,23 @@ int archive_condition_put(struct archive *a, int64_t run_id, const char *test,
 		sqlite3_bind_text(st, 6, text, -1, SQLITE_STATIC);
 		rc = archive_step_done(a, st, "store steady state");
 	}
-	if (rc == 0)
-		rc = archive_sums_test(a, run_id, test, rw);
-	if (own)
-		rc = archive_tx_end(a, rc);
-out:
 	free(text);
 	return rc;
+}
+
+int archive_condition_put(struct archive *a, int64_t run_id, const char *test,
+			  const char *rw, int window_first, int window_last,
+			  json_t *record)
+{
+	int own = sqlite3_get_autocommit(a->db), rc;
+
+	if (own && (rc = archive_exec(a, "BEGIN IMMEDIATE")) < 0)
+		return rc;
+	rc = archive_condition_row(a, run_id, test, rw, window_first,
+				   window_last, record);
+	if (rc == 0)
+		rc = archive_sums_test(a, run_id, test, rw);
+	return own ? archive_tx_end(a, rc) : rc;
 }
 
 /* A steady-state test's result as its `best`: the window's averages

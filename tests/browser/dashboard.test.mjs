@@ -684,8 +684,11 @@ async function main() {
   await step('live: job cards move with the event stream; without it the page polls every second', async () => {
     await page.goto(`${url}/#/`);
     await page.waitForFunction(() => document.body.dataset.live === 'stream');
-    const job = async () => {
-      const r = await api(url, 'POST', '/api/v1/jobs', { target, profile: 'custom', size: '16MiB', iterations: 1, duration_s: 3,
+    // a job posted here, not from the page: an idle page polling finds it
+    // at its next poll (up to 3 s: the stream's retry polls too), so the
+    // polled job runs long enough to be seen running, then watched 2.4 s
+    const job = async (duration_s = 3) => {
+      const r = await api(url, 'POST', '/api/v1/jobs', { target, profile: 'custom', size: '16MiB', iterations: 1, duration_s,
         tests: [{ name: 'RND4K Q4T1', block_size: '4KiB', queue_depth: 4 }] });
       assert.equal(r.status, 202, r.text);
       return r.json.id;
@@ -711,7 +714,7 @@ async function main() {
     await page.route('**/api/v1/events', (r) => r.abort());
     await page.reload();
     await page.waitForFunction(() => document.body.dataset.live === 'polling');
-    const polled = await watch(await job(), 'updating every second');
+    const polled = await watch(await job(8), 'updating every second');
     assert.ok(polled >= 2, `${polled} different progress texts over 2.4 s by polling`);
     await page.unroute('**/api/v1/events');
     state.pageErrors.splice(errorsBefore, Infinity,

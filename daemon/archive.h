@@ -251,9 +251,11 @@ int archive_import(struct archive *a, const struct archive_import_in *in,
  * another archive needs and the API's run leaves out: each iteration's
  * "raw": {window_ns, lat_sum_ns (integers, ns), histogram (hist_encode's
  * bytes as base64, or null), imported (another tool's printed numbers)},
- * and "samples": every stored second as counts [{test, rw, iteration,
- * second, length_s, read_ios, read_bytes, read_lat_sum_ns, write_ios,
- * write_bytes, write_lat_sum_ns}] in the order measured.
+ * and "samples": every stored second of the run's iterations as counts
+ * [{test, rw, iteration, second, length_s, read_ios, read_bytes,
+ * read_lat_sum_ns, write_ios, write_bytes, write_lat_sum_ns}] in the order
+ * measured. The seconds of an iteration stopped before its end (a cancel,
+ * a failure, a kill) have no iteration in the document and stay here.
  */
 int archive_run_raw(struct archive *a, int64_t id, json_t *run);
 

@@ -98,8 +98,10 @@ int archive_run_raw(struct archive *a, int64_t id, json_t *run)
 		     "SELECT test, rw, iteration, second, length_s,"
 		     " read_ios, read_bytes, read_lat_sum_ns, write_ios,"
 		     " write_bytes, write_lat_sum_ns, host AS host_json,"
-		     " device AS device_json FROM samples"
-		     " WHERE run_id=? ORDER BY rowid",
+		     " device AS device_json FROM samples s"
+		     " WHERE run_id=?1 AND EXISTS (SELECT 1 FROM results r"
+		     "  WHERE r.run_id=?1 AND r.test=s.test AND r.rw=s.rw"
+		     "  AND r.iteration=s.iteration) ORDER BY rowid",
 		     id, 0, 1, &samples)) == 0)
 		json_object_set_new(run, "samples", samples);
 	archive_exec(a, "COMMIT"); /* a read: nothing to keep or lose */

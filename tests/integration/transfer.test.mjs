@@ -194,6 +194,33 @@ test('storbench push and run --push send runs to another daemon', async () => {
   assert.match(im2, /already imported as run 1/);
 });
 
+test('a run cancelled mid-iteration moves too: the stopped iteration\'s seconds stay behind', async () => {
+  const r = await api(a.url, 'POST', '/api/v1/jobs', { profile: 'custom', size: '8MiB', duration_s: 1, iterations: 3,
+    tests: [{ name: 'W', read_pct: 0 }] });
+  assert.equal(r.status, 202, r.text);
+  // into iteration 2 (its first second streamed), then cancelled
+  for (let i = 0; i < 100; i++) {
+    const j = (await api(a.url, 'GET', `/api/v1/jobs/${r.json.id}`)).json;
+    if (j.progress?.iteration === 2 && j.progress?.phase === 'measuring') break;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  await new Promise((res) => setTimeout(res, 600));
+  assert.equal((await api(a.url, 'DELETE', `/api/v1/jobs/${r.json.id}`)).status, 202);
+  const j = await waitJob(a.url, r.json.id, 30000);
+  assert.equal(j.state, 'cancelled');
+  const run = JSON.parse((await get(a, `/api/v1/runs/${j.run_id}`)).text);
+  assert.deepEqual(run.tests[0].iterations.map((it) => it.iteration), [1]);
+  const stored = JSON.parse((await get(a, `/api/v1/runs/${j.run_id}/samples`)).text).samples;
+  assert.ok(stored.some((s) => s.iteration === 2), 'the stopped iteration\'s seconds are kept where they were measured');
+  const text = (await get(a, `/api/v1/runs/${j.run_id}?format=storbench`)).text;
+  const doc = JSON.parse(text);
+  assert.deepEqual([...new Set(doc.samples.map((s) => s.iteration))], [1]);
+  const imp = await importDoc(b, text, '', authB);
+  assert.equal(imp.status, 201, JSON.stringify(imp.json));
+  const back = (await get(b, `/api/v1/runs/${imp.json.runs[0].id}?format=storbench`, authB)).text;
+  assert.deepEqual(JSON.parse(back).samples, doc.samples);
+});
+
 test('a document changed by hand, a running run, a broken histogram: 422, nothing stored', async () => {
   const text = (await get(a, `/api/v1/runs/${runA}?format=storbench`)).text;
   const fresh = () => { const o = JSON.parse(text); o.uuid = o.uuid.replace(/^.{8}/, 'abcdef01'); return o; };

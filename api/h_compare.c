@@ -1,5 +1,6 @@
 /*
- * h_compare — GET /api/v1/compare: runs side by side (daemon/compare.h).
+ * h_compare — GET /api/v1/compare: runs side by side
+ * (daemon/compare/compare.h).
  *
  *   ?runs=12,15[,…]            each run a side; the first is the baseline
  *   ?group_by=fs_type|cluster_size|label|server|target|write_cache|direct|

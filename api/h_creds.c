@@ -1,7 +1,7 @@
 /*
  * h_creds — /api/v1/credentials: the SMB credentials jobs name. A password
  * goes in and never comes out: answers carry name, user, domain and dates
- * (daemon/creds.h keeps them in their own 0600 file).
+ * (daemon/platform/creds.h keeps them in their own 0600 file).
  */
 #include "api.h"
 

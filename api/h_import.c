@@ -1,6 +1,6 @@
 /*
  * h_import — POST /api/v1/import: a result file another tool wrote, as the
- * raw body, becomes a run in the archive (daemon/import.h parses it;
+ * raw body, becomes a run in the archive (daemon/import/import.h parses it;
  * archive_import stores it with the original file). GET
  * /api/v1/runs/{id}/original gives the file back, byte for byte.
  *

@@ -1,5 +1,5 @@
 # install_unit — run by `cmake --install` (install(CODE) in CMakeLists.txt):
-# installs daemon/storbench.service into SB_UNIT_DIR with the paths it names
+# installs daemon/cli/storbench.service into SB_UNIT_DIR with the paths it names
 # (/usr/bin/storbench, /usr/share/doc/storbench) moved to this install's
 # prefix, so a unit installed under /usr/local runs /usr/local/bin/storbench.
 # For --prefix /usr the unit is installed unchanged.

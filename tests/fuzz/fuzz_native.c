@@ -1,6 +1,6 @@
 /*
  * fuzz_native — the libFuzzer target of storbench's own run document
- * imported (daemon/import_native.c through import_file, the path of POST
+ * imported (daemon/import/import_native.c through import_file, the path of POST
  * /api/v1/import and `storbench import`), against a real archive in the
  * sandbox of fuzz_env.h. Seeds: tests/fuzz/corpus/native/, documents of a
  * real run (GET /api/v1/runs/{id}?format=storbench), one trimmed to an

@@ -1,5 +1,5 @@
 /*
- * test_confine — where jobs may write (daemon/confine.c): roots, "..",
+ * test_confine — where jobs may write (daemon/platform/confine.c): roots, "..",
  * symlinks out of a root, a root swapped for a symlink after start, SMB
  * shares, the reserve, and raw block devices (a real loop device; skipped,
  * saying why, without root or loop devices). And the text of a Windows

@@ -1,6 +1,6 @@
 /*
- * test_fields.c — field descriptors (daemon/fields.h): what a table lets
- * through, what it refuses and how the refusal reads (the field's path
+ * test_fields.c — field descriptors (daemon/platform/fields.h): what a table
+ * lets through, what it refuses and how the refusal reads (the field's path
  * first), the defaults it fills in, and the same table as data
  * (fields_describe) and as a JSON Schema (fields_schema).
  */

@@ -1,9 +1,9 @@
 /*
- * test_hostctr.c — the host's and a device's counters (storage/hostctr.h):
- * the arithmetic from /proc/stat, /proc/meminfo and a block device's stat
- * texts given here (hostctr_mark_text), checked against values worked out
- * by hand; then the real files of this machine, read twice a quarter
- * second apart, give numbers in their ranges. The integration test
+ * test_hostctr.c — the host's and a device's counters
+ * (storage/probe/hostctr.h): the arithmetic from /proc/stat, /proc/meminfo and
+ * a block device's stat texts given here (hostctr_mark_text), checked against
+ * values worked out by hand; then the real files of this machine, read twice a
+ * quarter second apart, give numbers in their ranges. The integration test
  * (presets.test.mjs, "counters") checks a loop device's bytes against the
  * engine's.
  */

@@ -1,5 +1,5 @@
 /*
- * test_steady — the SNIA PTS steady-state arithmetic (daemon/steady.c)
+ * test_steady — the SNIA PTS steady-state arithmetic (daemon/jobs/steady.c)
  * against values worked out by hand, and the steady_state descriptors'
  * defaults (the PTS's).
  */

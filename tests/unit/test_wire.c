@@ -1,5 +1,5 @@
 /*
- * test_wire.c — the wire baseline's portable part (daemon/wire.h): the
+ * test_wire.c — the wire baseline's portable part (daemon/wire/wire.h): the
  * request's baseline checked and filled in (and refused by field), iperf3's
  * JSON read (its figures, its own error, something else), an imported
  * document's wire checked and kept as documented, and each

@@ -1,5 +1,5 @@
 /*
- * probe_smoke — storage/probe_win.c on one path: probe_smoke.exe PATH
+ * probe_smoke — storage/probe/probe_win.c on one path: probe_smoke.exe PATH
  * [local]. Prints, one per line as name=value for a script to parse:
  * call.NAME=… for each Windows call the probe made ("ok", or the error it
  * answered), rc= (what probe_path, or probe_local with "local", returned),

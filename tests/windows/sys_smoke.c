@@ -1,6 +1,6 @@
 /*
- * sys_smoke — daemon/sys_win.c under wine64 (or Windows), one sys.h call
- * per command, its answer on stdout:
+ * sys_smoke — daemon/platform/sys_win.c under wine64 (or Windows), one sys.h
+ * call per command, its answer on stdout:
  *
  *   sys_smoke args ARG...        argv as sys_args_utf8 gives it
  *   sys_smoke abs PATH...        sys_path_absolute

@@ -153,7 +153,7 @@ static const char *const migrations[] = {
 	" FROM imports;"
 	"DROP TABLE imports;"
 	"ALTER TABLE imports_v9 RENAME TO imports;",
-	/* 10: an SMB run's wire baseline (daemon/wire.h: TCP throughput to
+	/* 10: an SMB run's wire baseline (daemon/wire/wire.h: TCP throughput to
 	 * its file server, both ways, by iperf3), JSON; NULL for none */
 	"ALTER TABLE runs ADD COLUMN wire TEXT;",
 	/* 11: each second's host and device counters (archive_ctr.c), JSON

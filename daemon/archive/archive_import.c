@@ -1,7 +1,7 @@
 /*
  * archive_import — runs another tool measured (CrystalDiskMark, fio,
- * DiskSpd; daemon/import.h parses them), stored as done runs without a job,
- * one iteration per printed result, with the original file.
+ * DiskSpd; daemon/import/import.h parses them), stored as done runs without a
+ * job, one iteration per printed result, with the original file.
  *
  * The numbers are kept as the tool printed them (results.imported = 1: MB/s,
  * IOPS and mean latency, -1 for one it did not print) and no counts. A file

@@ -1,6 +1,6 @@
 /*
  * cmd — the commands of the storbench binary, one file each, which
- * daemon/main.c dispatches to: cmd_serve.c (the daemon), cmd_run.c (one job
+ * daemon/cli/main.c dispatches to: cmd_serve.c (the daemon), cmd_run.c (one job
  * here and now), cmd_import.c (other tools' results into the archive),
  * cmd_push.c (runs to another daemon), cmd_service_win.c and
  * cmd_service_run_win.c (the daemon as a Windows service;

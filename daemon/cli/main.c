@@ -7,8 +7,8 @@
  *
  * Dispatch only: each command is a file of its own (cmd.h lists them), and
  * `smb-worker` / `smb-op` are the children the SMB back-end spawns from this
- * same binary (storage/smb.h), `wire-iperf` the wire baseline's
- * (daemon/wire.h); they never reach a command.
+ * same binary (storage/targets/smb.h), `wire-iperf` the wire baseline's
+ * (daemon/wire/wire.h); they never reach a command.
  */
 #include <stdio.h>
 #include <string.h>
@@ -43,11 +43,11 @@ int main(int argc, char **argv)
 {
 	sys_args_utf8(&argc, &argv); /* Windows: UTF-8 from the UTF-16 line */
 	archive_library_init();
-	/* a child the SMB back-end spawns (storage/smb.h) */
+	/* a child the SMB back-end spawns (storage/targets/smb.h) */
 	if (argc >= 2 && (strcmp(argv[1], "smb-worker") == 0 ||
 			  strcmp(argv[1], "smb-op") == 0))
 		return smb_child_main(argc - 1, argv + 1);
-	/* the wire baseline's iperf3 client (daemon/wire.h) */
+	/* the wire baseline's iperf3 client (daemon/wire/wire.h) */
 	if (argc >= 2 && strcmp(argv[1], "wire-iperf") == 0)
 		return wire_child_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "serve") == 0)

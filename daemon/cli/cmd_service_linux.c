@@ -1,6 +1,6 @@
 /*
  * cmd_service_linux — `storbench service` on Linux: there the daemon runs
- * as the systemd unit daemon/storbench.service (README, "As a systemd
+ * as the systemd unit daemon/cli/storbench.service (README, "As a systemd
  * service"), which `cmake --install` puts where systemd looks; the command
  * says so. The Windows service is cmd_service_win.c.
  */
@@ -12,7 +12,7 @@
 static const char linux_service[] =
 	"storbench service: the Windows service (storbench.exe); on Linux the "
 	"daemon runs\n"
-	"as the systemd unit storbench.service (daemon/storbench.service, "
+	"as the systemd unit storbench.service (daemon/cli/storbench.service, "
 	"installed by\n"
 	"cmake --install; README, \"As a systemd service\"):\n"
 	"  systemctl enable --now storbench\n";

@@ -1,5 +1,5 @@
 /*
- * ctrwarn — what a test's host and device counters (storage/hostctr.h,
+ * ctrwarn — what a test's host and device counters (storage/probe/hostctr.h,
  * one per second in engine_samples.ctr) say about its numbers, as warnings
  * on the run, each once per test:
  *

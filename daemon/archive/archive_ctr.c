@@ -1,11 +1,11 @@
 /*
- * archive_ctr — a second's host and device counters (storage/hostctr.h) as
- * the JSON objects stored in samples.host and samples.device (schema 10)
- * and served as they are by the samples route, the event stream's "sample"
- * event and the run document. Fields and units: docs/api.md ("Samples").
- * Rates are over the engine's second (length_s), so a device's IOPS sits
- * beside the engine's for the same span; the counters' own interval is
- * within a millisecond or two of it.
+ * archive_ctr — a second's host and device counters (storage/probe/hostctr.h)
+ * as the JSON objects stored in samples.host and samples.device (schema 10) and
+ * served as they are by the samples route, the event stream's "sample" event
+ * and the run document. Fields and units: docs/api.md ("Samples"). Rates are
+ * over the engine's second (length_s), so a device's IOPS sits beside the
+ * engine's for the same span; the counters' own interval is within a
+ * millisecond or two of it.
  */
 #include <math.h>
 

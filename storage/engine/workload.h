@@ -87,8 +87,8 @@ struct workload {
 	char sweep_field[16]; /* the field swept: "threads" … */
 	double sweep_value;   /* its value at this point */
 	unsigned origin;      /* the request's test it came from (tests[i]) */
-	/* the runner's, not the engine's (daemon/steady.h): what runs before
-	 * the test, and the SNIA PTS steady state its rounds seek */
+	/* the runner's, not the engine's (daemon/jobs/steady.h): what runs
+	 * before the test, and the SNIA PTS steady state its rounds seek */
 	enum wl_precondition precondition;
 	struct wl_steady steady;
 };

@@ -4,7 +4,7 @@
  * one end of a socketpair and the caller holding the other. What a
  * threaded daemon must not run in itself runs there: libsmbclient (the
  * SMB back-end's workers and one-shot operations, smb.h), iperf3's
- * library (the wire baseline, daemon/wire.h) — libraries with
+ * library (the wire baseline, daemon/wire/wire.h) — libraries with
  * process-wide state, or that may exit() or print.
  *
  * Linux only (child_linux.c); the Windows build spawns no helper.
@@ -16,7 +16,7 @@
 #include <sys/types.h>
 
 /* The program spawned: /proc/self/exe unless a test names another (which
- * must dispatch the helpers' commands as daemon/main.c does). */
+ * must dispatch the helpers' commands as daemon/cli/main.c does). */
 void child_set_program(const char *path);
 
 /*

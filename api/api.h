@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "fields.h"
+#include "platform/fields.h"
 
 #define API_BODY_LIMIT (64 * 1024) /* bytes; larger bodies get 413 */
 /* server.c: connections (a thread each) open at once; of them, how many one

@@ -33,8 +33,8 @@
 
 #include "net.h"
 
-#include "log.h"
-#include "os.h"
+#include "os/os.h"
+#include "platform/log.h"
 
 /* One connection while it is open (libmicrohttpd's socket context). */
 struct peer {

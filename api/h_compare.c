@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
-#include "compare.h"
+#include "archive/archive.h"
+#include "compare/compare.h"
 
 #define MAX_SIDES 16
 #define MAX_RUNS_PER_SIDE 1000

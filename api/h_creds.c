@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "creds.h"
-#include "utf8.h"
+#include "platform/creds.h"
+#include "platform/utf8.h"
 
 static const char *const none[] = { NULL }; /* no route here takes a query */
 

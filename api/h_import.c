@@ -8,7 +8,7 @@
  * labels (comma list, added to the ones the file gives).
  */
 #include "api.h"
-#include "os.h"
+#include "os/os.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
-#include "import.h"
+#include "archive/archive.h"
+#include "import/import.h"
 
 static const char *const none[] = { NULL };
 static const char *const import_args[] = { "format", "filename", "labels",

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "archive.h"
-#include "jobq.h"
-#include "os.h"
-#include "target.h"
+#include "archive/archive.h"
+#include "os/os.h"
+#include "queue/jobq.h"
+#include "targets/target.h"
 
 /* The query parameters of the routes that take none, and of the list. */
 static const char *const none[] = { NULL };

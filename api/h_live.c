@@ -16,9 +16,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "archive.h"
-#include "jobq.h"
-#include "os.h"
+#include "archive/archive.h"
+#include "os/os.h"
+#include "queue/jobq.h"
 
 #define METRICS_TARGETS 64
 

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
-#include "fields.h"
-#include "jobq.h"
-#include "plan.h"
-#include "preset.h"
-#include "units.h"
+#include "archive/archive.h"
+#include "engine/units.h"
+#include "jobs/plan.h"
+#include "platform/fields.h"
+#include "presets/preset.h"
+#include "queue/jobq.h"
 #include "web_assets.h"
 
 void h_health(struct api_req *req, struct api_resp *resp)

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
-#include "jobq.h"
-#include "os.h"
-#include "runview.h"
+#include "archive/archive.h"
+#include "compare/runview.h"
+#include "os/os.h"
+#include "queue/jobq.h"
 
 /* The query parameters each route takes. */
 static const char *const none[] = { NULL };

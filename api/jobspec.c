@@ -15,16 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
-#include "fields.h"
-#include "jobsession.h"
-#include "jobtarget.h"
-#include "plan.h"
-#include "preset.h"
-#include "steady.h"
-#include "target.h"
-#include "units.h"
-#include "utf8.h"
+#include "archive/archive.h"
+#include "engine/units.h"
+#include "jobs/jobsession.h"
+#include "jobs/jobtarget.h"
+#include "jobs/plan.h"
+#include "jobs/steady.h"
+#include "platform/fields.h"
+#include "platform/utf8.h"
+#include "presets/preset.h"
+#include "targets/target.h"
 
 /* An interleaved job's rounds when iterations is not given: on a noisy
  * 2-vCPU VM (bench/aa: the paired test on real A/A rounds with a known

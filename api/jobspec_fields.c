@@ -10,14 +10,14 @@
 
 #include <pthread.h>
 
-#include "archive.h"
-#include "fields.h"
-#include "jobsession.h"
-#include "plan.h"
-#include "preset.h"
-#include "steady.h"
-#include "target.h"
-#include "wire.h"
+#include "archive/archive.h"
+#include "jobs/jobsession.h"
+#include "jobs/plan.h"
+#include "jobs/steady.h"
+#include "platform/fields.h"
+#include "presets/preset.h"
+#include "targets/target.h"
+#include "wire/wire.h"
 
 #define MAX_SIZE (64ULL << 40)
 #define MAX_CHOICES 32

@@ -37,10 +37,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fields.h"
-#include "jobsession.h"
-#include "plan.h"
-#include "preset.h"
+#include "jobs/jobsession.h"
+#include "jobs/plan.h"
+#include "platform/fields.h"
+#include "presets/preset.h"
 #include "web_assets.h"
 
 #define SCHEMAS "#/components/schemas/"

@@ -19,8 +19,8 @@
 
 #include <microhttpd.h>
 
-#include "os.h"
-#include "utf8.h"
+#include "os/os.h"
+#include "platform/utf8.h"
 
 unsigned api_status_from_errno(int rc)
 {

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import.h"
+#include "import/import.h"
 
 #define API_CACHE_BYTES (64UL << 20)
 #define N_BUCKETS 1024

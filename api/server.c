@@ -41,9 +41,9 @@
 
 #include "net.h"
 
-#include "archive.h"
-#include "log.h"
-#include "os.h"
+#include "archive/archive.h"
+#include "os/os.h"
+#include "platform/log.h"
 
 #define API_DRAIN_LIMIT (64UL << 20) /* bytes read and dropped at most */
 

@@ -16,8 +16,8 @@
 
 #include <microhttpd.h>
 
-#include "events.h"
-#include "os.h"
+#include "jobs/events.h"
+#include "os/os.h"
 
 struct api_streams {
 	pthread_mutex_t mu;

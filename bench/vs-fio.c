@@ -53,9 +53,9 @@
 
 #include <jansson.h>
 
-#include "engine.h"
-#include "histogram.h"
-#include "units.h"
+#include "engine/engine.h"
+#include "engine/histogram.h"
+#include "engine/units.h"
 
 extern char **environ;
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "archive_int.h"
-#include "log.h"
+#include "platform/log.h"
 
 void job_spec_clear(struct job_spec *s)
 {

@@ -27,9 +27,9 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "engine.h"
-#include "histogram.h"
-#include "result.h"
+#include "engine/engine.h"
+#include "engine/histogram.h"
+#include "engine/result.h"
 
 #define ARCHIVE_SCHEMA_VERSION 12
 

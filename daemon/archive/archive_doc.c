@@ -19,7 +19,7 @@
 #include <nettle/base64.h>
 
 #include "archive_int.h"
-#include "os.h"
+#include "os/os.h"
 
 /* bytes as base64 text (a new JSON string), or null. */
 static json_t *b64_json(const void *bytes, size_t len)

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "archive_int.h"
-#include "utf8.h"
+#include "platform/utf8.h"
 
 int archive_run_create(struct archive *a, int64_t job_id,
 		       const struct job_spec *s, const char *spec_json,

@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 #include "archive_int.h"
-#include "log.h"
+#include "platform/log.h"
 
 static const char *const migrations[] = {
 	/* 1: queue, runs, results, test files */

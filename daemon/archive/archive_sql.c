@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "archive_int.h"
-#include "log.h"
+#include "platform/log.h"
 
 int archive_sql_err(struct archive *a, int src, const char *what)
 {

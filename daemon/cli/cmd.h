@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "confine.h"
+#include "platform/confine.h"
 
 struct archive;
 

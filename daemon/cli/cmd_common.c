@@ -17,10 +17,10 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "log.h"
-#include "os.h"
-#include "preset.h"
-#include "sys.h"
+#include "os/os.h"
+#include "platform/log.h"
+#include "platform/sys.h"
+#include "presets/preset.h"
 
 /*
  * Locks the data directory for this daemon (sys_lock_dir) and writes our

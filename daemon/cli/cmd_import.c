@@ -17,10 +17,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "archive.h"
+#include "archive/archive.h"
 #include "cmd.h"
-#include "import.h"
-#include "sys.h"
+#include "import/import.h"
+#include "platform/sys.h"
 
 static const char usage_import[] =
 	"usage: storbench import [--data DIR] [--format "

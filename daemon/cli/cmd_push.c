@@ -22,9 +22,9 @@
 #include <curl/curl.h>
 #include <jansson.h>
 
-#include "archive.h"
+#include "archive/archive.h"
 #include "cmd.h"
-#include "runview.h"
+#include "compare/runview.h"
 
 static const char usage_push[] =
 	"usage: storbench push [--data DIR] [--token-file FILE] URL RUN_ID...\n"

@@ -24,16 +24,16 @@
 #include <unistd.h>
 
 #include "api.h"
-#include "archive.h"
+#include "archive/archive.h"
 #include "cmd.h"
-#include "confine.h"
-#include "jobq.h"
-#include "log.h"
-#include "os.h"
-#include "runview.h"
-#include "smb.h"
-#include "sys.h"
-#include "target.h"
+#include "compare/runview.h"
+#include "os/os.h"
+#include "platform/confine.h"
+#include "platform/log.h"
+#include "platform/sys.h"
+#include "queue/jobq.h"
+#include "targets/smb.h"
+#include "targets/target.h"
 
 static const char usage_run[] =
 	"usage: storbench run [--profile P] [--size S] [--iterations N] "

@@ -37,14 +37,14 @@
 #include <unistd.h>
 
 #include "api.h"
-#include "archive.h"
+#include "archive/archive.h"
 #include "cmd.h"
-#include "confine.h"
-#include "creds.h"
-#include "jobq.h"
-#include "log.h"
-#include "os.h"
-#include "sys.h"
+#include "os/os.h"
+#include "platform/confine.h"
+#include "platform/creds.h"
+#include "platform/log.h"
+#include "platform/sys.h"
+#include "queue/jobq.h"
 
 static const char usage_serve[] =
 	"usage: storbench serve [--listen ADDR:PORT] [--data DIR] [--demo]\n"

@@ -29,10 +29,10 @@
 
 #include "cmd.h"
 #include "cmd_service_win.h"
-#include "log.h"
-#include "sys.h"
-#include "sys_proc_win.h"
-#include "winapi.h"
+#include "os/winapi.h"
+#include "platform/log.h"
+#include "platform/sys.h"
+#include "platform/sys_proc_win.h"
 
 int cmd_service_default_data(char *out, size_t len)
 {

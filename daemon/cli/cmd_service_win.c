@@ -36,8 +36,8 @@
 
 #include "cmd.h"
 #include "cmd_service_win.h"
-#include "sys_proc_win.h"
-#include "winapi.h"
+#include "os/winapi.h"
+#include "platform/sys_proc_win.h"
 #include <shellapi.h> /* after windows.h (winapi.h) */
 
 #define SERVICE_DISPLAY L"storbench storage benchmark"

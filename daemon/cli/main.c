@@ -13,11 +13,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "archive.h"
+#include "archive/archive.h"
 #include "cmd.h"
-#include "smb.h"
-#include "sys.h"
-#include "wire.h"
+#include "platform/sys.h"
+#include "targets/smb.h"
+#include "wire/wire.h"
 
 static void usage(FILE *f)
 {

@@ -28,9 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
+#include "archive/archive.h"
 #include "compare_int.h"
-#include "preset.h"
+#include "presets/preset.h"
 #include "runview.h"
 #include "stats.h"
 

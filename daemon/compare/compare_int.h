@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "compare.h"
-#include "preset.h"
+#include "presets/preset.h"
 
 /* A significant (or, with too few iterations, a raw) difference: its size
  * and its sentence. */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
+#include "archive/archive.h"
 #include "runview.h"
 #include "stats.h"
 

@@ -6,9 +6,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "archive.h"
-#include "preset.h"
-#include "wire.h"
+#include "archive/archive.h"
+#include "presets/preset.h"
+#include "wire/wire.h"
 
 /*
  * Scaling efficiency of thread and queue-depth sweeps: for each point,

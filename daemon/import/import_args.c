@@ -11,7 +11,7 @@
 
 #include <nettle/sha2.h>
 
-#include "utf8.h"
+#include "platform/utf8.h"
 
 /*
  * The next label of the comma list at *p into out (size IMPORT_LABEL_MAX +

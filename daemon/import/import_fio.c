@@ -18,7 +18,7 @@
  * ("jobs[2] (randread) read.runtime: …"), JSON having no lines to name.
  */
 #include "import.h"
-#include "utf8.h"
+#include "platform/utf8.h"
 
 #include <ctype.h>
 #include <errno.h>

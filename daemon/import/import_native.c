@@ -19,7 +19,7 @@
  */
 #include "import_native.h"
 #include "import.h"
-#include "os.h"
+#include "os/os.h"
 
 #include <errno.h>
 #include <math.h>
@@ -30,11 +30,11 @@
 #include <jansson.h>
 #include <nettle/base64.h>
 
-#include "archive.h"
-#include "fields.h"
-#include "result.h"
-#include "utf8.h"
-#include "wire.h"
+#include "archive/archive.h"
+#include "engine/result.h"
+#include "platform/fields.h"
+#include "platform/utf8.h"
+#include "wire/wire.h"
 
 #define BIG 9.0e15 /* integers JSON carries exactly (< 2^53) */
 

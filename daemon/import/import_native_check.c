@@ -6,8 +6,8 @@
 
 #include <string.h>
 
-#include "fields.h"
 #include "import.h"
+#include "platform/fields.h"
 
 static const char *str_of(json_t *o, const char *key)
 {

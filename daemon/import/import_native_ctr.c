@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
-#include "fields.h"
+#include "archive/archive.h"
 #include "import_native.h"
+#include "platform/fields.h"
 
 #define BIG 9.0e15 /* integers JSON carries exactly */
 #define PCT(n)                                                                 \

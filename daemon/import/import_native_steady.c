@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
-#include "fields.h"
-#include "steady.h"
+#include "archive/archive.h"
+#include "jobs/steady.h"
+#include "platform/fields.h"
 
 #define BIG 9.0e15
 

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "utf8.h"
+#include "platform/utf8.h"
 
 /* Does buf hold word, as UTF-8 or as UTF-16LE text? */
 static int holds(const char *buf, size_t len, const char *word)

@@ -13,8 +13,8 @@
 #include <jansson.h>
 #include <nettle/sha2.h>
 
-#include "archive.h"
-#include "utf8.h"
+#include "archive/archive.h"
+#include "platform/utf8.h"
 
 /* The run's labels: "imported", the tool, what the file says (filesystem,
  * cluster, cache), and the caller's; as a JSON array text. */

@@ -23,7 +23,7 @@
 
 #include <stdint.h>
 
-#include "archive.h"
+#include "archive/archive.h"
 
 #define CTRWARN_RATES 2u
 #define CTRWARN_CORE 4u

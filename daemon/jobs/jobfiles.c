@@ -12,18 +12,18 @@
  * credential: the next job on that share removes it, as for a remote one.
  */
 #include "jobrun.h"
-#include "os.h"
+#include "os/os.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "confine.h"
 #include "jobtarget.h"
-#include "log.h"
-#include "sys.h"
-#include "target.h"
+#include "platform/confine.h"
+#include "platform/log.h"
+#include "platform/sys.h"
+#include "targets/target.h"
 
 static int remote(const struct job_run *jr)
 {

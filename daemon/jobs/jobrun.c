@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "events.h"
-#include "os.h"
-#include "target.h"
+#include "os/os.h"
+#include "targets/target.h"
 
 /* --- progress --- */
 

@@ -25,10 +25,10 @@
 
 #include <jansson.h>
 
-#include "archive.h"
-#include "engine.h"
+#include "archive/archive.h"
+#include "engine/engine.h"
 #include "plan.h"
-#include "probe.h"
+#include "probe/probe.h"
 
 #define JOB_MAX_FILES 80
 #define JOB_MAX_DIRS 40

@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
-#include "confine.h"
-#include "creds.h"
-#include "os.h"
-#include "smb.h"
-#include "sys.h"
-#include "target.h"
-#include "unc.h"
-#include "wire.h"
+#include "archive/archive.h"
+#include "os/os.h"
+#include "platform/confine.h"
+#include "platform/creds.h"
+#include "platform/sys.h"
+#include "platform/unc.h"
+#include "targets/smb.h"
+#include "targets/target.h"
+#include "wire/wire.h"
 
 static const char *const dialects[] = { "SMB2_02", "SMB2_10", "SMB3_00",
 					"SMB3_02", "SMB3_11", NULL };

@@ -23,7 +23,7 @@
 
 #include <jansson.h>
 
-#include "fields.h"
+#include "platform/fields.h"
 
 struct job_spec;
 

@@ -2,7 +2,7 @@
  * jobtarget — see jobtarget.h.
  */
 #include "jobtarget.h"
-#include "os.h"
+#include "os/os.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -11,11 +11,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "confine.h"
-#include "smb.h"
-#include "sys.h"
-#include "target.h"
-#include "unc.h"
+#include "platform/confine.h"
+#include "platform/sys.h"
+#include "platform/unc.h"
+#include "targets/smb.h"
+#include "targets/target.h"
 
 /* The back-end for a path of a job: the one that claims it, or the local
  * default (every local one checks directories alike). */

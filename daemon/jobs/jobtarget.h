@@ -20,7 +20,7 @@
 
 #include <jansson.h>
 
-#include "fields.h"
+#include "platform/fields.h"
 
 /*
  * Checks target v (NULL: scratch, the default) for field (its path in the

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/units.h"
+#include "platform/utf8.h"
 #include "steady.h"
-#include "units.h"
-#include "utf8.h"
 
 #define MAX_IO_SIZE (64ULL << 40)
 

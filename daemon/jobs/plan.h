@@ -21,8 +21,8 @@
 
 #include <jansson.h>
 
-#include "fields.h"
-#include "workload.h"
+#include "engine/workload.h"
+#include "platform/fields.h"
 
 #define PLAN_MAX_TESTS 64
 #define PLAN_MAX_BLOCK (64U << 20)    /* bytes */

@@ -23,8 +23,8 @@
 
 #include <jansson.h>
 
-#include "fields.h"
-#include "workload.h"
+#include "engine/workload.h"
+#include "platform/fields.h"
 
 enum steady_metric { STEADY_IOPS, STEADY_MB_S, STEADY_LAT_MEAN };
 

@@ -14,7 +14,7 @@
  * still lie under one.
  */
 #include "confine.h"
-#include "os.h"
+#include "os/os.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -23,11 +23,11 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "smb.h"
+#include "engine/units.h"
 #include "sys.h"
-#include "target.h"
+#include "targets/smb.h"
+#include "targets/target.h"
 #include "unc.h"
-#include "units.h"
 
 struct root {
 	char given[PATH_MAX]; /* as --allow named it (smb://… for a share) */

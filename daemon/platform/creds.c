@@ -12,8 +12,8 @@
 #include <sqlite3.h>
 
 #include "log.h"
-#include "smb.h"
 #include "sys.h"
+#include "targets/smb.h"
 
 static char store[PATH_MAX];
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "units.h"
+#include "engine/units.h"
 #include "utf8.h"
 
 int field_fail(struct field_error *e, const char *field, const char *fmt, ...)

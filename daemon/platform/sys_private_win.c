@@ -29,12 +29,12 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "winapi.h"
+#include "os/winapi.h"
 #include <aclapi.h> /* after windows.h (winapi.h) */
 #include <sddl.h>
 
 #include "log.h"
-#include "os.h"
+#include "os/os.h"
 
 /* The account the daemon runs as, found once: its SID (as text for the
  * SDDL and icacls) and its name for sentences. */

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "winapi.h"
+#include "os/winapi.h"
 #include <shellapi.h> /* after windows.h (winapi.h) */
 #include <tlhelp32.h>
 

@@ -25,8 +25,8 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "os/winapi.h"
 #include "unc.h"
-#include "winapi.h"
 #include <winnetwk.h> /* after windows.h (winapi.h) */
 
 #define MAX_SHARES 64

@@ -35,9 +35,9 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "winapi.h"
+#include "os/winapi.h"
 
-#include "os.h"
+#include "os/os.h"
 
 static int is_sep(char c)
 {

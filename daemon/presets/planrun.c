@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctrwarn.h"
-#include "events.h"
-#include "jobrun.h"
-#include "log.h"
-#include "os.h"
+#include "jobs/ctrwarn.h"
+#include "jobs/events.h"
+#include "jobs/jobrun.h"
+#include "os/os.h"
+#include "platform/log.h"
 #include "preset.h"
 
 /* Sleeps seconds in 100 ms steps; returns early on cancel. */

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
-#include "engine.h"
-#include "jobrun.h"
-#include "os.h"
-#include "plan.h"
+#include "archive/archive.h"
+#include "engine/engine.h"
+#include "jobs/jobrun.h"
+#include "jobs/plan.h"
+#include "jobs/steady.h"
+#include "os/os.h"
 #include "planrun.h"
-#include "steady.h"
 
 #define FILL_BLOCK (128U << 10)
 #define FILL_QD 32

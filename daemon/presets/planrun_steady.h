@@ -18,7 +18,7 @@
 
 #include <jansson.h>
 
-#include "workload.h"
+#include "engine/workload.h"
 
 struct job_run;
 struct planrun_file;

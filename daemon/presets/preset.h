@@ -27,8 +27,8 @@
 
 #include <jansson.h>
 
-#include "fields.h"
-#include "plan.h"
+#include "jobs/plan.h"
+#include "platform/fields.h"
 
 #define PRESET_VERSION 1
 

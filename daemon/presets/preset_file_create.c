@@ -16,11 +16,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "jobrun.h"
-#include "jobtarget.h"
-#include "os.h"
-#include "target.h"
-#include "units.h"
+#include "engine/units.h"
+#include "jobs/jobrun.h"
+#include "jobs/jobtarget.h"
+#include "os/os.h"
+#include "targets/target.h"
 
 #define MAX_SIZE (64ULL << 40)
 

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jobrun.h"
-#include "jobtarget.h"
-#include "target.h"
-#include "units.h"
+#include "engine/units.h"
+#include "jobs/jobrun.h"
+#include "jobs/jobtarget.h"
+#include "targets/target.h"
 
 #define MAILBOX_MAX_DBS 16
 #define MAX_SIZE (64ULL << 40)

@@ -22,14 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
-#include "discard.h"
-#include "engine.h"
-#include "jobrun.h"
+#include "archive/archive.h"
+#include "engine/engine.h"
+#include "jobs/jobrun.h"
+#include "jobs/steady.h"
 #include "planrun.h"
 #include "planrun_steady.h"
-#include "steady.h"
-#include "target.h"
+#include "platform/discard.h"
+#include "targets/target.h"
 
 #define N_BS 8
 #define N_MIX 7

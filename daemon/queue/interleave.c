@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jobrun.h"
-#include "jobsession.h"
-#include "plan.h"
-#include "planrun.h"
+#include "jobs/jobrun.h"
+#include "jobs/jobsession.h"
+#include "jobs/plan.h"
+#include "presets/planrun.h"
 
 struct sides {
 	struct job_run *jr[JOB_MAX_SIDES];

@@ -13,16 +13,16 @@
 #include <string.h>
 #include <time.h>
 
-#include "archive.h"
-#include "events.h"
+#include "archive/archive.h"
 #include "interleave.h"
-#include "jobsession.h"
-#include "log.h"
-#include "os.h"
-#include "preset.h"
-#include "sys.h"
-#include "target.h"
-#include "utf8.h"
+#include "jobs/events.h"
+#include "jobs/jobsession.h"
+#include "os/os.h"
+#include "platform/log.h"
+#include "platform/sys.h"
+#include "platform/utf8.h"
+#include "presets/preset.h"
+#include "targets/target.h"
 
 struct jobq {
 	struct archive *a;	   /* the worker's own connection */

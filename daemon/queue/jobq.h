@@ -26,7 +26,7 @@
 
 #include <jansson.h>
 
-#include "jobrun.h"
+#include "jobs/jobrun.h"
 
 struct jobq;
 struct archive;

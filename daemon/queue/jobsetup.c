@@ -3,16 +3,16 @@
  * for the queue's worker (jobq.c) and each target of an interleaved job
  * (interleave.c); job_wire, the wire baseline before an SMB job's tests.
  */
-#include "jobrun.h"
+#include "jobs/jobrun.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "jobsession.h"
-#include "sys.h"
-#include "target.h"
-#include "wire.h"
+#include "jobs/jobsession.h"
+#include "platform/sys.h"
+#include "targets/target.h"
+#include "wire/wire.h"
 
 int job_setup(struct job_run *jr, const struct tgt_ops *def)
 {

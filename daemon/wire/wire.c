@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
+#include "platform/log.h"
 
 const struct field wire_baseline_fields[WIRE_N_FIELDS] = {
 	{ .name = "host",

@@ -29,7 +29,7 @@
 
 #include <jansson.h>
 
-#include "fields.h"
+#include "platform/fields.h"
 
 /* The request's "baseline" object: its descriptors (fields.h). */
 #define WIRE_N_FIELDS 4

@@ -29,8 +29,8 @@
 
 #include <iperf_api.h>
 
-#include "child.h"
-#include "os.h"
+#include "os/child.h"
+#include "os/os.h"
 
 /* libiperf's own limit on connecting, ms */
 #define CONNECT_TIMEOUT_MS 5000

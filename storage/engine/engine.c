@@ -24,7 +24,7 @@
 #include <time.h>
 
 #include "engine_int.h"
-#include "os.h"
+#include "os/os.h"
 
 #define ENGINE_REPORT_NS 250000000ULL
 #define ENGINE_POLL_NS 50000000L /* the calling thread's wake-up, 50 ms */

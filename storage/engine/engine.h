@@ -35,9 +35,9 @@
 #include <stdint.h>
 
 #include "histogram.h"
-#include "hostctr.h"
+#include "probe/hostctr.h"
 #include "result.h"
-#include "target.h"
+#include "targets/target.h"
 #include "workload.h"
 
 struct engine_progress {

@@ -26,7 +26,7 @@
 #include <stdint.h>
 
 #include "engine.h"
-#include "os.h"
+#include "os/os.h"
 
 /* xoshiro256** — fast, good enough for offsets and incompressible data.
  * The step is inline: it is on the I/O path (engine_thread.c). */

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "os.h"
+#include "os/os.h"
 
 #define N_DEV (1 + HOSTCTR_MAX_MEMBERS)
 

@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "smb.h"
-#include "winapi.h"
+#include "os/winapi.h"
+#include "targets/smb.h"
 #include <winnetwk.h> /* after windows.h (winapi.h): WNNC_NET_SMB */
 
 /* Flags of FILE_REMOTE_PROTOCOL_INFO that mingw-w64's headers lack. */

@@ -49,8 +49,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "os/winapi.h"
 #include "probe_win.h"
-#include "winapi.h"
 
 #include <winioctl.h>
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "lfile.h"
-#include "winapi.h"
+#include "os/winapi.h"
 
 /* FileStorageInfo of the file w: the logical sector size, or 0. */
 static uint32_t storage_info_sector(const wchar_t *w)

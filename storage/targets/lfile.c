@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "os.h"
+#include "os/os.h"
 
 int lfile_probe(const char *target, const void *session, struct probe *p)
 {

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "os.h"
+#include "os/os.h"
 
 #define COPY_CHUNK (1U << 20)
 

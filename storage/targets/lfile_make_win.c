@@ -28,8 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "os.h"
-#include "winapi.h"
+#include "os/os.h"
+#include "os/winapi.h"
 
 #include <virtdisk.h>
 #include <winioctl.h>

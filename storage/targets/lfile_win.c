@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "os.h"
-#include "winapi.h"
+#include "os/os.h"
+#include "os/winapi.h"
 
 static HANDLE open_w(const wchar_t *w, DWORD disposition, DWORD flags)
 {

@@ -29,7 +29,7 @@
 
 #include <libsmbclient.h>
 
-#include "child.h"
+#include "os/child.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 /* Sanitizer builds (the tests): libtalloc, under libsmbclient, keeps blocks

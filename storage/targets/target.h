@@ -37,7 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "probe.h"
+#include "probe/probe.h"
 
 #define TGT_OPS_VERSION 2
 

@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "os.h"
-#include "winapi.h"
+#include "os/os.h"
+#include "os/winapi.h"
 
 struct iocp_slot {
 	OVERLAPPED ov; /* first: a packet's OVERLAPPED is its slot */

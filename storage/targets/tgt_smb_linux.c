@@ -37,8 +37,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "child.h"
-#include "os.h"
+#include "os/child.h"
+#include "os/os.h"
 #include "workpool.h"
 
 extern char **environ;

@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "api.h"
-#include "archive.h"
+#include "archive/archive.h"
 #include "fuzz_env.h"
 
 #define MAX_ARGS 64

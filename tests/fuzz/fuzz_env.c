@@ -14,10 +14,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "child.h"
-#include "confine.h"
-#include "creds.h"
-#include "smb.h"
+#include "os/child.h"
+#include "platform/confine.h"
+#include "platform/creds.h"
+#include "targets/smb.h"
 
 char fuzz_dir[PATH_MAX];
 static pid_t owner; /* only the process that made DIR removes it */

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "import.h"
+#include "import/import.h"
 
 #ifndef IMPORT_FORMAT
 #error "build with -DIMPORT_FORMAT=\"cdm\" (or \"fio\", \"diskspd\")"

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "api.h"
-#include "archive.h"
+#include "archive/archive.h"
 #include "fuzz_env.h"
 
 static char scratch[4200];

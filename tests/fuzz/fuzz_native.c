@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
+#include "archive/archive.h"
+#include "compare/runview.h"
 #include "fuzz_env.h"
-#include "import.h"
-#include "runview.h"
+#include "import/import.h"
 
 static struct archive *a;
 

@@ -15,11 +15,11 @@
  * from the binary, parses, and names this build's version.
  */
 #include "api.h"
-#include "archive.h"
-#include "confine.h"
+#include "archive/archive.h"
 #include "conns.h"
-#include "creds.h"
-#include "log.h"
+#include "platform/confine.h"
+#include "platform/creds.h"
+#include "platform/log.h"
 #include "test.h"
 
 #include <errno.h>

@@ -8,9 +8,9 @@
  * expected length; numbers agree to 1e-12 relative. Expected figures are
  * worked out by hand from the stored counts.
  */
-#include "archive.h"
-#include "plan.h"
-#include "preset.h"
+#include "archive/archive.h"
+#include "jobs/plan.h"
+#include "presets/preset.h"
 #include "test.h"
 #include "test_json.h"
 #include "test_sums.h"

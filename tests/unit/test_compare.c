@@ -6,7 +6,7 @@
  * significant, and never inside the noise band); one run a side with no
  * noise estimate in the archive cannot tell, and says what would.
  */
-#include "compare_int.h"
+#include "compare/compare_int.h"
 #include "test.h"
 
 #include <math.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "archive.h"
+#include "archive/archive.h"
 
 static const struct metric mb = { "mb_s", "10^6 B/s", 1, "more",
 				  "less", "MB/s",     0 };

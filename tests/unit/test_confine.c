@@ -18,9 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "confine.h"
-#include "sys.h"
-#include "unc.h"
+#include "platform/confine.h"
+#include "platform/sys.h"
+#include "platform/unc.h"
 
 static char base[PATH_MAX / 2];
 static char why[1024];

@@ -9,8 +9,8 @@
  * agree with each other, the window covers the requested duration, cancel is
  * prompt, and the test file holds no repeated block.
  */
-#include "engine.h"
-#include "os.h"
+#include "engine/engine.h"
+#include "os/os.h"
 #include "test.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
  * first), the defaults it fills in, and the same table as data
  * (fields_describe) and as a JSON Schema (fields_schema).
  */
-#include "fields.h"
+#include "platform/fields.h"
 #include "test.h"
 
 #include <errno.h>

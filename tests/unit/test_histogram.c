@@ -3,7 +3,7 @@
  * geometry, nearest-rank percentiles computed by sorting, merging, mean and
  * standard deviation.
  */
-#include "histogram.h"
+#include "engine/histogram.h"
 #include "test.h"
 
 #include <errno.h>

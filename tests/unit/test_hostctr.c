@@ -7,7 +7,7 @@
  * (presets.test.mjs, "counters") checks a loop device's bytes against the
  * engine's.
  */
-#include "hostctr.h"
+#include "probe/hostctr.h"
 #include "test.h"
 
 #include <math.h>

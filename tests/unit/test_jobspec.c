@@ -8,10 +8,10 @@
  * leave the spec empty.
  */
 #include "api.h"
-#include "archive.h"
-#include "confine.h"
-#include "creds.h"
-#include "target.h"
+#include "archive/archive.h"
+#include "platform/confine.h"
+#include "platform/creds.h"
+#include "targets/target.h"
 #include "test.h"
 
 #include <errno.h>

@@ -19,7 +19,7 @@
  * after it had shipped, so archives of the first version-2 builds lack
  * them at every later version (archive_open adds them).
  */
-#include "archive.h"
+#include "archive/archive.h"
 #include "test.h"
 #include "test_json.h"
 #include "test_sums.h"

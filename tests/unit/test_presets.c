@@ -8,8 +8,8 @@
  * ("SEQ1M Q8T1": SEQ = sequential, 1M = 1 MiB blocks, Q8 = queue depth 8,
  * T1 = one thread), so a name and its numbers cannot drift apart.
  */
-#include "plan.h"
-#include "preset.h"
+#include "jobs/plan.h"
+#include "presets/preset.h"
 #include "test.h"
 
 #include <errno.h>

@@ -10,7 +10,7 @@
  * why (TEST_SKIP). Root-only: a tmpfs mounted on a directory with a space in
  * its name; skipped without the privilege.
  */
-#include "probe.h"
+#include "probe/probe.h"
 #include "test.h"
 
 #include <errno.h>

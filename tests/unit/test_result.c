@@ -5,7 +5,7 @@
  * (MB/s = bytes / s / 10^6, MiB/s = bytes / s / 2^20, IOPS = ios / s, mean
  * latency = lat_sum_ns / ios / 10^3 µs), never read back from the code.
  */
-#include "result.h"
+#include "engine/result.h"
 #include "test.h"
 
 #include <stdint.h>

@@ -9,9 +9,9 @@
  * fail with their errno. smbd is stopped at the end. Needs root (smbd and
  * its passdb) and smbd installed; says why it skips otherwise.
  */
-#include "child.h"
-#include "engine.h"
-#include "smb.h"
+#include "engine/engine.h"
+#include "os/child.h"
+#include "targets/smb.h"
 #include "test.h"
 
 #include <errno.h>

@@ -10,7 +10,7 @@
  * took one run's iterations as independent samples, is shown to call
  * about half of the A/A comparisons significant.
  */
-#include "stats.h"
+#include "compare/stats.h"
 #include "test.h"
 
 #include <math.h>

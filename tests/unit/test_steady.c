@@ -3,7 +3,7 @@
  * against values worked out by hand, and the steady_state descriptors'
  * defaults (the PTS's).
  */
-#include "steady.h"
+#include "jobs/steady.h"
 #include "test.h"
 
 #include <math.h>

@@ -13,7 +13,7 @@
 #include <sqlite3.h>
 #include <string.h>
 
-#include "archive.h"
+#include "archive/archive.h"
 
 static int sums_close(double a, double b)
 {

@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "os.h"
-#include "target.h"
+#include "engine/engine.h"
+#include "os/os.h"
+#include "targets/target.h"
 #include "test.h"
 
 static char dir[PATH_MAX - 64];

@@ -11,9 +11,9 @@
  * transaction (sqlite3_get_autocommit). A call that writes more than once
  * must run every write inside BEGIN … COMMIT.
  */
-#include "archive.h"
-#include "creds.h"
-#include "smb.h"
+#include "archive/archive.h"
+#include "platform/creds.h"
+#include "targets/smb.h"
 #include "test.h"
 
 #include <ctype.h>

@@ -6,8 +6,8 @@
  * kind of text the header promises to refuse, and at the 63-bit limit.
  * Formatting is checked for exact text and for a round trip through parsing.
  */
+#include "engine/units.h"
 #include "test.h"
-#include "units.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -8,7 +8,7 @@
  * against iperf3 -s and smbd in tests/integration/smb.test.mjs.
  */
 #include "test.h"
-#include "wire.h"
+#include "wire/wire.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -24,10 +24,10 @@
 #include <string.h>
 #include <windows.h>
 
-#include "engine.h"
-#include "lfile.h"
-#include "os.h"
-#include "target.h"
+#include "engine/engine.h"
+#include "os/os.h"
+#include "targets/lfile.h"
+#include "targets/target.h"
 
 /* the FSCTLs lfile_make_win.c defines where mingw-w64 lacks them */
 #define SMOKE_FSCTL_OFFLOAD_READ 0x00094264

@@ -9,8 +9,8 @@
  * in "\n" (stdout in binary mode). Exits 0 when the probe succeeded, 1 when
  * it returned an error, 2 on bad usage.
  */
-#include "probe.h"
-#include "winapi.h"
+#include "os/winapi.h"
+#include "probe/probe.h"
 
 #include <fcntl.h>
 #include <inttypes.h>

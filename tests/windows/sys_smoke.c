@@ -52,8 +52,8 @@
 #include <io.h>
 #include <windows.h>
 
-#include "os.h"
-#include "sys.h"
+#include "os/os.h"
+#include "platform/sys.h"
 
 static const char *kind_name(int k)
 {

@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "os/winapi.h"
-#include "targets/smb.h"
+#include "smb_dialect.h"
 #include <winnetwk.h> /* after windows.h (winapi.h): WNNC_NET_SMB */
 
 /* Flags of FILE_REMOTE_PROTOCOL_INFO that mingw-w64's headers lack. */

@@ -1,7 +1,8 @@
 /*
  * smb — SMB shares through Samba's client library (libsmbclient), without
  * mounting them: the back-end tgt_smb_ops (smb:// targets, target.h), the
- * one-shot operations below, and URL parsing (smb_url.c, portable).
+ * one-shot operations below, and URL parsing (smb_url.c, portable). The
+ * dialects by name are probe/smb_dialect.h, which the probe shares.
  *
  * Debian's libsmbclient is not safe to use from several threads of one
  * process (its talloc stack frames and its loaded configuration are
@@ -20,21 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "probe/smb_dialect.h"
 #include "target.h"
-
-/* SMB dialects, oldest first, as smb.conf and smbstatus name them:
- * "SMB2_02" … "SMB3_11" (SMB 2.0.2 … SMB 3.1.1). */
-extern const char *const smb_dialects[];
-extern const int smb_n_dialects;
-
-/* Index of name in smb_dialects, or -1. */
-int smb_dialect_index(const char *name);
-
-/* The name of the dialect numbered major.minor.revision (2.0.2 "SMB2_02",
- * 2.1 "SMB2_10", 3.0 "SMB3_00", 3.0.2 "SMB3_02", 3.1.1 "SMB3_11"; Windows'
- * FILE_REMOTE_PROTOCOL_INFO numbers them so), or "" for another. */
-const char *smb_dialect_of_version(unsigned major, unsigned minor,
-				   unsigned revision);
 
 /* Who connects, and how: the tuning knobs of a before/after comparison. */
 struct smb_session {

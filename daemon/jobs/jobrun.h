@@ -120,21 +120,6 @@ struct job_run {
 				    NULL */
 };
 
-/*
- * The job's back-end (its target's, else default's or its engine's),
- * session and probe. 0, or a negative errno with jr->error.
- */
-int job_setup(struct job_run *jr, const struct tgt_ops *def);
-
-/*
- * When the job names a baseline (its smb session's "baseline", wire.h):
- * measures the TCP throughput to its file server in both directions into
- * jr->wire, before any test. 0 (also with none); -EIO with jr->error
- * saying why, starting with "baseline": no test has run then;
- * -ECANCELED when the job was cancelled meanwhile.
- */
-int job_wire(struct job_run *jr);
-
 /* --- the run (jobrun.c) --- */
 
 /*

@@ -3,6 +3,8 @@
  */
 #include "interleave.h"
 
+#include "jobsetup.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

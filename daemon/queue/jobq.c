@@ -17,6 +17,7 @@
 #include "interleave.h"
 #include "jobs/events.h"
 #include "jobs/jobsession.h"
+#include "jobsetup.h"
 #include "os/os.h"
 #include "platform/log.h"
 #include "platform/sys.h"

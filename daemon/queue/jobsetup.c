@@ -1,14 +1,13 @@
 /*
- * jobsetup — job_setup (jobrun.h): a job's back-end, session and probe,
- * for the queue's worker (jobq.c) and each target of an interleaved job
- * (interleave.c); job_wire, the wire baseline before an SMB job's tests.
+ * jobsetup — see jobsetup.h.
  */
-#include "jobs/jobrun.h"
+#include "jobsetup.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "jobs/jobrun.h"
 #include "jobs/jobsession.h"
 #include "platform/sys.h"
 #include "targets/target.h"

@@ -121,7 +121,8 @@ int wire_from_request(json_t *root, const char *server, json_t **out,
 		n = h;
 	}
 	if (!wire_same_server(json_string_value(json_object_get(n, "host")),
-			      server, why, sizeof(why))) {
+			      server, WIRE_RESOLVE_TIMEOUT_MS, why,
+			      sizeof(why))) {
 		json_decref(n);
 		return field_fail(e, "baseline.host", "%s", why);
 	}

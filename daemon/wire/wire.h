@@ -107,10 +107,17 @@ void wire_efficiency(json_t *run);
 /* 1 where this build can measure; else 0 with why in buf. */
 int wire_available(char *buf, size_t len);
 
+/* How long a job's request waits for the baseline host's name to resolve,
+ * ms: as long as the share's own check beside it (SMB_CHECK_TIMEOUT_MS). */
+#define WIRE_RESOLVE_TIMEOUT_MS 5000
+
 /* Is host the same server as server (equal names, or an address in
- * common)? 1; 0 with why in buf (it does not resolve, it is another). */
-int wire_same_server(const char *host, const char *server, char *buf,
-		     size_t len);
+ * common)? Both names are resolved in a thread of their own, waited for at
+ * most timeout_ms, so a slow resolver holds the caller (a POST) no longer
+ * than that. 1; 0 with why in buf (it does not resolve, it did not resolve
+ * within timeout_ms, it is another). */
+int wire_same_server(const char *host, const char *server, int timeout_ms,
+		     char *buf, size_t len);
 
 /*
  * One direction (reverse 0: client → server, 1: server → client) in a

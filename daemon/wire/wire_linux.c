@@ -12,6 +12,11 @@
  * exits. The daemon reads until end of file, for at most the test's
  * length plus a margin, and kills a child that overstays, or that has not
  * answered when the job is cancelled (looked at every 0.2 s).
+ *
+ * wire_same_server runs while a job's POST is answered: its name lookups
+ * run in a detached thread the request waits for at most a bound, so a
+ * slow resolver cannot hold the request longer (the thread finishes and
+ * frees what it found on its own).
  */
 #include "wire.h"
 
@@ -19,12 +24,14 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <iperf_api.h>
@@ -57,32 +64,120 @@ static int common_address(const struct addrinfo *a, const struct addrinfo *b)
 	return 0;
 }
 
-int wire_same_server(const char *host, const char *server, char *buf,
-		     size_t len)
+/*
+ * A lookup of the baseline host and the share's server, shared by the
+ * caller and the thread that resolves them: whichever lets go last frees
+ * it, so a caller that stopped waiting leaves the thread to finish alone.
+ */
+struct lookup {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int refs, done;
+	char *host, *server;
+	struct addrinfo *h, *s; /* the addresses, or NULL */
+	int rc_h;		/* getaddrinfo's answer for host */
+};
+
+/* Lets go of l (under nothing): the last one frees it. */
+static void lookup_put(struct lookup *l)
 {
+	int last;
+
+	pthread_mutex_lock(&l->mu);
+	last = --l->refs == 0;
+	pthread_mutex_unlock(&l->mu);
+	if (!last)
+		return;
+	if (l->h)
+		freeaddrinfo(l->h);
+	if (l->s)
+		freeaddrinfo(l->s);
+	pthread_cond_destroy(&l->cv);
+	pthread_mutex_destroy(&l->mu);
+	free(l->host);
+	free(l->server);
+	free(l);
+}
+
+static void *lookup_run(void *arg)
+{
+	struct lookup *l = arg;
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *h = NULL,
 			*s = NULL;
-	int rc, same = 0;
+	int rc = getaddrinfo(l->host, NULL, &hints, &h);
 
-	if ((rc = getaddrinfo(host, NULL, &hints, &h)) != 0) {
-		snprintf(buf, len, "\"%.100s\" does not resolve: %s", host,
-			 gai_strerror(rc));
+	if (rc == 0 && strcasecmp(l->host, l->server) != 0 &&
+	    getaddrinfo(l->server, NULL, &hints, &s) != 0)
+		s = NULL;
+	pthread_mutex_lock(&l->mu);
+	l->h = h;
+	l->s = s;
+	l->rc_h = rc;
+	l->done = 1;
+	pthread_cond_signal(&l->cv);
+	pthread_mutex_unlock(&l->mu);
+	lookup_put(l);
+	return NULL;
+}
+
+int wire_same_server(const char *host, const char *server, int timeout_ms,
+		     char *buf, size_t len)
+{
+	struct lookup *l = calloc(1, sizeof(*l));
+	struct timespec until;
+	pthread_attr_t attr;
+	pthread_t t;
+	int same = 0, started;
+
+	if (!l || !(l->host = strdup(host)) || !(l->server = strdup(server))) {
+		snprintf(buf, len, "out of memory");
+		if (l) {
+			free(l->host);
+			free(l);
+		}
 		return 0;
 	}
-	if (strcasecmp(host, server) == 0)
-		same = 1;
-	else if (getaddrinfo(server, NULL, &hints, &s) == 0)
-		same = common_address(h, s);
-	if (!same)
+	pthread_mutex_init(&l->mu, NULL);
+	pthread_cond_init(&l->cv, NULL);
+	l->refs = 2;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	started = pthread_create(&t, &attr, lookup_run, l) == 0;
+	pthread_attr_destroy(&attr);
+	if (!started) {
+		l->refs = 1; /* no thread: the caller's only */
+		snprintf(buf, len, "cannot resolve \"%.100s\": no thread",
+			 host);
+		lookup_put(l);
+		return 0;
+	}
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += timeout_ms / 1000;
+	until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&l->mu);
+	while (!l->done &&
+	       pthread_cond_timedwait(&l->cv, &l->mu, &until) != ETIMEDOUT)
+		;
+	if (!l->done)
+		snprintf(buf, len, "\"%.100s\" did not resolve within %d s",
+			 host, (timeout_ms + 999) / 1000);
+	else if (l->rc_h != 0)
+		snprintf(buf, len, "\"%.100s\" does not resolve: %s", host,
+			 gai_strerror(l->rc_h));
+	else if (!(same = strcasecmp(host, server) == 0 ||
+			  (l->s && common_address(l->h, l->s))))
 		snprintf(buf, len,
 			 "\"%.100s\" is not the share's server %.100s (no "
 			 "address in common): the baseline measures the wire "
 			 "to the file server, and the daemon sends traffic "
 			 "only to a server it was allowed",
 			 host, server);
-	freeaddrinfo(h);
-	if (s)
-		freeaddrinfo(s);
+	pthread_mutex_unlock(&l->mu);
+	lookup_put(l);
 	return same;
 }
 

@@ -21,11 +21,12 @@ int wire_available(char *buf, size_t len)
 	return 0;
 }
 
-int wire_same_server(const char *host, const char *server, char *buf,
-		     size_t len)
+int wire_same_server(const char *host, const char *server, int timeout_ms,
+		     char *buf, size_t len)
 {
 	(void)host;
 	(void)server;
+	(void)timeout_ms;
 	snprintf(buf, len, "%s", NOT_HERE);
 	return 0;
 }

@@ -4,15 +4,28 @@
  * JSON read (its figures, its own error, something else), an imported
  * document's wire checked and kept as documented, and each
  * result's efficiency against the wire computed here from the same
- * figures, a mix by time. The measurement itself is tested end to end
- * against iperf3 -s and smbd in tests/integration/smb.test.mjs.
+ * figures, a mix by time; and the baseline host's lookup against a
+ * resolver that never answers (root: a mount namespace of its own whose
+ * /etc/resolv.conf names a silent UDP socket of the test), which must give
+ * up at its bound. The measurement itself is tested end to end against
+ * iperf3 -s and smbd in tests/integration/smb.test.mjs.
  */
 #include "test.h"
 #include "wire/wire.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 /* the shape of iperf3 3.12's JSON (-J), cut to what is read */
 static const char iperf_json[] =
@@ -197,4 +210,73 @@ static void test_from_doc(void)
 	ASSERT_TRUE(w == NULL);
 }
 
-TEST_MAIN(test_parse, test_request, test_efficiency, test_from_doc)
+/*
+ * In a child with a mount namespace of its own: /etc/resolv.conf names
+ * 127.0.0.1, where the child holds a UDP socket on port 53 that never
+ * answers. The exit code says what wire_same_server did: 0 it gave up
+ * within its bound with the sentence, after the query reached the silent
+ * server; 2 no namespace or socket here (skip); 1 anything else.
+ */
+static int slow_resolver_child(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(53) };
+	char conf[] = "/tmp/storbench-resolv-XXXXXX", why[512], q[512];
+	struct timespec t0, t1;
+	int fd, s, same;
+	double took;
+
+	if (unshare(CLONE_NEWNS) < 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return 2;
+	if ((fd = mkstemp(conf)) < 0)
+		return 1;
+	dprintf(fd, "nameserver 127.0.0.1\noptions timeout:30 attempts:1\n");
+	close(fd);
+	if (mount(conf, "/etc/resolv.conf", NULL, MS_BIND, NULL) < 0) {
+		unlink(conf);
+		return 2;
+	}
+	unlink(conf);
+	inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+	if ((s = socket(AF_INET, SOCK_DGRAM, 0)) < 0 ||
+	    bind(s, (struct sockaddr *)&a, sizeof(a)) < 0)
+		return 2;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	same = wire_same_server("filer.storbench-test", "127.0.0.1", 300, why,
+				sizeof(why));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	took = (double)(t1.tv_sec - t0.tv_sec) +
+	       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	fprintf(stderr, "  slow resolver: %d after %.3f s: %s\n", same, took,
+		why);
+	/* the lookup did ask the silent server: the bound was what ended it */
+	if (recv(s, q, sizeof(q), MSG_DONTWAIT) <= 0)
+		return 1;
+	return same == 0 && took >= 0.29 && took < 2.0 &&
+			       strstr(why, "\"filer.storbench-test\" did not "
+					   "resolve within 1 s")
+		       ? 0
+		       : 1;
+}
+
+static void test_slow_resolver(void)
+{
+	int st = 0;
+	pid_t pid;
+
+	if (geteuid() != 0) {
+		TEST_SKIP("slow resolver: needs root for a mount namespace");
+	}
+	if ((pid = fork()) == 0)
+		_exit(slow_resolver_child());
+	ASSERT_TRUE(pid > 0);
+	ASSERT_EQ(waitpid(pid, &st, 0), pid);
+	ASSERT_TRUE(WIFEXITED(st));
+	if (WEXITSTATUS(st) == 2) {
+		TEST_SKIP("slow resolver: no mount namespace or port 53 here");
+	}
+	ASSERT_EQ(WEXITSTATUS(st), 0);
+}
+
+TEST_MAIN(test_parse, test_request, test_efficiency, test_from_doc,
+	  test_slow_resolver)

@@ -144,18 +144,39 @@ test('events: Last-Event-ID replays what a client missed; keep-alive and no CORS
   assert.equal(bad.status, 400);
 });
 
+/**
+ * The daemon's side of its TCP connections from 127.0.0.1 port `from` to
+ * itself at `port` (Linux: /proc/net/tcp), as {state} ('08': CLOSE_WAIT,
+ * the client has closed and the daemon has not) or null when there is none.
+ */
+function daemonSide(port, from) {
+  const hex = (n) => n.toString(16).toUpperCase().padStart(4, '0');
+  for (const line of fs.readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length > 3 && f[1] === `0100007F:${hex(port)}` && f[2] === `0100007F:${hex(from)}`) return { state: f[3] };
+  }
+  return null;
+}
+
 test('a client closing its event stream is not logged as an error', async () => {
   // the daemon writes on to a stream whose client has gone (the job's
   // events), and libmicrohttpd's send fails (EPIPE, ECONNRESET): the
   // stream's normal end, not an error to log
   const gone = [stream(d.url), stream(d.url)];
   await Promise.all(gone.map((s) => s.opened));
+  const ports = gone.map((s) => s.req.socket.localPort);
   gone.forEach((s) => s.close());
   await sleep(100);
+  // the daemon has not written to them since: each waits in CLOSE_WAIT
+  // (its reader blocks until an event, and nothing else reads the socket)
+  for (const p of ports) assert.equal(daemonSide(d.port, p)?.state, '08', `stream from port ${p} before the job`);
   const before = d.output().length;
   const r = await api(d.url, 'POST', '/api/v1/jobs', { profile: 'custom', size: '8MiB', iterations: 2, duration_s: 0.5,
     interval_s: 0, tests: [{ name: 'SEQ1M Q1T1', pattern: 'sequential', block_size: '1MiB' }] });
   assert.equal((await waitJob(d.url, r.json.id)).state, 'done');
+  // the job's events were written to both and the sends failed: the
+  // daemon ended those connections (a stream's keep-alive is 15 s away)
+  for (const p of ports) assert.equal(daemonSide(d.port, p), null, `stream from port ${p} after the job`);
   const log = d.output().slice(before);
   assert.doesNotMatch(log, /Failed to send .*\/api\/v1\/events/, log);
 });

@@ -14,8 +14,8 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
+import { execFileSync } from 'node:child_process';
+import { startDaemon, api, waitJob, runCommand } from '../lib/daemon.mjs';
 
 const bin = process.env.STORBENCH_BIN;
 const out = process.env.STORBENCH_OUT;
@@ -134,19 +134,19 @@ test('storbench push and run --push send runs to another daemon', async () => {
   const tokenFile = path.join(dirB, 'api-token');
   const before = await total(b, authB);
   // without the token B refuses; the answer is printed, exit 1
-  const refused = spawnSync(bin, ['push', '--data', dirA, b.url, String(runA)], { encoding: 'utf8' });
+  const refused = await runCommand(bin, ['push', '--data', dirA, b.url, String(runA)]);
   assert.equal(refused.status, 1, refused.stderr);
   assert.match(refused.stderr, /answered 401/);
   // already there (the first test imported it): said so, exit 0
-  const p = spawnSync(bin, ['push', '--data', dirA, '--token-file', tokenFile, b.url, String(runA)], { encoding: 'utf8' });
+  const p = await runCommand(bin, ['push', '--data', dirA, '--token-file', tokenFile, b.url, String(runA)]);
   assert.equal(p.status, 0, p.stderr);
   assert.match(p.stdout, new RegExp(`^run ${runA}: already there as run \\d+ at ${b.url}\\n$`));
   // a run this archive does not have: exit 1, nothing sent
-  const none = spawnSync(bin, ['push', '--data', dirA, '--token-file', tokenFile, b.url, '999'], { encoding: 'utf8' });
+  const none = await runCommand(bin, ['push', '--data', dirA, '--token-file', tokenFile, b.url, '999']);
   assert.equal(none.status, 1);
   assert.match(none.stderr, /run 999: no such run in this archive/);
   for (const url of ['ftp://127.0.0.1/', `${b.url}/x?a=b`, '127.0.0.1:80']) {
-    const bad = spawnSync(bin, ['push', '--data', dirA, url, String(runA)], { encoding: 'utf8' });
+    const bad = await runCommand(bin, ['push', '--data', dirA, url, String(runA)]);
     assert.equal(bad.status, 2, url);
     assert.match(bad.stderr, /an http:\/\/ or https:\/\/ URL without a query/);
   }
@@ -155,7 +155,7 @@ test('storbench push and run --push send runs to another daemon', async () => {
   fs.writeFileSync(loose, tokenB, { mode: 0o644 });
   fs.chmodSync(loose, 0o644);
   const t0 = Date.now();
-  const early = spawnSync(bin, ['run', '--push', b.url, '--token-file', loose, '--data', path.join(root, 'x'), root], { encoding: 'utf8' });
+  const early = await runCommand(bin, ['run', '--push', b.url, '--token-file', loose, '--data', path.join(root, 'x'), root]);
   assert.equal(early.status, 2, early.stderr);
   assert.match(early.stderr, /others may read it/);
   assert.ok(Date.now() - t0 < 5000, 'no benchmark ran');
@@ -165,8 +165,9 @@ test('storbench push and run --push send runs to another daemon', async () => {
   const dirC = path.join(root, 'c');
   const tgt = path.join(root, 'tgt');
   fs.mkdirSync(tgt);
-  const r = spawnSync(bin, ['run', '--profile', 'cdm-default', '--size', '8MiB', '--iterations', '1', '--duration', '1',
-    '--data', dirC, '--json', '--push', b.url, '--token-file', tokenFile, tgt], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  // (not spawnSync: the run takes longer than the daemons' idle timeout)
+  const r = await runCommand(bin, ['run', '--profile', 'cdm-default', '--size', '8MiB', '--iterations', '1', '--duration', '1',
+    '--data', dirC, '--json', '--push', b.url, '--token-file', tokenFile, tgt]);
   assert.equal(r.status, 0, r.stderr);
   // stdout is the document alone; what the other daemon said is on stderr
   const runDoc = JSON.parse(r.stdout);

@@ -103,6 +103,26 @@ export async function startDaemon({ bin, dataDir, port, allow = [], args = [], e
 }
 
 /**
+ * Runs a command to its end without blocking the event loop, as spawnSync
+ * would: a test blocked longer than the daemon's idle timeout (10 s) misses
+ * the daemon closing fetch's pooled keep-alive connection, and its next
+ * fetch is sent on the closed socket ("other side closed").
+ * @returns {Promise<{status: number|null, signal: string|null, stdout: string, stderr: string}>}
+ */
+export function runCommand(cmd, args, { env, timeoutMs = 120000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { env: env ? { ...process.env, ...env } : process.env });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.setEncoding('utf8').on('data', (s) => { stdout += s; });
+    p.stderr.setEncoding('utf8').on('data', (s) => { stderr += s; });
+    const timer = setTimeout(() => p.kill('SIGKILL'), timeoutMs);
+    p.on('error', (e) => { clearTimeout(timer); reject(e); });
+    p.on('close', (status, signal) => { clearTimeout(timer); resolve({ status, signal, stdout, stderr }); });
+  });
+}
+
+/**
  * One HTTP request to the daemon.
  * body: an object/array is sent as JSON; a string is sent as is (for malformed-JSON tests);
  * undefined sends no body.

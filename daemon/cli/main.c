@@ -5,9 +5,10 @@
  *   storbench COMMAND --help
  *   storbench --version | --help
  *
- * Dispatch only: each command is a file of its own (cmd.h lists them), and
- * `smb-worker` / `smb-op` are the children the SMB back-end spawns from this
- * same binary (storage/targets/smb.h), `wire-iperf` the wire baseline's
+ * Dispatch only: each command is a file of its own (cmd.h lists them) and
+ * one line of the table `commands` below. `smb-worker` / `smb-op` are the
+ * children the SMB back-end spawns from this same binary
+ * (storage/targets/smb.h), `wire-iperf` the wire baseline's
  * (daemon/wire/wire.h); they never reach a command.
  */
 #include <stdio.h>
@@ -19,23 +20,39 @@
 #include "targets/smb.h"
 #include "wire/wire.h"
 
+/* The commands: a new one is its cmd_<name>.c and one line here (its help
+ * printed in the usage, a continuation after '\n'). */
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv); /* cmd.h */
+	const char *help;
+} commands[] = {
+	{ "serve", cmd_serve, "the daemon: dashboard, REST API and job queue" },
+	{ "run", cmd_run,
+	  "one benchmark here and now, printed like CrystalDiskMark" },
+	{ "import", cmd_import,
+	  "results of CrystalDiskMark, fio, DiskSpd or another storbench\n"
+	  "into the archive" },
+	{ "push", cmd_push,
+	  "runs of this archive to another storbench daemon" },
+	{ "service", cmd_service,
+	  "the daemon as a Windows service (install, start, stop, uninstall);\n"
+	  "on Linux, the systemd unit storbench.service" },
+};
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: storbench COMMAND [OPTIONS]\n"
-		   "\n"
-		   "  serve    the daemon: dashboard, REST API and job queue\n"
-		   "  run      one benchmark here and now, printed like "
-		   "CrystalDiskMark\n"
-		   "  import   results of CrystalDiskMark, fio, DiskSpd or "
-		   "another storbench\n"
-		   "           into the archive\n"
-		   "  push     runs of this archive to another storbench "
-		   "daemon\n"
-		   "  service  the daemon as a Windows service (install, "
-		   "start, stop, uninstall);\n"
-		   "           on Linux, the systemd unit storbench.service\n"
-		   "\n"
-		   "storbench COMMAND --help   what a command takes\n"
+	fprintf(f, "usage: storbench COMMAND [OPTIONS]\n\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		const char *h = commands[i].help, *nl;
+		fprintf(f, "  %-8s ", commands[i].name);
+		while ((nl = strchr(h, '\n'))) {
+			fprintf(f, "%.*s\n%11s", (int)(nl - h), h, "");
+			h = nl + 1;
+		}
+		fprintf(f, "%s\n", h);
+	}
+	fprintf(f, "\nstorbench COMMAND --help   what a command takes\n"
 		   "storbench --version\n");
 }
 
@@ -50,16 +67,10 @@ int main(int argc, char **argv)
 	/* the wire baseline's iperf3 client (daemon/wire/wire.h) */
 	if (argc >= 2 && strcmp(argv[1], "wire-iperf") == 0)
 		return wire_child_main(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "serve") == 0)
-		return cmd_serve(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "import") == 0)
-		return cmd_import(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "push") == 0)
-		return cmd_push(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "run") == 0)
-		return cmd_run(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "service") == 0)
-		return cmd_service(argc - 1, argv + 1);
+	for (size_t i = 0;
+	     argc >= 2 && i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
 		printf("storbench %s\n", STORBENCH_VERSION);
 		return 0;

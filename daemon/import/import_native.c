@@ -36,8 +36,6 @@
 #include "platform/utf8.h"
 #include "wire/wire.h"
 
-#define BIG 9.0e15 /* integers JSON carries exactly (< 2^53) */
-
 static const char *const ended_states[] = { "done", "failed", "cancelled",
 					    "interrupted", NULL };
 static const char *const patterns[] = { "sequential", "random", NULL };
@@ -100,17 +98,17 @@ static const struct field probe_fields[] = {
 	{ "fs_block_size", FIELD_INT, "B", .min = 512, .max = 1 << 30,
 	  .flags = FIELD_NULLABLE },
 	{ "write_cache", FIELD_STRING, .max = 32, .flags = FIELD_NULLABLE },
-	{ "free_bytes", FIELD_INT, "B", .min = 0, .max = BIG,
+	{ "free_bytes", FIELD_INT, "B", .min = 0, .max = IMPORT_BIG,
 	  .flags = FIELD_NULLABLE },
-	{ "total_bytes", FIELD_INT, "B", .min = 0, .max = BIG,
+	{ "total_bytes", FIELD_INT, "B", .min = 0, .max = IMPORT_BIG,
 	  .flags = FIELD_NULLABLE },
 	{ "cpus", FIELD_INT, .min = 1, .max = 65536, .flags = FIELD_NULLABLE },
-	{ "memory_bytes", FIELD_INT, "B", .min = 0, .max = BIG,
+	{ "memory_bytes", FIELD_INT, "B", .min = 0, .max = IMPORT_BIG,
 	  .flags = FIELD_NULLABLE },
 };
 
 static const struct field spec_fields[] = {
-	{ "size", FIELD_INT, "B", .min = 0, .max = BIG,
+	{ "size", FIELD_INT, "B", .min = 0, .max = IMPORT_BIG,
 	  .flags = FIELD_NULLABLE },
 	{ "iterations", FIELD_INT, .min = 1, .max = 1000,
 	  .flags = FIELD_NULLABLE },
@@ -121,7 +119,7 @@ static const struct field spec_fields[] = {
 static const struct field sweep_fields[] = {
 	{ "group", FIELD_STRING, .min = 1, .max = 64 },
 	{ "field", FIELD_STRING, .min = 1, .max = 64 },
-	{ "value", FIELD_NUMBER, .min = -BIG, .max = BIG },
+	{ "value", FIELD_NUMBER, .min = -IMPORT_BIG, .max = IMPORT_BIG },
 };
 
 static const struct field iter_fields[] = {
@@ -130,9 +128,9 @@ static const struct field iter_fields[] = {
 	{ "iops", FIELD_NUMBER, "I/O/s", .min = 0, .max = 1e9 },
 	{ "lat_mean_us", FIELD_NUMBER, "µs", .min = 0, .max = 1e10,
 	  .flags = FIELD_NULLABLE },
-	{ "bytes", FIELD_INT, "B", .min = 0, .max = BIG,
+	{ "bytes", FIELD_INT, "B", .min = 0, .max = IMPORT_BIG,
 	  .flags = FIELD_NULLABLE },
-	{ "ios", FIELD_INT, "I/Os", .min = 0, .max = BIG,
+	{ "ios", FIELD_INT, "I/Os", .min = 0, .max = IMPORT_BIG,
 	  .flags = FIELD_NULLABLE },
 	{ "seconds", FIELD_NUMBER, "s", .min = 0, .max = 1e9,
 	  .flags = FIELD_NULLABLE },
@@ -143,8 +141,8 @@ static const struct field iter_fields[] = {
 };
 
 static const struct field raw_fields[] = {
-	{ "window_ns", FIELD_INT, "ns", .min = 0, .max = BIG },
-	{ "lat_sum_ns", FIELD_INT, "ns", .min = 0, .max = BIG },
+	{ "window_ns", FIELD_INT, "ns", .min = 0, .max = IMPORT_BIG },
+	{ "lat_sum_ns", FIELD_INT, "ns", .min = 0, .max = IMPORT_BIG },
 	{ "histogram", FIELD_STRING, .max = 1 << 20, .flags = FIELD_NULLABLE },
 	{ "imported", FIELD_BOOL, .help = "another tool's numbers" },
 };
@@ -161,12 +159,12 @@ static const struct field sample_fields[] = {
 	{ "second", FIELD_INT, .min = 0, .max = 86400 },
 	{ "length_s", FIELD_NUMBER, "s", .min = 0, .max = 2,
 	  .flags = FIELD_ABOVE_MIN },
-	{ "read_ios", FIELD_INT, .min = 0, .max = BIG },
-	{ "read_bytes", FIELD_INT, .min = 0, .max = BIG },
-	{ "read_lat_sum_ns", FIELD_INT, .min = 0, .max = BIG },
-	{ "write_ios", FIELD_INT, .min = 0, .max = BIG },
-	{ "write_bytes", FIELD_INT, .min = 0, .max = BIG },
-	{ "write_lat_sum_ns", FIELD_INT, .min = 0, .max = BIG },
+	{ "read_ios", FIELD_INT, .min = 0, .max = IMPORT_BIG },
+	{ "read_bytes", FIELD_INT, .min = 0, .max = IMPORT_BIG },
+	{ "read_lat_sum_ns", FIELD_INT, .min = 0, .max = IMPORT_BIG },
+	{ "write_ios", FIELD_INT, .min = 0, .max = IMPORT_BIG },
+	{ "write_bytes", FIELD_INT, .min = 0, .max = IMPORT_BIG },
+	{ "write_lat_sum_ns", FIELD_INT, .min = 0, .max = IMPORT_BIG },
 };
 
 /* base64 text → bytes (malloc'd into *out): 0, -EINVAL or -ENOMEM. */

@@ -8,6 +8,10 @@
 
 #include <jansson.h>
 
+/* The largest count or number a document's field tables take: integers
+ * JSON carries exactly (< 2^53). */
+#define IMPORT_BIG 9.0e15
+
 struct field_error;
 
 /* Checks document r (its members already checked by their tables) for what

@@ -1,6 +1,7 @@
 /*
  * compare_int — what compare.c and compare_words.c share: the findings a
- * verdict sums up, and the sentences (compare_words.c).
+ * verdict sums up, and the sentences (compare_words.c); the test entries
+ * every side's runs are gathered into (compare_gather.c).
  */
 #ifndef STORBENCH_COMPARE_INT_H
 #define STORBENCH_COMPARE_INT_H
@@ -135,5 +136,49 @@ json_t *compare_versus(struct compare_noise *nc, const struct metric *m,
 
 /* The rules' "tests": which test is used when, and why (docs/api.md). */
 json_t *compare_tests_doc(void);
+
+/* --- the sides' runs gathered (compare_gather.c) --- */
+
+/* What a test entry is, and so how it is read and shown. */
+struct kind {
+	const char *name; /* compare's "kind": "io" … */
+	const struct metric *m;
+	size_t nm;
+	int io;				/* I/O: headline by pattern, like for
+					   like by workload shape */
+	const struct preset_rows *rows; /* a preset's summary rows */
+};
+
+/* The kinds a comparison met; an entry's "kind" is an index into k. */
+#define MAX_KINDS 16
+struct kinds {
+	struct kind k[MAX_KINDS];
+	size_t n;
+};
+
+struct archive_test_sum;
+
+/* Does run (archive_reader_run's brief) have to be read in full: a round
+ * of an interleaved job, another tool's numbers, or a preset whose own
+ * metrics or summary rows compare reads? */
+int compare_needs_full(json_t *run);
+
+/*
+ * Gathers run (as runview_json gives it) into side s (of n_sides) of acc:
+ * its tests' entries (acc: "test\x1frw" -> {test, rw, kind, pattern,
+ * sides, sweep}, each new key appended to order, the kind added to ks),
+ * each side's shape, series, errors and verdicts, and every iteration's
+ * values of the kind's metrics into vs; a preset's summary rows as entries
+ * of their own, a value per run.
+ */
+void compare_gather(struct cval_sets *vs, json_t *acc, json_t *order,
+		    json_t *run, size_t s, size_t n_sides, struct kinds *ks);
+
+/* Gathers run (its brief) into side s of acc from its tests' summaries
+ * t[0..nt) (none with errors), as compare_gather does from the run in
+ * full: the same entries, shapes, sweeps and values, in the same order. */
+void compare_gather_sums(struct cval_sets *vs, json_t *acc, json_t *order,
+			 json_t *run, const struct archive_test_sum *t,
+			 size_t nt, size_t s, size_t n_sides, struct kinds *ks);
 
 #endif

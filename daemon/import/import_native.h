@@ -1,6 +1,7 @@
 /*
  * import_native — storbench's own run document imported (import.h:
- * import_native); the checks a field table cannot make are in
+ * import_native); its tests and their iterations are read by
+ * import_native_tests.c, the checks a field table cannot make are in
  * import_native_check.c.
  */
 #ifndef STORBENCH_IMPORT_NATIVE_H
@@ -8,7 +9,39 @@
 
 #include <jansson.h>
 
+#include "archive/archive.h"
+
+/* The largest count or number a document's field tables take: integers
+ * JSON carries exactly (< 2^53). */
+#define IMPORT_BIG 9.0e15
+
 struct field_error;
+
+/* What a document's run becomes: read by import_native.c (the run, its
+ * samples, wire baseline and conditions) and import_native_tests.c (its
+ * tests' iterations); freed by import_native.c's doc_free. */
+struct import_native_doc {
+	json_t *root;
+	struct archive_restore in;
+	struct archive_restore_row *rows;
+	struct archive_restore_sample *samples;
+	struct archive_restore_cond *conds;
+	size_t n_conds;
+	void **hists; /* cap_rows of them, NULL or each row's decoded bytes */
+	size_t n_rows, cap_rows, n_samples;
+	char *spec, *probe, *labels, *warnings, *wire;
+	int no_raw;
+};
+
+/* The document's tests (its "tests" member) and their iterations, each
+ * checked by its table, into d->rows (d->n_rows of them; d->cap_rows and
+ * d->hists allocated, the iterations' decoded histograms, all freed with
+ * d, also on failure); d->no_raw set when an iteration has no raw counts.
+ * A native iteration's rates must follow from its counts, an imported
+ * one's be within the importers' ranges. 0, -EINVAL with e naming the
+ * member, or -ENOMEM. */
+int import_native_tests(struct import_native_doc *d, json_t *tests,
+			struct field_error *e);
 
 /* Checks document r (its members already checked by their tables) for what
  * the tables cannot say: the uuid's shape (lower-case hex, 8-4-4-4-12),

@@ -13,7 +13,6 @@
 #include "import_native.h"
 #include "platform/fields.h"
 
-#define BIG 9.0e15 /* integers JSON carries exactly */
 #define PCT(n)                                                                 \
 	{                                                                      \
 		n, FIELD_NUMBER, "%", .min = 0, .max = 100,                    \
@@ -21,7 +20,7 @@
 	}
 #define BYTES(n)                                                               \
 	{                                                                      \
-		n, FIELD_INT, "B", .min = 0, .max = BIG,                       \
+		n, FIELD_INT, "B", .min = 0, .max = IMPORT_BIG,                \
 				   .flags = FIELD_NULLABLE                     \
 	}
 
@@ -43,17 +42,17 @@ static const struct field host_fields[] = {
 
 static const struct field device_fields[] = {
 	{ "name", FIELD_STRING, .min = 1, .max = 31, .flags = FIELD_CLEAN },
-	{ "read_iops", FIELD_NUMBER, "IOPS", .min = 0, .max = BIG },
-	{ "write_iops", FIELD_NUMBER, "IOPS", .min = 0, .max = BIG },
-	{ "read_mb_s", FIELD_NUMBER, "MB/s", .min = 0, .max = BIG },
-	{ "write_mb_s", FIELD_NUMBER, "MB/s", .min = 0, .max = BIG },
-	{ "reads", FIELD_INT, .min = 0, .max = BIG },
-	{ "writes", FIELD_INT, .min = 0, .max = BIG },
-	{ "read_bytes", FIELD_INT, "B", .min = 0, .max = BIG },
-	{ "write_bytes", FIELD_INT, "B", .min = 0, .max = BIG },
-	{ "in_flight", FIELD_INT, .min = 0, .max = BIG },
+	{ "read_iops", FIELD_NUMBER, "IOPS", .min = 0, .max = IMPORT_BIG },
+	{ "write_iops", FIELD_NUMBER, "IOPS", .min = 0, .max = IMPORT_BIG },
+	{ "read_mb_s", FIELD_NUMBER, "MB/s", .min = 0, .max = IMPORT_BIG },
+	{ "write_mb_s", FIELD_NUMBER, "MB/s", .min = 0, .max = IMPORT_BIG },
+	{ "reads", FIELD_INT, .min = 0, .max = IMPORT_BIG },
+	{ "writes", FIELD_INT, .min = 0, .max = IMPORT_BIG },
+	{ "read_bytes", FIELD_INT, "B", .min = 0, .max = IMPORT_BIG },
+	{ "write_bytes", FIELD_INT, "B", .min = 0, .max = IMPORT_BIG },
+	{ "in_flight", FIELD_INT, .min = 0, .max = IMPORT_BIG },
 	{ "util_pct", FIELD_NUMBER, "%", .min = 0, .max = 100 },
-	{ "wait_ms", FIELD_NUMBER, "ms", .min = 0, .max = BIG },
+	{ "wait_ms", FIELD_NUMBER, "ms", .min = 0, .max = IMPORT_BIG },
 };
 
 /* *text = o's device (and its members) checked and picked. */

@@ -227,8 +227,8 @@ static int run_members(struct member *mbs, size_t n,
 	while (sh.ready < started)
 		pthread_cond_wait(&sh.cv, &sh.mu);
 	sh.start_ns = t0 = ln = os_now_ns();
-	open_ns = t0 + (uint64_t)(w0->ramp_s * 1e9);
-	end_ns = w0->io_bytes ? 0 : open_ns + (uint64_t)(w0->duration_s * 1e9);
+	open_ns = engine_open_ns(w0, t0);
+	end_ns = w0->io_bytes ? 0 : engine_deadline_ns(w0, t0);
 	sh.started = started;
 	sh.go = 1;
 	pthread_cond_broadcast(&sh.cv);

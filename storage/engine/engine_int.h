@@ -1,6 +1,6 @@
 /*
  * engine_int — what the files of the engine share; nothing outside
- * storage/engine*.c includes it. engine.h has the contract.
+ * storage/engine/engine*.c includes it. engine.h has the contract.
  *
  * The files, and which way the calls go (never back up):
  *
@@ -144,6 +144,26 @@ void *engine_thread_main(void *arg);
 void engine_thread_free(struct engine_thread *e);
 
 /* --- engine_samples.c --- */
+
+/*
+ * The measured window of workload w once the start gate opened at start_ns
+ * (os_now_ns, ns): it opens after the ramp (engine_open_ns) and, for a
+ * time-based test, closes duration_s later (engine_deadline_ns). One
+ * formula for the calling thread, which marks the counters at the window's
+ * seconds and its close (engine.c), and for every I/O thread, which stops
+ * at the deadline (engine_thread.c): the two must meet to the nanosecond.
+ */
+static inline uint64_t engine_open_ns(const struct workload *w,
+				      uint64_t start_ns)
+{
+	return start_ns + (uint64_t)(w->ramp_s * 1e9);
+}
+
+static inline uint64_t engine_deadline_ns(const struct workload *w,
+					  uint64_t start_ns)
+{
+	return engine_open_ns(w, start_ns) + (uint64_t)(w->duration_s * 1e9);
+}
 
 /* A ragged end of the window shorter than this is folded into the second
  * before it; a thread seals a second only once its window has run this far

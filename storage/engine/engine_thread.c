@@ -260,8 +260,8 @@ static void eth_loop(struct engine_thread *e)
 	const struct workload *w = e->w;
 	uint64_t start = os_now_ns(), now = start;
 	/* one window for every thread, after the ramp: t0 … deadline */
-	uint64_t t0 = e->sh->start_ns + (uint64_t)(w->ramp_s * 1e9);
-	uint64_t deadline = t0 + (uint64_t)(w->duration_s * 1e9);
+	uint64_t t0 = engine_open_ns(w, e->sh->start_ns);
+	uint64_t deadline = engine_deadline_ns(w, e->sh->start_ns);
 	/* when second 0 can be sealed (smp_sealed grows to 1) */
 	uint64_t seal_at = t0 + 1000000000ULL + ENGINE_FOLD_NS;
 	unsigned depth = w->queue_depth, inflight = 0;

@@ -164,6 +164,9 @@ test('a client closing its event stream is not logged as an error', async () => 
   // stream's normal end, not an error to log
   const gone = [stream(d.url), stream(d.url)];
   await Promise.all(gone.map((s) => s.opened));
+  // every byte sent so far read (the opening comment), so the close is a
+  // FIN, not a reset: the daemon's side then waits in CLOSE_WAIT
+  for (let i = 0; i < 100 && gone.some((s) => !s.comments.length); i++) await sleep(10);
   const ports = gone.map((s) => s.req.socket.localPort);
   gone.forEach((s) => s.close());
   await sleep(100);

@@ -261,6 +261,40 @@ fail:
 	return rc;
 }
 
+/*
+ * Reads text into part `what` of snapshot s: HOSTCTR_CPU the CPU lines of
+ * /proc/stat, HOSTCTR_MEM /proc/meminfo, HOSTCTR_DEV the stat line of
+ * device i (0: the device, then its members). NULL is a file that could
+ * not be read: the part stays out of s->have. The one parser of
+ * hostctr_mark (the files, through the one buffer) and hostctr_mark_text
+ * (the unit test's texts).
+ */
+static void snap_part(struct hostctr *h, struct snap *s, unsigned what,
+		      unsigned i, const char *text)
+{
+	if (!text)
+		return;
+	if (what == HOSTCTR_CPU &&
+	    hostctr_parse_stat(text, &s->all, s->cpu, h->cap_cpu, &s->n_cpu) ==
+		    0)
+		s->have |= HOSTCTR_CPU;
+	else if (what == HOSTCTR_MEM &&
+		 hostctr_parse_meminfo(text, &s->mem) == 0)
+		s->have |= HOSTCTR_MEM;
+	else if (what == HOSTCTR_DEV &&
+		 hostctr_parse_dev(text, &s->dev[i]) == 0) {
+		s->dev_ok |= 1u << i;
+		if (i == 0)
+			s->have |= HOSTCTR_DEV;
+	}
+}
+
+/* The text of file fd, read again from its start into h->buf, or NULL. */
+static const char *file_text(struct hostctr *h, int fd)
+{
+	return read_fd(h, fd) == 0 ? h->buf : NULL;
+}
+
 void hostctr_mark(struct hostctr *h, unsigned mark)
 {
 	struct snap *s;
@@ -268,22 +302,12 @@ void hostctr_mark(struct hostctr *h, unsigned mark)
 	if (!h || mark >= HOSTCTR_MARKS)
 		return;
 	s = &h->s[mark];
-	s->have = 0;
-	s->dev_ok = 0;
+	s->have = s->dev_ok = 0;
 	s->t_ns = os_now_ns();
-	if (read_fd(h, h->fd_stat) == 0 &&
-	    hostctr_parse_stat(h->buf, &s->all, s->cpu, h->cap_cpu,
-			       &s->n_cpu) == 0)
-		s->have |= HOSTCTR_CPU;
-	if (read_fd(h, h->fd_mem) == 0 &&
-	    hostctr_parse_meminfo(h->buf, &s->mem) == 0)
-		s->have |= HOSTCTR_MEM;
+	snap_part(h, s, HOSTCTR_CPU, 0, file_text(h, h->fd_stat));
+	snap_part(h, s, HOSTCTR_MEM, 0, file_text(h, h->fd_mem));
 	for (unsigned i = 0; i < h->n_dev; i++)
-		if (read_fd(h, h->fd_dev[i]) == 0 &&
-		    hostctr_parse_dev(h->buf, &s->dev[i]) == 0)
-			s->dev_ok |= 1u << i;
-	if (s->dev_ok & 1)
-		s->have |= HOSTCTR_DEV;
+		snap_part(h, s, HOSTCTR_DEV, i, file_text(h, h->fd_dev[i]));
 }
 
 void hostctr_mark_text(struct hostctr *h, unsigned mark, uint64_t t_ns,
@@ -291,18 +315,14 @@ void hostctr_mark_text(struct hostctr *h, unsigned mark, uint64_t t_ns,
 {
 	struct snap *s = &h->s[mark];
 
-	s->t_ns = t_ns;
 	s->have = s->dev_ok = 0;
-	if (stat && hostctr_parse_stat(stat, &s->all, s->cpu, h->cap_cpu,
-				       &s->n_cpu) == 0)
-		s->have |= HOSTCTR_CPU;
-	if (meminfo && hostctr_parse_meminfo(meminfo, &s->mem) == 0)
-		s->have |= HOSTCTR_MEM;
-	if (dev && hostctr_parse_dev(dev, &s->dev[0]) == 0) {
+	s->t_ns = t_ns;
+	snap_part(h, s, HOSTCTR_CPU, 0, stat);
+	snap_part(h, s, HOSTCTR_MEM, 0, meminfo);
+	snap_part(h, s, HOSTCTR_DEV, 0, dev);
+	if (s->dev_ok & 1) {
 		snprintf(h->name[0], sizeof(h->name[0]), "test0");
 		h->n_dev = h->n_dev ? h->n_dev : 1;
-		s->dev_ok = 1;
-		s->have |= HOSTCTR_DEV;
 	}
 }
 

@@ -11,11 +11,9 @@
  * GetVolumeNameForVolumeMountPointW (device, "\\?\Volume{…}\");
  * GetVolumeInformationW (volume_label, fs_type, fs_features);
  * GetDiskFreeSpaceW (fs_block_size: the cluster) and GetDiskFreeSpaceExW
- * (free_bytes, total_bytes); IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS (disk:
- * "PhysicalDriveN") and IOCTL_STORAGE_QUERY_PROPERTY on the disk
- * (StorageDeviceProperty: device_model, bus_type;
- * StorageDeviceSeekPenaltyProperty: rotational;
- * StorageDeviceWriteCacheProperty: write_cache); the registry's
+ * (free_bytes, total_bytes); the disk under the volume and what it says
+ * of itself (disk, device_model, bus_type, rotational, write_cache:
+ * probe_disk_win.c); the registry's
  * HKLM\HARDWARE\DESCRIPTION\System\CentralProcessor\0 ProcessorNameString
  * (cpu_model); GetActiveProcessorCount (cpus); GlobalMemoryStatusEx
  * (memory_bytes).
@@ -62,57 +60,11 @@
 #define FILE_DAX_VOLUME 0x20000000
 #endif
 
-/*
- * Not part of probe.h: tests/windows/probe_smoke.c sets it to learn what
- * each Windows call answered (err 0: success, else its GetLastError or
- * LSTATUS), so a run under wine or on a server shows which fields a
- * system cannot tell.
- */
-void (*probe_win_trace)(const char *call, unsigned long err);
-
-/* Reports ok (a BOOL a call returned) to the trace; GetLastError kept. */
-static BOOL traced(const char *call, BOOL ok)
-{
-	DWORD err = ok ? 0 : GetLastError();
-
-	if (probe_win_trace)
-		probe_win_trace(call, err);
-	SetLastError(err);
-	return ok;
-}
-
-/* Copies src into dst[n]. On truncation dst is "" and -ENAMETOOLONG. */
-static int set_str(char *dst, size_t n, const char *src)
-{
-	int len = snprintf(dst, n, "%s", src);
-
-	if (len < 0 || (size_t)len >= n) {
-		dst[0] = '\0';
-		return -ENAMETOOLONG;
-	}
-	return 0;
-}
-
 /* w as UTF-8 into dst[n] ('\' turned '/' when slashes); "" on failure. */
 static void set_wide(char *dst, size_t n, const wchar_t *w, int slashes)
 {
 	if (win_narrow(w, dst, n, slashes) != 0)
 		dst[0] = '\0';
-}
-
-/* Strips leading and trailing spaces and tabs in place; the new start. */
-static char *trim(char *s)
-{
-	char *end;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	end = s + strlen(s);
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t' ||
-			   end[-1] == '\r' || end[-1] == '\n'))
-		end--;
-	*end = '\0';
-	return s;
 }
 
 /* A string value of HKLM\key into dst[n] as trimmed UTF-8; 0 or -1. */
@@ -130,7 +82,9 @@ static int reg_string(const wchar_t *key, const wchar_t *name, char *dst,
 	dst[0] = '\0';
 	if (st != ERROR_SUCCESS || win_narrow(w, buf, sizeof(buf), 0) != 0)
 		return -1;
-	return set_str(dst, n, trim(buf)) == 0 && dst[0] ? 0 : -1;
+	return probe_win_set_str(dst, n, probe_win_trim(buf)) == 0 && dst[0]
+		       ? 0
+		       : -1;
 }
 
 #define NT_CURRENT_VERSION L"SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion"
@@ -152,7 +106,7 @@ static void probe_kernel(struct probe *p)
 	LONG st;
 	int n;
 
-	traced("GetProcAddress(RtlGetVersion)", proc != NULL);
+	probe_win_traced("GetProcAddress(RtlGetVersion)", proc != NULL);
 	if (!proc)
 		return;
 	st = ((rtl_get_version_fn)(void (*)(void))proc)(&v);
@@ -171,7 +125,7 @@ static void probe_kernel(struct probe *p)
 		 (unsigned long)v.dwMajorVersion,
 		 (unsigned long)v.dwMinorVersion,
 		 (unsigned long)v.dwBuildNumber, (unsigned long)ubr);
-	(void)set_str(p->kernel, sizeof(p->kernel), ver);
+	(void)probe_win_set_str(p->kernel, sizeof(p->kernel), ver);
 	if (reg_string(NT_CURRENT_VERSION, L"ProductName", product,
 		       sizeof(product), "RegGetValueW(ProductName)") != 0)
 		return;
@@ -183,7 +137,7 @@ static void probe_kernel(struct probe *p)
 		n = snprintf(all, sizeof(all), "%s (%s)", ver, product);
 	/* too long with the product: the numbers alone */
 	if (n > 0 && (size_t)n < sizeof(p->kernel))
-		(void)set_str(p->kernel, sizeof(p->kernel), all);
+		(void)probe_win_set_str(p->kernel, sizeof(p->kernel), all);
 }
 
 /* hostname, kernel, cpu_model, cpus, memory_bytes: the machine. */
@@ -194,8 +148,9 @@ static void probe_machine(struct probe *p)
 	MEMORYSTATUSEX mem = { .dwLength = sizeof(mem) };
 	SYSTEM_INFO si;
 
-	if (traced("GetComputerNameExW",
-		   GetComputerNameExW(ComputerNameDnsHostname, host, &size)))
+	if (probe_win_traced(
+		    "GetComputerNameExW",
+		    GetComputerNameExW(ComputerNameDnsHostname, host, &size)))
 		set_wide(p->hostname, sizeof(p->hostname), host, 0);
 	probe_kernel(p);
 	(void)reg_string(L"HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0",
@@ -203,192 +158,18 @@ static void probe_machine(struct probe *p)
 			 sizeof(p->cpu_model),
 			 "RegGetValueW(ProcessorNameString)");
 	cpus = GetActiveProcessorCount(ALL_PROCESSOR_GROUPS);
-	traced("GetActiveProcessorCount", cpus != 0);
+	probe_win_traced("GetActiveProcessorCount", cpus != 0);
 	if (cpus == 0) {
 		GetSystemInfo(&si);
 		cpus = si.dwNumberOfProcessors;
 	}
 	if (cpus > 0)
 		p->cpus = cpus > INT_MAX ? INT_MAX : (int)cpus;
-	if (traced("GlobalMemoryStatusEx", GlobalMemoryStatusEx(&mem)))
+	if (probe_win_traced("GlobalMemoryStatusEx",
+			     GlobalMemoryStatusEx(&mem)))
 		p->memory_bytes = mem.ullTotalPhys > INT64_MAX
 					  ? INT64_MAX
 					  : (int64_t)mem.ullTotalPhys;
-}
-
-/* A NUL-terminated string at off inside the got bytes at buf, or NULL. */
-static const char *desc_str(const char *buf, DWORD got, DWORD off)
-{
-	if (off == 0 || off >= got || !memchr(buf + off, '\0', got - off))
-		return NULL;
-	return buf + off;
-}
-
-/* The text of a STORAGE_BUS_TYPE; "" for BusTypeUnknown. */
-static void bus_name(int bus, char *dst, size_t n)
-{
-	static const struct {
-		int bus;
-		const char *name;
-	} names[] = {
-		{ BusTypeScsi, "SCSI" },
-		{ BusTypeAtapi, "ATAPI" },
-		{ BusTypeAta, "ATA" },
-		{ BusType1394, "1394" },
-		{ BusTypeSsa, "SSA" },
-		{ BusTypeFibre, "Fibre Channel" },
-		{ BusTypeUsb, "USB" },
-		{ BusTypeRAID, "RAID" },
-		{ BusTypeiScsi, "iSCSI" },
-		{ BusTypeSas, "SAS" },
-		{ BusTypeSata, "SATA" },
-		{ BusTypeSd, "SD" },
-		{ BusTypeMmc, "MMC" },
-		{ BusTypeVirtual, "Virtual" },
-		{ BusTypeFileBackedVirtual, "Virtual (file)" },
-		{ BusTypeSpaces, "Spaces" },
-		{ BusTypeNvme, "NVMe" },
-		{ BusTypeSCM, "SCM" },
-		{ BusTypeUfs, "UFS" },
-	};
-
-	dst[0] = '\0';
-	if (bus == BusTypeUnknown)
-		return;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].bus == bus) {
-			(void)set_str(dst, n, names[i].name);
-			return;
-		}
-	snprintf(dst, n, "BusType %d", bus);
-}
-
-/* IOCTL_STORAGE_QUERY_PROPERTY, standard query of id, into out[len]. */
-static BOOL storage_query(HANDLE h, STORAGE_PROPERTY_ID id, void *out,
-			  DWORD len, DWORD *got, const char *call)
-{
-	STORAGE_PROPERTY_QUERY q;
-
-	memset(&q, 0, sizeof(q));
-	q.PropertyId = id;
-	q.QueryType = PropertyStandardQuery;
-	*got = 0;
-	return traced(call, DeviceIoControl(h, IOCTL_STORAGE_QUERY_PROPERTY, &q,
-					    sizeof(q), out, len, got, NULL));
-}
-
-/* device_model and bus_type from the disk's STORAGE_DEVICE_DESCRIPTOR. */
-static void probe_descriptor(HANDLE h, struct probe *p)
-{
-	union {
-		STORAGE_DEVICE_DESCRIPTOR d;
-		char b[4096];
-	} u;
-	const char *vendor, *product;
-	char v[256], m[256], model[520], *vt, *mt;
-	DWORD got;
-
-	if (!storage_query(
-		    h, StorageDeviceProperty, &u, sizeof(u), &got,
-		    "IOCTL_STORAGE_QUERY_PROPERTY(StorageDeviceProperty)") ||
-	    got < offsetof(STORAGE_DEVICE_DESCRIPTOR, RawPropertiesLength))
-		return;
-	bus_name((int)u.d.BusType, p->bus_type, sizeof(p->bus_type));
-	vendor = desc_str(u.b, got, u.d.VendorIdOffset);
-	product = desc_str(u.b, got, u.d.ProductIdOffset);
-	v[0] = m[0] = '\0';
-	if (vendor)
-		(void)set_str(v, sizeof(v), vendor);
-	if (product)
-		(void)set_str(m, sizeof(m), product);
-	vt = trim(v);
-	mt = trim(m);
-	snprintf(model, sizeof(model), "%s%s%s", vt, *vt && *mt ? " " : "", mt);
-	(void)set_str(p->device_model, sizeof(p->device_model), model);
-}
-
-/* rotational and write_cache from the disk's seek penalty and cache. */
-static void probe_disk_props(HANDLE h, struct probe *p)
-{
-	DEVICE_SEEK_PENALTY_DESCRIPTOR seek;
-	STORAGE_WRITE_CACHE_PROPERTY cache;
-	DWORD got;
-
-	if (storage_query(h, StorageDeviceSeekPenaltyProperty, &seek,
-			  sizeof(seek), &got,
-			  "IOCTL_STORAGE_QUERY_PROPERTY(SeekPenalty)") &&
-	    got >= offsetof(DEVICE_SEEK_PENALTY_DESCRIPTOR, IncursSeekPenalty) +
-			    sizeof(seek.IncursSeekPenalty))
-		p->rotational = seek.IncursSeekPenalty ? 1 : 0;
-	/* the words of Linux's /sys/block/DISK/queue/write_cache */
-	if (storage_query(h, StorageDeviceWriteCacheProperty, &cache,
-			  sizeof(cache), &got,
-			  "IOCTL_STORAGE_QUERY_PROPERTY(WriteCache)") &&
-	    got >= offsetof(STORAGE_WRITE_CACHE_PROPERTY, WriteCacheEnabled) +
-			    sizeof(cache.WriteCacheEnabled)) {
-		if (cache.WriteCacheEnabled == WriteCacheEnabled)
-			(void)set_str(p->write_cache, sizeof(p->write_cache),
-				      "write back");
-		else if (cache.WriteCacheEnabled == WriteCacheDisabled)
-			(void)set_str(p->write_cache, sizeof(p->write_cache),
-				      "write through");
-	}
-}
-
-/* Opens a device (UTF-8 name) with no access rights; INVALID_HANDLE_VALUE
- * with the last error set on failure. */
-static HANDLE open_device(const char *name, const char *call)
-{
-	wchar_t *w = win_wide(name);
-	HANDLE h;
-
-	if (!w) {
-		SetLastError(ERROR_NOT_ENOUGH_MEMORY);
-		return INVALID_HANDLE_VALUE;
-	}
-	h = CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
-			OPEN_EXISTING, 0, NULL);
-	free(w);
-	traced(call, h != INVALID_HANDLE_VALUE);
-	return h;
-}
-
-/* disk, device_model, bus_type, rotational, write_cache of disk n. */
-static void probe_disk(DWORD n, struct probe *p)
-{
-	char name[64];
-	HANDLE h;
-
-	snprintf(p->disk, sizeof(p->disk), "PhysicalDrive%lu",
-		 (unsigned long)n);
-	snprintf(name, sizeof(name), "\\\\.\\%s", p->disk);
-	h = open_device(name, "CreateFileW(PhysicalDrive)");
-	if (h == INVALID_HANDLE_VALUE)
-		return;
-	probe_descriptor(h, p);
-	probe_disk_props(h, p);
-	CloseHandle(h);
-}
-
-/* The disk fields for the volume open at h, through its disk extents:
- * left unknown when the volume spans several disks. */
-static void probe_volume_disk(HANDLE h, struct probe *p)
-{
-	union {
-		VOLUME_DISK_EXTENTS e;
-		char b[sizeof(VOLUME_DISK_EXTENTS) + 31 * sizeof(DISK_EXTENT)];
-	} u;
-	DWORD got = 0;
-
-	if (!traced("IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS",
-		    DeviceIoControl(h, IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS,
-				    NULL, 0, &u, sizeof(u), &got, NULL)) ||
-	    got < sizeof(VOLUME_DISK_EXTENTS) || u.e.NumberOfDiskExtents == 0)
-		return;
-	for (DWORD i = 1; i < u.e.NumberOfDiskExtents; i++)
-		if (u.e.Extents[i].DiskNumber != u.e.Extents[0].DiskNumber)
-			return;
-	probe_disk(u.e.Extents[0].DiskNumber, p);
 }
 
 /* A canonical name of Linux's for Windows' filesystem name, or NULL. */
@@ -444,8 +225,8 @@ static int space_of(const wchar_t *dir, int64_t *free_bytes,
 {
 	ULARGE_INTEGER avail, total;
 
-	if (!traced("GetDiskFreeSpaceExW",
-		    GetDiskFreeSpaceExW(dir, &avail, &total, NULL)))
+	if (!probe_win_traced("GetDiskFreeSpaceExW",
+			      GetDiskFreeSpaceExW(dir, &avail, &total, NULL)))
 		return win_last_errno();
 	*free_bytes = avail.QuadPart > INT64_MAX ? INT64_MAX
 						 : (int64_t)avail.QuadPart;
@@ -473,7 +254,8 @@ static wchar_t *with_slash(const wchar_t *w)
  * Returns TRUE or FALSE (last error set). */
 static BOOL volume_of(const wchar_t *path, wchar_t *vol, DWORD n)
 {
-	return traced("GetVolumePathNameW", GetVolumePathNameW(path, vol, n));
+	return probe_win_traced("GetVolumePathNameW",
+				GetVolumePathNameW(path, vol, n));
 }
 
 /*
@@ -490,10 +272,11 @@ static wchar_t *real_path(const wchar_t *w)
 	wchar_t *r = NULL;
 	DWORD n = 0;
 
-	if (traced("CreateFileW(path)", h != INVALID_HANDLE_VALUE)) {
+	if (probe_win_traced("CreateFileW(path)", h != INVALID_HANDLE_VALUE)) {
 		n = GetFinalPathNameByHandleW(h, NULL, 0, FILE_NAME_NORMALIZED);
 		if (n && (r = malloc((n + 1) * sizeof(*r))) &&
-		    !traced("GetFinalPathNameByHandleW",
+		    !probe_win_traced(
+			    "GetFinalPathNameByHandleW",
 			    GetFinalPathNameByHandleW(
 				    h, r, n + 1, FILE_NAME_NORMALIZED) != 0)) {
 			free(r);
@@ -505,8 +288,9 @@ static wchar_t *real_path(const wchar_t *w)
 		n = GetFullPathNameW(w, 0, NULL, NULL);
 		if (!n || !(r = malloc((n + 1) * sizeof(*r))))
 			return NULL;
-		if (!traced("GetFullPathNameW",
-			    GetFullPathNameW(w, n + 1, r, NULL) != 0)) {
+		if (!probe_win_traced("GetFullPathNameW",
+				      GetFullPathNameW(w, n + 1, r, NULL) !=
+					      0)) {
 			free(r);
 			return NULL;
 		}
@@ -532,23 +316,25 @@ static void probe_volume(const wchar_t *vol, struct probe *p)
 	/* a share: fs_type is the server's filesystem; mount_type says it is
 	 * not local (as "fuseblk" does on Linux for an "ntfs") */
 	if (GetDriveTypeW(vol) == DRIVE_REMOTE)
-		(void)set_str(p->mount_type, sizeof(p->mount_type), "remote");
-	if (traced("GetVolumeNameForVolumeMountPointW",
-		   GetVolumeNameForVolumeMountPointW(vol, guid, 64)))
+		(void)probe_win_set_str(p->mount_type, sizeof(p->mount_type),
+					"remote");
+	if (probe_win_traced("GetVolumeNameForVolumeMountPointW",
+			     GetVolumeNameForVolumeMountPointW(vol, guid, 64)))
 		set_wide(p->device, sizeof(p->device), guid, 0);
-	if (traced("GetVolumeInformationW",
-		   GetVolumeInformationW(vol, label, MAX_PATH + 1, NULL, NULL,
-					 &flags, fs, MAX_PATH + 1))) {
+	if (probe_win_traced("GetVolumeInformationW",
+			     GetVolumeInformationW(vol, label, MAX_PATH + 1,
+						   NULL, NULL, &flags, fs,
+						   MAX_PATH + 1))) {
 		set_wide(p->volume_label, sizeof(p->volume_label), label, 0);
 		if (win_narrow(fs, fsname, sizeof(fsname), 0) == 0) {
 			name = fs_name(fsname);
-			(void)set_str(p->fs_type, sizeof(p->fs_type),
-				      name ? name : fsname);
+			(void)probe_win_set_str(p->fs_type, sizeof(p->fs_type),
+						name ? name : fsname);
 		}
 		features(flags, p->fs_features, sizeof(p->fs_features));
 	}
-	if (traced("GetDiskFreeSpaceW",
-		   GetDiskFreeSpaceW(vol, &spc, &bps, &nfc, &tnc)) &&
+	if (probe_win_traced("GetDiskFreeSpaceW",
+			     GetDiskFreeSpaceW(vol, &spc, &bps, &nfc, &tnc)) &&
 	    spc && bps)
 		p->fs_block_size = (int64_t)spc * (int64_t)bps;
 
@@ -558,15 +344,15 @@ static void probe_volume(const wchar_t *vol, struct probe *p)
 	if (len > 1 && len < sizeof(dev)) {
 		memcpy(dev, p->device, len - 1);
 		dev[len - 1] = '\0';
-		h = open_device(dev, "CreateFileW(volume GUID)");
+		h = probe_win_open_device(dev, "CreateFileW(volume GUID)");
 	}
 	if (h == INVALID_HANDLE_VALUE && vol[0] && vol[1] == L':') {
 		snprintf(dev, sizeof(dev), "\\\\.\\%c:", (char)vol[0]);
-		h = open_device(dev, "CreateFileW(\\\\.\\X:)");
+		h = probe_win_open_device(dev, "CreateFileW(\\\\.\\X:)");
 	}
 	if (h == INVALID_HANDLE_VALUE)
 		return;
-	probe_volume_disk(h, p);
+	probe_win_volume_disk(h, p);
 	CloseHandle(h);
 }
 
@@ -593,7 +379,8 @@ int probe_path(const char *path, struct probe *p)
 	if (!(w = win_wide(path)))
 		return -errno;
 	attr = GetFileAttributesW(w);
-	if (!traced("GetFileAttributesW", attr != INVALID_FILE_ATTRIBUTES)) {
+	if (!probe_win_traced("GetFileAttributesW",
+			      attr != INVALID_FILE_ATTRIBUTES)) {
 		rc = win_last_errno();
 		goto out;
 	}
@@ -678,21 +465,21 @@ int probe_local(const char *target, struct probe *p)
 	if (!target || !p || !is_device(target))
 		return probe_path(target, p);
 	probe_init(p);
-	h = open_device(target, "CreateFileW(device)");
+	h = probe_win_open_device(target, "CreateFileW(device)");
 	if (h == INVALID_HANDLE_VALUE)
 		return win_last_errno();
 	if (_strnicmp(target + 4, "PhysicalDrive", 13) == 0) {
 		n = strtoul(target + 17, &end, 10);
 		if (end != target + 17 && *end == '\0')
-			probe_disk((DWORD)n, p);
+			probe_win_disk((DWORD)n, p);
 	} else {
-		probe_volume_disk(h, p);
+		probe_win_volume_disk(h, p);
 	}
 	CloseHandle(h);
 	probe_machine(p);
 	snprintf(p->fs_type, sizeof(p->fs_type), "raw");
-	(void)set_str(p->mount_point, sizeof(p->mount_point), target);
-	(void)set_str(p->device, sizeof(p->device), target);
+	(void)probe_win_set_str(p->mount_point, sizeof(p->mount_point), target);
+	(void)probe_win_set_str(p->device, sizeof(p->device), target);
 	p->free_bytes = 0;
 	p->total_bytes = 0;
 	return 0;

@@ -156,11 +156,12 @@ static int skip_small(struct job_run *jr, const struct engine_opts *o)
 }
 
 /* Each cell's record, judged over the tracking variable's window, stored
- * in one transaction (every cell summed over the window, or none); why
- * prefixes the warning of a window that did not settle. */
+ * in one transaction (every cell summed over the window, or none); err
+ * (how the rounds ended: 0, -ECANCELED or an error) is said in the warning
+ * of a window that did not settle. */
 static int records(struct job_run *jr, const struct plan *p, const double *y,
 		   size_t stride, size_t n, int reached, int small, json_t *pre,
-		   const char *why)
+		   int err)
 {
 	const struct wl_steady *s = &p->w[TRACK].steady;
 	struct steady_window tw, w;
@@ -172,17 +173,17 @@ static int records(struct job_run *jr, const struct plan *p, const double *y,
 		return job_stored(jr, rc);
 	for (size_t i = 0; rc == 0 && i < N_CELLS; i++) {
 		const double *c = y + i * 3 * stride;
-		double mean[3];
 		json_t *rec;
 		if (small && i >= (N_BS - 1) * N_MIX)
 			continue;
 		steady_judge(c + (size_t)s->metric * stride, tw.first, tw.last,
 			     s, &w);
-		for (int m = 0; m < 3; m++)
-			mean[m] = steady_mean(c + (size_t)m * stride, tw.first,
-					      tw.last);
-		rec = json_pack("{s:o}", "steady_state",
-				steady_record_json(s, &w, n, reached, mean));
+		rec = json_object();
+		if (rec && planrun_steady_record(rec, s, c, stride, &w, n,
+						 reached) < 0) {
+			json_decref(rec);
+			rec = NULL;
+		}
 		json_object_set_new(json_object_get(rec, "steady_state"),
 				    "tracking", json_boolean(i == TRACK));
 		if (i == TRACK)
@@ -196,11 +197,10 @@ static int records(struct job_run *jr, const struct plan *p, const double *y,
 	}
 	if ((rc = job_stored(jr, archive_batch_end(jr->a, rc))) == 0 &&
 	    !reached) {
-		char words[400], text[600];
-		steady_words(s, &tw, n, words, sizeof(words));
-		snprintf(text, sizeof(text), "snia-iops, tracking %s: %s%s",
-			 p->w[TRACK].name, why, words);
-		archive_run_warn(jr->a, jr->run_id, text);
+		char who[64];
+		snprintf(who, sizeof(who), "snia-iops, tracking %s",
+			 p->w[TRACK].name);
+		planrun_steady_warn(jr, who, s, &tw, n, err);
 	}
 	return rc;
 }
@@ -258,12 +258,7 @@ static int rounds(struct job_run *jr, struct planrun_file *f,
 	}
 	/* cancelled or failed: the whole rounds done are kept and judged */
 	if (n > 0) {
-		int put = records(jr, p, y, stride, n, reached, small, pre,
-				  rc == -ECANCELED ? "cancelled before steady "
-						     "state; "
-				  : rc < 0 ? "stopped by an error before "
-					     "steady state; "
-					   : "");
+		int put = records(jr, p, y, stride, n, reached, small, pre, rc);
 		if (rc == 0)
 			rc = put;
 	}

@@ -183,7 +183,7 @@ int planrun_run(struct job_run *jr)
 	if (rc == 0) {
 		/* one test file for the whole plan; the job's end removes it */
 		job_set_steps(jr, steps, (int)p.n);
-		rc = planrun_file_open(jr, &p, warned, &f);
+		rc = planrun_file_open(jr, &p, warned, 0, &f);
 	}
 	for (size_t i = 0; rc == 0 && i < p.n; i++) {
 		const struct workload *w = &p.w[i];

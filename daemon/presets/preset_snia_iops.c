@@ -205,23 +205,19 @@ static int records(struct job_run *jr, const struct plan *p, const double *y,
 	return rc;
 }
 
-/* Each kind of warning once per run, not once per cell (56 of them, every
- * round): what cell i was warned of counts as given for every cell. The
+/* The cells share one warned slot (PLANRUN_ONE_WARNED): each kind of
+ * warning once per run, not once per cell (56 of them, every round). The
  * first time one is given, the run says so. */
-static void warn_once(struct job_run *jr, unsigned char *warned, size_t i)
+static void warned_note(struct job_run *jr, unsigned char before,
+			unsigned char warned)
 {
 	static const char note[] =
 		"snia-iops: each kind of warning on a cell is given once per "
 		"run, for the first cell it applied to; later cells may have "
 		"it too (their figures are on the run)";
-	int any = 0;
 
-	for (size_t j = 0; j < N_CELLS; j++)
-		any |= j != i && warned[j];
-	if (warned[i] && !any)
+	if (!before && warned)
 		archive_run_warn(jr->a, jr->run_id, note);
-	for (size_t j = 0; j < N_CELLS; j++)
-		warned[j] |= warned[i];
 }
 
 /* Rounds over the matrix until the tracking cell is steady. */
@@ -240,10 +236,11 @@ static int rounds(struct job_run *jr, struct planrun_file *f,
 	while (rc == 0 && !reached && n < s->max_rounds) {
 		for (size_t i = 0; rc == 0 && i < N_CELLS; i++) {
 			struct result r = { 0 };
+			unsigned char before = *warned;
 			if (small && i >= (N_BS - 1) * N_MIX)
 				continue;
 			rc = planrun_file_test(f, i, (int)n + 1, &r);
-			warn_once(jr, warned, i);
+			warned_note(jr, before, *warned);
 			/* tests_done counts the cells of this round */
 			job_tests_done(jr, (int)i + 1);
 			const double v[3] = { r.iops, r.mb_s, r.lat_mean_us };
@@ -281,7 +278,7 @@ static int run(struct job_run *jr)
 {
 	struct plan p = { 0 };
 	struct planrun_file *f = NULL;
-	unsigned char warned[PLAN_MAX_TESTS] = { 0 };
+	unsigned char warned = 0; /* every cell's: PLANRUN_ONE_WARNED */
 	struct engine_opts o;
 	json_t *pre = NULL, *fill = NULL;
 	int rc = planrun_plan(jr, &p, jr->error, sizeof(jr->error));
@@ -295,7 +292,7 @@ static int run(struct job_run *jr)
 	}
 	if (rc == 0) {
 		cells(jr, &p, 0);
-		rc = planrun_file_open(jr, &p, warned, &f);
+		rc = planrun_file_open(jr, &p, &warned, PLANRUN_ONE_WARNED, &f);
 	}
 	if (rc == 0)
 		rc = planrun_file_begin(f, &o);
@@ -311,7 +308,7 @@ static int run(struct job_run *jr)
 		if (small)
 			cells(jr, &p, small);
 		json_object_update(pre, fill);
-		rc = rounds(jr, f, &p, small, pre, warned);
+		rc = rounds(jr, f, &p, small, pre, &warned);
 	}
 	json_decref(fill);
 	json_decref(pre);

@@ -295,14 +295,13 @@ static int parse_steady(json_t *root, struct workload *def,
 			struct field_error *e)
 {
 	json_t *v = NULL;
-	int rc;
+	int rc, k;
 
 	if ((rc = get(root, "precondition", &v, e)) < 0)
 		return rc;
-	for (int k = 0; v && steady_precondition_names[k]; k++)
-		if (strcmp(json_string_value(v),
-			   steady_precondition_names[k]) == 0)
-			def->precondition = (enum wl_precondition)k;
+	k = fields_index_of(steady_precondition_names, json_string_value(v));
+	if (k >= 0)
+		def->precondition = (enum wl_precondition)k;
 	json_decref(v);
 	if ((rc = get(root, "steady_state", &v, e)) < 0)
 		return rc;
@@ -334,13 +333,13 @@ static int parse_plan(json_t *root, const struct preset *pr, struct job_spec *s,
 	struct plan plan = { 0 };
 	struct field_error pe;
 	char list[200];
-	int rc;
+	int rc, k;
 
 	if ((rc = get(root, "data", &v, e)) < 0)
 		return rc;
-	for (int k = 0; v && plan_data_names[k]; k++)
-		if (strcmp(json_string_value(v), plan_data_names[k]) == 0)
-			def.data = (enum wl_data)k;
+	k = fields_index_of(plan_data_names, json_string_value(v));
+	if (k >= 0)
+		def.data = (enum wl_data)k;
 	json_decref(v);
 	if ((rc = get(root, "ramp_s", &v, e)) < 0)
 		return rc;

@@ -235,12 +235,10 @@ static uint64_t int_of(json_t *o, const char *key)
 static int enum_of(json_t *o, const char *key, const char *const *names,
 		   int def)
 {
-	const char *v = json_string_value(json_object_get(o, key));
+	int k = fields_index_of(names,
+				json_string_value(json_object_get(o, key)));
 
-	for (int k = 0; v && names[k]; k++)
-		if (strcmp(v, names[k]) == 0)
-			return k;
-	return def;
+	return k >= 0 ? k : def;
 }
 
 /* Into *s: the members the test sent (raw), normalized (v), over def's. */

@@ -249,6 +249,32 @@ void jobspec_init(void);
  */
 int jobspec_parse(const char *body, size_t len, const char *scratch,
 		  struct job_spec *s, struct api_problem *p);
+/* Field name of request root checked by its descriptor in jobspec_fields:
+ * *out the normalized value (a new reference), or NULL when absent. 0, or
+ * -EINVAL with e filled. (jobspec_fields.c) */
+int jobspec_get(json_t *root, const char *name, json_t **out,
+		struct field_error *e);
+
+/* --- jobspec_plan.c: the preset's part of a job request --- */
+struct preset;
+struct tgt_ops;
+/*
+ * The preset pr's part of request root, into s (whose size, duration_s and
+ * iterations jobspec_parse has set): its options (the preset's descriptors,
+ * then its check hook, which gets scratch and session) as s->options_json;
+ * its tests (the request's for a preset that takes them, the hook's, or
+ * its fixed ones) with the job-wide data, ramp_s, precondition and
+ * steady_state, planned, each within ops's queue slots (ops NULL: no
+ * limit), and written out in full as s->plan_json. 0, -EINVAL with e
+ * naming the field, or -ENOMEM.
+ */
+int jobspec_plan(json_t *root, const struct preset *pr, struct job_spec *s,
+		 const char *scratch, const void *session,
+		 const struct tgt_ops *ops, struct field_error *e);
+/* The presets that take tests (flag PRESET_TESTS, or another PRESET_*
+ * flag) or, with flag 0, options, as "a, b and c" into buf, for a
+ * refusal. */
+void jobspec_takers(unsigned flag, char *buf, size_t len);
 
 /*
  * A run (archive_run_json's object) as CrystalDiskMark 8's text layout, so

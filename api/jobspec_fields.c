@@ -4,7 +4,8 @@
  * in GET /api/v1/profiles and writes them into the OpenAPI document. The
  * profile and engine choices are filled once from the presets and from
  * every system's back-end names (target.h: tgt_engine_names), so that the
- * document is the same on Linux and Windows.
+ * document is the same on Linux and Windows. jobspec_get reads one field
+ * of a request through its descriptor, for jobspec.c and jobspec_plan.c.
  */
 #include "api.h"
 
@@ -203,4 +204,16 @@ static void choices_init(void)
 void jobspec_init(void)
 {
 	pthread_once(&choices_once, choices_init);
+}
+
+int jobspec_get(json_t *root, const char *name, json_t **out,
+		struct field_error *e)
+{
+	json_t *v = json_object_get(root, name);
+
+	*out = NULL;
+	return v ? field_check(
+			   fields_find(jobspec_fields, jobspec_n_fields, name),
+			   v, name, out, e)
+		 : 0;
 }

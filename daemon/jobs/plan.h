@@ -63,9 +63,13 @@ int plan_from_tests(const struct plan_test *t, size_t n,
 		    const struct workload *def, struct plan *out);
 
 /* The test object's descriptors (fields.h): validation, /profiles, the
- * OpenAPI document, the dashboard's custom-test rows. */
+ * OpenAPI document, the dashboard's custom-test rows. (plan_fields.c) */
 /* What writes carry, by enum wl_data: "random", "zeros", "repeat", NULL. */
 extern const char *const plan_data_names[];
+/* By enum wl_pattern: "sequential", "random", NULL. */
+extern const char *const plan_pattern_names[];
+/* By enum wl_sync: "none", "dsync", "fdatasync", NULL. */
+extern const char *const plan_sync_names[];
 
 #define PLAN_N_TEST_FIELDS 14
 extern const struct field plan_test_fields[PLAN_N_TEST_FIELDS];

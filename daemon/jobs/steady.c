@@ -113,15 +113,16 @@ int steady_check(const double *y, size_t n, const struct wl_steady *s,
 int steady_from_json(json_t *o, const char *path, struct wl_steady *s,
 		     struct field_error *e)
 {
-	const char *m = json_string_value(json_object_get(o, "metric"));
+	int metric = fields_index_of(
+		steady_metric_names,
+		json_string_value(json_object_get(o, "metric")));
 
 	memset(s, 0, sizeof(*s));
 	if (!json_is_object(o))
 		return 0;
 	s->on = 1;
-	for (int k = 0; m && steady_metric_names[k]; k++)
-		if (strcmp(m, steady_metric_names[k]) == 0)
-			s->metric = k;
+	if (metric >= 0)
+		s->metric = metric;
 	s->round_s = json_number_value(json_object_get(o, "round_s"));
 	s->window = (unsigned)json_integer_value(json_object_get(o, "window"));
 	s->max_rounds =

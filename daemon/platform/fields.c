@@ -315,6 +315,14 @@ const struct field *fields_find(const struct field *fs, size_t n,
 	return NULL;
 }
 
+int fields_index_of(const char *const *names, const char *name)
+{
+	for (int i = 0; name && names[i]; i++)
+		if (strcmp(names[i], name) == 0)
+			return i;
+	return -1;
+}
+
 int fields_check_members(const struct field *fs, size_t n, json_t *o,
 			 const char *path, struct field_error *e)
 {

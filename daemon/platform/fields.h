@@ -121,6 +121,11 @@ int fields_known(const struct field *fs, size_t n, json_t *o, const char *path,
 const struct field *fields_find(const struct field *fs, size_t n,
 				const char *name);
 
+/* The index of name in names (NULL-terminated, as a FIELD_ENUM's choices:
+ * an enum's values by their names), or -1 when it is not there or name is
+ * NULL. */
+int fields_index_of(const char *const *names, const char *name);
+
 /* The descriptors as data, for GET /api/v1/profiles and the dashboard:
  * [{name, type, unit, min, max, step, choices, default, default_text,
  *   help, nullable, unique, sweep, item, min_items, max_items, fields}]

@@ -218,6 +218,7 @@ struct planrun_file {
 	struct sample_sink sink;
 	unsigned char *warned; /* per test: its warnings given (bit 0
 				  Little's law, CTRWARN_* the counters') */
+	int one_warned;	       /* PLANRUN_ONE_WARNED: warned[0] for all */
 	struct hostctr *ctr;   /* the host's and the device's counters */
 	int direct;	       /* direct I/O in effect on the file */
 };
@@ -236,7 +237,8 @@ void planrun_file_close(struct planrun_file *f, int remove)
 }
 
 int planrun_file_open(struct job_run *jr, const struct plan *p,
-		      unsigned char *warned, struct planrun_file **out)
+		      unsigned char *warned, unsigned flags,
+		      struct planrun_file **out)
 {
 	struct planrun_file *f = calloc(1, sizeof(*f));
 	int rc;
@@ -247,6 +249,7 @@ int planrun_file_open(struct job_run *jr, const struct plan *p,
 	f->jr = jr;
 	f->p = p;
 	f->warned = warned;
+	f->one_warned = (flags & PLANRUN_ONE_WARNED) != 0;
 	job_phase(jr, "preparing", NULL, NULL, 0);
 	/* the file carries the first test's data pattern (CrystalDiskMark
 	 * fills it with zeros in its 0Fill mode) */
@@ -315,7 +318,7 @@ int planrun_file_test(struct planrun_file *f, size_t i, int iteration,
 	f->o.sample_done = on_sample;
 	f->o.sample_arg = &f->sink;
 	rc = run_iteration(f->jr, &f->p->w[i], iteration, &f->o, &f->sink,
-			   &f->warned[i], out);
+			   &f->warned[f->one_warned ? 0 : i], out);
 	f->o.sample_done = NULL;
 	f->o.sample_arg = NULL;
 	return rc;

@@ -26,18 +26,25 @@ struct plan;
 int planrun_plan(const struct job_run *jr, struct plan *p, char *error,
 		 size_t error_len);
 
+/* planrun_file_open's flags */
+#define PLANRUN_ONE_WARNED 1u /* warned is one slot for every test */
+
 /*
  * A test file of the job's size, made and filled on jr's target, ready for
  * planrun_file_test (which creates the job's run before its first
  * measurement): what one round of
  * an interleaved job (interleave.c) opens on each target, and the whole of
- * a plain job. warned: p->n flags, one per test, kept by the caller across
- * files (a test's Little's-law warning is given once). 0 with *out, or a
- * negative errno with jr->error.
+ * a plain job. warned: the warnings given (Little's law, the counters'),
+ * kept by the caller across files: p->n slots, one per test, so each kind
+ * of warning is given once per test; with flags PLANRUN_ONE_WARNED, one
+ * slot for every test, so each kind is given once for all of them, for the
+ * first test it applied to (snia-iops: once per run, not per cell). 0 with
+ * *out, or a negative errno with jr->error.
  */
 struct planrun_file;
 int planrun_file_open(struct job_run *jr, const struct plan *p,
-		      unsigned char *warned, struct planrun_file **out);
+		      unsigned char *warned, unsigned flags,
+		      struct planrun_file **out);
 
 /* The job's run created, if it is not yet (the first measurement does it
  * too), and, with o, f's engine options without histogram or samples (for

@@ -55,6 +55,39 @@ int planrun_fill(struct planrun_file *f, struct job_run *jr, enum wl_data data,
 	return *out ? 0 : -ENOMEM;
 }
 
+int planrun_steady_record(json_t *rec, const struct wl_steady *s,
+			  const double *y, size_t stride,
+			  const struct steady_window *w, size_t rounds,
+			  int reached)
+{
+	double mean[3];
+
+	for (int m = 0; m < 3; m++)
+		mean[m] =
+			steady_mean(y + (size_t)m * stride, w->first, w->last);
+	return json_object_set_new(
+		       rec, "steady_state",
+		       steady_record_json(s, w, rounds, reached, mean)) < 0
+		       ? -ENOMEM
+		       : 0;
+}
+
+void planrun_steady_warn(struct job_run *jr, const char *who,
+			 const struct wl_steady *s,
+			 const struct steady_window *w, size_t rounds, int rc)
+{
+	char words[400], text[600];
+
+	steady_words(s, w, rounds, words, sizeof(words));
+	snprintf(text, sizeof(text), "%s: %s%s", who,
+		 rc == -ECANCELED ? "cancelled before steady state; "
+		 : rc < 0	  ? "stopped by an error before steady "
+				    "state; "
+				  : "",
+		 words);
+	archive_run_warn(jr->a, jr->run_id, text);
+}
+
 /* Rounds of w (test i) until steady or max_rounds: its steady_state
  * record into rec, the window into *first, *last. */
 static int rounds(struct planrun_file *f, struct job_run *jr,
@@ -63,7 +96,6 @@ static int rounds(struct planrun_file *f, struct job_run *jr,
 {
 	const struct wl_steady *s = &w->steady;
 	double *y = calloc(3 * (size_t)s->max_rounds, sizeof(double));
-	double mean[3];
 	struct steady_window win = { 0 };
 	size_t n = 0;
 	int reached = 0, rc = 0;
@@ -85,23 +117,13 @@ static int rounds(struct planrun_file *f, struct job_run *jr,
 	 * no record) */
 	if (n == 0)
 		goto out;
-	for (int m = 0; m < 3; m++)
-		mean[m] = steady_mean(y + (size_t)m * s->max_rounds, win.first,
-				      win.last);
-	json_object_set_new(rec, "steady_state",
-			    steady_record_json(s, &win, n, reached, mean));
+	planrun_steady_record(rec, s, y, s->max_rounds, &win, n, reached);
 	*first = (int)win.first;
 	*last = (int)win.last;
 	if (!reached) {
-		char words[400], text[600];
-		steady_words(s, &win, n, words, sizeof(words));
-		snprintf(text, sizeof(text), "%s %s: %s%s", w->name, wl_rw(w),
-			 rc == -ECANCELED ? "cancelled before steady state; "
-			 : rc < 0	  ? "stopped by an error before steady "
-					    "state; "
-					  : "",
-			 words);
-		archive_run_warn(jr->a, jr->run_id, text);
+		char who[64];
+		snprintf(who, sizeof(who), "%s %s", w->name, wl_rw(w));
+		planrun_steady_warn(jr, who, s, &win, n, rc);
 	}
 out:
 	free(y);
@@ -161,7 +183,7 @@ int planrun_run(struct job_run *jr)
 	if (rc == 0) {
 		/* one test file for the whole plan; the job's end removes it */
 		job_set_steps(jr, steps, (int)p.n);
-		rc = planrun_file_open(jr, &p, warned, &f);
+		rc = planrun_file_open(jr, &p, warned, 0, &f);
 	}
 	for (size_t i = 0; rc == 0 && i < p.n; i++) {
 		const struct workload *w = &p.w[i];

@@ -156,11 +156,12 @@ static int skip_small(struct job_run *jr, const struct engine_opts *o)
 }
 
 /* Each cell's record, judged over the tracking variable's window, stored
- * in one transaction (every cell summed over the window, or none); why
- * prefixes the warning of a window that did not settle. */
+ * in one transaction (every cell summed over the window, or none); err
+ * (how the rounds ended: 0, -ECANCELED or an error) is said in the warning
+ * of a window that did not settle. */
 static int records(struct job_run *jr, const struct plan *p, const double *y,
 		   size_t stride, size_t n, int reached, int small, json_t *pre,
-		   const char *why)
+		   int err)
 {
 	const struct wl_steady *s = &p->w[TRACK].steady;
 	struct steady_window tw, w;
@@ -172,17 +173,17 @@ static int records(struct job_run *jr, const struct plan *p, const double *y,
 		return job_stored(jr, rc);
 	for (size_t i = 0; rc == 0 && i < N_CELLS; i++) {
 		const double *c = y + i * 3 * stride;
-		double mean[3];
 		json_t *rec;
 		if (small && i >= (N_BS - 1) * N_MIX)
 			continue;
 		steady_judge(c + (size_t)s->metric * stride, tw.first, tw.last,
 			     s, &w);
-		for (int m = 0; m < 3; m++)
-			mean[m] = steady_mean(c + (size_t)m * stride, tw.first,
-					      tw.last);
-		rec = json_pack("{s:o}", "steady_state",
-				steady_record_json(s, &w, n, reached, mean));
+		rec = json_object();
+		if (rec && planrun_steady_record(rec, s, c, stride, &w, n,
+						 reached) < 0) {
+			json_decref(rec);
+			rec = NULL;
+		}
 		json_object_set_new(json_object_get(rec, "steady_state"),
 				    "tracking", json_boolean(i == TRACK));
 		if (i == TRACK)
@@ -196,32 +197,27 @@ static int records(struct job_run *jr, const struct plan *p, const double *y,
 	}
 	if ((rc = job_stored(jr, archive_batch_end(jr->a, rc))) == 0 &&
 	    !reached) {
-		char words[400], text[600];
-		steady_words(s, &tw, n, words, sizeof(words));
-		snprintf(text, sizeof(text), "snia-iops, tracking %s: %s%s",
-			 p->w[TRACK].name, why, words);
-		archive_run_warn(jr->a, jr->run_id, text);
+		char who[64];
+		snprintf(who, sizeof(who), "snia-iops, tracking %s",
+			 p->w[TRACK].name);
+		planrun_steady_warn(jr, who, s, &tw, n, err);
 	}
 	return rc;
 }
 
-/* Each kind of warning once per run, not once per cell (56 of them, every
- * round): what cell i was warned of counts as given for every cell. The
+/* The cells share one warned slot (PLANRUN_ONE_WARNED): each kind of
+ * warning once per run, not once per cell (56 of them, every round). The
  * first time one is given, the run says so. */
-static void warn_once(struct job_run *jr, unsigned char *warned, size_t i)
+static void warned_note(struct job_run *jr, unsigned char before,
+			unsigned char warned)
 {
 	static const char note[] =
 		"snia-iops: each kind of warning on a cell is given once per "
 		"run, for the first cell it applied to; later cells may have "
 		"it too (their figures are on the run)";
-	int any = 0;
 
-	for (size_t j = 0; j < N_CELLS; j++)
-		any |= j != i && warned[j];
-	if (warned[i] && !any)
+	if (!before && warned)
 		archive_run_warn(jr->a, jr->run_id, note);
-	for (size_t j = 0; j < N_CELLS; j++)
-		warned[j] |= warned[i];
 }
 
 /* Rounds over the matrix until the tracking cell is steady. */
@@ -240,10 +236,11 @@ static int rounds(struct job_run *jr, struct planrun_file *f,
 	while (rc == 0 && !reached && n < s->max_rounds) {
 		for (size_t i = 0; rc == 0 && i < N_CELLS; i++) {
 			struct result r = { 0 };
+			unsigned char before = *warned;
 			if (small && i >= (N_BS - 1) * N_MIX)
 				continue;
 			rc = planrun_file_test(f, i, (int)n + 1, &r);
-			warn_once(jr, warned, i);
+			warned_note(jr, before, *warned);
 			/* tests_done counts the cells of this round */
 			job_tests_done(jr, (int)i + 1);
 			const double v[3] = { r.iops, r.mb_s, r.lat_mean_us };
@@ -258,12 +255,7 @@ static int rounds(struct job_run *jr, struct planrun_file *f,
 	}
 	/* cancelled or failed: the whole rounds done are kept and judged */
 	if (n > 0) {
-		int put = records(jr, p, y, stride, n, reached, small, pre,
-				  rc == -ECANCELED ? "cancelled before steady "
-						     "state; "
-				  : rc < 0 ? "stopped by an error before "
-					     "steady state; "
-					   : "");
+		int put = records(jr, p, y, stride, n, reached, small, pre, rc);
 		if (rc == 0)
 			rc = put;
 	}
@@ -286,7 +278,7 @@ static int run(struct job_run *jr)
 {
 	struct plan p = { 0 };
 	struct planrun_file *f = NULL;
-	unsigned char warned[PLAN_MAX_TESTS] = { 0 };
+	unsigned char warned = 0; /* every cell's: PLANRUN_ONE_WARNED */
 	struct engine_opts o;
 	json_t *pre = NULL, *fill = NULL;
 	int rc = planrun_plan(jr, &p, jr->error, sizeof(jr->error));
@@ -300,7 +292,7 @@ static int run(struct job_run *jr)
 	}
 	if (rc == 0) {
 		cells(jr, &p, 0);
-		rc = planrun_file_open(jr, &p, warned, &f);
+		rc = planrun_file_open(jr, &p, &warned, PLANRUN_ONE_WARNED, &f);
 	}
 	if (rc == 0)
 		rc = planrun_file_begin(f, &o);
@@ -316,7 +308,7 @@ static int run(struct job_run *jr)
 		if (small)
 			cells(jr, &p, small);
 		json_object_update(pre, fill);
-		rc = rounds(jr, f, &p, small, pre, warned);
+		rc = rounds(jr, f, &p, small, pre, &warned);
 	}
 	json_decref(fill);
 	json_decref(pre);

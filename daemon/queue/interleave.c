@@ -93,7 +93,7 @@ static int one_round(struct sides *sd, const struct plan *p, int r)
 	int rc = 0;
 
 	for (k = 0; k < sd->n && rc == 0; k++)
-		if ((rc = planrun_file_open(sd->jr[k], p, sd->warned[k],
+		if ((rc = planrun_file_open(sd->jr[k], p, sd->warned[k], 0,
 					    &f[k])) < 0)
 			blame(sd->jr[0], sd->jr[k]);
 	job_tests_done(sd->jr[0], 0);

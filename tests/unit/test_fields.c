@@ -286,5 +286,15 @@ static void test_bytes_words(void)
 	json_decref(j);
 }
 
+/* An enum's value by its name: its index, -1 when absent or NULL. */
+static void test_index_of(void)
+{
+	ASSERT_EQ(fields_index_of(colours, "red"), 0);
+	ASSERT_EQ(fields_index_of(colours, "green"), 1);
+	ASSERT_EQ(fields_index_of(colours, "blue"), -1);
+	ASSERT_EQ(fields_index_of(colours, "Red"), -1);
+	ASSERT_EQ(fields_index_of(colours, NULL), -1);
+}
+
 TEST_MAIN(test_defaults_and_normal_form, test_refusals, test_describe,
-	  test_schema, test_bytes_words)
+	  test_schema, test_bytes_words, test_index_of)

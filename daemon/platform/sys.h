@@ -100,6 +100,16 @@ int sys_device_size(const char *real, uint64_t *bytes);
  * nothing mounts or claims it while a job writes it. */
 int sys_device_hold(const char *real, intptr_t *h);
 void sys_device_release(intptr_t h);
+/*
+ * The SNIA PTS purge where the system allows it: tells the device that
+ * bytes [offset, offset + len) of raw block device real (opened for
+ * writing beside the job's hold) hold nothing (Linux: BLKDISCARD,
+ * TRIM/UNMAP), so an SSD's next writes start as on a fresh drive (FOB). 0;
+ * -EOPNOTSUPP when the device or the system cannot (Windows: raw devices
+ * are no targets there), or another negative errno, with a sentence in why.
+ */
+int sys_device_discard(const char *real, uint64_t offset, uint64_t len,
+		       char *why, size_t why_len);
 
 /* Locks data directory dir for this process (one daemon per directory)
  * and writes our pid into pidfile. 0, -EBUSY when another process holds

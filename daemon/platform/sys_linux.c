@@ -252,6 +252,27 @@ void sys_device_release(intptr_t h)
 		close((int)h);
 }
 
+int sys_device_discard(const char *real, uint64_t offset, uint64_t len,
+		       char *why, size_t why_len)
+{
+	uint64_t range[2] = { offset, len };
+	int fd = open(real, O_WRONLY | O_CLOEXEC), rc = 0;
+
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(why, why_len, "opening %s to discard failed: %s", real,
+			 strerror(-rc));
+		return rc;
+	}
+	if (ioctl(fd, BLKDISCARD, range) < 0) {
+		rc = errno == EINVAL || errno == ENOTTY ? -EOPNOTSUPP : -errno;
+		snprintf(why, why_len, "%s does not take a discard: %s", real,
+			 strerror(errno));
+	}
+	close(fd);
+	return rc;
+}
+
 /*
  * An exclusive flock on the data directory itself (not on a file in it, so
  * that deleting a "stale" file cannot defeat it), kept for the life of the

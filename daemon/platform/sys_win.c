@@ -337,6 +337,16 @@ void sys_device_release(intptr_t h)
 	(void)h;
 }
 
+int sys_device_discard(const char *real, uint64_t offset, uint64_t len,
+		       char *why, size_t why_len)
+{
+	(void)offset;
+	(void)len;
+	snprintf(why, why_len,
+		 "%s cannot be discarded: storbench.exe has no purge", real);
+	return -EOPNOTSUPP;
+}
+
 /* Removes what w names: a directory's contents first, unless it is a
  * reparse point (a link), which is removed itself. */
 static void remove_w(const wchar_t *w)

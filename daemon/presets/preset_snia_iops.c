@@ -28,7 +28,7 @@
 #include "jobs/steady.h"
 #include "planrun.h"
 #include "planrun_steady.h"
-#include "platform/discard.h"
+#include "platform/sys.h"
 #include "targets/target.h"
 
 #define N_BS 8
@@ -124,7 +124,7 @@ static void purge(struct job_run *jr, const struct engine_opts *o, json_t *pre)
 		json_object_set_new(pre, "purge", json_string("a file: none"));
 		return;
 	}
-	rc = discard_device(o->path, 0, jr->s->size, why, sizeof(why));
+	rc = sys_device_discard(o->path, 0, jr->s->size, why, sizeof(why));
 	if (rc < 0) {
 		snprintf(text, sizeof(text),
 			 "snia-iops: no purge: %s; the drive is not fresh out "

@@ -83,17 +83,17 @@ static const struct field probe_fields[] = {
 	{ "fs_block_size", FIELD_INT, "B", .min = 512, .max = 1 << 30,
 	  .flags = FIELD_NULLABLE },
 	{ "write_cache", FIELD_STRING, .max = 32, .flags = FIELD_NULLABLE },
-	{ "free_bytes", FIELD_INT, "B", .min = 0, .max = IMPORT_BIG,
+	{ "free_bytes", FIELD_INT, "B", .min = 0, .max = FIELD_EXACT_MAX,
 	  .flags = FIELD_NULLABLE },
-	{ "total_bytes", FIELD_INT, "B", .min = 0, .max = IMPORT_BIG,
+	{ "total_bytes", FIELD_INT, "B", .min = 0, .max = FIELD_EXACT_MAX,
 	  .flags = FIELD_NULLABLE },
 	{ "cpus", FIELD_INT, .min = 1, .max = 65536, .flags = FIELD_NULLABLE },
-	{ "memory_bytes", FIELD_INT, "B", .min = 0, .max = IMPORT_BIG,
+	{ "memory_bytes", FIELD_INT, "B", .min = 0, .max = FIELD_EXACT_MAX,
 	  .flags = FIELD_NULLABLE },
 };
 
 static const struct field spec_fields[] = {
-	{ "size", FIELD_INT, "B", .min = 0, .max = IMPORT_BIG,
+	{ "size", FIELD_INT, "B", .min = 0, .max = FIELD_EXACT_MAX,
 	  .flags = FIELD_NULLABLE },
 	{ "iterations", FIELD_INT, .min = 1, .max = 1000,
 	  .flags = FIELD_NULLABLE },
@@ -108,12 +108,12 @@ static const struct field sample_fields[] = {
 	{ "second", FIELD_INT, .min = 0, .max = 86400 },
 	{ "length_s", FIELD_NUMBER, "s", .min = 0, .max = 2,
 	  .flags = FIELD_ABOVE_MIN },
-	{ "read_ios", FIELD_INT, .min = 0, .max = IMPORT_BIG },
-	{ "read_bytes", FIELD_INT, .min = 0, .max = IMPORT_BIG },
-	{ "read_lat_sum_ns", FIELD_INT, .min = 0, .max = IMPORT_BIG },
-	{ "write_ios", FIELD_INT, .min = 0, .max = IMPORT_BIG },
-	{ "write_bytes", FIELD_INT, .min = 0, .max = IMPORT_BIG },
-	{ "write_lat_sum_ns", FIELD_INT, .min = 0, .max = IMPORT_BIG },
+	{ "read_ios", FIELD_INT, .min = 0, .max = FIELD_EXACT_MAX },
+	{ "read_bytes", FIELD_INT, .min = 0, .max = FIELD_EXACT_MAX },
+	{ "read_lat_sum_ns", FIELD_INT, .min = 0, .max = FIELD_EXACT_MAX },
+	{ "write_ios", FIELD_INT, .min = 0, .max = FIELD_EXACT_MAX },
+	{ "write_bytes", FIELD_INT, .min = 0, .max = FIELD_EXACT_MAX },
+	{ "write_lat_sum_ns", FIELD_INT, .min = 0, .max = FIELD_EXACT_MAX },
 };
 
 static int64_t int_of(json_t *o, const char *key)

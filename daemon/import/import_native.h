@@ -11,10 +11,6 @@
 
 #include "archive/archive.h"
 
-/* The largest count or number a document's field tables take: integers
- * JSON carries exactly (< 2^53). */
-#define IMPORT_BIG 9.0e15
-
 struct field_error;
 
 /* What a document's run becomes: read by import_native.c (the run, its

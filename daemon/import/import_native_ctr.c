@@ -20,7 +20,7 @@
 	}
 #define BYTES(n)                                                               \
 	{                                                                      \
-		n, FIELD_INT, "B", .min = 0, .max = IMPORT_BIG,                \
+		n, FIELD_INT, "B", .min = 0, .max = FIELD_EXACT_MAX,           \
 				   .flags = FIELD_NULLABLE                     \
 	}
 
@@ -42,17 +42,19 @@ static const struct field host_fields[] = {
 
 static const struct field device_fields[] = {
 	{ "name", FIELD_STRING, .min = 1, .max = 31, .flags = FIELD_CLEAN },
-	{ "read_iops", FIELD_NUMBER, "IOPS", .min = 0, .max = IMPORT_BIG },
-	{ "write_iops", FIELD_NUMBER, "IOPS", .min = 0, .max = IMPORT_BIG },
-	{ "read_mb_s", FIELD_NUMBER, "MB/s", .min = 0, .max = IMPORT_BIG },
-	{ "write_mb_s", FIELD_NUMBER, "MB/s", .min = 0, .max = IMPORT_BIG },
-	{ "reads", FIELD_INT, .min = 0, .max = IMPORT_BIG },
-	{ "writes", FIELD_INT, .min = 0, .max = IMPORT_BIG },
-	{ "read_bytes", FIELD_INT, "B", .min = 0, .max = IMPORT_BIG },
-	{ "write_bytes", FIELD_INT, "B", .min = 0, .max = IMPORT_BIG },
-	{ "in_flight", FIELD_INT, .min = 0, .max = IMPORT_BIG },
+	{ "read_iops", FIELD_NUMBER, "IOPS", .min = 0, .max = FIELD_EXACT_MAX },
+	{ "write_iops", FIELD_NUMBER, "IOPS", .min = 0,
+	  .max = FIELD_EXACT_MAX },
+	{ "read_mb_s", FIELD_NUMBER, "MB/s", .min = 0, .max = FIELD_EXACT_MAX },
+	{ "write_mb_s", FIELD_NUMBER, "MB/s", .min = 0,
+	  .max = FIELD_EXACT_MAX },
+	{ "reads", FIELD_INT, .min = 0, .max = FIELD_EXACT_MAX },
+	{ "writes", FIELD_INT, .min = 0, .max = FIELD_EXACT_MAX },
+	{ "read_bytes", FIELD_INT, "B", .min = 0, .max = FIELD_EXACT_MAX },
+	{ "write_bytes", FIELD_INT, "B", .min = 0, .max = FIELD_EXACT_MAX },
+	{ "in_flight", FIELD_INT, .min = 0, .max = FIELD_EXACT_MAX },
 	{ "util_pct", FIELD_NUMBER, "%", .min = 0, .max = 100 },
-	{ "wait_ms", FIELD_NUMBER, "ms", .min = 0, .max = IMPORT_BIG },
+	{ "wait_ms", FIELD_NUMBER, "ms", .min = 0, .max = FIELD_EXACT_MAX },
 };
 
 /* *text = o's device (and its members) checked and picked. */

@@ -20,7 +20,7 @@ static const char *const fill_kinds[] = { "fill", "workload", NULL };
 
 static const struct field pre_fields[] = {
 	{ "kind", FIELD_ENUM, .choices = fill_kinds },
-	{ "bytes", FIELD_INT, "B", .min = 0, .max = IMPORT_BIG,
+	{ "bytes", FIELD_INT, "B", .min = 0, .max = FIELD_EXACT_MAX,
 	  .flags = FIELD_NULLABLE },
 	{ "seconds", FIELD_NUMBER, "s", .min = 0, .max = 1e9,
 	  .flags = FIELD_NULLABLE },

@@ -44,7 +44,8 @@ static const struct field test_fields[] = {
 static const struct field sweep_fields[] = {
 	{ "group", FIELD_STRING, .min = 1, .max = 64 },
 	{ "field", FIELD_STRING, .min = 1, .max = 64 },
-	{ "value", FIELD_NUMBER, .min = -IMPORT_BIG, .max = IMPORT_BIG },
+	{ "value", FIELD_NUMBER, .min = -FIELD_EXACT_MAX,
+	  .max = FIELD_EXACT_MAX },
 };
 
 static const struct field iter_fields[] = {
@@ -53,9 +54,9 @@ static const struct field iter_fields[] = {
 	{ "iops", FIELD_NUMBER, "I/O/s", .min = 0, .max = 1e9 },
 	{ "lat_mean_us", FIELD_NUMBER, "µs", .min = 0, .max = 1e10,
 	  .flags = FIELD_NULLABLE },
-	{ "bytes", FIELD_INT, "B", .min = 0, .max = IMPORT_BIG,
+	{ "bytes", FIELD_INT, "B", .min = 0, .max = FIELD_EXACT_MAX,
 	  .flags = FIELD_NULLABLE },
-	{ "ios", FIELD_INT, "I/Os", .min = 0, .max = IMPORT_BIG,
+	{ "ios", FIELD_INT, "I/Os", .min = 0, .max = FIELD_EXACT_MAX,
 	  .flags = FIELD_NULLABLE },
 	{ "seconds", FIELD_NUMBER, "s", .min = 0, .max = 1e9,
 	  .flags = FIELD_NULLABLE },
@@ -66,8 +67,8 @@ static const struct field iter_fields[] = {
 };
 
 static const struct field raw_fields[] = {
-	{ "window_ns", FIELD_INT, "ns", .min = 0, .max = IMPORT_BIG },
-	{ "lat_sum_ns", FIELD_INT, "ns", .min = 0, .max = IMPORT_BIG },
+	{ "window_ns", FIELD_INT, "ns", .min = 0, .max = FIELD_EXACT_MAX },
+	{ "lat_sum_ns", FIELD_INT, "ns", .min = 0, .max = FIELD_EXACT_MAX },
 	{ "histogram", FIELD_STRING, .max = 1 << 20, .flags = FIELD_NULLABLE },
 	{ "imported", FIELD_BOOL, .help = "another tool's numbers" },
 };

@@ -68,6 +68,11 @@ struct field {
 
 #define FIELDS_N(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The largest count a field's limit names when only JSON bounds it (a
+ * document's bytes, I/Os, nanoseconds): JSON numbers carry every integer
+ * below 2^53 (9.007e15) exactly. */
+#define FIELD_EXACT_MAX 9.0e15
+
 /* Where a value is wrong: the status (400, or 403 for a refusal by the
  * allowed roots), the field's path and a sentence that starts with it. */
 struct field_error {

@@ -52,6 +52,8 @@ int confine_set_reserve(const char *text, char *why, size_t len);
 
 /* Forgets every root, device and the reserve (tests). */
 void confine_reset(void);
+/* The reserve back to its default (confine_reset calls it). */
+void confine_reserve_reset(void);
 
 /* The allowed roots of a kind as "a, b, c" (scratch first when given and
  * kind is CONFINE_ALL or CONFINE_LOCAL); CONFINE_SHARE: the roots on shares

@@ -68,10 +68,10 @@ void h_import(struct api_req *req, struct api_resp *resp)
 			 "%s", err);
 		return;
 	}
-	if (format && strcmp(format, "cdm") && strcmp(format, "fio") &&
-	    strcmp(format, "diskspd") && strcmp(format, "storbench")) {
-		api_fail(resp, 400, "format",
-			 "format: cdm, fio, diskspd or storbench");
+	if (format && !import_format_find(format) &&
+	    strcmp(format, "storbench") != 0) {
+		import_formats_text(err, sizeof(err));
+		api_fail(resp, 400, "format", "format: %s", err);
 		return;
 	}
 	rc = import_file(req->ctx->a, format, req->body, req->body_len,

@@ -221,3 +221,20 @@ int import_no_controls(const char *text, size_t n, const char *tool, char *err,
 	}
 	return 0;
 }
+
+int import_holds(const char *buf, size_t len, const char *word)
+{
+	size_t w = strlen(word);
+
+	/* a character every byte (UTF-8), or every other with a NUL after */
+	for (size_t step = 1; step <= 2; step++)
+		for (size_t i = 0; i + step * w <= len; i++) {
+			size_t k = 0;
+			while (k < w && buf[i + step * k] == word[k] &&
+			       (step == 1 || buf[i + 2 * k + 1] == 0))
+				k++;
+			if (k == w)
+				return 1;
+		}
+	return 0;
+}

@@ -132,6 +132,9 @@ int import_check(enum import_field f, double v, int line, char *err,
  */
 int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
 	       size_t err_len, int *line);
+/* Is buf a CrystalDiskMark text (it names the tool, and it is not a fio
+ * JSON whose job names CrystalDiskMark in a path)? */
+int import_cdm_sniff(const char *buf, size_t len);
 
 /*
  * Parses fio JSON output (json or json+, fio 2.x and 3.x, text before the
@@ -140,6 +143,8 @@ int import_cdm(const char *buf, size_t len, struct import_run *r, char *err,
  */
 int import_fio(const char *buf, size_t len, struct import_run *r, char *err,
 	       size_t err_len, int *line);
+/* Is buf fio's JSON output (its "fio version")? */
+int import_fio_sniff(const char *buf, size_t len);
 
 /* Parses DiskSpd XML (-Rxml). A test per target and direction; thread
  * counts the profile and the results disagree on are a warning of r. */
@@ -152,6 +157,13 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
  * appended to out. */
 int import_diskspd_text(const char *buf, size_t len, struct import_runs *out,
 			char *err, size_t err_len, int *line);
+/* A DiskSpd file, XML (one run, import_diskspd) or text (import_diskspd_text,
+ * several), into out. */
+int import_diskspd_runs(const char *buf, size_t len, struct import_runs *out,
+			char *err, size_t err_len, int *line);
+/* Is buf a DiskSpd result (XML's <Results>, the tool's name, or its text
+ * report's "Input parameters:" with a "Write IO" table)? */
+int import_diskspd_sniff(const char *buf, size_t len);
 
 /* storbench's name of a DiskSpd test from t's block size, queue depth and
  * threads into t->name: "RND4K Q32T2 W50" (a mix names its write share),
@@ -169,8 +181,39 @@ int import_check_args(const char *labels, const char *filename, char *err,
 
 struct archive;
 
-/* The format of a result file from its content: "cdm", "fio", "diskspd",
- * or NULL. */
+/*
+ * An importer of another tool's results: one line of the table in
+ * import_parse.c, which lists them in the order a file is told apart by its
+ * content. A new importer is its parser file (import_<name>.c: its parse
+ * and sniff functions) and that one line.
+ */
+struct import_format {
+	const char *name;    /* "cdm": ?format=, --format, a run's format */
+	const char *profile; /* an imported run's profile: "crystaldiskmark" */
+	/* Is buf this tool's file, by its content? */
+	int (*sniff)(const char *buf, size_t len);
+	/* A file that holds one run: parses it into r, as import_cdm. */
+	int (*one)(const char *buf, size_t len, struct import_run *r, char *err,
+		   size_t err_len, int *line);
+	/* Or one that may hold several: appends each to out. */
+	int (*many)(const char *buf, size_t len, struct import_runs *out,
+		    char *err, size_t err_len, int *line);
+};
+
+/* The importer of name ("cdm", "fio", "diskspd"), or NULL (also for
+ * "storbench": storbench's own run documents take their own road,
+ * import_native.h). */
+const struct import_format *import_format_find(const char *name);
+
+/* The formats a file may name, for usage texts and refusals, into buf:
+ * "cdm, fio, diskspd or storbench". */
+void import_formats_text(char *buf, size_t len);
+
+/* Does buf hold word, as UTF-8 or as UTF-16LE text? (a sniff's test) */
+int import_holds(const char *buf, size_t len, const char *word);
+
+/* The format of a result file from its content: "storbench", "cdm", "fio",
+ * "diskspd", or NULL. */
 const char *import_detect(const char *buf, size_t len);
 
 /* Parses buf as format into out (its runs; import_runs_free). Every

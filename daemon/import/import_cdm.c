@@ -338,3 +338,9 @@ out:
 	free(text);
 	return rc;
 }
+
+int import_cdm_sniff(const char *buf, size_t len)
+{
+	return import_holds(buf, len, "CrystalDiskMark") &&
+	       !import_fio_sniff(buf, len);
+}

@@ -478,3 +478,24 @@ int import_diskspd_text(const char *buf, size_t len, struct import_runs *out,
 	free(text);
 	return rc;
 }
+
+int import_diskspd_runs(const char *buf, size_t len, struct import_runs *out,
+			char *err, size_t err_len, int *line)
+{
+	struct import_run *r;
+
+	if (!import_holds(buf, len, "<Results>"))
+		return import_diskspd_text(buf, len, out, err, err_len, line);
+	return (r = import_runs_add(out))
+		       ? import_diskspd(buf, len, r, err, err_len, line)
+		       : -ENOMEM;
+}
+
+int import_diskspd_sniff(const char *buf, size_t len)
+{
+	return import_holds(buf, len, "<Results>") ||
+	       import_holds(buf, len, "DiskSpd") ||
+	       import_holds(buf, len, "diskspd") ||
+	       (import_holds(buf, len, "Input parameters:") &&
+		import_holds(buf, len, "Write IO"));
+}

@@ -394,3 +394,8 @@ out:
 	json_decref(root);
 	return rc;
 }
+
+int import_fio_sniff(const char *buf, size_t len)
+{
+	return import_holds(buf, len, "\"fio version\"");
+}

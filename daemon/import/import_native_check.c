@@ -63,10 +63,7 @@ int import_native_check(json_t *r, struct field_error *e)
 		return 0;
 	if (!json_is_object(imp) ||
 	    !json_is_string(json_object_get(imp, "tool")) ||
-	    !str_of(imp, "format") ||
-	    (strcmp(str_of(imp, "format"), "cdm") &&
-	     strcmp(str_of(imp, "format"), "fio") &&
-	     strcmp(str_of(imp, "format"), "diskspd")) ||
+	    !import_format_find(str_of(imp, "format")) ||
 	    !import_in_range(IMPORT_BEST_OF, num_of(imp, "best_of")
 						     ? num_of(imp, "best_of")
 						     : 1) ||

@@ -14,24 +14,6 @@
 
 #include "platform/utf8.h"
 
-/* Does buf hold word, as UTF-8 or as UTF-16LE text? */
-static int holds(const char *buf, size_t len, const char *word)
-{
-	size_t w = strlen(word);
-
-	/* a character every byte (UTF-8), or every other with a NUL after */
-	for (size_t step = 1; step <= 2; step++)
-		for (size_t i = 0; i + step * w <= len; i++) {
-			size_t k = 0;
-			while (k < w && buf[i + step * k] == word[k] &&
-			       (step == 1 || buf[i + 2 * k + 1] == 0))
-				k++;
-			if (k == w)
-				return 1;
-		}
-	return 0;
-}
-
 /* Is buf meant as storbench's own run document: a JSON object naming a
  * uuid, an engine and tests, and not fio's? Not parsed here: its importer
  * parses it once and says where it breaks. */
@@ -39,25 +21,53 @@ static int is_native(const char *buf, size_t len)
 {
 	size_t i = strspn(buf, " \t\r\n");
 
-	return i < len && buf[i] == '{' && holds(buf, len, "\"uuid\"") &&
-	       holds(buf, len, "\"engine\"") && holds(buf, len, "\"tests\"") &&
-	       !holds(buf, len, "\"fio version\"");
+	return i < len && buf[i] == '{' && import_holds(buf, len, "\"uuid\"") &&
+	       import_holds(buf, len, "\"engine\"") &&
+	       import_holds(buf, len, "\"tests\"") &&
+	       !import_holds(buf, len, "\"fio version\"");
+}
+
+/*
+ * The other tools' formats, in the order a file's content is tried against
+ * them (each sniff precise enough that the order decides nothing: a fio
+ * JSON naming CrystalDiskMark in a path is fio's). A new importer is its
+ * parser file and one line here.
+ */
+static const struct import_format formats[] = {
+	{ "cdm", "crystaldiskmark", import_cdm_sniff, import_cdm, NULL },
+	{ "fio", "fio", import_fio_sniff, import_fio, NULL },
+	{ "diskspd", "diskspd", import_diskspd_sniff, NULL,
+	  import_diskspd_runs },
+};
+#define N_FORMATS (sizeof(formats) / sizeof(formats[0]))
+
+const struct import_format *import_format_find(const char *name)
+{
+	for (size_t i = 0; name && i < N_FORMATS; i++)
+		if (strcmp(name, formats[i].name) == 0)
+			return &formats[i];
+	return NULL;
+}
+
+void import_formats_text(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < N_FORMATS && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i ? ", " : "", formats[i].name);
+	if (used < len)
+		snprintf(buf + used, len - used, " or storbench");
 }
 
 const char *import_detect(const char *buf, size_t len)
 {
 	if (is_native(buf, len))
 		return "storbench";
-	/* fio first: a fio run may name CrystalDiskMark in a path */
-	if (holds(buf, len, "\"fio version\""))
-		return "fio";
-	if (holds(buf, len, "CrystalDiskMark"))
-		return "cdm";
-	if (holds(buf, len, "<Results>") || holds(buf, len, "DiskSpd") ||
-	    holds(buf, len, "diskspd") ||
-	    (holds(buf, len, "Input parameters:") &&
-	     holds(buf, len, "Write IO")))
-		return "diskspd";
+	for (size_t i = 0; i < N_FORMATS; i++)
+		if (formats[i].sniff(buf, len))
+			return formats[i].name;
 	return NULL;
 }
 
@@ -116,37 +126,22 @@ static void names_unique(struct import_run *r)
 	}
 }
 
-/* Parses buf as a format that holds one run into a new run of out. */
-typedef int (*parse_one_fn)(const char *buf, size_t len, struct import_run *r,
-			    char *err, size_t err_len, int *line);
-
-static int parse_one(parse_one_fn fn, const char *buf, size_t len,
-		     struct import_runs *out, char *err, size_t err_len,
-		     int *line)
-{
-	struct import_run *r = import_runs_add(out);
-
-	return r ? fn(buf, len, r, err, err_len, line) : -ENOMEM;
-}
-
 int import_parse(const char *format, const char *buf, size_t len,
 		 struct import_runs *out, char *err, size_t err_len)
 {
+	const struct import_format *f = import_format_find(format);
+	struct import_run *r;
 	int line = 0, rc;
 
 	*out = (struct import_runs){ 0 };
-	if (strcmp(format, "fio") == 0)
-		rc = parse_one(import_fio, buf, len, out, err, err_len, &line);
-	else if (strcmp(format, "cdm") == 0)
-		rc = parse_one(import_cdm, buf, len, out, err, err_len, &line);
-	else if (strcmp(format, "diskspd") == 0)
-		rc = holds(buf, len, "<Results>")
-			     ? parse_one(import_diskspd, buf, len, out, err,
-					 err_len, &line)
-			     : import_diskspd_text(buf, len, out, err, err_len,
-						   &line);
-	else
+	if (!f)
 		rc = -EOPNOTSUPP;
+	else if (f->many)
+		rc = f->many(buf, len, out, err, err_len, &line);
+	else
+		rc = (r = import_runs_add(out))
+			     ? f->one(buf, len, r, err, err_len, &line)
+			     : -ENOMEM;
 	for (size_t i = 0; rc == 0 && i < out->n; i++) {
 		text_fit(&out->v[i]);
 		names_unique(&out->v[i]);

@@ -65,6 +65,7 @@ static int store_one(struct archive *a, const struct import_run *r,
 		     const char *sha, int part, const char *filename,
 		     const char *labels_extra, int64_t *id)
 {
+	const struct import_format *f = import_format_find(format);
 	struct archive_import_result res[IMPORT_MAX_TESTS];
 	struct archive_import_in in;
 	char target[256], *labels, *spec = NULL, *probe = NULL, *warn;
@@ -116,9 +117,7 @@ static int store_one(struct archive *a, const struct import_run *r,
 	in = (struct archive_import_in){ .tool = r->tool,
 					 .version = r->version,
 					 .format = format,
-					 .profile = strcmp(format, "cdm") == 0
-							    ? "crystaldiskmark"
-							    : format,
+					 .profile = f ? f->profile : format,
 					 .target = target,
 					 .notes = r->comment,
 					 .spec_json = spec,

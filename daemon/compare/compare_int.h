@@ -1,7 +1,9 @@
 /*
- * compare_int — what compare.c and compare_words.c share: the findings a
- * verdict sums up, and the sentences (compare_words.c); the test entries
- * every side's runs are gathered into (compare_gather.c).
+ * compare_int — what the files of compare share (compare.c judges and
+ * answers, compare_gather.c gathers the sides' runs, compare_stats.c picks
+ * each metric's test, compare_cond.c warns of differing conditions,
+ * compare_words.c writes the sentences): the findings a verdict sums up,
+ * the sentences, and the test entries every side's runs are gathered into.
  */
 #ifndef STORBENCH_COMPARE_INT_H
 #define STORBENCH_COMPARE_INT_H

@@ -7,15 +7,19 @@
  *              "Random Read 4KB (QD=32) : 2.210 MB/s [ 539.5 IOPS]";
  *              footer "Test : 1000 MB [F: …] (x5)", "Date : 2012/08/24 …",
  *              "OS : …", then often a free comment line.
- *   5.x, 6.x   "Sequential Read (Q= 32,T= 1) : …", "Random Read 4KiB (Q= 1,T=
- * 1) : …", "Sequential Read (T= 1) : …". 7.x, 8.x   "[Read]" / "[Write]" /
- * "[Mix] Read 70%/Write 30%" sections of "SEQ 1MiB (Q= 8, T= 1): 7427.749 MB/s
- * [ 7083.7 IOPS] < 987.81 us>" (7.0 writes "Sequential"/"Random"); footer
- * "Profile:", "Test: 1 GiB (x5) […]", "Date:", "OS:", "Comment:". Text
- * converted by the user's tools is common: UTF-16 with a BOM, CRLF, no trailing
- * newline, rule lines of typographic dashes (pasted through a blog). A file
- * without the "CrystalDiskMark x.y" banner, or with a result that is not a
- * number ("?"), is refused.
+ *   5.x, 6.x   "Sequential Read (Q= 32,T= 1) : …",
+ *              "Random Read 4KiB (Q= 1,T= 1) : …",
+ *              "Sequential Read (T= 1) : …".
+ *   7.x, 8.x   "[Read]" / "[Write]" / "[Mix] Read 70%/Write 30%" sections
+ *              of "SEQ 1MiB (Q= 8, T= 1): 7427.749 MB/s [ 7083.7 IOPS]
+ *              < 987.81 us>" (7.0 writes "Sequential"/"Random"); footer
+ *              "Profile:", "Test: 1 GiB (x5) […]", "Date:", "OS:",
+ *              "Comment:".
+ *
+ * Text converted by the user's tools is common: UTF-16 with a BOM, CRLF, no
+ * trailing newline, rule lines of typographic dashes (pasted through a
+ * blog). A file without the "CrystalDiskMark x.y" banner, or with a result
+ * that is not a number ("?"), is refused.
  *
  * Every number is one CrystalDiskMark could print: digits and a fraction
  * (no sign, exponent, hex float, inf), within its field's range

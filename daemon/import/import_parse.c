@@ -29,9 +29,11 @@ static int is_native(const char *buf, size_t len)
 
 /*
  * The other tools' formats, in the order a file's content is tried against
- * them (each sniff precise enough that the order decides nothing: a fio
- * JSON naming CrystalDiskMark in a path is fio's). A new importer is its
- * parser file and one line here.
+ * them: the first whose sniff takes it is its format (a fio JSON naming
+ * CrystalDiskMark in a path is fio's: cdm's sniff leaves it; a DiskSpd file
+ * whose path names CrystalDiskMark is taken for CrystalDiskMark's, and
+ * imports with ?format=diskspd). A new importer is its parser file and one
+ * line here.
  */
 static const struct import_format formats[] = {
 	{ "cdm", "crystaldiskmark", import_cdm_sniff, import_cdm, NULL },

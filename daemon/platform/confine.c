@@ -1,10 +1,7 @@
 /*
  * confine — the allowed roots and devices (confine.h has the design; the
- * reserve is confine_reserve.c's). Block devices: "in use" is the kernel's own
- * answer — an exclusive open (O_EXCL on a block device) fails with EBUSY while
- * a filesystem, LVM, md or another O_EXCL holder has it — asked of the device
- * and of each of its partitions, with /proc/self/mountinfo naming the mount
- * point for the sentence.
+ * reserve is confine_reserve.c's). Whether a block device is in use, and
+ * where it is mounted, is the system's answer (sys_device_free, sys.h).
  *
  * Shares through the system's own SMB client (Windows: \\server\share\dir,
  * unc.h) are roots like directories, compared by their parts (server and

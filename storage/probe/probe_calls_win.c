@@ -1,9 +1,9 @@
 /*
  * probe_calls_win — what the Windows probe's files (probe_win.c,
- * probe_disk_win.c) call on their way to a field: each Windows call's answer
- * reported to probe_win_trace (tests/windows/probe_smoke.c), a string into a
- * field whole or not at all, trimmed text, a device opened with no access
- * rights.
+ * probe_disk_win.c, probe_share_win.c) call on their way to a field: each
+ * Windows call's answer reported to probe_win_trace
+ * (tests/windows/probe_smoke.c), a string into a field whole or not at all,
+ * trimmed text, a device opened with no access rights.
  */
 #include "probe_win.h"
 

@@ -39,18 +39,6 @@
 #define REMOTE_PROTOCOL_INFO_FLAG_INTEGRITY 0x00000010
 #endif
 
-/* Reports ok to trace; GetLastError kept. */
-static BOOL traced(void (*trace)(const char *, unsigned long), const char *call,
-		   BOOL ok)
-{
-	DWORD err = ok ? 0 : GetLastError();
-
-	if (trace)
-		trace(call, err);
-	SetLastError(err);
-	return ok;
-}
-
 /* The n characters at w as UTF-8 into dst[len]; "" when they do not fit. */
 static void narrow_n(const wchar_t *w, size_t n, char *dst, size_t len)
 {
@@ -68,14 +56,13 @@ static void narrow_n(const wchar_t *w, size_t n, char *dst, size_t len)
 
 /* dialect, signing, encryption and continuous availability from the
  * remote protocol of the open handle h. */
-static void protocol(HANDLE h, struct probe *p,
-		     void (*trace)(const char *, unsigned long))
+static void protocol(HANDLE h, struct probe *p)
 {
 	FILE_REMOTE_PROTOCOL_INFO ri;
 	const ULONG ca = RPI_FLAG_SMB2_SHARECAP_CONTINUOUS_AVAILABILITY;
 
 	memset(&ri, 0, sizeof(ri));
-	if (!traced(trace,
+	if (!probe_win_traced(
 		    "GetFileInformationByHandleEx(FileRemoteProtocolInfo)",
 		    GetFileInformationByHandleEx(h, FileRemoteProtocolInfo, &ri,
 						 sizeof(ri))) ||
@@ -93,8 +80,7 @@ static void protocol(HANDLE h, struct probe *p,
 		    (ri.ProtocolSpecific.Smb2.Share.Capabilities & ca);
 }
 
-void probe_share(const wchar_t *real, struct probe *p,
-		 void (*trace)(const char *, unsigned long))
+void probe_share(const wchar_t *real, struct probe *p)
 {
 	const wchar_t *server = real + 2, *share, *end;
 	HANDLE h;
@@ -113,9 +99,9 @@ void probe_share(const wchar_t *real, struct probe *p,
 	h = CreateFileW(real, 0,
 			FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
 			NULL, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
-	if (!traced(trace, "CreateFileW(share path)",
-		    h != INVALID_HANDLE_VALUE))
+	if (!probe_win_traced("CreateFileW(share path)",
+			      h != INVALID_HANDLE_VALUE))
 		return;
-	protocol(h, p, trace);
+	protocol(h, p);
 	CloseHandle(h);
 }

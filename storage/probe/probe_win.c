@@ -393,7 +393,7 @@ int probe_path(const char *path, struct probe *p)
 	else if (vol)
 		vol[0] = 0;
 	if (real[0] == L'\\' && real[1] == L'\\') /* \\server\share\… */
-		probe_share(real, p, probe_win_trace);
+		probe_share(real, p);
 	/* free space as this user sees it at the directory (a file: its
 	 * volume) */
 	dir = (attr & FILE_ATTRIBUTE_DIRECTORY) ? with_slash(real) : NULL;

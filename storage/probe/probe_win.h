@@ -1,8 +1,8 @@
 /*
  * probe_win — what the Windows probe's files share: probe_win.c (probe.h's
  * functions) calls probe_disk_win.c (the disk) and probe_share_win.c (a
- * share), and all call probe_calls_win.c. Nothing else includes it (but
- * tests/windows/probe_smoke.c, for probe_win_trace).
+ * share), and all call probe_calls_win.c. Nothing else includes it
+ * (tests/windows/probe_smoke.c declares probe_win_trace itself).
  */
 #ifndef STORBENCH_PROBE_WIN_H
 #define STORBENCH_PROBE_WIN_H
@@ -20,14 +20,12 @@
  * continuous availability (FILE_REMOTE_PROTOCOL_INFO); the remote volume's
  * file system and cluster size come from the share's root as from a local
  * volume's (probe_volume). Best effort: what
- * Windows does not tell stays as it was. trace (may be NULL) learns what
- * each call answered (err 0, or its GetLastError), as probe_win_trace.
+ * Windows does not tell stays as it was; each call's answer goes to
+ * probe_win_trace.
  */
-void probe_share(const wchar_t *real, struct probe *p,
-		 void (*trace)(const char *call, unsigned long err));
+void probe_share(const wchar_t *real, struct probe *p);
 
-/* The probe's calls (probe_calls_win.c), for probe_win.c and
- * probe_disk_win.c: */
+/* The probe's calls (probe_calls_win.c), for the other three: */
 
 /* What each Windows call answered (err 0: success, else its GetLastError
  * or LSTATUS), when set (tests/windows/probe_smoke.c sets it); NULL: none. */

@@ -35,6 +35,7 @@ struct vsfio_cfg {
 	uint64_t size;
 	double duration;
 	int pairs;
+	double settle; /* seconds of idle before every run on a device */
 	int null_engine;
 	int check;
 	double tolerance;

@@ -124,10 +124,12 @@ int run_fio(const struct xw *x, struct meas *m, int shmhuge)
 	argv[n++] = "--randrepeat=0";
 	argv[n++] = "--norandommap";
 	argv[n++] = "--thread";
-	/* storbench writes its buffers as they were filled; fio's default
-	 * rewrites a few bytes of every 512 before each write (against
-	 * dedup), which cost it 20 % of SEQ1M Q8T1 write IOPS and 5 × the
-	 * CPU per I/O on the CI machine: like with like */
+	/* against dedup, storbench changes two words in every 4 KiB of a
+	 * write (stamp_blocks); fio's default changes some in every 512 B,
+	 * eight times the work, which cost it 20 % of SEQ1M Q8T1 write IOPS
+	 * and 5 × storbench's CPU per I/O on the CI machine. Without it fio
+	 * writes its buffers unchanged: the nearer of fio's two costs (its
+	 * IOPS there were storbench's, so that disk does not deduplicate) */
 	argv[n++] = "--scramble_buffers=0";
 	if (shmhuge)
 		argv[n++] = "--iomem=shmhuge";

@@ -389,7 +389,7 @@ int api_run_cdm_text(json_t *run, const char *eol, char **out, size_t *out_len)
 			const char *pat = json_string_value(
 				json_object_get(t, "pattern"));
 			if (!rw || strcmp(rw, sections[sct][0]) ||
-			    !json_is_object(b) || bs % 1024)
+			    !json_is_object(b) || !bs || bs % 1024)
 				continue;
 			if (!head++)
 				fprintf(f, "%s%s%s", eol, sections[sct][1],

@@ -86,7 +86,8 @@ static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
 	struct hist *h = NULL, *tmp = NULL;
 	int rc = archive_query_rows(
 		a,
-		"SELECT test, rw, pattern, block_size, queue_depth,"
+		"SELECT test, rw, pattern, nullif(block_size, 0) AS block_size,"
+		" queue_depth,"
 		" threads, iteration, ios, bytes, lat_sum_ns,"
 		" window_ns, CASE WHEN lat_p50_us IS NULL THEN NULL"
 		" ELSE json_object('stdev', lat_stdev_us, 'min',"

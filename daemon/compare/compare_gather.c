@@ -116,10 +116,14 @@ static void describe(json_t *e, json_t *vals, const char *pattern,
 		     json_t *sweep)
 {
 	json_t *had = json_object_get(vals, "shape");
-	char shape[160];
+	/* "unknown block size": an import whose file does not say */
+	char shape[160], blocks[40] = "unknown block size";
 
-	snprintf(shape, sizeof(shape), "%s, %lld B blocks, QD%lld, T%lld",
-		 pattern ? pattern : "?", (long long)bs, (long long)qd,
+	if (bs > 0)
+		snprintf(blocks, sizeof(blocks), "%lld B blocks",
+			 (long long)bs);
+	snprintf(shape, sizeof(shape), "%s, %s, QD%lld, T%lld",
+		 pattern ? pattern : "?", blocks, (long long)qd,
 		 (long long)threads);
 	if (!had)
 		json_object_set_new(vals, "shape", json_string(shape));

@@ -39,6 +39,8 @@ struct import_run {
 	char os[192];
 	char comment[256];  /* the free-form comment line, as written */
 	char host[128];	    /* the machine, when the file names it */
+	char label[64];	    /* a label the file gives ("" for none): fio
+			       --client's host, "all-clients" for their sum */
 	char profile[32];   /* "Default", "Peak", … when the file says */
 	char drive[16];	    /* "C:" */
 	uint64_t test_size; /* bytes per test file */
@@ -138,11 +140,13 @@ int import_cdm_sniff(const char *buf, size_t len);
 
 /*
  * Parses fio JSON output (json or json+, fio 2.x and 3.x, text before the
- * JSON allowed). Each job and direction that moved data is a test. Returns
- * 0, or -EINVAL with err saying where.
+ * JSON allowed; with --status-interval the final report) into runs of out:
+ * one, or with fio --client one per host and one for "All clients". Each
+ * job and direction that moved data is a test. Returns 0, or -EINVAL with
+ * err saying where.
  */
-int import_fio(const char *buf, size_t len, struct import_run *r, char *err,
-	       size_t err_len, int *line);
+int import_fio_runs(const char *buf, size_t len, struct import_runs *out,
+		    char *err, size_t err_len, int *line);
 /* Is buf fio's JSON output (its "fio version")? */
 int import_fio_sniff(const char *buf, size_t len);
 

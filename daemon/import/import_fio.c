@@ -10,8 +10,12 @@
  * by the job (plus "read"/"write" in rw); its block size, queue depth,
  * numjobs and read share come from the options. fio 2.x often prints no
  * options: the block size is then derived where the numbers make it exact
- * (block_from_numbers), the rest are fio's defaults (a warning says so),
- * and the file or device is unknown — never the job's name.
+ * (block_from_numbers), else it is unknown (0, served as null, a warning
+ * names the tests); the rest are fio's defaults (a warning says so), and
+ * the file or device is unknown — never the job's name. With
+ * --status-interval the file holds a report per interval and the final
+ * one last: the final one is the run (last_report; a warning counts the
+ * interim ones skipped).
  *
  * Every number, read or derived, is checked against its range
  * (import_check); an error names the job and the key
@@ -30,20 +34,21 @@
 
 #include <jansson.h>
 
-/* An option of job j, else of the global options, else NULL. */
-static const char *option(json_t *root, json_t *j, const char *key)
+/* An option of job j, else of the global options g (NULL: none), else
+ * NULL. */
+static const char *option(json_t *g, json_t *j, const char *key)
 {
 	json_t *v = json_object_get(json_object_get(j, "job options"), key);
 
 	if (!v)
-		v = json_object_get(json_object_get(root, "global options"),
-				    key);
+		v = json_object_get(g, key);
 	return json_string_value(v);
 }
 
 /* Where a number of job i (jobname name) is: dir.key, or the option key
  * when dir is NULL; and the error's buffer. */
 struct where {
+	const char *list; /* "jobs", or "client_stats" (fio --client) */
 	size_t i;
 	const char *name, *dir;
 	char *err;
@@ -59,17 +64,17 @@ static int check(enum import_field f, double v, const struct where *w,
 
 	if (import_check(f, v, 0, why, sizeof(why), NULL) == 0)
 		return 0;
-	snprintf(w->err, w->len, "jobs[%zu] (%.64s) %s%s%s: %s", w->i, w->name,
-		 w->dir ? w->dir : "", w->dir ? "." : "", key, why);
+	snprintf(w->err, w->len, "%s[%zu] (%.64s) %s%s%s: %s", w->list, w->i,
+		 w->name, w->dir ? w->dir : "", w->dir ? "." : "", key, why);
 	return -EINVAL;
 }
 
 static int not_a_number(const struct where *w, const char *key, const char *s)
 {
 	snprintf(w->err, w->len,
-		 "jobs[%zu] (%.64s) %s: \"%.32s\" is not a size or count fio "
+		 "%s[%zu] (%.64s) %s: \"%.32s\" is not a size or count fio "
 		 "takes",
-		 w->i, w->name, key, s);
+		 w->list, w->i, w->name, key, s);
 	return -EINVAL;
 }
 
@@ -144,24 +149,37 @@ static double measure(json_t *o, const char *key, double max)
 }
 
 /*
+ * The bytes direction s moved. fio printed io_bytes in KiB until 2.21,
+ * which corrected it to bytes and added io_kbytes beside it: io_kbytes
+ * tells which (the version does not: a 3.1 file has bytes and no
+ * bw_bytes, a 2.1 file KiB).
+ */
+static double io_bytes(json_t *s)
+{
+	return num(s, "io_bytes") *
+	       (json_object_get(s, "io_kbytes") ? 1 : 1024);
+}
+
+/*
  * The block size of direction s when the job names none, in bytes, or 0
  * when the numbers do not give it exactly. "Exact" means one of:
- *   - the bytes moved over the I/Os (io_bytes, in KiB in fio 2.x, over
- *     total_ios) is a whole number of bytes and a multiple of 512: every
- *     I/O was that size;
- *   - else (fio 2.x with ramp_time counts the ramp's bytes but not its
- *     I/Os) B, the multiple of 512 nearest to bw × 1024 / iops, is within
- *     what fio's rounding explains: bw is printed in whole KiB/s (low by
- *     less than 1) and iops to 2 decimals (off by at most 0.005), so
- *     |bw × 1024 / iops − B| ≤ (1024 + 0.005 × B) / iops.
+ *   - the bytes moved over the I/Os (io_bytes over total_ios) is a whole
+ *     number of bytes and a multiple of 512: every I/O was that size;
+ *   - else (fio 2.x prints no total_ios, and with ramp_time counts the
+ *     ramp's bytes but not its I/Os) B, the multiple of 512 nearest to
+ *     bw × 1024 / iops, is the only one within what fio's rounding
+ *     explains: bw is printed in whole KiB/s (low by less than 1) and iops
+ *     cut to a whole number (fio 2.1: a JSON integer) or to 2 decimals
+ *     (low by less than d = 1 or 0.01), so
+ *     |bw × 1024 / iops − B| ≤ (1024 + d × B) / iops, and that bound must
+ *     be under 256 B, half the step, or two sizes would fit.
  */
 static uint64_t block_from_numbers(json_t *s)
 {
-	int v3 = json_object_get(s, "bw_bytes") != NULL;
-	double io = num(s, "io_bytes") * (v3 ? 1 : 1024);
-	double ios = num(s, "total_ios"), bw = num(s, "bw"),
+	double io = io_bytes(s), ios = num(s, "total_ios"), bw = num(s, "bw"),
 	       iops = num(s, "iops");
-	double b, q;
+	double d = json_is_integer(json_object_get(s, "iops")) ? 1 : 0.01;
+	double b, q, slack;
 
 	if (ios >= 1 && io > 0 && io < 1e18) {
 		q = io / ios;
@@ -172,8 +190,8 @@ static uint64_t block_from_numbers(json_t *s)
 		return 0;
 	q = bw * 1024 / iops;
 	b = 512 * floor(q / 512 + 0.5);
-	if (b < 512 || b > 4294967296.0 ||
-	    fabs(q - b) > (1024 + 0.005 * b) / iops)
+	slack = (1024 + d * b) / iops;
+	if (b < 512 || b > 4294967296.0 || slack >= 256 || fabs(q - b) > slack)
 		return 0;
 	return (uint64_t)b;
 }
@@ -185,17 +203,10 @@ static int direction(json_t *s, struct import_test *t, uint64_t bs,
 {
 	int v3 = json_object_get(s, "bw_bytes") != NULL;
 	json_t *lat;
-	double io = num(s, "io_bytes") * (v3 ? 1 : 1024);
+	double io = io_bytes(s);
 
+	/* 0: unknown, stored as such (the caller warns) */
 	t->block_size = bs ? bs : block_from_numbers(s);
-	if (!t->block_size) {
-		snprintf(w->err, w->len,
-			 "jobs[%zu] (%.64s) %s: no bs option, and neither "
-			 "io_bytes / total_ios nor bw / iops is a whole "
-			 "block size: the block size is unknown",
-			 w->i, w->name, w->dir);
-		return -EINVAL;
-	}
 	t->iops = measure(s, "iops", 1e10);
 	/* 3.x: bw_bytes in B/s; 2.x: bw in KiB/s */
 	t->mb_s = v3 ? measure(s, "bw_bytes", 1e14) : measure(s, "bw", 1e11);
@@ -209,10 +220,10 @@ static int direction(json_t *s, struct import_test *t, uint64_t bs,
 		t->lat_mean_us = -1;
 	if (t->mb_s < 0 || t->iops < 0 || (lat && t->lat_mean_us < 0)) {
 		snprintf(w->err, w->len,
-			 "jobs[%zu].%s: iops, bandwidth and mean latency must "
+			 "%s[%zu].%s: iops, bandwidth and mean latency must "
 			 "be numbers from 0 (a string, a negative or an absurd "
 			 "value is not a result)",
-			 w->i, w->dir);
+			 w->list, w->i, w->dir);
 		return -EINVAL;
 	}
 	if (check(IMPORT_IOPS, t->iops, w, "iops") < 0 ||
@@ -220,7 +231,8 @@ static int direction(json_t *s, struct import_test *t, uint64_t bs,
 	    (lat && check(IMPORT_LAT_US, t->lat_mean_us, w,
 			  json_object_get(s, "lat_ns") ? "lat_ns.mean"
 						       : "lat.mean") < 0) ||
-	    check(IMPORT_BLOCK_SIZE, (double)t->block_size, w, "bs") < 0 ||
+	    (t->block_size &&
+	     check(IMPORT_BLOCK_SIZE, (double)t->block_size, w, "bs") < 0) ||
 	    check(IMPORT_BYTES, io, w, "io_bytes") < 0 ||
 	    (json_object_get(s, "total_ios") &&
 	     check(IMPORT_COUNT, num(s, "total_ios"), w, "total_ios") < 0) ||
@@ -235,11 +247,11 @@ static int direction(json_t *s, struct import_test *t, uint64_t bs,
 		if (fabs(t->mb_s - want) > 0.005 * want + 1024 / 1e6) {
 			snprintf(
 				w->err, w->len,
-				"jobs[%zu] (%.64s) %s.%s: %g MB/s is not "
+				"%s[%zu] (%.64s) %s.%s: %g MB/s is not "
 				"io_bytes × 1000 / runtime (%.6f MB/s), as fio "
 				"computes it",
-				w->i, w->name, w->dir, v3 ? "bw_bytes" : "bw",
-				t->mb_s, want);
+				w->list, w->i, w->name, w->dir,
+				v3 ? "bw_bytes" : "bw", t->mb_s, want);
 			return -EINVAL;
 		}
 	}
@@ -249,148 +261,366 @@ static int direction(json_t *s, struct import_test *t, uint64_t bs,
 		double want = num(s, "total_ios") * 1000 / num(s, "runtime");
 		if (fabs(t->iops - want) > 0.005 + 1e-9 * want) {
 			snprintf(w->err, w->len,
-				 "jobs[%zu] (%.64s) %s.iops: %g is not "
+				 "%s[%zu] (%.64s) %s.iops: %g is not "
 				 "total_ios × 1000 / runtime (%.6f), as fio "
 				 "computes it",
-				 w->i, w->name, w->dir, t->iops, want);
+				 w->list, w->i, w->name, w->dir, t->iops, want);
 			return -EINVAL;
 		}
 	}
 	return 0;
 }
 
-int import_fio(const char *buf, size_t len, struct import_run *r, char *err,
-	       size_t err_len, int *line)
+/*
+ * The last JSON document of buf into *root, and how many came before it
+ * (*interim). fio may print warnings before its JSON, and with
+ * --status-interval it prints a whole report every interval and the final
+ * one last, each a document of its own; duplicate keys (a second
+ * "filename") keep the last. 0, or -EINVAL with err and *line (a first
+ * document that is not JSON; text after the final one is ignored).
+ */
+static int last_report(const char *buf, size_t len, json_t **root, int *interim,
+		       char *err, size_t err_len, int *line)
 {
-	const char *start = memchr(buf, '{', len);
+	const char *at = memchr(buf, '{', len);
 	json_error_t je;
-	json_t *root, *jobs, *j;
-	size_t i;
-	const char *ver;
-	int rc = 0;
 
-	memset(r, 0, sizeof(*r));
-	*line = 0;
-	if (!start) {
+	*root = NULL;
+	*interim = 0;
+	if (!at) {
 		snprintf(err, err_len, "no JSON object in the file");
 		return -EINVAL;
 	}
-	/* fio may print warnings before its JSON; duplicate keys (a second
-	 * "filename") keep the last */
-	root = json_loadb(start, len - (size_t)(start - buf),
-			  JSON_DISABLE_EOF_CHECK, &je);
-	if (!root) {
-		for (const char *p = buf; p < start; p++)
-			if (*p == '\n')
-				je.line++;
-		*line = je.line;
-		snprintf(err, err_len, "line %d: not JSON: %s", je.line,
-			 je.text);
+	while (at) {
+		size_t left = len - (size_t)(at - buf), used;
+		json_t *doc = json_loadb(at, left, JSON_DISABLE_EOF_CHECK, &je);
+		if (!doc && !*root) {
+			for (const char *p = buf; p < at; p++)
+				if (*p == '\n')
+					je.line++;
+			*line = je.line;
+			snprintf(err, err_len, "line %d: not JSON: %s", je.line,
+				 je.text);
+			return -EINVAL;
+		}
+		if (!doc)
+			break;
+		if (*root) {
+			json_decref(*root);
+			++*interim;
+		}
+		*root = doc;
+		/* the flag makes position the bytes the document took */
+		used = (size_t)je.position;
+		at = used < left ? memchr(at + used, '{', left - used) : NULL;
+	}
+	return 0;
+}
+
+/* What a run's jobs leave to be said once all are read. */
+struct tally {
+	size_t jobs, no_options, unknown_bs;
+	char unknown[96]; /* the first test of unknown block size */
+};
+
+/* Job j, entry i of list (g: the global options that apply, or NULL), into
+ * tests of r. 0, or -EINVAL with err. */
+static int add_job(json_t *g, json_t *j, const char *list, size_t i,
+		   struct import_run *r, struct tally *ty, char *err,
+		   size_t err_len)
+{
+	static const char *const dirs[] = { "read", "write" };
+	const char *name = json_string_value(json_object_get(j, "jobname"));
+	const char *rw = option(g, j, "rw") ? option(g, j, "rw")
+					    : option(g, j, "readwrite");
+	const char *fn = option(g, j, "filename");
+	struct where w = { list, i, name, NULL, err, err_len };
+	uint64_t bs;
+	int qd, nj, mix, rc;
+
+	if (!name || utf8_has_control(name)) {
+		snprintf(err, err_len, "%s[%zu]: %s", list, i,
+			 name ? "a control character in \"jobname\""
+			      : "no \"jobname\"");
 		return -EINVAL;
 	}
-	ver = json_string_value(json_object_get(root, "fio version"));
-	jobs = json_object_get(root, "jobs");
-	if (!ver || strncmp(ver, "fio-", 4) != 0 || !json_is_array(jobs)) {
-		snprintf(err, err_len,
-			 "not fio JSON output: no \"fio version\" and "
-			 "\"jobs\"");
-		rc = -EINVAL;
-		goto out;
+	if ((rc = bytes_opt(option(g, j, "bs"), &w, "bs", &bs)) < 0 ||
+	    (rc = count_opt(option(g, j, "iodepth"), IMPORT_QD, 1, &w,
+			    "iodepth", &qd)) < 0 ||
+	    (rc = count_opt(option(g, j, "numjobs"), IMPORT_THREADS, 1, &w,
+			    "numjobs", &nj)) < 0 ||
+	    (rc = count_opt(option(g, j, "rwmixread"), IMPORT_PERCENT, -1, &w,
+			    "rwmixread", &mix)) < 0)
+		return rc;
+	ty->jobs++;
+	if (!json_object_get(j, "job options") && !g)
+		ty->no_options++;
+	/* the file or device; without one it is unknown (fio names a file
+	 * after the job, but the job's name is no device) */
+	if (!r->comment[0] && fn)
+		snprintf(r->comment, sizeof(r->comment), "%s", fn);
+	for (int d = 0; d < 2; d++) {
+		json_t *s = json_object_get(j, dirs[d]);
+		struct import_test *t;
+		if (!json_is_object(s))
+			continue;
+		if (num(s, "total_ios") <= 0 && num(s, "io_bytes") <= 0 &&
+		    num(s, "io_kbytes") <= 0)
+			continue; /* this direction did nothing */
+		if (r->n == IMPORT_MAX_TESTS) {
+			snprintf(err, err_len, "more than %d job directions",
+				 IMPORT_MAX_TESTS);
+			return -EINVAL;
+		}
+		t = &r->t[r->n++];
+		memset(t, 0, sizeof(*t));
+		snprintf(t->name, sizeof(t->name), "%.63s", name);
+		snprintf(t->rw, sizeof(t->rw), "%s", dirs[d]);
+		snprintf(t->pattern, sizeof(t->pattern), "%s",
+			 rw && strstr(rw, "rand") ? "random" : "sequential");
+		t->queue_depth = qd;
+		t->threads = nj;
+		t->read_pct = mix >= 0 && rw && strstr(rw, "rw") ? mix
+			      : d == 0				 ? 100
+								 : 0;
+		w.dir = dirs[d];
+		if ((rc = direction(s, t, bs, &w)) < 0)
+			return rc;
+		if (!t->block_size && ty->unknown_bs++ == 0)
+			snprintf(ty->unknown, sizeof(ty->unknown), "%.64s %s",
+				 t->name, t->rw);
 	}
+	return 0;
+}
+
+/* A new run at the end of out with the report's tool, version and date;
+ * NULL when out is full. */
+static struct import_run *new_run(json_t *root, const char *ver,
+				  struct import_runs *out)
+{
+	json_t *ts = json_object_get(root, "timestamp");
+	struct import_run *r = import_runs_add(out);
+
+	if (!r)
+		return NULL;
 	snprintf(r->tool, sizeof(r->tool), "fio");
 	snprintf(r->version, sizeof(r->version), "%s", ver + 4);
-	if (json_is_integer(json_object_get(root, "timestamp")) &&
-	    json_integer_value(json_object_get(root, "timestamp")) > 0 &&
-	    json_integer_value(json_object_get(root, "timestamp")) <
-		    4102444800LL) {
-		time_t t = (time_t)json_integer_value(
-			json_object_get(root, "timestamp"));
+	if (json_is_integer(ts) && json_integer_value(ts) > 0 &&
+	    json_integer_value(ts) < 4102444800LL) {
+		time_t t = (time_t)json_integer_value(ts);
 		struct tm tm;
 		if (gmtime_r(&t, &tm))
 			strftime(r->date, sizeof(r->date), "%Y-%m-%dT%H:%M:%SZ",
 				 &tm);
 	}
 	r->iterations = 1;
-	json_array_foreach(jobs, i, j)
-	{
-		static const char *const dirs[] = { "read", "write" };
-		const char *name =
-			json_string_value(json_object_get(j, "jobname"));
-		const char *rw = option(root, j, "rw")
-					 ? option(root, j, "rw")
-					 : option(root, j, "readwrite");
-		const char *fn = option(root, j, "filename");
-		struct where w = { i, name, NULL, err, err_len };
-		uint64_t bs;
-		int qd, nj, mix;
+	return r;
+}
 
-		if (!name || utf8_has_control(name)) {
-			snprintf(err, err_len, "jobs[%zu]: %s", i,
-				 name ? "a control character in \"jobname\""
-				      : "no \"jobname\"");
-			rc = -EINVAL;
-			goto out;
-		}
-		if ((rc = bytes_opt(option(root, j, "bs"), &w, "bs", &bs)) <
-			    0 ||
-		    (rc = count_opt(option(root, j, "iodepth"), IMPORT_QD, 1,
-				    &w, "iodepth", &qd)) < 0 ||
-		    (rc = count_opt(option(root, j, "numjobs"), IMPORT_THREADS,
-				    1, &w, "numjobs", &nj)) < 0 ||
-		    (rc = count_opt(option(root, j, "rwmixread"),
-				    IMPORT_PERCENT, -1, &w, "rwmixread",
-				    &mix)) < 0)
-			goto out;
-		if (!json_object_get(j, "job options") &&
-		    !json_object_get(root, "global options"))
-			import_warn(r,
-				    "jobs[%zu] (%.64s): fio printed no job "
-				    "options: queue depth 1, 1 thread and a "
-				    "sequential pattern are fio's defaults, "
-				    "not read from the file",
-				    i, name);
-		/* the file or device; without one it is unknown (fio names
-		 * a file after the job, but the job's name is no device) */
-		if (!r->comment[0] && fn)
-			snprintf(r->comment, sizeof(r->comment), "%s", fn);
-		for (int d = 0; d < 2; d++) {
-			json_t *s = json_object_get(j, dirs[d]);
-			struct import_test *t;
-			double ios = num(s, "total_ios");
-			if (!json_is_object(s))
-				continue;
-			if (ios <= 0 && num(s, "io_bytes") <= 0 &&
-			    num(s, "io_kbytes") <= 0)
-				continue; /* this direction did nothing */
-			if (r->n == IMPORT_MAX_TESTS) {
-				snprintf(err, err_len,
-					 "more than %d job directions",
-					 IMPORT_MAX_TESTS);
-				rc = -EINVAL;
-				goto out;
-			}
-			t = &r->t[r->n++];
-			memset(t, 0, sizeof(*t));
-			snprintf(t->name, sizeof(t->name), "%.63s", name);
-			snprintf(t->rw, sizeof(t->rw), "%s", dirs[d]);
-			snprintf(t->pattern, sizeof(t->pattern), "%s",
-				 rw && strstr(rw, "rand") ? "random"
-							  : "sequential");
-			t->queue_depth = qd;
-			t->threads = nj;
-			t->read_pct = mix >= 0 && rw && strstr(rw, "rw") ? mix
-				      : d == 0				 ? 100
-									 : 0;
-			w.dir = dirs[d];
-			if ((rc = direction(s, t, bs, &w)) < 0)
-				goto out;
-		}
-	}
+/* r's closing check and warnings. 0, or -EINVAL with err. */
+static int finish(struct import_run *r, const struct tally *ty, int interim,
+		  char *err, size_t err_len)
+{
 	if (r->n == 0) {
-		snprintf(err, err_len, "no job moved any data");
-		rc = -EINVAL;
+		snprintf(err, err_len, "no job%s%.64s moved any data",
+			 r->host[0] ? " of host " : "", r->host);
+		return -EINVAL;
 	}
-out:
+	if (interim)
+		import_warn(r,
+			    "the file holds %d interim report%s "
+			    "(--status-interval) before the final one: the "
+			    "final report is the run, the interim ones were "
+			    "skipped",
+			    interim, interim > 1 ? "s" : "");
+	if (ty->no_options)
+		import_warn(
+			r,
+			"fio printed no job options for %zu of %zu jobs: "
+			"their queue depth 1, 1 thread and a sequential "
+			"pattern are fio's defaults, not read from the file",
+			ty->no_options, ty->jobs);
+	if (ty->unknown_bs)
+		import_warn(r,
+			    "the block size of %zu test%s (%s%s) is unknown: "
+			    "no bs option, and neither io_bytes / total_ios "
+			    "nor bw / iops gives one exactly; stored as null",
+			    ty->unknown_bs, ty->unknown_bs > 1 ? "s" : "",
+			    ty->unknown, ty->unknown_bs > 1 ? ", …" : "");
+	return 0;
+}
+
+#define ALL_CLIENTS "All clients" /* fio's name for the clients' sum */
+
+/* Whether client_stats entry e is fio's sum of the clients. */
+static int is_sum(json_t *e)
+{
+	const char *name = json_string_value(json_object_get(e, "jobname"));
+
+	return name && strcmp(name, ALL_CLIENTS) == 0;
+}
+
+/* The host of client_stats entry e; NULL for the sum (or none named,
+ * which the first pass refuses). */
+static const char *client_host(json_t *e)
+{
+	return is_sum(e) ? NULL
+			 : json_string_value(json_object_get(e, "hostname"));
+}
+/* The run of host h among out->v[from …], or out->n. */
+static size_t host_run(const struct import_runs *out, size_t from,
+		       const char *h)
+{
+	while (from < out->n && strcmp(out->v[from].host, h))
+		from++;
+	return from;
+}
+
+/*
+ * The "All clients" entry e as a job: fio prints it without options; when
+ * every host ran the same job options, they are the sum's too (else it has
+ * fio's defaults, and a warning says so). A new reference, or NULL.
+ */
+static json_t *sum_entry(json_t *clients, json_t *e)
+{
+	json_t *same = NULL, *c, *out;
+	size_t i;
+
+	json_array_foreach(clients, i, c)
+	{
+		json_t *o = json_object_get(c, "job options");
+		if (is_sum(c))
+			continue;
+		if (!o || (same && !json_equal(same, o)))
+			return json_copy(e);
+		same = o;
+	}
+	if (!(out = json_copy(e)))
+		return NULL;
+	if (same)
+		json_object_set(out, "job options", same);
+	return out;
+}
+
+/*
+ * fio --client host1 --client host2 --output-format=json: "client_stats"
+ * holds each host's jobs (with "hostname") and, with more than one host,
+ * an "All clients" entry that sums them (its "hostname" is just the last
+ * host's). A run per host, in the order the hosts first appear, named and
+ * labelled by the host, then the sum as a run labelled "all-clients". With
+ * several hosts "global options" is an object (fio 3.33) or an array of one
+ * object per host in the order above (fio's client.c today, which adds a
+ * host's with its first entry); an array of another count is not guessed
+ * at: the jobs then have their own options only.
+ */
+static int client_runs(json_t *root, const char *ver, json_t *clients,
+		       int interim, struct import_runs *out, char *err,
+		       size_t err_len)
+{
+	json_t *gl = json_object_get(root, "global options"), *e;
+	struct tally ty[IMPORT_MAX_RUNS] = { 0 };
+	size_t first = out->n, hosts = 0, i, k;
+	struct import_run *r;
+	int rc;
+
+	json_array_foreach(clients, i, e)
+	{
+		const char *h = client_host(e);
+		if (is_sum(e))
+			continue; /* the sum: after the hosts */
+		if (!h || !*h || utf8_has_control(h) || strlen(h) > 63) {
+			snprintf(err, err_len,
+				 "client_stats[%zu]: \"hostname\" must name "
+				 "the host in 1 … 63 bytes without control "
+				 "characters",
+				 i);
+			return -EINVAL;
+		}
+		if (host_run(out, first, h) < out->n)
+			continue;
+		if (out->n + 2 > IMPORT_MAX_RUNS ||
+		    !(r = new_run(root, ver, out))) {
+			snprintf(err, err_len,
+				 "more than %d fio clients in one file",
+				 IMPORT_MAX_RUNS - 1);
+			return -EINVAL;
+		}
+		snprintf(r->host, sizeof(r->host), "%s", h);
+		snprintf(r->label, sizeof(r->label), "%s", h);
+		hosts++;
+	}
+	json_array_foreach(clients, i, e)
+	{
+		const char *h = client_host(e);
+		json_t *g = json_is_object(gl) ? gl : NULL;
+		if (h) {
+			k = host_run(out, first, h);
+			if (json_is_array(gl) && json_array_size(gl) == hosts)
+				g = json_array_get(gl, k - first);
+		} else if (!(r = new_run(root, ver, out))) {
+			snprintf(err, err_len, "more than %d runs in one file",
+				 IMPORT_MAX_RUNS);
+			return -EINVAL;
+		} else {
+			k = out->n - 1; /* the sum: a run of its own, last */
+			snprintf(r->label, sizeof(r->label), "all-clients");
+			snprintf(r->comment, sizeof(r->comment),
+				 "the sum of %zu fio clients", hosts);
+		}
+		e = h ? json_incref(e) : sum_entry(clients, e);
+		rc = e ? add_job(g, e, "client_stats", i, &out->v[k],
+				 &ty[k - first], err, err_len)
+		       : -ENOMEM;
+		json_decref(e);
+		if (rc < 0)
+			return rc;
+	}
+	for (k = first; k < out->n; k++)
+		if ((rc = finish(&out->v[k], &ty[k - first], interim, err,
+				 err_len)) < 0)
+			return rc;
+	return 0;
+}
+
+int import_fio_runs(const char *buf, size_t len, struct import_runs *out,
+		    char *err, size_t err_len, int *line)
+{
+	json_t *root, *jobs, *clients, *j, *g;
+	struct tally ty = { 0 };
+	struct import_run *r;
+	const char *ver;
+	size_t i;
+	int rc, interim;
+
+	*line = 0;
+	if ((rc = last_report(buf, len, &root, &interim, err, err_len, line)) <
+	    0)
+		return rc;
+	ver = json_string_value(json_object_get(root, "fio version"));
+	jobs = json_object_get(root, "jobs");
+	clients = json_object_get(root, "client_stats");
+	g = json_object_get(root, "global options");
+	if (!ver || strncmp(ver, "fio-", 4) != 0 ||
+	    (!json_is_array(jobs) && !json_is_array(clients))) {
+		snprintf(err, err_len,
+			 "not fio JSON output: no \"fio version\" and "
+			 "\"jobs\" (or \"client_stats\")");
+		rc = -EINVAL;
+	} else if (!json_is_array(jobs)) {
+		rc = client_runs(root, ver, clients, interim, out, err,
+				 err_len);
+	} else if (!(r = new_run(root, ver, out))) {
+		rc = -ENOMEM;
+	} else {
+		json_array_foreach(jobs, i, j)
+		{
+			if ((rc = add_job(json_is_object(g) ? g : NULL, j,
+					  "jobs", i, r, &ty, err, err_len)) < 0)
+				break;
+		}
+		if (rc == 0)
+			rc = finish(r, &ty, interim, err, err_len);
+	}
 	json_decref(root);
 	return rc;
 }

@@ -35,8 +35,10 @@ static const struct field test_fields[] = {
 	/* read, write, mix; a preset's own ("log write", "create") */
 	{ "rw", FIELD_STRING, .min = 1, .max = 32, .flags = FIELD_CLEAN },
 	{ "pattern", FIELD_ENUM, .choices = patterns },
-	/* 0: an imported file that does not say */
-	{ "block_size", FIELD_INT, "B", .min = 0, .max = 4294967296.0 },
+	/* null (or 0, as older documents say it): an imported file that
+	 * does not say */
+	{ "block_size", FIELD_INT, "B", .min = 0, .max = 4294967296.0,
+	  .flags = FIELD_NULLABLE },
 	{ "queue_depth", FIELD_INT, .min = 1, .max = 65536 },
 	{ "threads", FIELD_INT, .min = 1, .max = 65536 },
 };

@@ -37,7 +37,7 @@ static int is_native(const char *buf, size_t len)
  */
 static const struct import_format formats[] = {
 	{ "cdm", "crystaldiskmark", import_cdm_sniff, import_cdm, NULL },
-	{ "fio", "fio", import_fio_sniff, import_fio, NULL },
+	{ "fio", "fio", import_fio_sniff, NULL, import_fio_runs },
 	{ "diskspd", "diskspd", import_diskspd_sniff, NULL,
 	  import_diskspd_runs },
 };

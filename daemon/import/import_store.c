@@ -17,7 +17,8 @@
 #include "platform/utf8.h"
 
 /* The run's labels: "imported", the tool, what the file says (filesystem,
- * cluster, cache), and the caller's; as a JSON array text. */
+ * cluster, cache, a fio client's host), and the caller's; as a JSON array
+ * text. */
 static char *labels_for(const struct import_run *r, const char *extra)
 {
 	char buf[64], *out;
@@ -36,6 +37,7 @@ static char *labels_for(const struct import_run *r, const char *extra)
 			 (long long)r->cluster);
 		json_array_append_new(l, json_string(buf));
 	}
+	import_labels_add(l, r->label); /* each once */
 	if (r->write_cache[0]) {
 		snprintf(buf, sizeof(buf), "cache-%s", r->write_cache);
 		json_array_append_new(l, json_string(buf));

@@ -5,7 +5,9 @@
 // float, an overflowing queue depth or count, inf, an exponent, a NUL in
 // the comment) is a 422 naming the line and the field, and nothing is
 // stored; fio 2.x JSON without job options gets the block size its numbers
-// give and no device named after the job.
+// give (or none, said in a warning) and no device named after the job; fio
+// 3.1 with group_reporting, 2.1.4 as PerfKitBenchmarker runs it and a
+// --status-interval file (made here by Debian's fio) import as they state.
 //
 //   STORBENCH_BIN=build/storbench STORBENCH_OUT=build/test-out node --test import_cdm_fio.test.mjs
 
@@ -14,7 +16,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startDaemon, api } from '../lib/daemon.mjs';
+import { spawn } from 'node:child_process';
+import { startDaemon, api, runCommand } from '../lib/daemon.mjs';
 
 const bin = process.env.STORBENCH_BIN;
 const out = process.env.STORBENCH_OUT;
@@ -182,9 +185,115 @@ test('fio 2.x JSON without job options: the block size its numbers give, no devi
   assert.equal(r.json.probe.device, '(unknown)');
   assert.ok(!r.json.notes, JSON.stringify(r.json.notes));
   assert.ok(r.json.warnings.some((w) => /no job options/.test(w)), JSON.stringify(r.json.warnings));
-  // numbers that give no whole block size: refused rather than guessed
-  const odd = fs.readFileSync(fio2, 'utf8').replace('"bw" : 62499', '"bw" : 60000').replace('"io_bytes" : 37500272', '"io_bytes" : 37500271');
+  // a file that contradicts itself is refused: bw no longer io_bytes /
+  // runtime
+  const odd = fs.readFileSync(fio2, 'utf8').replace('"bw" : 62499', '"bw" : 60000');
   const bad = await importBody(odd);
   assert.equal(bad.status, 422, JSON.stringify(bad.json));
-  assert.match(bad.json.detail, /jobs\[0\] \(test\) write: no bs option, and neither io_bytes \/ total_ios nor bw \/ iops is a whole block size/);
+  assert.match(bad.json.detail, /jobs\[0\] \(test\) write\.bw: 61\.44 MB\/s is not io_bytes × 1000 \/ runtime/);
+});
+
+// Files real fio versions wrote here (tests/fixtures/import/fio/*.source
+// says how): each was refused before; each imports with the numbers it states.
+test('fio 3.1, group_reporting × numjobs 8: io_bytes in bytes beside io_kbytes', async () => {
+  const r = await importBody(fs.readFileSync(fixture('fio', 'fio-3.1-group_reporting-numjobs8-randread.json')));
+  assert.equal(r.status, 201, JSON.stringify(r.json));
+  assert.equal(r.json.import.version, '3.1');
+  assert.equal(r.json.tests.length, 1);
+  const t = r.json.tests[0];
+  assert.deepEqual([t.test, t.rw, t.pattern, t.block_size, t.queue_depth, t.threads],
+    ['random-read', 'read', 'random', 4096, 16, 8]);
+  assert.equal(t.best.iops, 116166.915795);
+  assert.ok(Math.abs(t.best.mb_s - 464667 * 1024 / 1e6) < 1e-9, `${t.best.mb_s}`);
+  assert.ok(Math.abs(t.best.lat_mean_us - 1097.615607299) < 1e-9);
+});
+
+test('fio 2.1.4 as PerfKitBenchmarker runs it: five groups, no options, whole-number iops', async () => {
+  const r = await importBody(fs.readFileSync(fixture('fio', 'fio-2.1.4-pkb-five-groups.json')));
+  assert.equal(r.status, 201, JSON.stringify(r.json));
+  assert.deepEqual(r.json.tests.map((t) => [t.test, t.rw, t.block_size, t.best.iops]), [
+    ['sequential_write', 'write', 524288, 3081],
+    ['sequential_read', 'read', 524288, 3541],
+    ['random_write_test', 'write', 4096, 16100],
+    ['random_read_test', 'read', 4096, 17738],
+    ['random_read_test_parallel', 'read', 4096, 43523],
+  ]);
+  assert.equal(r.json.tests[0].best.mb_s, 1577816 * 1024 / 1e6);
+  assert.equal(r.json.tests[0].best.lat_mean_us, 19916.1);
+  assert.ok(r.json.warnings.some((w) => /no job options for 5 of 5 jobs/.test(w)), JSON.stringify(r.json.warnings));
+});
+
+test('fio 2.1.4 with two block sizes (bssplit): stored with the block size unknown, said in a warning', async () => {
+  const r = await importBody(fs.readFileSync(fixture('fio', 'fio-2.1.4-bssplit-no-job-options.json')));
+  assert.equal(r.status, 201, JSON.stringify(r.json));
+  const t = r.json.tests[0];
+  assert.equal(t.block_size, null);
+  assert.equal(t.best.iops, 30295);
+  assert.equal(t.best.mb_s, 731208 * 1024 / 1e6);
+  assert.ok(r.json.warnings.some((w) => /block size of 1 test \(mixed_sizes write\) is unknown/.test(w)), JSON.stringify(r.json.warnings));
+  // the CSV leaves the cell empty; the run's own document imports again
+  const csv = await (await fetch(`${d.url}/api/v1/runs/${r.json.id}?format=csv`)).text();
+  assert.match(csv.split('\n')[1], /,mixed_sizes,write,sequential,,1,1,/); // no options: fio's default pattern
+  const doc = await (await fetch(`${d.url}/api/v1/runs/${r.json.id}?format=storbench`)).text();
+  const other = await startDaemon({ bin, dataDir: path.join(root, 'data-doc'), quiet: true });
+  try {
+    const again = await fetch(`${other.url}/api/v1/import`, { method: 'POST', body: doc });
+    const j = await again.json();
+    assert.equal(again.status, 201, JSON.stringify(j));
+    assert.equal(j.tests[0].block_size, null);
+  } finally {
+    await other.stop();
+  }
+});
+
+test('fio --status-interval: the final report is the run, the interim ones are skipped and counted', async () => {
+  const file = path.join(root, 'interval.dat');
+  const p = await runCommand('fio', ['--name=interval', `--filename=${file}`, '--size=8M', '--rw=randread', '--bs=4k',
+    '--ioengine=psync', '--runtime=2', '--time_based', '--output-format=json', '--status-interval=1']);
+  assert.equal(p.status, 0, p.stderr);
+  // fio prints one whole JSON document per interval and the final one last
+  const docs = p.stdout.split(/\n(?=\{)/).map((t) => JSON.parse(t));
+  assert.ok(docs.length >= 2, `${docs.length} documents`);
+  const iops = docs.map((x) => x.jobs[0].read.iops);
+  assert.notEqual(iops[0], iops[iops.length - 1], 'the interim and final reports differ');
+  const r = await importBody(p.stdout);
+  assert.equal(r.status, 201, JSON.stringify(r.json));
+  assert.equal(r.json.tests[0].best.iops, iops[iops.length - 1]);
+  const n = docs.length - 1;
+  assert.ok(r.json.warnings.some((w) => w.includes(`holds ${n} interim report`)), JSON.stringify(r.json.warnings));
+});
+
+test('fio --client on two hosts: a run per host and one for all clients, labelled by host', async (t) => {
+  // two fio servers on loopback addresses of their own, one client run
+  const hosts = ['127.0.0.2', '127.0.0.3'];
+  const port = 18765 + (process.pid % 1000);
+  const servers = hosts.map((h) => spawn('fio', [`--server=ip:${h},${port}`], { stdio: 'ignore' }));
+  t.after(() => servers.forEach((s) => s.kill('SIGKILL')));
+  const job = path.join(root, 'clients.fio');
+  fs.writeFileSync(job, `[global]\nioengine=psync\nsize=8M\nruntime=1\ntime_based\n[cs]\nrw=randread\nbs=4k\nfilename=${path.join(root, 'cs-$jobnum.dat')}\n`);
+  let p;
+  for (let attempt = 0; attempt < 50; attempt++) { // the servers are listening once a client gets through
+    p = await runCommand('fio', [...hosts.flatMap((h) => [`--client=ip:${h},${port}`]), '--output-format=json', job]);
+    if (p.status === 0) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(p.status, 0, p.stderr);
+  const report = JSON.parse(p.stdout.slice(p.stdout.indexOf('{')));
+  const stats = report.client_stats;
+  assert.deepEqual(stats.map((s) => s.jobname), ['cs', 'cs', 'All clients']);
+  const r = await importBody(p.stdout);
+  assert.equal(r.status, 201, JSON.stringify(r.json));
+  assert.equal(r.json.runs.length, 3, JSON.stringify(r.json.runs));
+  const runs = await Promise.all(r.json.runs.map(async (x) => (await api(d.url, 'GET', `/api/v1/runs/${x.id}`)).json));
+  for (const [k, h] of stats.slice(0, 2).map((s) => s.hostname).entries()) {
+    assert.ok(runs[k].labels.includes(h), JSON.stringify(runs[k].labels));
+    assert.equal(runs[k].probe.hostname, h);
+    assert.equal(runs[k].tests[0].best.iops, stats[k].read.iops);
+  }
+  assert.ok(runs[2].labels.includes('all-clients'), JSON.stringify(runs[2].labels));
+  assert.equal(runs[2].tests[0].best.iops, stats[2].read.iops);
+  assert.equal(stats[2].read.total_ios, stats[0].read.total_ios + stats[1].read.total_ios, 'fio sums the clients');
+  // the sum has the options the hosts share: random 4 KiB reads
+  assert.deepEqual([runs[2].tests[0].pattern, runs[2].tests[0].block_size], ['random', 4096]);
+  assert.ok(!runs[2].warnings.some((w) => /no job options/.test(w)), JSON.stringify(runs[2].warnings));
 });

@@ -63,9 +63,10 @@ int archive_open(const char *path, struct archive **out)
 		rc = -EPROTO;
 		goto out;
 	}
-	/* settings of this connection; WAL (which is the file's) only once
-	 * the schema is current, so a failed migration leaves the file as
-	 * it was */
+	/* settings of this connection: foreign keys on (archive_migrate
+	 * turns them off for its transaction and on again after it); WAL
+	 * (which is the file's) only once the schema is current, so a
+	 * failed migration leaves the file as it was */
 	if ((rc = archive_exec(a, "PRAGMA foreign_keys=ON;")) < 0 ||
 	    (rc = archive_migrate(a, path)) < 0 ||
 	    (rc = archive_exec(

@@ -31,7 +31,7 @@
 #include "engine/histogram.h"
 #include "engine/result.h"
 
-#define ARCHIVE_SCHEMA_VERSION 12
+#define ARCHIVE_SCHEMA_VERSION 13
 
 struct archive;
 
@@ -325,7 +325,8 @@ int archive_import_original(struct archive *a, int64_t run_id, void **data,
 			    size_t *len, char *filename, size_t fn_len);
 
 /* Deletes run id with its results and samples (its job stays, without a
- * run). Returns 0, -ENOENT, or -EBUSY for a run still running. */
+ * run); the id is never given to another run (AUTOINCREMENT, schema 13).
+ * Returns 0, -ENOENT, or -EBUSY for a run still running. */
 int archive_run_delete(struct archive *a, int64_t id);
 
 /*

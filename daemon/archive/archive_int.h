@@ -117,8 +117,10 @@ int archive_import_row(struct archive *a, int64_t run_id,
 /* *version = the file's PRAGMA user_version. */
 int archive_user_version(struct archive *a, int *version);
 /* Brings the schema to ARCHIVE_SCHEMA_VERSION (and repairs an early
- * version 2) in one transaction; path names the file in the log. -EPROTO
- * for a newer schema. */
+ * version 2) in one transaction, foreign keys off during it and checked
+ * before it commits, on after it; path names the file in the log. Called
+ * outside a transaction (else -EINVAL). -EPROTO for a newer schema, -EIO
+ * for a row whose parent is not there. */
 int archive_migrate(struct archive *a, const char *path);
 
 /* --- archive_steady.c --- */

@@ -8,8 +8,10 @@
  * as it was at each of their commits); a step that SQL cannot say (summing
  * up the stored results in C, as the API reads them) is fills[v], run right
  * after migrations[v]. archive_migrate() runs the missing
- * steps and sets the new version in one transaction, so a failed step
- * leaves the file at its old version. Calls archive_sql.c and
+ * steps, checks the foreign keys and sets the new version in one
+ * transaction, so a failed step leaves the file at its old version; the
+ * keys are off during it, so a step may rebuild a table others refer to
+ * (SQLite's twelve steps; 13 rebuilds runs). Calls archive_sql.c and
  * archive_sums.c (fills).
  */
 #include <errno.h>
@@ -170,6 +172,48 @@ static const char *const migrations[] = {
 	" test TEXT NOT NULL, rw TEXT NOT NULL,"
 	" window_first INTEGER, window_last INTEGER, record TEXT NOT NULL,"
 	" PRIMARY KEY (run_id, test, rw));",
+	/* 13: a run's id is never given to another run, so an old link
+	 * never opens a newer run: the largest id was free again once its
+	 * run was deleted. runs is rebuilt with AUTOINCREMENT by SQLite's
+	 * twelve steps for a schema change (lang_altertable.html): foreign
+	 * keys are off (archive_migrate), the new table has every column
+	 * of 1, 9 and 10 in their order and every row with its id, the
+	 * old one goes (its children keep their run_id and name "runs"),
+	 * the new one takes its name, the indexes of 7, 8 and 9 are made
+	 * again, and archive_migrate runs foreign_key_check before the
+	 * commit. The next id is above every id the archive still names:
+	 * the runs', and jobs.run_id, which no foreign key holds to a run
+	 * (the other tables' run_id do, and the check proves it); a run
+	 * deleted before this migration left no trace, and its id may
+	 * still go to the next run, once. jobs keeps its ids as they are:
+	 * nothing deletes a job (DELETE /api/v1/jobs/{id} cancels it), so
+	 * its largest id is never freed. */
+	"CREATE TABLE runs_v13("
+	" id INTEGER PRIMARY KEY AUTOINCREMENT,"
+	" job_id INTEGER REFERENCES jobs(id) ON DELETE SET NULL,"
+	" state TEXT NOT NULL CHECK (state IN ('running','done','failed',"
+	"  'cancelled','interrupted')),"
+	" profile TEXT NOT NULL, target TEXT NOT NULL, spec TEXT NOT NULL,"
+	" labels TEXT NOT NULL DEFAULT '[]', notes TEXT NOT NULL DEFAULT '',"
+	" engine_version TEXT NOT NULL, engine_target TEXT NOT NULL,"
+	" direct INTEGER NOT NULL, probe TEXT NOT NULL,"
+	" warnings TEXT NOT NULL DEFAULT '[]', hostname TEXT, fs_type TEXT,"
+	" started_at TEXT NOT NULL, finished_at TEXT, uuid TEXT, wire TEXT);"
+	"INSERT INTO runs_v13(id, job_id, state, profile, target, spec,"
+	" labels, notes, engine_version, engine_target, direct, probe,"
+	" warnings, hostname, fs_type, started_at, finished_at, uuid, wire)"
+	" SELECT id, job_id, state, profile, target, spec, labels, notes,"
+	" engine_version, engine_target, direct, probe, warnings, hostname,"
+	" fs_type, started_at, finished_at, uuid, wire FROM runs;"
+	"DROP TABLE runs;"
+	"ALTER TABLE runs_v13 RENAME TO runs;"
+	"CREATE INDEX runs_job ON runs(job_id);"
+	"CREATE INDEX runs_state_started ON runs(state, started_at);"
+	"CREATE UNIQUE INDEX runs_uuid ON runs(uuid);"
+	"DELETE FROM sqlite_sequence WHERE name='runs';"
+	"INSERT INTO sqlite_sequence(name, seq) SELECT 'runs', m FROM"
+	" (SELECT max(id) AS m FROM (SELECT max(id) AS id FROM runs"
+	"  UNION ALL SELECT max(run_id) FROM jobs)) WHERE m IS NOT NULL;",
 };
 
 /* What a migration cannot say in SQL: fills[v] runs after migrations[v]
@@ -258,11 +302,42 @@ int archive_user_version(struct archive *a, int *version)
 }
 
 /*
- * Brings the schema from its version to N_MIGRATIONS in one transaction:
- * every step and the new user_version commit together, or (a step fails)
- * nothing does and the file stays at its old version.
+ * PRAGMA foreign_key_check over the whole file, as the twelve steps of a
+ * table rebuild end: with the keys off no step was held to them. 0 when
+ * every row's parent is there; -EIO (the first few rows logged) when one
+ * is not, which fails the migration: the archive stays as it was.
  */
-int archive_migrate(struct archive *a, const char *path)
+static int keys_hold(struct archive *a, const char *path)
+{
+	sqlite3_stmt *st;
+	int n = 0, rc, src;
+
+	if ((rc = archive_prep(a, "PRAGMA foreign_key_check", &st)) < 0)
+		return rc;
+	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n++ < 5)
+			log_error("archive %s: %s row %lld names a %s row "
+				  "that is not there",
+				  path,
+				  (const char *)sqlite3_column_text(st, 0),
+				  (long long)sqlite3_column_int64(st, 1),
+				  (const char *)sqlite3_column_text(st, 2));
+	}
+	if (src != SQLITE_DONE)
+		rc = archive_sql_err(a, src, "foreign_key_check");
+	else if (n)
+		rc = -EIO;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * The migration's transaction: every step from the file's version to
+ * N_MIGRATIONS, the foreign keys checked, and the new user_version commit
+ * together, or (a step or the check fails) nothing does and the file stays
+ * at its old version.
+ */
+static int migrate_tx(struct archive *a, const char *path)
 {
 	char pragma[64];
 	int version, repaired = 0, rc;
@@ -277,7 +352,7 @@ int archive_migrate(struct archive *a, const char *path)
 		goto out;
 	}
 	/* before the migrations after 2: they may change what it adds
-	 * (10 adds columns to samples) */
+	 * (11 adds columns to samples) */
 	if (version >= 2 && (rc = repair_v2(a, &repaired)) < 0)
 		goto out;
 	for (int v = version; v < N_MIGRATIONS; v++) {
@@ -288,6 +363,12 @@ int archive_migrate(struct archive *a, const char *path)
 				  path, v + 1, version);
 			goto out;
 		}
+	}
+	if (version < N_MIGRATIONS && (rc = keys_hold(a, path)) < 0) {
+		log_error("archive %s: rows name rows that are not there; "
+			  "left at version %d",
+			  path, version);
+		goto out;
 	}
 	if (repaired)
 		log_warn("archive %s: added %d object(s) an early version 2 "
@@ -302,4 +383,28 @@ int archive_migrate(struct archive *a, const char *path)
 			 N_MIGRATIONS);
 out:
 	return archive_tx_end(a, rc);
+}
+
+/*
+ * Foreign keys are off during the migration's transaction, always, and on
+ * again after it, however it ended. Off: a step may rebuild a table others
+ * refer to (13 rebuilds runs), and with the keys on its DROP TABLE would
+ * delete every child row through ON DELETE CASCADE; SQLite's twelve steps
+ * begin so. Always: whether a rebuild is among the steps is known only
+ * from the version read inside the transaction (another process may have
+ * migrated since archive_open read it), and foreign_keys is a no-op inside
+ * a transaction; keys_hold checks what the steps wrote instead. Must be
+ * called outside a transaction, for that reason.
+ */
+int archive_migrate(struct archive *a, const char *path)
+{
+	int rc, on;
+
+	if (!sqlite3_get_autocommit(a->db))
+		return -EINVAL;
+	if ((rc = archive_exec(a, "PRAGMA foreign_keys=OFF")) < 0)
+		return rc;
+	rc = migrate_tx(a, path);
+	on = archive_exec(a, "PRAGMA foreign_keys=ON");
+	return rc < 0 ? rc : on;
 }

@@ -2,8 +2,9 @@
 // fixture in ../shared/fixtures (read there at run time, never copied)
 // imports with its key numbers, the look-alike is refused, broken files
 // leave the archive unchanged, a file imported twice is one run, the
-// original comes back byte for byte, and the NTFS vs ReFS set compares
-// without inventing a significance.
+// original comes back byte for byte, the NTFS vs ReFS set compares
+// without inventing a significance, and a deleted run's id is never given
+// to a later run.
 //
 //   STORBENCH_BIN=build/storbench STORBENCH_OUT=build/test-out node --test import.test.mjs
 
@@ -300,4 +301,29 @@ test('a native run exported as CrystalDiskMark text imports back to the same num
     assert.ok(Math.abs(u.best.iops - t.best.iops) <= 0.05 + 1e-9, `${t.test} ${t.rw} IOPS`);
     assert.ok(Math.abs(u.best.lat_mean_us - t.best.lat_mean_us) <= 0.005 + 1e-9, `${t.test} ${t.rw} µs`);
   }
+});
+
+// issue 31: a run's id was given again once the newest run was deleted, so
+// an old link opened another run
+test('a deleted run\'s id is never given again: its address answers 404', opts, async () => {
+  const text = fs.readFileSync(cdm('cdm801-sata-no-trailing-newline.txt'), 'utf8');
+  const post = async (n) => {
+    const body = text.replace(/Comment: .*/, `Comment: ids ${n}`);
+    const r = await fetch(`${d.url}/api/v1/import?filename=ids-${n}.txt&labels=ids`, { method: 'POST', body });
+    assert.equal(r.status, 201, `ids ${n}: ${r.status}`);
+    return (await r.json()).id;
+  };
+  const ids = [await post(1), await post(2), await post(3)];
+  assert.ok(ids[0] < ids[1] && ids[1] < ids[2], `${ids}`);
+  const newest = (await api(d.url, 'GET', '/api/v1/runs?limit=1')).json.runs[0].id;
+  assert.equal(newest, ids[2], 'the last import is the newest run');
+  assert.equal((await api(d.url, 'DELETE', `/api/v1/runs/${ids[2]}`)).status, 204);
+  const next = await post(4);
+  assert.ok(next > ids[2], `the next run is ${next}, after ${ids[2]}`);
+  const old = await fetch(`${d.url}/api/v1/runs/${ids[2]}`);
+  assert.equal(old.status, 404);
+  assert.match(old.headers.get('content-type'), /application\/problem\+json/);
+  assert.equal((await old.json()).status, 404);
+  assert.equal((await api(d.url, 'GET', `/api/v1/runs/${next}`)).json.notes, 'ids 4');
+  assert.equal((await api(d.url, 'GET', '/api/v1/runs?label=ids')).json.total, 3);
 });

@@ -463,6 +463,34 @@ static void test_testfiles(void)
 	archive_close(a);
 }
 
+/* A deleted run's id is never another run's (issue 31: an old link opened
+ * a newer run): runs 1, 2 and 3, the newest deleted, the next is 4, and
+ * after a reopen the newest deleted again, the next is 5. */
+static void test_run_ids_never_reused(void)
+{
+	struct archive *a = fresh();
+	int64_t jid[4] = { 0 };
+	json_t *o = NULL;
+
+	ASSERT_TRUE(a != NULL);
+	for (int i = 1; i <= 3; i++) {
+		ASSERT_EQ(new_run(a, "h", &jid[i]), i);
+		ASSERT_EQ(archive_job_finish(a, jid[i], i, "done", NULL, NULL),
+			  0);
+	}
+	ASSERT_EQ(archive_run_delete(a, 3), 0);
+	ASSERT_EQ(archive_run_json(a, 3, &o), -ENOENT);
+	ASSERT_EQ(new_run(a, "h", &jid[3]), 4);
+	ASSERT_EQ(archive_job_finish(a, jid[3], 4, "done", NULL, NULL), 0);
+	archive_close(a);
+	ASSERT_EQ(archive_open(db, &a), 0);
+	ASSERT_EQ(archive_run_delete(a, 4), 0);
+	ASSERT_EQ(new_run(a, "h", NULL), 5);
+	ASSERT_EQ(archive_run_json(a, 3, &o), -ENOENT);
+	ASSERT_EQ(archive_run_json(a, 4, &o), -ENOENT);
+	archive_close(a);
+}
+
 static void test_newer_schema_refused(void)
 {
 	static unsigned char before[65536], after[65536];
@@ -510,4 +538,4 @@ static void test_cleanup(void)
 
 TEST_MAIN(test_setup, test_schema, test_queue_and_interrupt, test_runs,
 	  test_runs_list, test_summaries, test_latency_summary, test_testfiles,
-	  test_newer_schema_refused, test_cleanup)
+	  test_run_ids_never_reused, test_newer_schema_refused, test_cleanup)

@@ -21,6 +21,7 @@
  */
 #include "archive/archive.h"
 #include "test.h"
+#include "test_fixture.h"
 #include "test_json.h"
 #include "test_sums.h"
 
@@ -28,10 +29,6 @@
 #include <limits.h>
 #include <sqlite3.h>
 #include <unistd.h>
-
-#ifndef FIXTURES_DIR
-#error "FIXTURES_DIR names tests/fixtures/archive"
-#endif
 
 /* what a fixture's build had */
 enum {
@@ -49,99 +46,12 @@ static char dir[PATH_MAX - 64];
 static char db[PATH_MAX];
 static char fresh_db[PATH_MAX];
 
-/* The whole file at path, malloc'd and NUL-terminated; *n its length. */
-static char *slurp(const char *path, long *n)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long len;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 &&
-	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)len + 1))) {
-		if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
-			free(buf);
-			buf = NULL;
-		} else {
-			buf[len] = '\0';
-			*n = len;
-		}
-	}
-	fclose(f);
-	return buf;
-}
-
-/* Makes db from fixture name (plus extra SQL, may be NULL), in WAL mode as
- * the daemon had it. Returns 0 or -1. */
+/* Makes db (in dir) from fixture name plus extra SQL (may be NULL). */
 static int build(const char *name, const char *extra)
 {
-	char path[PATH_MAX];
-	sqlite3 *h = NULL;
-	char *sql, *msg = NULL;
-	long n;
-	int ok;
-
-	snprintf(path, sizeof(path), "%s/%s.sql", FIXTURES_DIR, name);
 	snprintf(db, sizeof(db), "%s/%s.sqlite", dir, name);
-	unlink(db);
-	if (!(sql = slurp(path, &n))) {
-		fprintf(stderr, "  cannot read %s\n", path);
-		return -1;
-	}
-	ok = sqlite3_open(db, &h) == SQLITE_OK &&
-	     sqlite3_exec(h, "PRAGMA journal_mode=WAL", NULL, NULL, &msg) ==
-		     SQLITE_OK &&
-	     sqlite3_exec(h, sql, NULL, NULL, &msg) == SQLITE_OK &&
-	     (!extra || sqlite3_exec(h, extra, NULL, NULL, &msg) == SQLITE_OK);
-	if (!ok)
-		fprintf(stderr, "  %s: %s\n", name,
-			msg ? msg : sqlite3_errmsg(h));
-	sqlite3_free(msg);
-	sqlite3_close(h);
-	free(sql);
-	return ok ? 0 : -1;
+	return fixture_build(db, name, extra);
 }
-
-/* The rows of sql on file path as one text: columns '|', rows ';'. */
-static void query_text(const char *path, const char *sql, char *out, size_t len)
-{
-	sqlite3 *h = NULL;
-	sqlite3_stmt *st = NULL;
-	size_t k = 0;
-
-	out[0] = '\0';
-	/* read-write: a read-only connection leaves the -wal file behind */
-	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) !=
-		    SQLITE_OK ||
-	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK) {
-		snprintf(out, len, "error: %s", sqlite3_errmsg(h));
-		sqlite3_close(h);
-		return;
-	}
-	while (sqlite3_step(st) == SQLITE_ROW && k < len) {
-		for (int i = 0; i < sqlite3_column_count(st) && k < len; i++) {
-			const unsigned char *v = sqlite3_column_text(st, i);
-			k += (size_t)snprintf(out + k, len - k, "%s%s",
-					      i ? "|" : "",
-					      v ? (const char *)v : "NULL");
-		}
-		if (k < len)
-			k += (size_t)snprintf(out + k, len - k, ";");
-	}
-	sqlite3_finalize(st);
-	sqlite3_close(h);
-}
-
-/* Every table's columns (name, type, NOT NULL, default, key) and every
- * index, by name: what a schema is, whatever order ALTER TABLE added the
- * columns in. */
-#define SCHEMA_SQL                                                             \
-	"SELECT m.type, m.name, p.name, p.type, p.\"notnull\", p.dflt_value,"  \
-	" p.pk FROM sqlite_schema m, pragma_table_info(m.name) p"              \
-	" WHERE m.type='table' UNION ALL SELECT type, name, tbl_name, NULL,"   \
-	" NULL, NULL, NULL FROM sqlite_schema WHERE type='index'"              \
-	" ORDER BY 1, 2, 3"
 
 /* JSON as the test expects it (test_json.h), numbers to 1e-9. */
 static int match(json_t *actual, const char *expect_text)
@@ -173,37 +83,6 @@ static void collect(void *arg, const char *path)
 	size_t len = strlen(seen);
 
 	snprintf(seen + len, 512 - len, "%s;", path);
-}
-
-/* user_version, integrity, foreign keys and the schema of db against a new
- * archive's. */
-static int schema_current(void)
-{
-	static char got[16384], want[16384];
-	char v[64];
-
-	query_text(db, "PRAGMA user_version", v, sizeof(v));
-	if (strtol(v, NULL, 10) != ARCHIVE_SCHEMA_VERSION) {
-		fprintf(stderr, "  user_version %s\n", v);
-		return 0;
-	}
-	query_text(db, "PRAGMA integrity_check", v, sizeof(v));
-	if (strcmp(v, "ok;") != 0) {
-		fprintf(stderr, "  integrity_check %s\n", v);
-		return 0;
-	}
-	query_text(db, "PRAGMA foreign_key_check", got, sizeof(got));
-	if (got[0]) {
-		fprintf(stderr, "  foreign_key_check %s\n", got);
-		return 0;
-	}
-	query_text(db, SCHEMA_SQL, got, sizeof(got));
-	query_text(fresh_db, SCHEMA_SQL, want, sizeof(want));
-	if (strcmp(got, want) != 0) {
-		fprintf(stderr, "  schema\n  got  %s\n  want %s\n", got, want);
-		return 0;
-	}
-	return 1;
 }
 
 /* Rows every fixture has, as today's archive serves them. Figures are
@@ -398,6 +277,11 @@ static void check_rows(struct archive *a, unsigned f)
 	query_text(db, "SELECT count(*) FROM test_conditions", want,
 		   sizeof(want));
 	ASSERT_STR_EQ(want, "0;");
+	/* migration 13: the next run's id is above every run's */
+	query_text(db, "SELECT seq FROM sqlite_sequence WHERE name='runs'",
+		   want, sizeof(want));
+	snprintf(seen, sizeof(seen), "%lld;", (long long)total);
+	ASSERT_STR_EQ(want, seen);
 }
 
 /* After the upgrade the archive carries on: the start-up interrupts the
@@ -506,7 +390,7 @@ static void check_upgrade(const char *name, unsigned f)
 
 	ASSERT_EQ(build(name, NULL), 0);
 	ASSERT_EQ(archive_open(db, &a), 0);
-	ASSERT_TRUE(schema_current());
+	ASSERT_TRUE(schema_current(db, fresh_db));
 	check_rows(a, f);
 	if (test_failed_) {
 		archive_close(a);
@@ -518,7 +402,7 @@ static void check_upgrade(const char *name, unsigned f)
 		return;
 	/* a second open finds nothing to do and changes nothing */
 	ASSERT_EQ(archive_open(db, &a), 0);
-	ASSERT_TRUE(schema_current());
+	ASSERT_TRUE(schema_current(db, fresh_db));
 	ASSERT_TRUE(job_is(a, 1, "{'state':'done','run_id':1}"));
 	archive_close(a);
 }
@@ -558,14 +442,136 @@ static void test_v6(void)
 				    F_SMB | F_IMPORTS);
 }
 
-/* The fixtures cover every version before this one but 7, 8 and 9 (an
- * archive of version 7 is what the v6 fixture is after migration 7, one of
- * version 8 what it is after 8: the summaries 8 fills are the ones every
- * upgrade here fills; one of version 9 what it is after 9: 10, 11 and 12
- * run on every fixture: 12 only adds the empty test_conditions table). */
+/* The fixtures cover every version before this one but 7 to 12: an
+ * archive of version 7, 8 or 9 is what the v6 fixture is after that
+ * migration (the summaries 8 fills are the ones every upgrade here
+ * fills), and 10 to 13 run on every fixture: 10 and 11 add empty columns,
+ * 12 the empty test_conditions table, 13 rebuilds runs under the rows of
+ * every other table (test_upgrade_keeps_run_ids). No fixture holds what a
+ * build of version 10 to 12 wrote in those (13 copies runs.wire whole). */
 static void test_every_version(void)
 {
-	ASSERT_EQ(ARCHIVE_SCHEMA_VERSION, 12);
+	ASSERT_EQ(ARCHIVE_SCHEMA_VERSION, 13);
+}
+
+/* A new run of a new job (or of the oldest queued one), the job then
+ * ended done so that the run may be deleted: the run's id, or -1. */
+static int64_t one_run(struct archive *a)
+{
+	struct job_spec got, s = { .profile = "custom",
+				   .target = "/srv/bench",
+				   .size = 1 << 20,
+				   .iterations = 1,
+				   .duration_s = 1,
+				   .labels_json = "[]",
+				   .notes = "" };
+	int64_t jid, id, run = -1;
+
+	if (archive_job_insert(a, &s, &jid) ||
+	    archive_job_claim_next(a, &id, &got))
+		return -1;
+	job_spec_clear(&got);
+	if (archive_run_create(a, id, &s, "{}", "{}", "io_uring", 1, "[]",
+			       &run) ||
+	    archive_job_finish(a, id, run, "done", NULL, NULL))
+		return -1;
+	return run;
+}
+
+/* Every run's id, job, state and start, and how many rows of each table
+ * that refers to it name it. */
+#define RUNS_SQL                                                               \
+	"SELECT id, job_id, state, started_at,"                                \
+	" (SELECT count(*) FROM results WHERE run_id=runs.id),"                \
+	" (SELECT count(*) FROM samples WHERE run_id=runs.id),"                \
+	" (SELECT count(*) FROM imports WHERE run_id=runs.id)"                 \
+	" FROM runs ORDER BY id"
+
+/*
+ * Migration 13 rebuilds runs: a version-6 archive whose run 3 was deleted
+ * keeps runs 1, 2 and 4 with their ids, jobs, results, seconds and
+ * imported file (and the summaries 8 made of them). Then the bug it
+ * mends: the newest run deleted, the next run's id is still a new one.
+ */
+static void test_upgrade_keeps_run_ids(void)
+{
+	static char before[1024], after[1024];
+	struct archive *a = NULL;
+
+	ASSERT_EQ(build("v6", "DELETE FROM results WHERE run_id=3;"
+			      "UPDATE jobs SET run_id=NULL WHERE run_id=3;"
+			      "DELETE FROM runs WHERE id=3;"),
+		  0);
+	query_text(db, RUNS_SQL, before, sizeof(before));
+	ASSERT_EQ(archive_open(db, &a), 0);
+	query_text(db, RUNS_SQL, after, sizeof(after));
+	ASSERT_STR_EQ(after, before);
+	query_text(db, "SELECT id FROM runs ORDER BY id", after, sizeof(after));
+	ASSERT_STR_EQ(after, "1;2;4;");
+	ASSERT_TRUE(sums_agree(a, db, 1) && sums_agree(a, db, 2) &&
+		    sums_agree(a, db, 4));
+	ASSERT_TRUE(run_is(a, 4, "{'import':{'filename':'ssd.txt'}}"));
+	ASSERT_EQ(one_run(a), 5);
+	ASSERT_EQ(archive_run_delete(a, 5), 0);
+	ASSERT_EQ(one_run(a), 6);
+	archive_close(a);
+}
+
+/* jobs.run_id is held to no run by a key: a job that still names run 4,
+ * whose row is gone, keeps 4 from the next run as well. */
+static void test_upgrade_skips_id_a_job_names(void)
+{
+	struct archive *a = NULL;
+	char v[64];
+
+	ASSERT_EQ(build("v6", "DELETE FROM results WHERE run_id=4;"
+			      "DELETE FROM imports WHERE run_id=4;"
+			      "DELETE FROM runs WHERE id=4;"
+			      "UPDATE jobs SET run_id=4 WHERE id=2;"),
+		  0);
+	ASSERT_EQ(archive_open(db, &a), 0);
+	query_text(db, "SELECT seq FROM sqlite_sequence WHERE name='runs'", v,
+		   sizeof(v));
+	ASSERT_STR_EQ(v, "4;");
+	ASSERT_EQ(one_run(a), 5);
+	archive_close(a);
+}
+
+/*
+ * A version-6 archive with a second of run 9, which is not there (written
+ * by hand, keys off): every step goes through, foreign_key_check finds the
+ * row, and nothing of the upgrade stays: the file is byte for byte what it
+ * was, at version 6, runs without AUTOINCREMENT. Without the row it opens.
+ */
+static void test_failed_key_check_rolls_back(void)
+{
+	struct archive *a = (struct archive *)&a;
+	char *before, *after, v[64];
+	long nb = 0, na = 0;
+
+	ASSERT_EQ(build("v6", "INSERT INTO samples VALUES (9,'SEQ1M Q8T1',"
+			      "'read',1,0,1.0,1,4096,1000,0,0,0);"),
+		  0);
+	before = slurp(db, &nb);
+	ASSERT_TRUE(before != NULL && nb > 100);
+	ASSERT_TRUE(archive_open(db, &a) < 0);
+	ASSERT_TRUE(a == NULL);
+	after = slurp(db, &na);
+	ASSERT_TRUE(after != NULL && na == nb &&
+		    memcmp(before, after, (size_t)nb) == 0);
+	free(before);
+	free(after);
+	query_text(db, "PRAGMA user_version", v, sizeof(v));
+	ASSERT_STR_EQ(v, "6;");
+	query_text(db,
+		   "SELECT count(*) FROM sqlite_schema WHERE"
+		   " name='sqlite_sequence' OR sql LIKE '%AUTOINCREMENT%'",
+		   v, sizeof(v));
+	ASSERT_STR_EQ(v, "0;");
+	query_text(db, "DELETE FROM samples WHERE run_id=9", v, sizeof(v));
+	ASSERT_EQ(archive_open(db, &a), 0);
+	archive_close(a);
+	ASSERT_TRUE(schema_current(db, fresh_db));
 }
 
 /*
@@ -637,4 +643,6 @@ static void test_cleanup(void)
 
 TEST_MAIN(test_setup, test_every_version, test_v1, test_v2_lat, test_v2_cpu,
 	  test_v2, test_v3, test_v4, test_v5, test_v6,
-	  test_failed_migration_rolls_back, test_cleanup)
+	  test_upgrade_keeps_run_ids, test_upgrade_skips_id_a_job_names,
+	  test_failed_key_check_rolls_back, test_failed_migration_rolls_back,
+	  test_cleanup)

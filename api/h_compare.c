@@ -4,7 +4,7 @@
  *
  *   ?runs=12,15[,…]            each run a side; the first is the baseline
  *   ?group_by=fs_type|cluster_size|label|server|target|write_cache|direct|
- *             size|engine|version
+ *             size|engine|version|cow
  *        [&values=a,b,…]        the sides, in order (default: every value
  *                               found, in order of first appearance)
  *        [&profile=…&label=…&fs_type=…&target=…&server=…&from=…&to=…]
@@ -138,8 +138,9 @@ static int sides_from_groups(struct api_req *req, const char *field,
 			     struct sides *sd, struct api_resp *resp)
 {
 	static const char *const fields[] = {
-		"fs_type",     "cluster_size", "label", "server", "target",
-		"write_cache", "direct",       "size",	"engine", "version"
+		"fs_type", "cluster_size", "label",  "server",
+		"target",  "write_cache",  "direct", "size",
+		"engine",  "version",	   "cow"
 	};
 	const size_t n_fields = sizeof(fields) / sizeof(fields[0]);
 	const char *values = api_query_str(req, "values");
@@ -154,7 +155,7 @@ static int sides_from_groups(struct api_req *req, const char *field,
 		api_fail(resp, 400, "group_by",
 			 "group_by: one of fs_type, cluster_size, label, "
 			 "server, target, write_cache, direct, size, engine, "
-			 "version");
+			 "version, cow");
 		return -EINVAL;
 	}
 	/* the sides, in this order: every piece of the comma list counts */
@@ -326,7 +327,7 @@ void h_compare(struct api_req *req, struct api_resp *resp)
 			resp, 400, runs ? "group_by" : "runs",
 			"give either runs=A,B,… (the first is the baseline) or "
 			"group_by=fs_type|cluster_size|label|server|target|"
-			"write_cache|direct|size|engine|version");
+			"write_cache|direct|size|engine|version|cow");
 		return;
 	}
 	if (runs) {

@@ -447,6 +447,12 @@ static const struct {
 		  " json_extract(spec, '$.imported.test_size')) AS size" },
 	{ "engine", "engine_target AS engine" },
 	{ "version", "engine_version AS version" },
+	/* the test file copied on write: "cow" or "nocow" in fs_features
+	 * (probe.h), "unknown" when the probe says neither */
+	{ "cow", "CASE WHEN ',' || json_extract(probe, '$.fs_features') || ','"
+		 " LIKE '%,cow,%' THEN 'cow'"
+		 " WHEN ',' || json_extract(probe, '$.fs_features') || ','"
+		 " LIKE '%,nocow,%' THEN 'nocow' ELSE 'unknown' END AS cow" },
 };
 
 int archive_runs_index_of(struct archive *a, const struct run_filter *f,

@@ -243,6 +243,8 @@ int job_file_make(struct job_run *jr, const char *dir, uint64_t size,
 		archive_testfile_remove(jr->a, job_file_real(jr, *path));
 		jr->files[(size_t)(*path - jr->files[0]) / PATH_MAX][0] = '\0';
 		*path = NULL; /* nothing left for the caller to remove */
+	} else {
+		job_cow_file(jr, *path);
 	}
 	return rc;
 }

@@ -322,6 +322,7 @@ int job_run_create(struct job_run *jr, int direct, uint64_t buffered_size)
 	int rc;
 
 	add_warnings(warnings, jr->s->direct, direct, buffered_size, &jr->pr);
+	job_cow_warn(jr, warnings);
 	pj = probe_json(&jr->pr);
 	spec = dump_spec(jr->s, jr->plan, jr->options, jr->interleave);
 	warn = json_dumps(warnings, JSON_COMPACT);

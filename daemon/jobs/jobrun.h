@@ -118,6 +118,9 @@ struct job_run {
 	json_t *wire;		 /* the wire baseline measured before its
 				    tests (wire.h), stored with its run; or
 				    NULL */
+	int cow;		 /* enum probe_cow of its first test file
+				    (jobcow.c); PROBE_COW_NONE before */
+	const char *cow_fs;	 /* probe_file_cow's filesystem, or NULL */
 };
 
 /* --- the run (jobrun.c) --- */
@@ -148,6 +151,18 @@ void job_tests_done(struct job_run *jr, int n);
 /* The progress's `iterations` from now on: the job's iterations, or a
  * steady-state test's max_rounds (its iterations are rounds). */
 void job_set_iterations(struct job_run *jr, int n);
+
+/* --- copy-on-write test files (jobcow.c) --- */
+
+/* Asks whether the job's test file at path (just made) copies on write,
+ * into jr->cow and jr->cow_fs and the probe's fs_features ("cow",
+ * "nocow"): for a local file before the run exists; else nothing. */
+void job_cow_file(struct job_run *jr, const char *path);
+
+/* Appends to warnings (a JSON array) the warning of a run whose test file
+ * copies on write and whose plan (jr->plan) writes randomly: the tests,
+ * what fragments and how to turn it off; nothing otherwise. */
+void job_cow_warn(const struct job_run *jr, json_t *warnings);
 
 /* --- the job's files (jobfiles.c) --- */
 

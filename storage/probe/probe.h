@@ -40,11 +40,13 @@ struct probe {
 				   (and on Linux) */
 	char volume_label[128]; /* the volume's label (Windows); "" */
 	char fs_features[256];	/* what the filesystem does that changes
-				   numbers, comma list (Windows'
-				   GetVolumeInformation flags):
-				   "compression", "sparse_files",
+				   numbers, comma list: Windows'
+				   GetVolumeInformation flags
+				   ("compression", "sparse_files",
 				   "integrity_streams", "block_cloning",
-				   "deduplication"; "" when it tells none */
+				   "dax"), and on any system "cow" or
+				   "nocow" (probe_file_cow, probe_set_cow);
+				   "" when it tells none */
 	int64_t free_bytes;	/* statvfs f_bavail * f_frsize */
 	int64_t total_bytes;	/* statvfs f_blocks * f_frsize */
 	char cpu_model[256];	/* /proc/cpuinfo "model name" */
@@ -86,5 +88,36 @@ int probe_local(const char *target, struct probe *p);
  * were).
  */
 int probe_space(const char *path, int64_t *free_bytes, int64_t *total_bytes);
+
+/*
+ * Copy-on-write: does an overwrite of the file's blocks put them in a new
+ * place (btrfs, ZFS, ReFS with integrity streams), so that random writes
+ * fragment the file and measure the filesystem's copy-on-write rather than
+ * the device?
+ */
+enum probe_cow {
+	PROBE_COW_NONE, /* not a copy-on-write filesystem, or not known */
+	PROBE_COW_ON,	/* the file's data is copied on write */
+	PROBE_COW_OFF,	/* a filesystem that copies on write, turned off
+			   for this file: btrfs's NOCOW attribute (chattr +C,
+			   mount -o nodatacow), ReFS without integrity
+			   streams */
+};
+
+/*
+ * What the file or directory at path does (a directory: what the files
+ * made in it inherit). *fs (may be NULL) receives the filesystem's name
+ * for ON and OFF ("btrfs", "zfs", "refs"; static), NULL for NONE. Never
+ * fails: what cannot be asked is NONE. One implementation per system
+ * (probe_linux.c: statfs's magic and FS_IOC_GETFLAGS; probe_win.c:
+ * FSCTL_GET_INTEGRITY_INFORMATION).
+ */
+enum probe_cow probe_file_cow(const char *path, const char **fs);
+
+/*
+ * Sets p->fs_features' "cow" (ON) or "nocow" (OFF), dropping the other;
+ * NONE drops both. The rest of the list is kept (probe_cow.c).
+ */
+void probe_set_cow(struct probe *p, enum probe_cow c);
 
 #endif

@@ -26,14 +26,19 @@
 #include "probe.h"
 
 #include <blkid/blkid.h>
+#include <linux/fs.h>
+#include <linux/magic.h>
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
@@ -453,13 +458,57 @@ int probe_space(const char *path, int64_t *free_bytes, int64_t *total_bytes)
 	return 0;
 }
 
+/* OpenZFS's statfs magic (not in <linux/magic.h>: ZFS is out of tree) */
+#define PROBE_ZFS_MAGIC 0x2fc12fc1
+
+/*
+ * See probe.h. btrfs copies every file on write unless it carries the
+ * NOCOW attribute (FS_NOCOW_FL: chattr +C, inherited from its directory
+ * when the file is made; a nodatacow mount gives it to every new file);
+ * ZFS always does. Other copy-on-write designs (bcachefs, XFS's shared
+ * extents after a reflink) are NONE: not asked.
+ */
+enum probe_cow probe_file_cow(const char *path, const char **fs)
+{
+	enum probe_cow c = PROBE_COW_NONE;
+	const char *name = NULL;
+	struct statfs sf;
+	int fd, flags = 0;
+
+	if (fs)
+		*fs = NULL;
+	fd = path ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+		  : -1;
+	if (fd < 0)
+		return PROBE_COW_NONE;
+	if (fstatfs(fd, &sf) != 0)
+		sf.f_type = 0;
+	if ((unsigned long)sf.f_type == (unsigned long)BTRFS_SUPER_MAGIC &&
+	    ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+		c = flags & FS_NOCOW_FL ? PROBE_COW_OFF : PROBE_COW_ON;
+		name = "btrfs";
+	} else if ((unsigned long)sf.f_type == (unsigned long)PROBE_ZFS_MAGIC) {
+		c = PROBE_COW_ON;
+		name = "zfs";
+	}
+	close(fd);
+	if (fs)
+		*fs = name;
+	return c;
+}
+
 int probe_local(const char *target, struct probe *p)
 {
 	struct stat st;
 	int rc;
 
-	if (!target || stat(target, &st) != 0 || !S_ISBLK(st.st_mode))
-		return probe_path(target, p);
+	if (!target || stat(target, &st) != 0 || !S_ISBLK(st.st_mode)) {
+		/* a directory: what the job's files will inherit (the run
+		 * says what its test file did, jobcow.c) */
+		if ((rc = probe_path(target, p)) == 0)
+			probe_set_cow(p, probe_file_cow(target, NULL));
+		return rc;
+	}
 	/* a raw device: this machine, and the device itself in place of a
 	 * filesystem (not the /dev it sits in) */
 	if ((rc = probe_path("/", p)) < 0)

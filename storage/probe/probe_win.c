@@ -484,3 +484,63 @@ int probe_local(const char *target, struct probe *p)
 	p->total_bytes = 0;
 	return 0;
 }
+
+/* Not in mingw-w64's winioctl.h (Windows Server 2012 SDK values):
+ * CTL_CODE(FILE_DEVICE_FILE_SYSTEM, 159, METHOD_BUFFERED,
+ * FILE_ANY_ACCESS) and its answer. */
+#ifndef FSCTL_GET_INTEGRITY_INFORMATION
+#define FSCTL_GET_INTEGRITY_INFORMATION 0x0009027c
+#endif
+struct probe_integrity {
+	WORD checksum_algorithm; /* 0 CHECKSUM_TYPE_NONE: integrity off */
+	WORD reserved;
+	DWORD flags;
+	DWORD checksum_chunk_size;
+	DWORD cluster_size;
+};
+
+/*
+ * See probe.h. ReFS copies a file's data on write while the file has
+ * integrity streams (a checksum algorithm: FSCTL_GET_INTEGRITY_INFORMATION
+ * on the file, or on a directory, what its new files inherit); without
+ * them it writes data in place (OFF). Other filesystems are NONE.
+ *
+ * Only checked under wine, which has no ReFS: GetVolumeInformationByHandleW
+ * names another filesystem there, so the FSCTL is never sent. That the
+ * FSCTL answers on a handle opened with FILE_READ_ATTRIBUTES only, and
+ * that a file made in a directory with integrity on reports CRC64, are
+ * what only a Windows Server with a ReFS volume can confirm.
+ */
+enum probe_cow probe_file_cow(const char *path, const char **fs)
+{
+	wchar_t *w = path ? win_wide(path) : NULL;
+	wchar_t fsname[MAX_PATH + 1];
+	struct probe_integrity in;
+	enum probe_cow c = PROBE_COW_NONE;
+	DWORD got = 0;
+	HANDLE h;
+
+	if (fs)
+		*fs = NULL;
+	if (!w)
+		return PROBE_COW_NONE;
+	/* FILE_FLAG_BACKUP_SEMANTICS: a directory opens too */
+	h = CreateFileW(w, FILE_READ_ATTRIBUTES,
+			FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+			NULL, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+	free(w);
+	if (h == INVALID_HANDLE_VALUE)
+		return PROBE_COW_NONE;
+	if (GetVolumeInformationByHandleW(h, NULL, 0, NULL, NULL, NULL, fsname,
+					  MAX_PATH + 1) &&
+	    _wcsicmp(fsname, L"ReFS") == 0 &&
+	    DeviceIoControl(h, FSCTL_GET_INTEGRITY_INFORMATION, NULL, 0, &in,
+			    sizeof(in), &got, NULL) &&
+	    got >= sizeof(WORD)) {
+		c = in.checksum_algorithm ? PROBE_COW_ON : PROBE_COW_OFF;
+		if (fs)
+			*fs = "refs";
+	}
+	CloseHandle(h);
+	return c;
+}

@@ -7,6 +7,7 @@
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -472,4 +473,54 @@ test('counters: each warning from a test that provokes it', async (t) => {
   });
   assert.ok(dirty.run.warnings.some((w) => /^SEQ1M Q1T1 write: buffered writes grew dirty and write-back memory by \d+ MB .*write-back into memory, not the device/.test(w)),
     JSON.stringify(dirty.run.warnings));
+});
+
+// Copy-on-write (issue 31): random writes to a btrfs file that copies on
+// write are warned of, with what fragments and how to turn it off; the
+// probe says "cow" or "nocow" in fs_features. Not warned of: sequential
+// reads on the same btrfs, a file made in a NOCOW directory (chattr +C:
+// the file inherits it), random writes on ext4.
+test('copy-on-write: a random write on btrfs warns; sequential reads, a NOCOW directory and ext4 do not', async (t) => {
+  const m = mounts.btrfs;
+  if (m.skip) return t.skip(`btrfs loop filesystem: ${m.skip}`);
+  const rnd = [{ name: 'RND4K Q1T1', pattern: 'random', block_size: '4KiB', queue_depth: 1, threads: 1, read_pct: 0 }];
+  const job = (dir, tests) => runJob({ target: dir, profile: 'custom', size: '32MiB', iterations: 1, duration_s: 1, tests });
+  const cowWarnings = (run) => run.warnings.filter((w) => /copy-on-write/.test(w));
+
+  const cow = await job(m.mnt, rnd);
+  const w = cowWarnings(cow);
+  console.log(`# btrfs, RND4K Q1T1 write: ${JSON.stringify(w)}`);
+  assert.equal(w.length, 1, JSON.stringify(cow.warnings));
+  assert.match(w[0], /^RND4K Q1T1 write: random writes to a copy-on-write test file \(btrfs, no NOCOW attribute\)/);
+  assert.match(w[0], /the file fragments/);
+  assert.match(w[0], /chattr \+C DIR` on the target directory before the job/);
+  assert.match(w[0], /-o nodatacow/);
+  assert.equal(cow.probe.fs_type, 'btrfs');
+  assert.equal(cow.probe.fs_features, 'cow');
+
+  // (a) sequential reads of a copy-on-write file: nothing fragments
+  const seq = await job(m.mnt, [{ name: 'SEQ1M Q8T1', pattern: 'sequential', block_size: '1MiB', queue_depth: 8, read_pct: 100 }]);
+  assert.deepEqual(cowWarnings(seq), [], JSON.stringify(seq.warnings));
+  assert.equal(seq.probe.fs_features, 'cow');
+
+  // (b) the test file made in a NOCOW directory inherits NOCOW
+  const nocow = path.join(m.mnt, 'nocow');
+  fs.mkdirSync(nocow);
+  execFileSync('chattr', ['+C', nocow]);
+  const off = await job(nocow, rnd);
+  assert.deepEqual(cowWarnings(off), [], JSON.stringify(off.warnings));
+  assert.equal(off.probe.fs_features, 'nocow');
+  // compare groups by it
+  const cmp = await api(d.url, 'GET', '/api/v1/compare?group_by=cow&values=cow,nocow&profile=custom');
+  assert.equal(cmp.status, 200, cmp.text);
+  assert.deepEqual(cmp.json.sides.map((x) => x.label), ['cow', 'nocow']);
+  assert.ok(cmp.json.sides[0].runs.some((r) => r.id === cow.id) && !cmp.json.sides[0].runs.some((r) => r.id === off.id));
+  assert.ok(cmp.json.sides[1].runs.some((r) => r.id === off.id));
+
+  // ext4 writes in place: no warning, and fs_features is absent
+  if (mounts.ext4.mnt) {
+    const ext4 = await job(mounts.ext4.mnt, rnd);
+    assert.deepEqual(cowWarnings(ext4), [], JSON.stringify(ext4.warnings));
+    assert.equal(ext4.probe.fs_features, undefined);
+  }
 });

@@ -331,7 +331,32 @@ static void test_mount_with_space(void)
 	rmdir(dir);
 }
 
-TEST_MAIN(test_fs_matches_findmnt, test_sizes_match_statvfs, test_machine,
-	  test_block_matches_lsblk, test_missing_path, test_unescape,
-	  test_mountinfo_match, test_sysfs_partition_to_disk,
+/* fs_features' "cow" / "nocow": set, swapped, dropped; the rest kept. */
+static void test_set_cow(void)
+{
+	struct probe p = { 0 };
+
+	probe_set_cow(&p, PROBE_COW_ON);
+	ASSERT_STR_EQ(p.fs_features, "cow");
+	probe_set_cow(&p, PROBE_COW_OFF);
+	ASSERT_STR_EQ(p.fs_features, "nocow");
+	probe_set_cow(&p, PROBE_COW_NONE);
+	ASSERT_STR_EQ(p.fs_features, "");
+	snprintf(p.fs_features, sizeof(p.fs_features),
+		 "sparse_files,cow,integrity_streams");
+	probe_set_cow(&p, PROBE_COW_OFF);
+	ASSERT_STR_EQ(p.fs_features, "sparse_files,integrity_streams,nocow");
+	probe_set_cow(&p, PROBE_COW_ON);
+	ASSERT_STR_EQ(p.fs_features, "sparse_files,integrity_streams,cow");
+	/* a word that only starts like one is not it */
+	snprintf(p.fs_features, sizeof(p.fs_features), "cowl,nocows");
+	probe_set_cow(&p, PROBE_COW_NONE);
+	ASSERT_STR_EQ(p.fs_features, "cowl,nocows");
+	/* procfs: not a copy-on-write filesystem */
+	ASSERT_EQ(probe_file_cow("/proc", NULL), PROBE_COW_NONE);
+}
+
+TEST_MAIN(test_set_cow, test_fs_matches_findmnt, test_sizes_match_statvfs,
+	  test_machine, test_block_matches_lsblk, test_missing_path,
+	  test_unescape, test_mountinfo_match, test_sysfs_partition_to_disk,
 	  test_mount_with_space)

@@ -21,19 +21,17 @@
  * --check turns it into a test: exit 1 unless every workload's median IOPS
  * ratio is within ±tolerance (a workload outside it after the first pairs
  * is measured with as many pairs again, up to three times, and the median
- * of all decides) and both tools obey Little's law: the median run within
- * 10 % and every run within 25 % (with --null: unless storbench does at
- * least fio's IOPS; fio's null engine does not time the queue, so Little's
- * law is not checked). The median, because storbench's window ends when
- * the duration does and the I/Os still in flight then are not counted
- * (engine.h), while fio waits for them and counts them: a write-back stall
- * of the shared disk in the last tenth of a second leaves a storbench run
- * with QD × T / IOPS ÷ latency 1.11 (seen once in ten runs of RND4K Q32T1
- * write) where fio's stays at 1.00; an accounting error moves the median.
- * The
- * tolerance (default 15 %) is what an honest comparison on a shared, noisy
- * virtual disk can promise; the medians of alternating pairs keep one slow
- * second from deciding it.
+ * of all decides) and both tools obey Little's law within 10 % in every
+ * run (with --null: unless storbench does at least fio's IOPS; fio's null
+ * engine does not time the queue, so Little's law is not checked). Both
+ * tools count every I/O issued before the deadline, the drain included
+ * (engine.h), so one run's Little's law is exact for both, a write-back
+ * stall at the end included. The IOPS tolerance (default 15 %) is for the
+ * median of the pairs, not for every run: the shared virtual disk's write
+ * speed swings between two levels 2-3 × apart with its host's write-back
+ * (SEQ1M Q8T1 write: 9000-10000 and 3000-5000 IOPS, either tool, from one
+ * run to the next), which no tolerance on a single pair survives; the
+ * medians of alternating pairs keep one slow run from deciding it.
  *
  * This file is the engine's side, the pairs, the table and the check;
  * fio's side is vs-fio-fio.c (vs-fio.h).
@@ -60,8 +58,7 @@
 #include "engine/units.h"
 
 #define MAX_PAIRS 51
-#define LITTLE_TOLERANCE 0.10	  /* the median run */
-#define LITTLE_RUN_TOLERANCE 0.25 /* every run */
+#define LITTLE_TOLERANCE 0.10 /* every run, both tools */
 
 /* The workloads issue 3 names, in this order. */
 static const struct xw workloads[] = {
@@ -451,19 +448,15 @@ int main(int argc, char **argv)
 				failures++;
 			}
 			if (cfg.check && !cfg.null_engine &&
-			    (fabs(ml - 1) > LITTLE_TOLERANCE ||
-			     fabs(mf - 1) > LITTLE_TOLERANCE ||
-			     fabs(lmin - 1) > LITTLE_RUN_TOLERANCE ||
-			     fabs(lmax - 1) > LITTLE_RUN_TOLERANCE ||
-			     fabs(flmin - 1) > LITTLE_RUN_TOLERANCE ||
-			     fabs(flmax - 1) > LITTLE_RUN_TOLERANCE)) {
+			    (fabs(lmin - 1) > LITTLE_TOLERANCE ||
+			     fabs(lmax - 1) > LITTLE_TOLERANCE ||
+			     fabs(flmin - 1) > LITTLE_TOLERANCE ||
+			     fabs(flmax - 1) > LITTLE_TOLERANCE)) {
 				fprintf(stderr,
 					"FAIL %s: Little's law (QD × T / IOPS "
 					"÷ mean latency) off by more than 10 "
-					"%% "
-					"in the median run or 25 %% in one: "
-					"storbench %s, fio %s (median, "
-					"min–max)\n",
+					"%% in a run: storbench %s, fio %s "
+					"(median, min–max)\n",
 					x->name, l1, l2);
 				failures++;
 			}

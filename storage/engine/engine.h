@@ -8,19 +8,24 @@
  * (what completes in the ramp is counted nowhere) and closes duration_s
  * later, so a thread that was slow to get going counts less, as a device
  * with a slow start would. A result's window is the longest of its threads'
- * (each closes at its first reap at or past the deadline). Latency of one
+ * (each closes at the last completion of what it issued before the
+ * deadline). Latency of one
  * I/O runs from the moment its queue slot is free (the reap that returned
- * its predecessor, or the start) to the reap that returns it, on the
+ * its predecessor, or the gate's opening) to the reap that returns it, on the
  * monotonic clock (CLOCK_MONOTONIC on Linux): fio's lat, slat + clat; one
  * clock read per reaped batch. Each completed I/O is replaced by a new one
- * submitted on its own, as fio does by default. The measured window of a thread
- * ends at the first reap at or past the deadline; the I/Os of that reap are
- * counted, the ones still in flight afterwards are drained and not counted. The
- * calling thread meanwhile reports progress every ~250 ms; the CPU time
- * (os_cpu_times, the whole process: engine threads, a back-end's workers,
- * kernel work charged to them) runs from the moment the last thread's window
- * opened to the moment the last one closed (each taken by the thread that did
- * it): the ramp, the set-up and the final drain are not in it.
+ * submitted on its own, as fio does by default. From the deadline on a
+ * thread issues nothing new and drains what is in flight, and every I/O of
+ * the drain counts, as fio counts it: the thread's window closes at the
+ * last completion, so every I/O issued before the deadline is in the
+ * result, with the time it took (a device that stalls at the end shows as a
+ * longer window and slower I/Os, not as I/Os that vanished). A failure or a
+ * cancel counts nothing after it. The calling thread meanwhile reports
+ * progress every ~250 ms; the CPU time (os_cpu_times, the whole process:
+ * engine threads, a back-end's workers, kernel work charged to them) runs
+ * from the moment the last thread's window opened to the moment the last
+ * one closed (each taken by the thread that did it): the ramp and the
+ * set-up are not in it, the drain is.
  *
  * The engine never touches anything but the test file it is given; creating
  * and filling that file is engine_prepare_file(), removing it is the caller's

@@ -159,14 +159,19 @@ static int eth_fail(struct engine_thread *e, int rc, const char *what)
 	return rc;
 }
 
-/* Time-based: the window ends at the deadline. Size-based: once every I/O
- * of the limit is issued and has completed (all of them count). */
+/* Whether the run was told to stop: a thread failed, or a cancel. */
+static int eth_halted(const struct engine_thread *e)
+{
+	return atomic_load(&e->sh->stop) || (e->o->cancel && *e->o->cancel);
+}
+
+/* Time-based: no new I/O from the deadline on (the caller drains what is in
+ * flight). Size-based: once every I/O of the limit is issued and has
+ * completed (all of them count). */
 static int eth_should_stop(struct engine_thread *e, uint64_t now,
 			   uint64_t deadline, unsigned inflight)
 {
-	const struct engine_shared *sh = e->sh;
-
-	if (atomic_load(&sh->stop) || (e->o->cancel && *e->o->cancel))
+	if (eth_halted(e))
 		return 1;
 	if (e->io_limit)
 		return e->issued_bytes >= e->io_limit && inflight == 0;
@@ -180,10 +185,11 @@ static int eth_should_stop(struct engine_thread *e, uint64_t now,
  * the replacements measured ~20 % fewer 4 KiB IOPS at QD32 on a virtio disk).
  *
  * stamp is when the slot became free (the reap that returned its previous
- * I/O, or the start): an I/O's latency runs from there to its completion, so
- * it includes waiting for its own submission while the replacements before it
- * in a burst go out — fio's slat + clat. Every slot is then always inside
- * some I/O's latency, and IOPS × mean latency = queue depth (Little's law).
+ * I/O, or the gate opening): an I/O's latency runs from there to its
+ * completion, so it includes waiting for its own submission while the
+ * replacements before it in a burst go out — fio's slat + clat. Every slot is
+ * then always inside some I/O's latency, and IOPS × mean latency = queue depth
+ * (Little's law).
  */
 static int eth_submit(struct engine_thread *e, struct tgt_io *io,
 		      uint64_t stamp)
@@ -258,22 +264,28 @@ static void window_closed(struct engine_thread *e)
 static void eth_loop(struct engine_thread *e)
 {
 	const struct workload *w = e->w;
-	uint64_t start = os_now_ns(), now = start;
+	uint64_t now = os_now_ns();
 	/* one window for every thread, after the ramp: t0 … deadline */
 	uint64_t t0 = engine_open_ns(w, e->sh->start_ns);
 	uint64_t deadline = engine_deadline_ns(w, e->sh->start_ns);
 	/* when second 0 can be sealed (smp_sealed grows to 1) */
 	uint64_t seal_at = t0 + 1000000000ULL + ENGINE_FOLD_NS;
 	unsigned depth = w->queue_depth, inflight = 0;
-	int measuring = 1;
+	/* measuring: replacing what completes; draining: past the deadline,
+	 * nothing new is issued but every I/O still in flight counts */
+	int measuring = 1, draining = 0;
 
 	if (e->io_limit) {
 		uint64_t blocks = e->io_limit / w->block_size;
 		if (blocks < depth)
 			depth = (unsigned)blocks;
 	}
+	/* every slot has been free since the gate opened: a thread the
+	 * scheduler starts late charges the wait to its first I/Os, as a
+	 * replacement's wait for its own submission is charged to it, so
+	 * every slot is inside some I/O's latency from the gate on */
 	for (unsigned i = 0; i < depth; i++) {
-		if (eth_submit(e, &e->slots[i], start) < 0)
+		if (eth_submit(e, &e->slots[i], e->sh->start_ns) < 0)
 			break;
 		inflight++;
 	}
@@ -294,7 +306,7 @@ static void eth_loop(struct engine_thread *e)
 			break;
 		}
 		/* I/Os that complete in the ramp are done but not counted */
-		counting = measuring && now >= t0;
+		counting = (measuring || draining) && now >= t0;
 		if (counting)
 			window_opened(e);
 		/* one reap, one clock read: one second's entry for the batch */
@@ -346,16 +358,27 @@ static void eth_loop(struct engine_thread *e)
 			}
 			e->writes_unsynced = 0;
 		}
-		if (measuring) {
+		if (measuring || draining) {
 			atomic_fetch_add_explicit(&e->live_bytes, all_bytes,
 						  memory_order_relaxed);
 			atomic_fetch_add_explicit(&e->live_ios, (uint64_t)n,
 						  memory_order_relaxed);
-			if (eth_should_stop(e, now, deadline, inflight)) {
-				measuring = 0;
+		}
+		if (measuring && eth_should_stop(e, now, deadline, inflight)) {
+			measuring = 0;
+			/* the deadline: what is in flight is drained and
+			 * counted, as fio counts it; a stop (a failure, a
+			 * cancel) counts nothing more */
+			draining = inflight > 0 && !eth_halted(e);
+			if (!draining) {
 				window_closed(e);
 				e->r.window_ns = now > t0 ? now - t0 : 0;
 			}
+		}
+		if (draining && (inflight == 0 || eth_halted(e))) {
+			draining = 0;
+			window_closed(e);
+			e->r.window_ns = now > t0 ? now - t0 : 0;
 		}
 		if (!measuring) {
 			/* with a byte limit, the window ends at the last I/O */

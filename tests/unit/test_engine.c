@@ -515,6 +515,41 @@ static void test_prepare_cancelled_not_flushed(void)
 	ASSERT_EQ(tgt_unlink(&counting_ops, path, NULL), 0);
 }
 
+/* An io_uring back-end that counts what it is given. */
+static atomic_int drain_queued;
+static struct tgt_ops drain_ops;
+
+static int drain_queue(void *ctx, struct tgt_io *io)
+{
+	atomic_fetch_add(&drain_queued, 1);
+	return tgt_find("io_uring")->queue(ctx, io);
+}
+
+/*
+ * Every I/O a time-based run issues is counted, the ones still in flight at
+ * the deadline too (drained and counted, as fio counts them): the I/Os the
+ * back-end was given are the result's I/Os, exactly, and the window ends at
+ * the last completion, so I/Os in flight = QD × threads (Little's law).
+ * Before, the last QD × threads were drained and dropped.
+ */
+static void test_drain_counted(void)
+{
+	struct workload w = wl(WL_RANDOM, 70, 4096, 16, 2, 0.3);
+	struct engine_opts o = opts(data_path, NULL);
+	struct result r;
+
+	drain_ops = *tgt_find("io_uring");
+	drain_ops.name = "drain-counting";
+	drain_ops.queue = drain_queue;
+	o.ops = &drain_ops;
+	atomic_store(&drain_queued, 0);
+	ASSERT_EQ(engine_run(&o, &w, &r), 0);
+	ASSERT_TRUE(r.ios > 100);
+	ASSERT_U64_EQ(r.ios, (uint64_t)atomic_load(&drain_queued));
+	ASSERT_NEAR_REL(r.iops * r.lat_mean_us / 1e6, 32.0, 0.05);
+	ASSERT_TRUE(r.seconds >= 0.3);
+}
+
 /* Last: removes the data file and the directory. */
 static void test_cleanup(void)
 {
@@ -542,4 +577,4 @@ TEST_MAIN(test_setup, test_prepare_creates_file, test_prepare_refuses_existing,
 	  test_prepare_cancelled, test_run_seq_read, test_run_rand_write,
 	  test_run_multithread, test_run_invalid, test_data_patterns,
 	  test_size_based, test_dio_alignment, test_group, test_cancel,
-	  test_prepare_cancelled_not_flushed, test_cleanup)
+	  test_prepare_cancelled_not_flushed, test_drain_counted, test_cleanup)

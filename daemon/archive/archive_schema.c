@@ -170,6 +170,11 @@ static const char *const migrations[] = {
 	" test TEXT NOT NULL, rw TEXT NOT NULL,"
 	" window_first INTEGER, window_last INTEGER, record TEXT NOT NULL,"
 	" PRIMARY KEY (run_id, test, rw));",
+	/* 13: what an imported file states beside its rates
+	 * (archive_import.c): {bytes, ios, seconds, latency_us} as the API
+	 * serves them, JSON text; NULL for a measured result and for one
+	 * imported before */
+	"ALTER TABLE results ADD COLUMN stated TEXT;",
 };
 
 /* What a migration cannot say in SQL: fills[v] runs after migrations[v]

@@ -46,15 +46,16 @@ static int number(json_t *o, const char *key, double *v)
 }
 
 /* The latency object of s with percentiles (lat before clat), else clat,
- * else lat; *unit its µs per unit, *of its name. */
+ * else lat; *unit what its numbers are divided by to be µs (1e3 for
+ * ns, so µs are the file's numbers / 1000 exactly), *of its name. */
 static json_t *lat_object(json_t *s, double *unit, const char **of)
 {
 	static const struct {
 		const char *key, *of;
 		double unit;
-	} k[] = { { "lat_ns", "lat", 1e-3 },
+	} k[] = { { "lat_ns", "lat", 1e3 },
 		  { "lat", "lat", 1 },
-		  { "clat_ns", "clat", 1e-3 },
+		  { "clat_ns", "clat", 1e3 },
 		  { "clat", "clat", 1 } };
 	json_t *o;
 
@@ -147,15 +148,15 @@ int import_fio_stated(json_t *s, struct import_test *t, double io_bytes)
 		return 0;
 	snprintf(t->lat_of, sizeof(t->lat_of), "%s", of);
 	if (number(o, "min", &min)) {
-		t->lat_min_us = min * unit;
+		t->lat_min_us = min / unit;
 		t->has |= IMPORT_HAS_MIN;
 	}
 	if (number(o, "max", &max)) {
-		t->lat_max_us = max * unit;
+		t->lat_max_us = max / unit;
 		t->has |= IMPORT_HAS_MAX;
 	}
 	if (number(o, "stddev", &x) || number(o, "stdev", &x)) {
-		t->lat_stdev_us = x * unit;
+		t->lat_stdev_us = x / unit;
 		t->has |= IMPORT_HAS_STDEV;
 	}
 	p = json_object_get(o, "percentile");
@@ -167,7 +168,7 @@ int import_fio_stated(json_t *s, struct import_test *t, double io_bytes)
 		if (*end || end == key || !(level > 0 && level < 100) ||
 		    !json_is_number(v) || json_number_value(v) < 0)
 			continue;
-		if (import_pct_add(t, level, json_number_value(v) * unit) < 0)
+		if (import_pct_add(t, level, json_number_value(v) / unit) < 0)
 			break;
 	}
 	/* bins are nanoseconds (3.x json+) */

@@ -31,7 +31,7 @@
 #include "engine/histogram.h"
 #include "engine/result.h"
 
-#define ARCHIVE_SCHEMA_VERSION 13
+#define ARCHIVE_SCHEMA_VERSION 14
 
 struct archive;
 
@@ -214,6 +214,11 @@ struct archive_import_result {
 	uint64_t block_size;
 	int queue_depth, threads;
 	double mb_s, iops, lat_mean_us; /* iops, latency < 0: not printed */
+	/* what the file states beside them, JSON text ({bytes, ios,
+	 * seconds, latency_us}: archive_stated_put), or NULL */
+	const char *stated;
+	const void *hist; /* hist_encode's bytes (fio json+ bins), or NULL */
+	size_t hist_len;
 };
 
 /* A run another tool measured, with its original file. */
@@ -274,6 +279,8 @@ struct archive_restore_row {
 	double sweep_value;
 	const char *error;	 /* NULL: measured */
 	int64_t allocated_bytes; /* -1: not measured */
+	const char *stated;	 /* imported: what its file states (JSON text,
+				    archive_stated_put), or NULL */
 };
 
 struct archive_restore_sample {

@@ -158,7 +158,10 @@ static int restore_row(struct archive *a, int64_t run_id,
 	if (r->allocated_bytes >= 0)
 		sqlite3_bind_int64(st, 33, r->allocated_bytes);
 	sqlite3_bind_int(st, 34, r->imported);
-	return archive_step_done(a, st, "restore result");
+	if ((rc = archive_step_done(a, st, "restore result")) < 0)
+		return rc;
+	return archive_stated_put(a, sqlite3_last_insert_rowid(a->db),
+				  r->stated);
 }
 
 static int restore_sample(struct archive *a, int64_t run_id,

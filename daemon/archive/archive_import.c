@@ -4,7 +4,12 @@
  * job, one iteration per printed result, with the original file.
  *
  * The numbers are kept as the tool printed them (results.imported = 1: MB/s,
- * IOPS and mean latency, -1 for one it did not print) and no counts. A file
+ * IOPS and mean latency, -1 for one it did not print). What the file
+ * states beside them (bytes, I/Os, the test's time, latency percentiles at
+ * the levels it printed) is results.stated, JSON as the API serves it, and
+ * fills the counts and latency columns it gives (archive_stated_put), so
+ * summaries and compare read an imported p99 as a measured one; a count
+ * the file does not state is 0 there and null in the API. A file
  * is known by its SHA-256: importing it again, even from two requests at
  * once, finds the first run (the check is inside the transaction that
  * writes). Calls archive_sql.c and archive_sums.c.
@@ -40,6 +45,38 @@ int archive_import_row(struct archive *a, int64_t run_id,
 	sqlite3_bind_text(st, 9, now, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 10, in->part);
 	return archive_step_done(a, st, "insert import");
+}
+
+int archive_stated_put(struct archive *a, int64_t id, const char *stated)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!stated)
+		return 0;
+	if ((rc = archive_prep(
+		     a,
+		     "UPDATE results SET stated=json(?2),"
+		     " ios=coalesce(json_extract(?2,'$.ios'),0),"
+		     " bytes=coalesce(json_extract(?2,'$.bytes'),0),"
+		     " seconds=coalesce(json_extract(?2,'$.seconds'),0),"
+		     " window_ns=coalesce(CAST(round(1e9*"
+		     "  json_extract(?2,'$.seconds')) AS INTEGER),0),"
+		     " lat_stdev_us=json_extract(?2,'$.latency_us.stdev'),"
+		     " lat_min_us=json_extract(?2,'$.latency_us.min'),"
+		     " lat_p50_us=json_extract(?2,'$.latency_us.p50'),"
+		     " lat_p90_us=json_extract(?2,'$.latency_us.p90'),"
+		     " lat_p99_us=json_extract(?2,'$.latency_us.p99'),"
+		     " lat_p999_us=json_extract(?2,'$.latency_us.\"p99.9\"'),"
+		     " lat_p9999_us="
+		     "  json_extract(?2,'$.latency_us.\"p99.99\"'),"
+		     " lat_max_us=json_extract(?2,'$.latency_us.max')"
+		     " WHERE id=?1",
+		     &st)) < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, stated, -1, SQLITE_STATIC);
+	return archive_step_done(a, st, "store what an import states");
 }
 
 int archive_import(struct archive *a, const struct archive_import_in *in,
@@ -102,8 +139,8 @@ int archive_import(struct archive *a, const struct archive_import_in *in,
 			     "ios,"
 			     " bytes, lat_sum_ns, window_ns, seconds, mb_s, "
 			     "mib_s,"
-			     " iops, lat_mean_us, imported)"
-			     " VALUES (?,?,?,?,?,?,?,1,0,0,0,0,0,?,?,?,?,1)",
+			     " iops, lat_mean_us, lat_hist, imported)"
+			     " VALUES (?,?,?,?,?,?,?,1,0,0,0,0,0,?,?,?,?,?,1)",
 			     &st)) < 0)
 			break;
 		sqlite3_bind_int64(st, 1, *run_id);
@@ -125,7 +162,13 @@ int archive_import(struct archive *a, const struct archive_import_in *in,
 					: 0);
 		sqlite3_bind_double(st, 11,
 				    t->lat_mean_us >= 0 ? t->lat_mean_us : -1);
-		rc = archive_step_done(a, st, "insert imported result");
+		if (t->hist)
+			sqlite3_bind_blob(st, 12, t->hist, (int)t->hist_len,
+					  SQLITE_STATIC);
+		if ((rc = archive_step_done(a, st, "insert imported result")) ==
+		    0)
+			rc = archive_stated_put(
+				a, sqlite3_last_insert_rowid(a->db), t->stated);
 	}
 	if (rc < 0 || (rc = archive_sums_run(a, *run_id)) < 0)
 		goto out;

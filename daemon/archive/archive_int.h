@@ -112,6 +112,13 @@ int archive_query_one(struct archive *a, const char *sql, int64_t id,
 int archive_import_row(struct archive *a, int64_t run_id,
 		       const struct archive_import_in *in, const char *now);
 
+/* Keeps stated (JSON text: what an imported file states beside its rates,
+ * {bytes, ios, seconds, latency_us}; NULL: nothing) on result row id and
+ * fills the columns it gives (ios, bytes, window_ns, seconds, the
+ * latency's): a latency level it does not state is NULL, never derived.
+ * archive_import.c. 0 or a negative errno. */
+int archive_stated_put(struct archive *a, int64_t id, const char *stated);
+
 /* --- archive_schema.c --- */
 
 /* *version = the file's PRAGMA user_version. */

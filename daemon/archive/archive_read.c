@@ -100,7 +100,7 @@ static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
 		"  sweep_field, 'value', sweep_value) END AS sweep_json,"
 		" error, allocated_bytes, imported,"
 		" mb_s AS imp_mb_s, iops AS imp_iops,"
-		" lat_mean_us AS imp_lat_mean_us,"
+		" lat_mean_us AS imp_lat_mean_us, stated AS stated_json,"
 		" min(id) OVER (PARTITION BY test, rw) AS grp"
 		" FROM results WHERE run_id=?"
 		" ORDER BY grp, iteration, id",
@@ -202,11 +202,18 @@ static int run_tests_json(struct archive *a, int64_t run_id, int with_latency,
 				if (r[k].lat_mean_us < 0)
 					json_object_set_new(it, "lat_mean_us",
 							    json_null());
-				/* another tool's numbers: no window or I/O
-				 * counts */
-				json_object_set_new(it, "seconds", json_null());
-				json_object_set_new(it, "bytes", json_null());
-				json_object_set_new(it, "ios", json_null());
+				/* another tool's numbers: counts, time and
+				 * latency only as its file states them */
+				json_t *st = json_object_get(row, "stated");
+				static const char *const keys[] = {
+					"seconds", "bytes", "ios", "latency_us"
+				};
+				for (size_t q = 0; q < 4; q++) {
+					json_t *v =
+						json_object_get(st, keys[q]);
+					json_object_set(it, keys[q],
+							v ? v : json_null());
+				}
 			}
 			if (json_is_string(json_object_get(row, "error")))
 				json_object_set(it, "error",

@@ -214,6 +214,11 @@ static const char *const migrations[] = {
 	"INSERT INTO sqlite_sequence(name, seq) SELECT 'runs', m FROM"
 	" (SELECT max(id) AS m FROM (SELECT max(id) AS id FROM runs"
 	"  UNION ALL SELECT max(run_id) FROM jobs)) WHERE m IS NOT NULL;",
+	/* 14: what an imported file states beside its rates
+	 * (archive_import.c): {bytes, ios, seconds, latency_us} as the API
+	 * serves them, JSON text; NULL for a measured result and for one
+	 * imported before */
+	"ALTER TABLE results ADD COLUMN stated TEXT;",
 };
 
 /* What a migration cannot say in SQL: fills[v] runs after migrations[v]

@@ -38,7 +38,7 @@ const char *const archive_sum_metrics[ARCHIVE_SUM_METRICS] = { "mb_s", "iops",
 #define SUM_ROWS_OF(STEADY_COL)                                                \
 	"SELECT run_id, test, rw, pattern, block_size, queue_depth, threads,"  \
 	" ios, bytes, lat_sum_ns, window_ns, imported, mb_s, iops,"            \
-	" lat_mean_us, CASE WHEN lat_p50_us IS NULL THEN NULL"                 \
+	" lat_mean_us, CASE WHEN lat_p99_us IS NULL THEN NULL"                 \
 	"  ELSE json_object('p99', lat_p99_us) END,"                           \
 	" CASE WHEN sweep_field IS NULL THEN NULL"                             \
 	"  ELSE json_object('group', sweep_group, 'field', sweep_field,"       \

@@ -154,7 +154,26 @@ int import_check_run(const struct import_run *r, char *err, size_t err_len)
 			  t->block_size ? (double)t->block_size : 1 },
 			{ IMPORT_QD, t->queue_depth },
 			{ IMPORT_THREADS, t->threads },
+			/* what the file states beside the rates (0: not) */
+			{ IMPORT_BYTES, (double)t->bytes },
+			{ IMPORT_COUNT, (double)t->ios },
+			{ IMPORT_SECONDS,
+			  t->has & IMPORT_HAS_SECONDS ? t->seconds : 1 },
+			{ IMPORT_LAT_US, t->lat_min_us },
+			{ IMPORT_LAT_US, t->lat_max_us },
+			{ IMPORT_LAT_US, t->lat_stdev_us },
 		};
+		for (size_t k = 0; k < t->n_pct; k++)
+			if (!(t->pct[k].level > 0 && t->pct[k].level < 100) ||
+			    import_check(IMPORT_LAT_US, t->pct[k].us, t->line,
+					 err, err_len, NULL) < 0) {
+				snprintf(err, err_len,
+					 "latency percentile %g: %g µs is not "
+					 "one a tool prints (test %s %s)",
+					 t->pct[k].level, t->pct[k].us, t->name,
+					 t->rw);
+				return -EINVAL;
+			}
 		for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
 			char why[160];
 			if (import_check(c[k].f, c[k].v, t->line, why,
@@ -185,6 +204,9 @@ struct import_run *import_runs_add(struct import_runs *s)
 
 void import_runs_free(struct import_runs *s)
 {
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t k = 0; k < s->v[i].n; k++)
+			free(s->v[i].t[k].hist);
 	free(s->v);
 	*s = (struct import_runs){ 0 };
 }
@@ -236,5 +258,23 @@ int import_holds(const char *buf, size_t len, const char *word)
 			if (k == w)
 				return 1;
 		}
+	return 0;
+}
+
+int import_pct_add(struct import_test *t, double level, double us)
+{
+	size_t i = t->n_pct;
+
+	for (size_t k = 0; k < t->n_pct; k++)
+		if (t->pct[k].level == level) {
+			t->pct[k].us = us;
+			return 0;
+		}
+	if (t->n_pct == IMPORT_MAX_PCT)
+		return -ENOSPC;
+	for (; i > 0 && t->pct[i - 1].level > level; i--)
+		t->pct[i] = t->pct[i - 1];
+	t->pct[i] = (struct import_pct){ level, us };
+	t->n_pct++;
 	return 0;
 }

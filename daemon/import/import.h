@@ -16,6 +16,7 @@
 #define IMPORT_MAX_TESTS 64
 #define IMPORT_MAX_WARN 4
 #define IMPORT_MAX_RUNS 16
+#define IMPORT_MAX_PCT 32 /* fio prints up to 20 levels, DiskSpd 14 */
 
 struct import_test {
 	char name[96]; /* storbench's naming: "SEQ1M Q8T1", CDM 3's "4K QD32";
@@ -30,7 +31,36 @@ struct import_test {
 	double lat_mean_us; /* < 0 when not printed */
 	int line;	    /* where its numbers are in the file (1-based; 0:
 			       not one line), for the range check's error */
+	/* what the file states beside the rates, each only when it does
+	 * (IMPORT_HAS_*): never derived from the rates */
+	unsigned has;
+	uint64_t bytes, ios; /* moved, completed */
+	double seconds;	     /* the test's time */
+	double lat_min_us, lat_max_us, lat_stdev_us;
+	/* every latency percentile the file states, at its level as printed
+	 * (99.9 is 99.9, 99.99999 is 99.99999), µs, levels ascending */
+	struct import_pct {
+		double level, us;
+	} pct[IMPORT_MAX_PCT];
+	size_t n_pct;
+	char lat_of[8]; /* what the latencies time: "clat" (fio's completion
+			   latency, without submission) or "lat" (the whole
+			   I/O); "" with no latency */
+	/* fio json+'s bins as a storbench histogram (hist_encode's bytes,
+	 * malloc'd, freed by import_runs_free), or NULL */
+	unsigned char *hist;
+	size_t hist_len;
 };
+#define IMPORT_HAS_BYTES 1u
+#define IMPORT_HAS_IOS 2u
+#define IMPORT_HAS_SECONDS 4u
+#define IMPORT_HAS_MIN 8u
+#define IMPORT_HAS_MAX 16u
+#define IMPORT_HAS_STDEV 32u
+
+/* Adds percentile level (0 < level < 100) = us to t, keeping the levels
+ * ascending and each once: 0, or -ENOSPC (IMPORT_MAX_PCT of them). */
+int import_pct_add(struct import_test *t, double level, double us);
 
 struct import_run {
 	char tool[32];	  /* "CrystalDiskMark" */
@@ -147,6 +177,11 @@ int import_cdm_sniff(const char *buf, size_t len);
  */
 int import_fio_runs(const char *buf, size_t len, struct import_runs *out,
 		    char *err, size_t err_len, int *line);
+/* What fio direction s (a job's "read" or "write") states beside its rates
+ * into t (import_fio_lat.c): io_bytes (already in bytes: io_bytes), its
+ * total_ios and runtime, its latency's percentiles at their levels, min,
+ * max, stdev, and json+'s bins as t->hist. 0, or -ENOMEM. */
+int import_fio_stated(json_t *s, struct import_test *t, double io_bytes);
 /* Is buf fio's JSON output (its "fio version")? */
 int import_fio_sniff(const char *buf, size_t len);
 

@@ -268,7 +268,7 @@ static int direction(json_t *s, struct import_test *t, uint64_t bs,
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return import_fio_stated(s, t, io);
 }
 
 /*

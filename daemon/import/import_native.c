@@ -135,7 +135,10 @@ static void doc_free(struct import_native_doc *d)
 {
 	for (size_t i = 0; d->hists && i < d->cap_rows; i++)
 		free(d->hists[i]);
+	for (size_t i = 0; d->stated && i < d->cap_rows; i++)
+		free(d->stated[i]);
 	free(d->hists);
+	free(d->stated);
 	free(d->rows);
 	/* read_samples' calloc leaves one entry past the last filled */
 	import_native_counters_free(d->samples,

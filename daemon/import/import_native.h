@@ -23,7 +23,9 @@ struct import_native_doc {
 	struct archive_restore_sample *samples;
 	struct archive_restore_cond *conds;
 	size_t n_conds;
-	void **hists; /* cap_rows of them, NULL or each row's decoded bytes */
+	void **hists;  /* cap_rows of them, NULL or each row's decoded bytes */
+	char **stated; /* cap_rows: an imported row's stated JSON text or
+			  NULL (import_native_stated), malloc'd */
 	size_t n_rows, cap_rows, n_samples;
 	char *spec, *probe, *labels, *warnings, *wire;
 	int no_raw;
@@ -38,6 +40,14 @@ struct import_native_doc {
  * member, or -ENOMEM. */
 int import_native_tests(struct import_native_doc *d, json_t *tests,
 			struct field_error *e);
+
+/* An imported iteration it (at path) of a document: what its file stated
+ * beside the rates (bytes, ios, seconds, latency_us as the API serves
+ * them: import_native_stated.c), checked against the importers' ranges,
+ * into *out (a JSON text, malloc'd; NULL when it states nothing). 0,
+ * -ENOMEM, or -EINVAL with e naming the member. */
+int import_native_stated(json_t *it, const char *path, char **out,
+			 struct field_error *e);
 
 /* Checks document r (its members already checked by their tables) for what
  * the tables cannot say: the uuid's shape (lower-case hex, 8-4-4-4-12),

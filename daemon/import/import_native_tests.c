@@ -147,8 +147,14 @@ static int read_iteration(struct import_native_doc *d, json_t *t, json_t *it,
 		.queue_depth = int_of(t, "queue_depth"),
 		.threads = int_of(t, "threads"),
 		.iteration = (int)int_of(it, "iteration"),
+		/* without raw (the API's plain GET): an imported run's (its
+		 * spec says) or, as older runs show it, one without bytes */
 		.imported = raw ? json_is_true(json_object_get(raw, "imported"))
-				: json_is_null(json_object_get(it, "bytes")),
+				: json_is_null(json_object_get(it, "bytes")) ||
+					    json_is_object(json_object_get(
+						    json_object_get(d->root,
+								    "spec"),
+						    "imported")),
 		.error = str_of(it, "error"),
 		.allocated_bytes =
 			json_is_integer(
@@ -164,11 +170,11 @@ static int read_iteration(struct import_native_doc *d, json_t *t, json_t *it,
 	r->res.cpu_user_s = num_of(it, "cpu_user_s");
 	r->res.cpu_sys_s = num_of(it, "cpu_sys_s");
 	r->has_cpu = json_is_number(json_object_get(it, "cpu_user_s"));
-	if (r->imported && !json_is_null(json_object_get(it, "bytes")))
-		return field_fail(e, path,
-				  "raw.imported, yet bytes: another tool's "
-				  "iteration has no counts");
 	if (r->imported) {
+		int rc = import_native_stated(it, path, &d->stated[k], e);
+		if (rc < 0)
+			return rc;
+		r->stated = d->stated[k];
 		/* another tool's numbers, as it printed them: within what
 		 * the importers take (import.h) */
 		r->res.mb_s = num_of(it, "mb_s");
@@ -231,9 +237,11 @@ static int read_iteration(struct import_native_doc *d, json_t *t, json_t *it,
 		     !follows(h->sum_ns, (double)r->res.lat_sum_ns)))
 			rc = -ERANGE;
 		if (rc == 0) {
+			/* an imported one's latency is what its file states
+			 * (r->stated), not its histogram's */
 			hist_summary(h, &r->lat);
 			r->hist = d->hists[k];
-			r->has_lat = 1;
+			r->has_lat = !r->imported;
 		}
 		free(h);
 		if (rc == -ENOMEM)
@@ -248,7 +256,8 @@ static int read_iteration(struct import_native_doc *d, json_t *t, json_t *it,
 					  "histogram: not a storbench "
 					  "latency histogram (base64 of "
 					  "hist_encode)");
-	} else if (json_is_object(lat = json_object_get(it, "latency_us"))) {
+	} else if (!r->imported &&
+		   json_is_object(lat = json_object_get(it, "latency_us"))) {
 		double *dst[] = { &r->lat.stdev, &r->lat.p50,  &r->lat.p90,
 				  &r->lat.p99,	 &r->lat.p999, &r->lat.p9999,
 				  &r->lat.max,	 &r->lat.min };
@@ -304,7 +313,8 @@ int import_native_tests(struct import_native_doc *d, json_t *tests,
 		return field_fail(e, "tests", "more than 100000 iterations");
 	d->rows = calloc(n ? n : 1, sizeof(*d->rows));
 	d->hists = calloc(n ? n : 1, sizeof(*d->hists));
-	if (!d->rows || !d->hists)
+	d->stated = calloc(n ? n : 1, sizeof(*d->stated));
+	if (!d->rows || !d->hists || !d->stated)
 		return -ENOMEM;
 	d->cap_rows = n;
 	json_array_foreach(tests, i, t)

@@ -61,6 +61,67 @@ static char *warnings_for(const struct import_run *r)
 	return out;
 }
 
+/*
+ * What test t's file states beside its rates, as the API serves it
+ * (archive_stated_put): {bytes, ios, seconds, latency_us: {of, min, max,
+ * stdev, p50, p90, p99, "p99.9", "p99.99", percentiles: {"1": µs, …,
+ * "99.99999": µs}}}, each member only when the file states it (a standard
+ * pNN only from a level printed as exactly NN). A JSON text (malloc'd) or
+ * NULL for nothing; *rc -ENOMEM when out of memory.
+ */
+static char *stated_for(const struct import_test *t, int *rc)
+{
+	static const struct {
+		double level;
+		const char *key;
+	} std[] = { { 50, "p50" },
+		    { 90, "p90" },
+		    { 99, "p99" },
+		    { 99.9, "p99.9" },
+		    { 99.99, "p99.99" } };
+	json_t *o = json_object(), *lat = json_object(), *pct = json_object();
+	char key[32], *out = NULL;
+
+	*rc = -ENOMEM;
+	if (!o || !lat || !pct)
+		goto out;
+	if (t->has & IMPORT_HAS_BYTES)
+		json_object_set_new(o, "bytes",
+				    json_integer((json_int_t)t->bytes));
+	if (t->has & IMPORT_HAS_IOS)
+		json_object_set_new(o, "ios", json_integer((json_int_t)t->ios));
+	if (t->has & IMPORT_HAS_SECONDS)
+		json_object_set_new(o, "seconds", json_real(t->seconds));
+	if (t->lat_of[0])
+		json_object_set_new(lat, "of", json_string(t->lat_of));
+	if (t->has & IMPORT_HAS_MIN)
+		json_object_set_new(lat, "min", json_real(t->lat_min_us));
+	if (t->has & IMPORT_HAS_MAX)
+		json_object_set_new(lat, "max", json_real(t->lat_max_us));
+	if (t->has & IMPORT_HAS_STDEV)
+		json_object_set_new(lat, "stdev", json_real(t->lat_stdev_us));
+	for (size_t i = 0; i < t->n_pct; i++) {
+		for (size_t k = 0; k < sizeof(std) / sizeof(std[0]); k++)
+			if (t->pct[i].level == std[k].level)
+				json_object_set_new(lat, std[k].key,
+						    json_real(t->pct[i].us));
+		snprintf(key, sizeof(key), "%.10g", t->pct[i].level);
+		json_object_set_new(pct, key, json_real(t->pct[i].us));
+	}
+	if (t->n_pct)
+		json_object_set(lat, "percentiles", pct);
+	if (json_object_size(lat) > (t->lat_of[0] ? 1u : 0u))
+		json_object_set(o, "latency_us", lat);
+	*rc = 0;
+	if (json_object_size(o) && !(out = json_dumps(o, JSON_COMPACT)))
+		*rc = -ENOMEM;
+out:
+	json_decref(o);
+	json_decref(lat);
+	json_decref(pct);
+	return out;
+}
+
 /* Stores run r, the part-th of the file original (sha its SHA-256). */
 static int store_one(struct archive *a, const struct import_run *r,
 		     const char *format, const void *original, size_t len,
@@ -70,11 +131,14 @@ static int store_one(struct archive *a, const struct import_run *r,
 	const struct import_format *f = import_format_find(format);
 	struct archive_import_result res[IMPORT_MAX_TESTS];
 	struct archive_import_in in;
-	char target[256], *labels, *spec = NULL, *probe = NULL, *warn;
+	char target[256], *labels = NULL, *spec = NULL, *probe = NULL,
+			  *warn = NULL;
+	char *stated[IMPORT_MAX_TESTS] = { 0 };
 	json_t *p, *sp;
-	int rc;
+	int rc = 0;
 
-	for (size_t i = 0; i < r->n; i++)
+	for (size_t i = 0; i < r->n && rc == 0; i++) {
+		stated[i] = stated_for(&r->t[i], &rc);
 		res[i] = (struct archive_import_result){
 			.name = r->t[i].name,
 			.rw = r->t[i].rw,
@@ -84,8 +148,14 @@ static int store_one(struct archive *a, const struct import_run *r,
 			.threads = r->t[i].threads,
 			.mb_s = r->t[i].mb_s,
 			.iops = r->t[i].iops,
-			.lat_mean_us = r->t[i].lat_mean_us
+			.lat_mean_us = r->t[i].lat_mean_us,
+			.stated = stated[i],
+			.hist = r->t[i].hist,
+			.hist_len = r->t[i].hist_len
 		};
+	}
+	if (rc < 0)
+		goto out;
 	/* what was tested: CrystalDiskMark's drive, fio's file or device */
 	snprintf(target, sizeof(target), "%s",
 		 r->drive[0]	 ? r->drive
@@ -140,6 +210,8 @@ out:
 	free(spec);
 	free(probe);
 	free(warn);
+	for (size_t i = 0; i < r->n; i++)
+		free(stated[i]);
 	return rc;
 }
 

@@ -297,3 +297,65 @@ test('fio --client on two hosts: a run per host and one for all clients, labelle
   assert.deepEqual([runs[2].tests[0].pattern, runs[2].tests[0].block_size], ['random', 4096]);
   assert.ok(!runs[2].warnings.some((w) => /no job options/.test(w)), JSON.stringify(runs[2].warnings));
 });
+
+// fio 3.x json+ made here and now: every number the file states beside its
+// rates is the run's, exactly (percentiles at their levels, never
+// interpolated), in the run, its CSV and its own document
+const haveFio = spawnSyncOk('fio', ['--version']);
+function spawnSyncOk(cmd, args) {
+  try {
+    return child.spawnSync(cmd, args).status === 0;
+  } catch {
+    return false;
+  }
+}
+import * as child from 'node:child_process';
+
+test('fio json+: bytes, ios, seconds and every percentile at its own level, kept exactly', { skip: !haveFio && 'no fio' }, async () => {
+  const file = path.join(root, 'fio-data.dat');
+  const json = path.join(root, 'fio-jsonplus.json');
+  const run = child.spawnSync('fio', ['--name=rrw', `--filename=${file}`, '--size=2M', '--rw=randrw', '--bs=4k',
+    '--ioengine=psync', '--percentile_list=1:50:99:99.9:99.95', '--output-format=json+', `--output=${json}`]);
+  assert.equal(run.status, 0, String(run.stderr));
+  const src = JSON.parse(fs.readFileSync(json, 'utf8')).jobs[0];
+  const r = await importBody(fs.readFileSync(json));
+  assert.equal(r.status, 201, JSON.stringify(r.json));
+  const csv = (await (await fetch(`${d.url}/api/v1/runs/${r.json.id}?format=csv`)).text()).split('\n');
+  const head = csv[0].split(',');
+  for (const dir of ['read', 'write']) {
+    const s = src[dir];
+    const t = r.json.tests.find((x) => x.rw === dir);
+    const it = t.iterations[0];
+    assert.equal(it.bytes, s.io_bytes);
+    assert.equal(it.ios, s.total_ios);
+    assert.equal(it.seconds, s.runtime / 1e3);
+    assert.equal(it.iops, s.iops); // as printed, not recomputed
+    const lat = it.latency_us;
+    assert.equal(lat.of, 'clat');
+    assert.equal(lat.min, s.clat_ns.min / 1e3);
+    assert.equal(lat.max, s.clat_ns.max / 1e3);
+    const levels = Object.keys(s.clat_ns.percentile);
+    assert.deepEqual(Object.keys(lat.percentiles).map(Number), levels.map(Number));
+    for (const k of levels) assert.equal(lat.percentiles[String(Number(k))], s.clat_ns.percentile[k] / 1e3);
+    assert.equal(lat.p50, s.clat_ns.percentile['50.000000'] / 1e3);
+    assert.equal(lat.p99, s.clat_ns.percentile['99.000000'] / 1e3);
+    assert.equal(lat['p99.9'], s.clat_ns.percentile['99.900000'] / 1e3);
+    assert.ok(!('p90' in lat) && !('p99.99' in lat), 'levels the file does not state are absent');
+    assert.equal(lat.percentiles['99.95'], s.clat_ns.percentile['99.950000'] / 1e3);
+    const row = csv.find((l) => l.includes(`,rrw,${dir},`)).split(',');
+    assert.equal(Number(row[head.indexOf('lat_p99_us')]), lat.p99);
+    assert.equal(row[head.indexOf('lat_p90_us')], '');
+    assert.equal(Number(row[head.indexOf('bytes')]), s.io_bytes);
+  }
+  // the run's own document imports again as the same run
+  const doc = await (await fetch(`${d.url}/api/v1/runs/${r.json.id}?format=storbench`)).text();
+  const other = await startDaemon({ bin, dataDir: path.join(root, 'data-jsonplus'), quiet: true });
+  try {
+    const again = await fetch(`${other.url}/api/v1/import`, { method: 'POST', body: doc });
+    const j = await again.json();
+    assert.equal(again.status, 201, JSON.stringify(j));
+    for (const k of [0, 1]) assert.deepEqual(j.tests[k].iterations, r.json.tests[k].iterations);
+  } finally {
+    await other.stop();
+  }
+});

@@ -25,7 +25,7 @@
  * run (with --null: unless storbench does at least fio's IOPS; fio's null
  * engine does not time the queue, so Little's law is not checked). Both
  * tools count every I/O issued before the deadline, the drain included
- * (engine.h), so one run's Little's law is exact for both, a write-back
+ * (engine.h), so one run's Little's law holds for both, a write-back
  * stall at the end included. The IOPS tolerance (default 15 %) is for the
  * median of the pairs, not for every run: the shared virtual disk's write
  * speed swings between two levels 2-3 × apart with its host's write-back

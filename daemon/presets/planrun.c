@@ -30,9 +30,10 @@ static void pause_between_tests(struct job_run *jr, double seconds)
 
 /*
  * Little's law says IOPS × mean latency = queue depth × threads while every
- * slot is busy. A window that is short against the I/O latency (thousands of
- * I/Os queued on a slow device) breaks it: most I/Os are still in flight
- * when it closes. Says so on the run, once per test.
+ * slot is busy. Every I/O issued before the deadline counts (engine.h), so
+ * what breaks it is a window short against what fills the slots: engine
+ * threads the scheduler starts late (a busy CPU), or a first I/O slow
+ * against the window. Says so on the run, once per test.
  */
 static int check_little(struct job_run *jr, const struct workload *w,
 			const struct result *r)
@@ -46,9 +47,10 @@ static int check_little(struct job_run *jr, const struct workload *w,
 	snprintf(text, sizeof(text),
 		 "%s %s: IOPS × mean latency is %.0f, not the %.0f I/Os "
 		 "queue depth × threads keep in flight: the %.3g s window is "
-		 "short against the I/O latency (%.0f µs mean) and most I/Os "
-		 "were still queued when it closed; use a longer duration, a "
-		 "ramp, or a lower queue depth",
+		 "short against the I/O latency (%.0f µs mean) and the time "
+		 "the engine threads took to start (a busy CPU), so its "
+		 "slots were not all busy for all of it; use a longer "
+		 "duration, a ramp, or a lower queue depth",
 		 w->name, wl_rw_name(w->read_pct), busy, slots,
 		 (double)r->window_ns / 1e9, r->lat_mean_us);
 	archive_run_warn(jr->a, jr->run_id, text);

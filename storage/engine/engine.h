@@ -11,7 +11,7 @@
  * (each closes at the last completion of what it issued before the
  * deadline). Latency of one
  * I/O runs from the moment its queue slot is free (the reap that returned
- * its predecessor, or the gate's opening) to the reap that returns it, on the
+ * its predecessor, or the thread's start) to the reap that returns it, on the
  * monotonic clock (CLOCK_MONOTONIC on Linux): fio's lat, slat + clat; one
  * clock read per reaped batch. Each completed I/O is replaced by a new one
  * submitted on its own, as fio does by default. From the deadline on a

@@ -185,7 +185,7 @@ static int eth_should_stop(struct engine_thread *e, uint64_t now,
  * the replacements measured ~20 % fewer 4 KiB IOPS at QD32 on a virtio disk).
  *
  * stamp is when the slot became free (the reap that returned its previous
- * I/O, or the gate opening): an I/O's latency runs from there to its
+ * I/O, or the thread's start): an I/O's latency runs from there to its
  * completion, so it includes waiting for its own submission while the
  * replacements before it in a burst go out — fio's slat + clat. Every slot is
  * then always inside some I/O's latency, and IOPS × mean latency = queue depth
@@ -264,7 +264,7 @@ static void window_closed(struct engine_thread *e)
 static void eth_loop(struct engine_thread *e)
 {
 	const struct workload *w = e->w;
-	uint64_t now = os_now_ns();
+	uint64_t start = os_now_ns(), now = start;
 	/* one window for every thread, after the ramp: t0 … deadline */
 	uint64_t t0 = engine_open_ns(w, e->sh->start_ns);
 	uint64_t deadline = engine_deadline_ns(w, e->sh->start_ns);
@@ -280,12 +280,11 @@ static void eth_loop(struct engine_thread *e)
 		if (blocks < depth)
 			depth = (unsigned)blocks;
 	}
-	/* every slot has been free since the gate opened: a thread the
-	 * scheduler starts late charges the wait to its first I/Os, as a
-	 * replacement's wait for its own submission is charged to it, so
-	 * every slot is inside some I/O's latency from the gate on */
+	/* the first I/Os' latency runs from this thread's start: a thread
+	 * the scheduler starts late leaves its slots empty until then, and
+	 * Little's law on the run says so (planrun's check_little) */
 	for (unsigned i = 0; i < depth; i++) {
-		if (eth_submit(e, &e->slots[i], e->sh->start_ns) < 0)
+		if (eth_submit(e, &e->slots[i], start) < 0)
 			break;
 		inflight++;
 	}

@@ -170,6 +170,13 @@ static int read_iteration(struct import_native_doc *d, json_t *t, json_t *it,
 	r->res.cpu_user_s = num_of(it, "cpu_user_s");
 	r->res.cpu_sys_s = num_of(it, "cpu_sys_s");
 	r->has_cpu = json_is_number(json_object_get(it, "cpu_user_s"));
+	if (r->imported &&
+	    !json_is_object(json_object_get(json_object_get(d->root, "spec"),
+					    "imported")))
+		return field_fail(e, path,
+				  "raw.imported, yet the run is no import (it "
+				  "has no spec.imported): a measured "
+				  "iteration is not another tool's");
 	if (r->imported) {
 		int rc = import_native_stated(it, path, &d->stated[k], e);
 		if (rc < 0)

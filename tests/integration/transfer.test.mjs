@@ -251,7 +251,7 @@ test('a document changed by hand, a running run, a broken histogram: 422, nothin
     ['a label twice', (o) => { o.labels = ['x', 'x']; }, /labels/],
     ['the nil uuid', (o) => { o.uuid = '00000000-0000-0000-0000-000000000000'; }, /uuid: must be a UUID/],
     ['its seconds changed', (o) => { o.tests[1].iterations[0].seconds *= 2; }, /tests\[1\]\.iterations\[0\]: .*its seconds/],
-    ['a measured iteration said to be imported', (o) => { o.tests[0].iterations[0].raw.imported = true; }, /raw\.imported, yet bytes/],
+    ['a measured iteration said to be imported', (o) => { o.tests[0].iterations[0].raw.imported = true; }, /raw\.imported, yet the run is no import/],
     ['a block size of 0 measured', (o) => { o.tests[0].block_size = 0; }, /a block size of 0 or no bytes/],
     ['a second far beyond its iteration', (o) => { o.samples[0].second = 5000; }, /samples\[0\]: second 5000 of an iteration of/],
   ];

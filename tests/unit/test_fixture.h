@@ -18,47 +18,6 @@
 
 #ifndef FIXTURES_DIR
 #error "FIXTURES_DIR names tests/fixtures/archive"
-/* Every table's columns (name, type, NOT NULL, default, key) and every
- * index, by name: what a schema is, whatever order ALTER TABLE added the
- * columns in. */
-#define SCHEMA_SQL                                                             \
-	"SELECT m.type, m.name, p.name, p.type, p.\"notnull\", p.dflt_value,"  \
-	" p.pk FROM sqlite_schema m, pragma_table_info(m.name) p"              \
-	" WHERE m.type='table' UNION ALL SELECT type, name, tbl_name, NULL,"   \
-	" NULL, NULL, NULL FROM sqlite_schema WHERE type='index'"              \
-	" ORDER BY 1, 2, 3"
-
-/* user_version, integrity, foreign keys and the schema of the file at
- * path against those of fresh, a new archive. */
-static int schema_current(const char *path, const char *fresh)
-{
-	static char got[16384], want[16384];
-	char v[64];
-
-	query_text(path, "PRAGMA user_version", v, sizeof(v));
-	if (strtol(v, NULL, 10) != ARCHIVE_SCHEMA_VERSION) {
-		fprintf(stderr, "  user_version %s\n", v);
-		return 0;
-	}
-	query_text(path, "PRAGMA integrity_check", v, sizeof(v));
-	if (strcmp(v, "ok;") != 0) {
-		fprintf(stderr, "  integrity_check %s\n", v);
-		return 0;
-	}
-	query_text(path, "PRAGMA foreign_key_check", got, sizeof(got));
-	if (got[0]) {
-		fprintf(stderr, "  foreign_key_check %s\n", got);
-		return 0;
-	}
-	query_text(path, SCHEMA_SQL, got, sizeof(got));
-	query_text(fresh, SCHEMA_SQL, want, sizeof(want));
-	if (strcmp(got, want) != 0) {
-		fprintf(stderr, "  schema\n  got  %s\n  want %s\n", got, want);
-		return 0;
-	}
-	return 1;
-}
-
 #endif
 
 /* The whole file at path, malloc'd and NUL-terminated; *n its length. */

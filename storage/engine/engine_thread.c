@@ -365,15 +365,11 @@ static void eth_loop(struct engine_thread *e)
 		}
 		if (measuring && eth_should_stop(e, now, deadline, inflight)) {
 			measuring = 0;
-			/* the deadline: what is in flight is drained and
-			 * counted, as fio counts it; a stop (a failure, a
-			 * cancel) counts nothing more */
-			draining = inflight > 0 && !eth_halted(e);
-			if (!draining) {
-				window_closed(e);
-				e->r.window_ns = now > t0 ? now - t0 : 0;
-			}
+			draining = 1;
 		}
+		/* the deadline: what is in flight is drained and counted, as
+		 * fio counts it; a stop (a failure, a cancel) closes the
+		 * window at once and counts nothing more */
 		if (draining && (inflight == 0 || eth_halted(e))) {
 			draining = 0;
 			window_closed(e);

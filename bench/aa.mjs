@@ -8,7 +8,7 @@
 // A benchmark, not a test: the numbers move with the machine's noise.
 //
 //   bench/aa [--bin build/storbench] [--dir var/bench-aa] [--jobs 20]
-//            [--runs 8] [--rounds 5] [--size 64MiB] [--duration 1]
+//            [--runs 8] [--rounds N] [--size 64MiB] [--duration S]
 //            [--throttle 0.87] [--backing disk|ram] [--skip-power]
 //            [--sets aa-interleaved,aa-runs,aa-null,power-interleaved,power-runs]
 //
@@ -20,7 +20,9 @@
 // sometimes, and the difference that exists is smaller than intended; the
 // table's median Δ says which was the case):
 //   aa-interleaved  --jobs interleaved jobs of the same directory twice
-//                   (compare_with), --rounds rounds: the paired test
+//                   (compare_with), --rounds rounds of --duration s
+//                   windows (without them, the daemon's defaults: what a
+//                   user gets, 10 rounds of 5 s): the paired test
 //   aa-runs         --runs separate runs of that directory, every pair
 //                   compared: one run a side, judged against the run-to-run
 //                   noise of the series (the runs themselves)
@@ -47,9 +49,9 @@ const { values: o } = parseArgs({
     dir: { type: 'string', default: 'var/bench-aa' },
     jobs: { type: 'string', default: '20' },
     runs: { type: 'string', default: '8' },
-    rounds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '' },
     size: { type: 'string', default: '64MiB' },
-    duration: { type: 'string', default: '1' },
+    duration: { type: 'string', default: '' },
     throttle: { type: 'string', default: '0.87' },
     backing: { type: 'string', default: 'disk' },
     sets: { type: 'string', default: 'aa-interleaved,aa-runs,aa-null,power-interleaved,power-runs' },
@@ -58,8 +60,10 @@ const { values: o } = parseArgs({
 });
 const JOBS = Number(o.jobs);
 const RUNS = Number(o.runs);
-const ROUNDS = Number(o.rounds);
-const DURATION = Number(o.duration);
+// '' sends no iterations / duration_s: the daemon's defaults decide
+const given = (k, v) => (v === '' ? {} : { [k]: Number(v) });
+let ROUNDS = Number(o.rounds) || 0; // the interleaved jobs' rounds, read back
+let WINDOW = Number(o.duration) || NaN; // their windows, s, read back
 const THROTTLE = Number(o.throttle);
 
 if (process.getuid?.() !== 0) {
@@ -160,7 +164,7 @@ const d = await startDaemon({ bin: o.bin, dataDir: path.join(dir, 'data'), allow
 cleanups.push(() => d.proc.kill('SIGKILL'));
 
 async function job(body) {
-  const r = await api(d.url, 'POST', '/api/v1/jobs', { profile: 'custom', size: o.size, duration_s: DURATION, tests: TESTS, ...body });
+  const r = await api(d.url, 'POST', '/api/v1/jobs', { profile: 'custom', size: o.size, ...given('duration_s', o.duration), tests: TESTS, ...body });
   if (r.status !== 202) throw new Error(`POST /jobs: ${r.text}`);
   const j = await waitJob(d.url, r.json.id, 3600000);
   if (j.state !== 'done') throw new Error(`job ${j.id}: ${j.state} ${j.error}`);
@@ -192,6 +196,7 @@ function summarize(name, what, results, expectSign) {
   const bands = results.map((r) => r.band).filter(Number.isFinite).sort((x, y) => x - y);
   const medBand = bands.length ? bands[Math.floor(bands.length / 2)] : NaN;
   const deltas = results.map((r) => r.delta).sort((x, y) => x - y);
+  what = what.replace('%R', String(ROUNDS));
   rows.push({ name, what, n, kOld, kNew, cannot, tests, medBand, medDelta: deltas[Math.floor(deltas.length / 2)] });
   const pc = (k) => { const [lo, hi] = wilson(k, n); return `${(100 * k / n).toFixed(1)} % [${(100 * lo).toFixed(1)}–${(100 * hi).toFixed(1)}]`; };
   console.error(`# ${name}: old ${pc(kOld)}, new ${pc(kNew)} (${cannot} cannot tell)`);
@@ -202,8 +207,13 @@ const aaRounds = { read: [], write: [] }; // aa-interleaved: [A_r, B_r] per roun
 async function interleavedSet(name, what, target, other, extra, expectSign) {
   const results = [];
   for (let i = 0; i < JOBS; i++) {
-    const j = await job({ target, compare_with: [other], iterations: ROUNDS, labels: [name], ...extra });
+    const j = await job({ target, compare_with: [other], ...given('iterations', o.rounds), labels: [name], ...extra });
     results.push(...await judge(j.runs[0], j.runs[1]));
+    if (!ROUNDS) {
+      const r0 = await runJson(j.runs[0]);
+      ROUNDS = r0.spec.interleave.rounds;
+      WINDOW = r0.spec.duration_s;
+    }
     if (name === 'aa-interleaved') {
       const [ra, rb] = await Promise.all(j.runs.map(runJson));
       for (const rw of ['read', 'write']) aaRounds[rw].push(iopsOf(ra, rw).map((x, r) => [x, iopsOf(rb, rw)[r]]));
@@ -282,9 +292,9 @@ const SETS = new Set(o.sets.split(','));
 const t0 = Date.now();
 const aDir = path.join(volA.mnt, 'aa');
 fs.mkdirSync(aDir, { recursive: true });
-if (SETS.has('aa-interleaved')) await interleavedSet('aa-interleaved', `A/A: ${JOBS} interleaved jobs of one directory twice, ${ROUNDS} rounds`, aDir, aDir, {}, 0);
+if (SETS.has('aa-interleaved')) await interleavedSet('aa-interleaved', `A/A: ${JOBS} interleaved jobs of one directory twice, %R rounds`, aDir, aDir, {}, 0);
 if (SETS.has('aa-runs')) await runsSet('aa-runs', `A/A: ${RUNS} runs of one directory, every pair (one run a side, against the series' noise)`, [aDir], 0);
-if (SETS.has('aa-null')) await interleavedSet('aa-null', `A/A on the null back-end: ${JOBS} interleaved jobs, ${ROUNDS} rounds`, aDir, aDir, { engine: 'null' }, 0);
+if (SETS.has('aa-null')) await interleavedSet('aa-null', `A/A on the null back-end: ${JOBS} interleaved jobs, %R rounds`, aDir, aDir, { engine: 'null' }, 0);
 let how = 'not measured';
 if (volB && (SETS.has('power-interleaved') || SETS.has('power-runs'))) {
   const bDir = path.join(volB.mnt, 'aa');
@@ -295,12 +305,12 @@ if (volB && (SETS.has('power-interleaved') || SETS.has('power-runs'))) {
   const wiops = Math.round(THROTTLE * mean(iopsOf(probe, 'write')));
   how = throttle(d.proc.pid, devOf(volB.mnt), riops, wiops);
   console.error(`# throttled: ${how}`);
-  if (SETS.has('power-interleaved')) await interleavedSet('power-interleaved', `B throttled to ${THROTTLE} × its IOPS: ${JOBS} interleaved jobs A vs B, ${ROUNDS} rounds`, aDir, bDir, {}, -1);
+  if (SETS.has('power-interleaved')) await interleavedSet('power-interleaved', `B throttled to ${THROTTLE} × its IOPS: ${JOBS} interleaved jobs A vs B, %R rounds`, aDir, bDir, {}, -1);
   if (SETS.has('power-runs')) await runsSet('power-runs', `B throttled: ${RUNS} runs of each, A_i vs B_i (one run a side, against the series' noise)`, [aDir, bDir], -1);
 }
 
 console.log(`## bench/aa — ${new Date().toISOString()}, ${((Date.now() - t0) / 60000).toFixed(1)} min\n`);
-console.log(`custom RND4K Q1T1 read and write, ${o.size}, ${DURATION} s windows; ext4 on loop ${RAM ? 'on an image in /dev/shm (RAM)' : `(direct I/O) on an image under ${dir}`}; throttle: ${how}.`);
+console.log(`custom RND4K Q1T1 read and write, ${o.size}, ${WINDOW} s windows; ext4 on loop ${RAM ? 'on an image in /dev/shm (RAM)' : `(direct I/O) on an image under ${dir}`}; throttle: ${how}.`);
 console.log('A comparison is one test\'s IOPS between two runs; "significant" at p < 0.05. Old: Welch over each run\'s iterations (the verdict before);');
 console.log('new: the daemon\'s run-level verdict. Power counts only a significant difference in the right direction (B slower). Brackets: Wilson 95 % intervals');
 console.log('(the comparisons of one set share runs, so they are not independent: the intervals are optimistic).\n');

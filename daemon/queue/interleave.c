@@ -75,33 +75,37 @@ static void blame(struct job_run *jr, const struct job_run *x)
 			 x->s->target, was);
 }
 
-/* The side taking turn j (0 …) at test i of round r (from 1): A B … when
- * r − 1 + i is even, … B A when odd, so each side goes first as often as
- * last. */
-static size_t turn(const struct sides *sd, int r, size_t i, size_t j)
+size_t interleave_turn(size_t n, int r, size_t i, size_t j)
 {
-	return (r - 1 + i) % 2 ? sd->n - 1 - j : j;
+	return (r - 1 + i) % 2 ? n - 1 - j : j;
 }
 
-/* Round r: a fresh test file on every side (in the sides' order, so their
- * runs are numbered in it), then each test once on every side in turn,
- * then the files removed. */
+size_t interleave_maker(size_t n, int r, size_t j)
+{
+	return (j + (size_t)(r - 1)) % n;
+}
+
+/* Round r: a fresh test file on every side (side interleave_maker(n, r, j)
+ * j-th), then each test once on every side in turn, then the files
+ * removed. */
 static int one_round(struct sides *sd, const struct plan *p, int r)
 {
 	struct planrun_file *f[JOB_MAX_SIDES] = { 0 };
 	size_t j, k;
 	int rc = 0;
 
-	for (k = 0; k < sd->n && rc == 0; k++)
+	for (j = 0; j < sd->n && rc == 0; j++) {
+		k = interleave_maker(sd->n, r, j);
 		if ((rc = planrun_file_open(sd->jr[k], p, sd->warned[k], 0,
 					    &f[k])) < 0)
 			blame(sd->jr[0], sd->jr[k]);
+	}
 	job_tests_done(sd->jr[0], 0);
 	for (size_t i = 0; i < p->n && rc == 0; i++) {
 		if (i > 0 || r > 1)
 			rc = planrun_pause(sd->jr[0]);
 		for (j = 0; j < sd->n && rc == 0; j++) {
-			k = turn(sd, r, i, j);
+			k = interleave_turn(sd->n, r, i, j);
 			if ((rc = planrun_file_test(f[k], i, r, NULL)) < 0)
 				blame(sd->jr[0], sd->jr[k]);
 		}

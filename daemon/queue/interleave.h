@@ -15,6 +15,8 @@
 #ifndef STORBENCH_INTERLEAVE_H
 #define STORBENCH_INTERLEAVE_H
 
+#include <stddef.h>
+
 struct job_run;
 struct tgt_ops;
 
@@ -26,5 +28,20 @@ struct tgt_ops;
  * or a negative errno with jr->error (naming the target that failed).
  */
 int interleave_run(struct job_run *jr, const struct tgt_ops *def);
+
+/*
+ * The order of a round r (from 1) of n sides, so that no side holds a
+ * place of its own (the balance a paired test over rounds needs; bench/aa
+ * measures what it buys):
+ * - interleave_turn: the side taking turn j (0 … n − 1) at test i (from 0):
+ *   A B … when r − 1 + i is even, … B A when odd, so each side goes first
+ *   as often as last;
+ * - interleave_maker: the side whose test file is made j-th: the sides'
+ *   order rotated by r − 1 (round 1 in the sides' order, which numbers
+ *   their runs), so over n rounds each side's file is the newest once
+ *   (a device's cache favours the data written last).
+ */
+size_t interleave_turn(size_t n, int r, size_t i, size_t j);
+size_t interleave_maker(size_t n, int r, size_t j);
 
 #endif

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "archive/archive.h"
+#include "queue/interleave.h"
 
 static const struct metric mb = { "mb_s", "10^6 B/s", 1, "more",
 				  "less", "MB/s",     0 };
@@ -162,5 +163,45 @@ static void teardown(void)
 	ASSERT_EQ(rmdir(dir), 0);
 }
 
+/* The rounds' order is balanced: over 2 × n rounds of n sides, the ends
+ * go first equally often, and each side makes its file in each place
+ * equally often; round 1 makes the files in the sides' order (their runs are
+ * numbered in it), and every round is a permutation of the sides. */
+static void test_round_order_balanced(void)
+{
+	for (size_t n = 2; n <= 4; n++) {
+		int turn[4][4] = { { 0 } }, made[4][4] = { { 0 } };
+		for (int r = 1; r <= 2 * (int)n; r++) {
+			unsigned seen_t = 0, seen_m = 0;
+			for (size_t j = 0; j < n; j++) {
+				size_t t = interleave_turn(n, r, 0, j);
+				size_t m = interleave_maker(n, r, j);
+				ASSERT_TRUE(t < n && m < n);
+				seen_t |= 1u << t;
+				seen_m |= 1u << m;
+				turn[t][j == 0]++;
+				made[m][j]++;
+				if (r == 1)
+					ASSERT_EQ(m, j);
+			}
+			ASSERT_EQ(seen_t, (1u << n) - 1);
+			ASSERT_EQ(seen_m, (1u << n) - 1);
+		}
+		/* A B C / C B A: the first and the last side go first n
+		 * times each in 2 × n rounds, a middle one never */
+		for (size_t k = 0; k < n; k++) {
+			ASSERT_EQ(turn[k][1], k == 0 || k == n - 1 ? (int)n : 0);
+			for (size_t j = 0; j < n; j++)
+				ASSERT_EQ(made[k][j], 2);
+		}
+	}
+	/* two sides, two tests: round 1 A B then B A, round 2 the reverse */
+	ASSERT_EQ(interleave_turn(2, 1, 0, 0), 0);
+	ASSERT_EQ(interleave_turn(2, 1, 1, 0), 1);
+	ASSERT_EQ(interleave_turn(2, 2, 0, 0), 1);
+	ASSERT_EQ(interleave_maker(2, 2, 0), 1);
+}
+
 TEST_MAIN(setup, test_rounds_are_paired, test_runs_level,
-	  test_one_run_cannot_tell, test_mixed_keys_not_paired, teardown)
+	  test_one_run_cannot_tell, test_mixed_keys_not_paired,
+	  test_round_order_balanced, teardown)

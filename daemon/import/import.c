@@ -66,6 +66,33 @@ int import_number(const char *s, double *v, const char **end)
 	return 0;
 }
 
+int import_ms_us(const char *s, double *us, const char **end)
+{
+	const char *p = s + strspn(s, " \t"), *e, *x;
+	char buf[80];
+	long exp = 0;
+
+	if (import_number(s, us, &e) < 0)
+		return -1;
+	if (end)
+		*end = e;
+	/* the digits as printed with the exponent 3 higher: strtod rounds
+	 * the exact product once ("2.038" is 2038 µs, not 2037.9999…) */
+	x = p + strcspn(p, "eE");
+	if (x > e)
+		x = e;
+	if (x < e)
+		exp = strtol(x + 1, NULL, 10);
+	if (x - p > 64 || exp > 1000 || exp < -1000) {
+		*us *= 1e3; /* no tool prints such a number: the range
+			       check refuses it */
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%.*se%ld", (int)(x - p), p, exp + 3);
+	*us = strtod(buf, NULL);
+	return 0;
+}
+
 /* v as an error shows it: a whole number in full ("99999999999",
  * "4294967296"), else 6 significant digits ("1e-300", "0.5"). */
 static void show(char *buf, size_t len, double v)

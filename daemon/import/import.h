@@ -16,7 +16,9 @@
 #define IMPORT_MAX_TESTS 64
 #define IMPORT_MAX_WARN 4
 #define IMPORT_MAX_RUNS 16
-#define IMPORT_MAX_PCT 32 /* fio prints up to 20 levels, DiskSpd 14 */
+/* fio prints up to 20 levels; DiskSpd's text report 13 (with min and max
+ * beside them), its XML 106 (1 … 99, 99.9 … 99.9999999) */
+#define IMPORT_MAX_PCT 128
 
 struct import_test {
 	char name[96]; /* storbench's naming: "SEQ1M Q8T1", CDM 3's "4K QD32";
@@ -144,6 +146,11 @@ int import_in_range(enum import_field f, double v);
  */
 int import_number(const char *s, double *v, const char **end);
 
+/* import_number of a latency printed in ms, into *us in µs as printed
+ * ("2.038" is 2038 exactly, not 2.038 × 1000 in binary): 0, or -1 as
+ * import_number. */
+int import_ms_us(const char *s, double *us, const char **end);
+
 /*
  * import_number, then checked against f's range: 0, or -EINVAL with err
  * "line N: FIELD V out of range (LO … HI)" (N omitted when line is 0) and
@@ -203,6 +210,40 @@ int import_diskspd_runs(const char *buf, size_t len, struct import_runs *out,
 /* Is buf a DiskSpd result (XML's <Results>, the tool's name, or its text
  * report's "Input parameters:" with a "Write IO" table)? */
 int import_diskspd_sniff(const char *buf, size_t len);
+
+/*
+ * DiskSpd's latency percentiles (-L), a table of rows the XML and the text
+ * report share (import_diskspd_lat.c): each row a level and a value per
+ * column (Read, Write, Total), levels ascending as DiskSpd prints them.
+ */
+struct import_dspd_lat {
+	size_t n;
+	struct import_dspd_row {
+		double level; /* 0: min, 100: max, else the percentile */
+		double us[3]; /* Read, Write, Total; < 0: "N/A" or absent */
+		int line;
+	} row[IMPORT_MAX_PCT + 2];
+};
+/* The level of a text report's row name ("min", "25th", "3-nines", "max":
+ * 0, 25, 99.9, 100) into *level: 0, or -1 for a name DiskSpd does not
+ * print. */
+int import_dspd_level(const char *name, double *level);
+/*
+ * Appends a row (us as import_dspd_row's, µs) named name (for errors:
+ * "3-nines", "<Percentile>99.9") at line to l: 0, or -EINVAL with err
+ * naming the line and the row when its level is not above the row
+ * before's, a column's value is below the one before (DiskSpd prints them
+ * ascending), or the table has more rows than a DiskSpd table.
+ */
+int import_dspd_row_add(struct import_dspd_lat *l, double level,
+			const double us[3], int line, const char *name,
+			char *err, size_t err_len, int *line_out);
+/* Column col of l (0 Read, 1 Write, 2 Total) into t as the file states it:
+ * min and max (levels 0 and 100), the percentiles at their levels, of
+ * "lat" (DiskSpd times the whole I/O). A row without a value in col
+ * gives nothing. */
+void import_dspd_lat_put(const struct import_dspd_lat *l, int col,
+			 struct import_test *t);
 
 /* storbench's name of a DiskSpd test from t's block size, queue depth and
  * threads into t->name: "RND4K Q32T2 W50" (a mix names its write share),

@@ -8,7 +8,17 @@
  * results (<TimeSpan><Thread><Target>) count bytes and I/Os per thread and
  * direction over <TestTimeSeconds>, with each thread's mean latency. A test
  * per target and direction: MB/s and IOPS are the threads' sums over the
- * measured time, the mean latency their I/O-weighted mean.
+ * measured time, the mean latency their I/O-weighted mean; its bytes and
+ * I/Os are the threads' <ReadBytes>/<ReadCount> (or Write…) summed, its
+ * time <TestTimeSeconds>.
+ *
+ * With -L the timespan's <Latency> holds the percentiles of all its I/Os
+ * (a <Bucket> per <Percentile>: 0 the minimum, 1 … 99, 99.9 …
+ * 99.9999999, 100 the maximum; import_diskspd_lat.c), a column per
+ * direction. They describe a test only when its target is the only one
+ * the results hold: then the read test takes <ReadMilliseconds>, the write
+ * test <WriteMilliseconds>. With several targets no test gets them (the
+ * file has no per-target table).
  */
 #include "import.h"
 
@@ -50,13 +60,13 @@ static int line_of(xmlNode *n, const char *name)
 }
 
 /*
- * The number in n's child name times scale (1e3: ms to µs), checked as
- * field f, into *v: 0, or -EINVAL with err naming the field, the element
- * and its line. A missing child is 0 when optional, else an error.
+ * The number in n's child name (with ms: milliseconds, into µs as printed,
+ * import_ms_us), checked as field f, into *v: 0, or -EINVAL with err
+ * naming the field, the element and its line. A missing child is 0 when
+ * optional, else an error.
  */
-static int number(xmlNode *n, const char *name, enum import_field f,
-		  double scale, int optional, double *v, char *err,
-		  size_t err_len, int *line)
+static int number(xmlNode *n, const char *name, enum import_field f, int ms,
+		  int optional, double *v, char *err, size_t err_len, int *line)
 {
 	char buf[64], why[200];
 	int at = line_of(n, name);
@@ -65,7 +75,8 @@ static int number(xmlNode *n, const char *name, enum import_field f,
 	if (!child(n, name) && optional)
 		return 0;
 	text(n, name, buf, sizeof(buf));
-	if (import_number(buf, v, NULL) < 0 ||
+	if ((ms ? import_ms_us(buf, v, NULL) : import_number(buf, v, NULL)) <
+		    0 ||
 	    /* DiskSpd prints its counts as whole numbers */
 	    ((f == IMPORT_COUNT || f == IMPORT_BYTES) &&
 	     buf[strspn(buf, " \t\r\n-0123456789")])) {
@@ -77,11 +88,49 @@ static int number(xmlNode *n, const char *name, enum import_field f,
 		*line = at;
 		return -EINVAL;
 	}
-	*v *= scale;
 	if (import_check(f, *v, at, why, sizeof(why), line) == 0)
 		return 0;
 	snprintf(err, err_len, "%s (<%s>)", why, name);
 	return -EINVAL;
+}
+
+/* The timespan's <Latency> table (ts: the results' <TimeSpan>) into l:
+ * 0 (none without -L), or -EINVAL with err naming the element and line. */
+static int latency_table(xmlNode *ts, struct import_dspd_lat *l, char *err,
+			 size_t err_len, int *line)
+{
+	static const char *const col[] = { "ReadMilliseconds",
+					   "WriteMilliseconds",
+					   "TotalMilliseconds" };
+	xmlNode *lat = child(ts, "Latency");
+	int rc = 0;
+
+	l->n = 0;
+	for (xmlNode *b = lat ? lat->children : NULL; b && rc == 0;
+	     b = b->next) {
+		double level, us[3];
+		char name[48], pb[24];
+		if (b->type != XML_ELEMENT_NODE ||
+		    strcmp((const char *)b->name, "Bucket"))
+			continue;
+		if ((rc = number(b, "Percentile", IMPORT_PERCENT, 0, 0, &level,
+				 err, err_len, line)) < 0)
+			break;
+		for (int c = 0; c < 3 && rc == 0; c++) {
+			us[c] = -1; /* DiskSpd leaves out a direction without
+				       I/Os */
+			if (child(b, col[c]))
+				rc = number(b, col[c], IMPORT_LAT_US, 1, 0,
+					    &us[c], err, err_len, line);
+		}
+		snprintf(name, sizeof(name), "<Percentile>%s",
+			 text(b, "Percentile", pb, sizeof(pb)));
+		if (rc == 0)
+			rc = import_dspd_row_add(l, level, us,
+						 line_of(b, "Percentile"), name,
+						 err, err_len, line);
+	}
+	return rc;
 }
 
 struct acc {
@@ -147,7 +196,8 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
 	xmlDoc *doc;
 	xmlNode *root, *sys, *prof, *pts, *ts, *n;
 	struct acc acc[16];
-	size_t nacc = 0;
+	struct import_dspd_lat pct;
+	size_t nacc = 0, others = 0; /* result targets not in the profile */
 	double secs, v, pool = 0, said = 0, ts_qd = 0;
 	char tb[256];
 	int rc = 0, elements = 0, secs_line;
@@ -197,12 +247,12 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
 	   (the pool's <RequestCount> with -O) */
 	pts = child(child(child(root, "Profile"), "TimeSpans"), "TimeSpan");
 	prof = child(pts, "Targets");
-	if ((rc = number(pts, "ThreadCount", IMPORT_COUNT, 1, 1, &pool, err,
+	if ((rc = number(pts, "ThreadCount", IMPORT_COUNT, 0, 1, &pool, err,
 			 err_len, line)) < 0 ||
 	    (pool > 0 && (rc = import_check(IMPORT_THREADS, pool,
 					    line_of(pts, "ThreadCount"), err,
 					    err_len, line)) < 0) ||
-	    (rc = number(pts, "RequestCount", IMPORT_COUNT, 1, 1, &ts_qd, err,
+	    (rc = number(pts, "RequestCount", IMPORT_COUNT, 0, 1, &ts_qd, err,
 			 err_len, line)) < 0)
 		goto out;
 	for (n = prof ? prof->children : NULL; n; n = n->next) {
@@ -216,36 +266,38 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
 		memset(a, 0, sizeof(*a));
 		text(n, "Path", a->path, sizeof(a->path));
 		a->random = child(n, "Random") != NULL;
-		if ((rc = number(n, "BlockSize", IMPORT_BLOCK_SIZE, 1, 0, &v,
+		if ((rc = number(n, "BlockSize", IMPORT_BLOCK_SIZE, 0, 0, &v,
 				 err, err_len, line)) < 0)
 			goto out;
 		a->bs = (uint64_t)v;
-		if ((rc = number(n, "WriteRatio", IMPORT_PERCENT, 1, 1, &v, err,
+		if ((rc = number(n, "WriteRatio", IMPORT_PERCENT, 0, 1, &v, err,
 				 err_len, line)) < 0)
 			goto out;
 		a->write_ratio = (int)v;
 		/* with -F and -O a target's <RequestCount> is 0: the pool's */
-		if ((rc = number(n, "RequestCount", IMPORT_COUNT, 1, 0, &v, err,
+		if ((rc = number(n, "RequestCount", IMPORT_COUNT, 0, 0, &v, err,
 				 err_len, line)) < 0 ||
 		    (rc = import_check(IMPORT_QD, v > 0 ? v : ts_qd,
 				       (int)xmlGetLineNo(n), err, err_len,
 				       line)) < 0)
 			goto out;
 		a->qd = (int)(v > 0 ? v : ts_qd);
-		if ((rc = number(n, "ThreadsPerFile", IMPORT_THREADS, 1, 1, &v,
+		if ((rc = number(n, "ThreadsPerFile", IMPORT_THREADS, 0, 1, &v,
 				 err, err_len, line)) < 0)
 			goto out;
 		a->per_file = child(n, "ThreadsPerFile") ? (int)v : 1;
 	}
-	if ((rc = number(ts, "TestTimeSeconds", IMPORT_SECONDS, 1, 0, &secs,
+	if ((rc = number(ts, "TestTimeSeconds", IMPORT_SECONDS, 0, 0, &secs,
 			 err, err_len, line)) < 0 ||
-	    (rc = number(ts, "ThreadCount", IMPORT_COUNT, 1, 1, &said, err,
+	    (rc = number(ts, "ThreadCount", IMPORT_COUNT, 0, 1, &said, err,
 			 err_len, line)) < 0 ||
 	    (said > 0 && (rc = import_check(IMPORT_THREADS, said,
 					    line_of(ts, "ThreadCount"), err,
 					    err_len, line)) < 0))
 		goto out;
 	secs_line = (int)xmlGetLineNo(child(ts, "TestTimeSeconds"));
+	if ((rc = latency_table(ts, &pct, err, err_len, line)) < 0)
+		goto out;
 	if (nacc == 0) {
 		snprintf(err, err_len, "DiskSpd XML without targets");
 		rc = -EINVAL;
@@ -268,8 +320,10 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
 			text(t, "Path", tb, sizeof(tb));
 			for (k = 0; k < nacc && strcmp(acc[k].path, tb); k++)
 				;
-			if (k == nacc)
+			if (k == nacc) {
+				others++;
 				continue;
+			}
 			acc[k].threads++;
 			for (int d = 0; d < 2; d++) {
 				const char *lat =
@@ -278,13 +332,13 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
 				double c, b, us;
 				if ((rc = number(t,
 						 d ? "WriteCount" : "ReadCount",
-						 IMPORT_COUNT, 1, 0, &c, err,
+						 IMPORT_COUNT, 0, 0, &c, err,
 						 err_len, line)) < 0 ||
 				    (rc = number(t,
 						 d ? "WriteBytes" : "ReadBytes",
-						 IMPORT_BYTES, 1, 0, &b, err,
+						 IMPORT_BYTES, 0, 0, &b, err,
 						 err_len, line)) < 0 ||
-				    (rc = number(t, lat, IMPORT_LAT_US, 1e3, 1,
+				    (rc = number(t, lat, IMPORT_LAT_US, 1, 1,
 						 &us, err, err_len, line)) < 0)
 					goto out;
 				/* every I/O is a block, as DiskSpd counts */
@@ -334,6 +388,14 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
 				acc[k].lat_sum_us[d] >= 0
 					? acc[k].lat_sum_us[d] / acc[k].count[d]
 					: -1;
+			t->bytes = (uint64_t)acc[k].bytes[d];
+			t->ios = (uint64_t)acc[k].count[d];
+			t->seconds = secs;
+			t->has = IMPORT_HAS_BYTES | IMPORT_HAS_IOS |
+				 IMPORT_HAS_SECONDS;
+			/* the timespan's table is this target's alone */
+			if (nacc == 1 && others == 0)
+				import_dspd_lat_put(&pct, d, t);
 			import_diskspd_name(t, acc[k].random,
 					    acc[k].write_ratio,
 					    nacc > 1 ? acc[k].path : NULL);

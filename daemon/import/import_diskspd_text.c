@@ -8,9 +8,18 @@
  * and the Total IO, Read IO and Write IO tables: a row per thread and
  * target ("     0 | bytes | I/Os | MiB/s | I/O per s [| AvgLat] …"), then
  * the "total:" row. A test per direction is read from the Read IO and
- * Write IO total rows. A new "Command Line:", or a second "Input
+ * Write IO total rows: its bytes and I/Os as they state them, its time
+ * the "actual test time". A new "Command Line:", or a second "Input
  * parameters:", starts the next report; text around reports (a user's
- * notes, the shell prompt, the latency percentiles) is passed over.
+ * notes, the shell prompt) is passed over.
+ *
+ * With -L the latency percentiles follow: a "%-ile | Read (ms) | Write
+ * (ms) | Total (ms)" table per target headed by its path (only with
+ * several targets), then one of all I/Os headed "total:" (2.0.x: that one
+ * alone, without a heading). Only the table of all I/Os describes the
+ * tests (each is all targets' I/Os of its direction): the read test takes
+ * its Read column, the write test its Write column (import_diskspd_lat.c).
+ * Every table's numbers are checked all the same.
  *
  * Threads: DiskSpd runs -t<n> threads per target (each report's
  * "threads per file:") or, with -F<n>, a pool of n threads for all
@@ -46,6 +55,11 @@ struct rep {
 	int section;	     /* 0 read, 1 write, 2 total, -1 none */
 	double secs;
 	int secs_line;
+	int ts_first;	 /* the timespan's first test */
+	int in_lat;	 /* in a "%-ile" table: 1, or 2 when it is all
+			    I/Os' (the tests') */
+	int heads_total; /* the line before was "total:" or blank */
+	struct import_dspd_lat lat;
 	double rw_lat_us[IMPORT_MAX_TESTS];
 	double rw_ios[IMPORT_MAX_TESTS], rw_bytes[IMPORT_MAX_TESTS];
 	int rw_write[IMPORT_MAX_TESTS];
@@ -107,17 +121,16 @@ static int command_line(struct rep *p, const char *s, int line, char *err,
 	return rc;
 }
 
-/* A latency in ms at s, into *us. */
-static int ms_at(const char *s, double *us, int line, char *err, size_t err_len,
-		 int *line_out)
+/* A latency in ms at s, into *us (µs), *end past it (end may be NULL). */
+static int ms_at(const char *s, double *us, const char **end, int line,
+		 char *err, size_t err_len, int *line_out)
 {
-	if (import_number(s, us, NULL) < 0) {
+	if (import_ms_us(s, us, end) < 0) {
 		snprintf(err, err_len, "line %d: latency (ms): not a number",
 			 line);
 		*line_out = line;
 		return -EINVAL;
 	}
-	*us *= 1e3;
 	return import_check(IMPORT_LAT_US, *us, line, err, err_len, line_out);
 }
 
@@ -139,8 +152,8 @@ static int total_row(struct rep *p, const char *s, int line, char *err,
 			     err, err_len, line_out)) < 0 ||
 	    (rc = import_num(e + strspn(e, " |"), IMPORT_IOPS, &iops, &e, line,
 			     err, err_len, line_out)) < 0 ||
-	    (p->has_lat && (rc = ms_at(e + strspn(e, " |"), &lat, line, err,
-				       err_len, line_out)) < 0))
+	    (p->has_lat && (rc = ms_at(e + strspn(e, " |"), &lat, NULL, line,
+				       err, err_len, line_out)) < 0))
 		return rc;
 	if (ios > 0 && r->n < IMPORT_MAX_TESTS) {
 		struct import_test *t = &r->t[r->n];
@@ -154,6 +167,59 @@ static int total_row(struct rep *p, const char *s, int line, char *err,
 		t->mb_s = bytes / 1e6; /* over the test time: finish() */
 	}
 	return 0;
+}
+
+/* A row of a "%-ile" table ("min |  N/A |  0.015 |  0.015": its name, then
+ * Read, Write and Total in ms or "N/A") into p->lat. */
+static int lat_row(struct rep *p, const char *s, int line, char *err,
+		   size_t err_len, int *line_out)
+{
+	size_t n = strcspn(s, " |");
+	char name[16];
+	const char *q = s + n;
+	double level, us[3];
+	int rc;
+
+	snprintf(name, sizeof(name), "%.*s", (int)(n < 15 ? n : 15), s);
+	if (n > 15 || import_dspd_level(name, &level) < 0) {
+		snprintf(err, err_len,
+			 "line %d: not a latency percentile row DiskSpd "
+			 "prints (min, 25th … 99th, 3-nines … 9-nines, max)",
+			 line);
+		*line_out = line;
+		return -EINVAL;
+	}
+	for (int c = 0; c < 3; c++) {
+		q += strspn(q, " \t");
+		if (*q != '|')
+			break;
+		q += 1 + strspn(q + 1, " \t");
+		us[c] = -1;
+		if (strncmp(q, "N/A", 3) == 0)
+			q += 3;
+		else if ((rc = ms_at(q, &us[c], &q, line, err, err_len,
+				     line_out)) < 0)
+			return rc;
+		if (c == 2 && !q[strspn(q, " \t")])
+			return import_dspd_row_add(&p->lat, level, us, line,
+						   name, err, err_len,
+						   line_out);
+	}
+	snprintf(err, err_len,
+		 "line %d: latency percentile row %s: not Read | Write | "
+		 "Total",
+		 line, name);
+	*line_out = line;
+	return -EINVAL;
+}
+
+/* Ends the "%-ile" table p is in: the table of all I/Os (not a target's)
+ * goes to the timespan's tests, each the column of its direction. */
+static void lat_end(struct rep *p)
+{
+	for (int i = p->ts_first; p->in_lat == 2 && i < (int)p->r->n; i++)
+		import_dspd_lat_put(&p->lat, p->rw_write[i], &p->r->t[i]);
+	p->in_lat = 0;
 }
 
 /*
@@ -245,6 +311,7 @@ static int finish(struct import_runs *out, struct rep *p, char *err,
 
 	if (!r)
 		return 0;
+	lat_end(p);
 	if (r->n == 0) {
 		out->n--; /* the last run of out */
 		goto out;
@@ -283,6 +350,11 @@ static int finish(struct import_runs *out, struct rep *p, char *err,
 			goto out;
 		t->mb_s /= p->secs;
 		t->lat_mean_us = p->rw_lat_us[i];
+		t->bytes = (uint64_t)p->rw_bytes[i];
+		t->ios = (uint64_t)p->rw_ios[i];
+		t->seconds = p->secs;
+		t->has |=
+			IMPORT_HAS_BYTES | IMPORT_HAS_IOS | IMPORT_HAS_SECONDS;
 		t->block_size = p->bs;
 		t->queue_depth = p->qd;
 		t->threads = threads;
@@ -406,7 +478,20 @@ static int report_line(struct import_runs *out, struct rep *p, const char *s,
 			p->in_params = 0;
 		return 0;
 	}
+	if (p->in_lat) {
+		if (s[0] == '-') /* the rule under the heading */
+			return 0;
+		if (strchr(s, '|'))
+			return lat_row(p, s, at, err, err_len, line);
+		lat_end(p);
+	}
+	if (strncmp(s, "%-ile |", 7) == 0) {
+		p->lat.n = 0;
+		p->in_lat = p->heads_total ? 2 : 1;
+		return 0;
+	}
 	if (strncmp(s, "actual test time:", 17) == 0) {
+		p->ts_first = (int)p->r->n;
 		p->secs_line = at;
 		return import_num(s + 17, IMPORT_SECONDS, &p->secs, NULL, at,
 				  err, err_len, line);
@@ -466,6 +551,7 @@ int import_diskspd_text(const char *buf, size_t len, struct import_runs *out,
 			s += 3 + strspn(s + 3, " \t\r");
 		s[strcspn(s, "\r")] = '\0';
 		rc = report_line(out, &p, s, at, err, err_len, line);
+		p.heads_total = !s[0] || strcmp(s, "total:") == 0;
 	}
 	if (rc == 0)
 		rc = finish(out, &p, err, err_len, line);

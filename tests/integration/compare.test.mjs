@@ -2,13 +2,16 @@
 // directories: an interleaved two-directory job end to end (its runs, its
 // rounds in alternating order on fresh test files, the paired verdict), the
 // refusals of compare_with, a single run a side that cannot tell, an A/A
-// series in the archive that lets it tell, and a like-for-like warning.
+// series in the archive that lets it tell, a like-for-like warning, and an
+// imported DiskSpd run against a native one on p99 latency (each side's
+// p99 as it states or measured it, none made up where a side has none).
 //
 //   STORBENCH_BIN=build/storbench STORBENCH_OUT=build/test-out node tests/integration/compare.test.mjs
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
 
 const bin = process.env.STORBENCH_BIN;
@@ -158,4 +161,45 @@ test('sides that differ in something not asked for are warned of, with both valu
   assert.equal(bad.status, 400);
   assert.equal(bad.json.field, 'group_by');
   assert.match(bad.json.detail, /write_cache, direct, size, engine, version/);
+});
+
+test('an imported DiskSpd run against a native run: p99 on both sides, none made up', async () => {
+  // DiskSpd -w50 -b4K -r -o32 -F2 -L on an HDD (2.0.x text): its read
+  // test's p99 is the "99th" row's Read column, 1150.540 ms
+  const F2 = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'import', 'diskspd',
+    'diskspd-2.0.x-text-F2-mix50-cp1251-wrapped-cmdline.txt');
+  const octets = { headers: { 'Content-Type': 'application/octet-stream' } };
+  const imp = await api(d.url, 'POST', '/api/v1/import', fs.readFileSync(F2), octets);
+  assert.equal(imp.status, 201, imp.text);
+  // the same shape here: storbench runs a mix as one test ("mix"), the
+  // import one per direction, so its read share meets a read test of that
+  // shape, named as the import names it
+  const native = await run(job({ target: dirA, iterations: 2,
+    tests: [{ name: 'RND4K Q32T2 W50', pattern: 'random', block_size: '4KiB', queue_depth: 32, threads: 2, read_pct: 100 }] }));
+  const nat = (await api(d.url, 'GET', `/api/v1/runs/${native.run_id}`)).json;
+  const measured = nat.tests[0].iterations.map((it) => it.latency_us.p99);
+  assert.equal(measured.length, 2);
+  assert.ok(measured.every((v) => v > 0), JSON.stringify(measured));
+  const p99Of = (c, rw) => c.tests.find((t) => t.test === 'RND4K Q32T2 W50' && t.rw === rw)
+    .metrics.find((m) => m.metric === 'lat_p99_us');
+  const c = (await api(d.url, 'GET', `/api/v1/compare?runs=${imp.json.id},${native.run_id}`)).json;
+  const p99 = p99Of(c, 'read');
+  assert.deepEqual(p99.sides[0], { n: 1, mean: 1150540, sd: null }, 'the file\'s p99, one value');
+  assert.equal(p99.sides[1].n, 2);
+  assert.ok(Math.abs(p99.sides[1].mean - (measured[0] + measured[1]) / 2) < 1e-6 * p99.sides[1].mean, 'the native iterations\' p99');
+  assert.deepEqual(c.tests.find((t) => t.rw === 'read').not_like_for_like, [null, null]);
+  // the import's write test has no native counterpart: listed, nothing on that side
+  assert.deepEqual(p99Of(c, 'write').sides, [{ n: 1, mean: 1010959, sd: null }, null]);
+  // the same file without its -L table: no p99 on that side, not one made
+  // from the mean
+  const text = fs.readFileSync(F2).toString('latin1');
+  const bare = text.slice(0, text.indexOf('  %-ile')) + text.slice(text.indexOf('\n', text.indexOf('    max |')) + 1);
+  assert.ok(bare.length < text.length && !bare.includes('3-nines'));
+  const noL = await api(d.url, 'POST', '/api/v1/import', Buffer.from(bare, 'latin1'), octets);
+  assert.equal(noL.status, 201, noL.text);
+  const c2 = (await api(d.url, 'GET', `/api/v1/compare?runs=${noL.json.id},${native.run_id}`)).json;
+  assert.equal(p99Of(c2, 'read').sides[0], null);
+  assert.equal(p99Of(c2, 'read').sides[1].n, 2);
+  const mean = c2.tests.find((t) => t.rw === 'read').metrics.find((m) => m.metric === 'lat_mean_us');
+  assert.deepEqual(mean.sides[0], { n: 1, mean: 363914, sd: null }, 'the mean stays');
 });

@@ -124,15 +124,15 @@ export function runCommand(cmd, args, { env, timeoutMs = 120000 } = {}) {
 
 /**
  * One HTTP request to the daemon.
- * body: an object/array is sent as JSON; a string is sent as is (for malformed-JSON tests);
- * undefined sends no body.
+ * body: an object/array is sent as JSON; a string or a Buffer is sent as is (for malformed-JSON
+ * tests, a file to import: pass its Content-Type); undefined sends no body.
  * @returns {Promise<{status: number, headers: Headers, json: any, text: string}>}
  * json is null when the body is empty or not JSON.
  */
 export async function api(url, method, path, body, { headers = {}, timeoutMs = 10000 } = {}) {
   const init = { method, headers: { ...headers }, signal: AbortSignal.timeout(timeoutMs) };
   if (body !== undefined) {
-    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    init.body = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
     if (!Object.keys(init.headers).some((h) => h.toLowerCase() === 'content-type')) {
       init.headers['Content-Type'] = 'application/json';
     }
@@ -161,4 +161,19 @@ export async function waitJob(url, id, timeoutMs = 120000, intervalMs = 250) {
     await sleep(intervalMs);
   }
   throw new Error(`job ${id} still ${job?.state} after ${timeoutMs} ms (progress ${JSON.stringify(job?.progress)})`);
+}
+
+/**
+ * GET /api/v1/runs/{id}?format=csv, a row an object keyed by the header's
+ * columns (values as the CSV writes them: '' for null). For runs whose
+ * fields hold no comma or quote (test names as storbench and the importers
+ * make them).
+ * @returns {Promise<object[]>}
+ */
+export async function runCsv(url, id) {
+  const r = await api(url, 'GET', `/api/v1/runs/${id}?format=csv`);
+  if (r.status !== 200) throw new Error(`GET /api/v1/runs/${id}?format=csv answered ${r.status}: ${r.text}`);
+  const [head, ...rows] = r.text.split(/\r?\n/).filter((l) => l.length);
+  const cols = head.split(',');
+  return rows.map((l) => Object.fromEntries(l.split(',').map((v, k) => [cols[k], v])));
 }

@@ -190,7 +190,8 @@ static void test_round_order_balanced(void)
 		/* A B C / C B A: the first and the last side go first n
 		 * times each in 2 × n rounds, a middle one never */
 		for (size_t k = 0; k < n; k++) {
-			ASSERT_EQ(turn[k][1], k == 0 || k == n - 1 ? (int)n : 0);
+			ASSERT_EQ(turn[k][1],
+				  k == 0 || k == n - 1 ? (int)n : 0);
 			for (size_t j = 0; j < n; j++)
 				ASSERT_EQ(made[k][j], 2);
 		}

@@ -329,6 +329,7 @@ test('DiskSpd targets: the whole path, never cut; a path too long is refused', f
   assert.equal((await getRun(lr.json.id)).probe.device, long);
   const at = lineOf(f2, 'path:');
   await refused(f2.replace('C:\\testfile.foo', `D:\\${'x'.repeat(800)}`), new RegExp(`^body: line ${at}: path: `));
+  await refused(f2.replace('C:\\testfile.foo', 'E:\\disk\xf3pd.dat'), new RegExp(`^body: line ${at}: path: not UTF-8$`));
   const x = fs.readFileSync(xmlFile, 'utf8');
   const xat = lineOf(x, '<Path>');
   await refused(x.replace(/<Path>[^<]*<\/Path>/g, `<Path>E:\\${'x'.repeat(800)}</Path>`), new RegExp(`^body: line ${xat}: Path: `));

@@ -64,17 +64,23 @@ struct import_test {
  * ascending and each once: 0, or -ENOSPC (IMPORT_MAX_PCT of them). */
 int import_pct_add(struct import_test *t, double level, double us);
 
+/* Room for a target path: Windows' 260 characters, 3 bytes each in UTF-8. */
+#define IMPORT_TARGET_LEN 784
+
 struct import_run {
 	char tool[32];	  /* "CrystalDiskMark" */
 	char version[32]; /* "8.0.4" */
 	char date[32];	  /* "2024-01-06T05:41:48" (the tool's local time) */
 	char os[192];
-	char comment[256];  /* the free-form comment line, as written */
-	char host[128];	    /* the machine, when the file names it */
-	char label[64];	    /* a label the file gives ("" for none): fio
-			       --client's host, "all-clients" for their sum */
-	char profile[32];   /* "Default", "Peak", … when the file says */
-	char drive[16];	    /* "C:" */
+	char comment[256]; /* the free-form comment line, as written */
+	char host[128];	   /* the machine, when the file names it */
+	char label[64];	   /* a label the file gives ("" for none): fio
+			      --client's host, "all-clients" for their sum */
+	char profile[32];  /* "Default", "Peak", … when the file says */
+	char drive[16];	   /* "C:" */
+	/* what was tested as the file names it, whole: DiskSpd's target path
+	   (a Windows path, 260 characters, in UTF-8); "" for none */
+	char target[IMPORT_TARGET_LEN];
 	uint64_t test_size; /* bytes per test file */
 	int iterations;	    /* the "(x5)": each number is the best of these */
 	/* read from the comment where recognisable, else "" / 0 */

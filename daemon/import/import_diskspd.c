@@ -59,6 +59,25 @@ static int line_of(xmlNode *n, const char *name)
 	return c ? (int)xmlGetLineNo(c) : n ? (int)xmlGetLineNo(n) : 0;
 }
 
+/* n's <Path>, whole, into buf (IMPORT_TARGET_LEN bytes): 0, or -EINVAL
+ * naming its line when it does not fit (never cut). */
+static int path_of(xmlNode *n, char *buf, char *err, size_t err_len, int *line)
+{
+	xmlNode *c = child(n, "Path");
+	xmlChar *t = c ? xmlNodeGetContent(c) : NULL;
+	int len = snprintf(buf, IMPORT_TARGET_LEN, "%s",
+			   t ? (const char *)t : "");
+
+	xmlFree(t);
+	if (len < IMPORT_TARGET_LEN)
+		return 0;
+	*line = line_of(n, "Path");
+	snprintf(err, err_len,
+		 "line %d: Path: %d bytes, longer than a Windows path (%d)",
+		 *line, len, IMPORT_TARGET_LEN - 1);
+	return -EINVAL;
+}
+
 /*
  * The number in n's child name (with ms: milliseconds, into µs as printed,
  * import_ms_us), checked as field f, into *v: 0, or -EINVAL with err
@@ -134,7 +153,7 @@ static int latency_table(xmlNode *ts, struct import_dspd_lat *l, char *err,
 }
 
 struct acc {
-	char path[256];
+	char path[IMPORT_TARGET_LEN];
 	double bytes[2], count[2], lat_sum_us[2];
 	uint64_t bs;
 	int random, write_ratio, qd, per_file, threads;
@@ -199,7 +218,7 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
 	struct import_dspd_lat pct;
 	size_t nacc = 0, others = 0; /* result targets not in the profile */
 	double secs, v, pool = 0, said = 0, ts_qd = 0;
-	char tb[256];
+	char tb[IMPORT_TARGET_LEN];
 	int rc = 0, elements = 0, secs_line;
 
 	memset(r, 0, sizeof(*r));
@@ -264,7 +283,8 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
 			break;
 		a = &acc[nacc++];
 		memset(a, 0, sizeof(*a));
-		text(n, "Path", a->path, sizeof(a->path));
+		if ((rc = path_of(n, a->path, err, err_len, line)) < 0)
+			goto out;
 		a->random = child(n, "Random") != NULL;
 		if ((rc = number(n, "BlockSize", IMPORT_BLOCK_SIZE, 0, 0, &v,
 				 err, err_len, line)) < 0)
@@ -317,7 +337,8 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
 			if (t->type != XML_ELEMENT_NODE ||
 			    strcmp((const char *)t->name, "Target"))
 				continue;
-			text(t, "Path", tb, sizeof(tb));
+			if ((rc = path_of(t, tb, err, err_len, line)) < 0)
+				goto out;
 			for (k = 0; k < nacc && strcmp(acc[k].path, tb); k++)
 				;
 			if (k == nacc) {
@@ -399,8 +420,8 @@ int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,
 			import_diskspd_name(t, acc[k].random,
 					    acc[k].write_ratio,
 					    nacc > 1 ? acc[k].path : NULL);
-			if (!r->drive[0])
-				snprintf(r->drive, sizeof(r->drive), "%.15s",
+			if (!r->target[0])
+				snprintf(r->target, sizeof(r->target), "%s",
 					 acc[k].path);
 			if ((rc = import_check(IMPORT_MB_S, t->mb_s, t->line,
 					       err, err_len, line)) == 0)

@@ -33,6 +33,7 @@
 #include "import.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,8 @@ struct rep {
 	int table;	     /* the thread table: highest row + 1 */
 	int has_lat;	     /* the tables have an AvgLat column */
 	int section;	     /* 0 read, 1 write, 2 total, -1 none */
+	int done;	     /* bit of each section whose "total:" row came */
+	int last;	     /* the line read last */
 	double secs;
 	int secs_line;
 	int ts_first;	 /* the timespan's first test */
@@ -316,6 +319,17 @@ static int finish(struct import_runs *out, struct rep *p, char *err,
 		out->n--; /* the last run of out */
 		goto out;
 	}
+	if (p->secs_line && p->done != 7) {
+		static const char *const sec[] = { "Read", "Write", "Total" };
+		int k = !(p->done & 4) ? 2 : !(p->done & 1) ? 0 : 1;
+		snprintf(err, err_len,
+			 "line %d: the report stops here, before the %s IO "
+			 "table's \"total:\" row: cut short",
+			 p->last, sec[k]);
+		*line = p->last;
+		rc = -EINVAL;
+		goto out;
+	}
 	if (p->secs_line == 0) {
 		snprintf(err, err_len,
 			 "line %d: a DiskSpd report without \"actual test "
@@ -395,6 +409,42 @@ static int start(struct import_runs *out, struct rep *p, int at, char *err,
 	return 0;
 }
 
+/* The path of "path: 'D:\x\diskspd.dat'" (quoted or not), whole, as
+ * r's target: 0, or -EINVAL naming line when it is longer than a Windows
+ * path (never cut). */
+static int target(struct import_run *r, const char *s, int line, char *err,
+		  size_t err_len, int *line_out)
+{
+	size_t n;
+
+	s += strspn(s, " \t");
+	n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n >= 2 && s[0] == '\'' && s[n - 1] == '\'') {
+		s++;
+		n -= 2;
+	}
+	if (n >= sizeof(r->target)) {
+		snprintf(err, err_len,
+			 "line %d: path: %zu bytes, longer than a Windows "
+			 "path (%zu)",
+			 line, n, sizeof(r->target) - 1);
+		*line_out = line;
+		return -EINVAL;
+	}
+	json_t *j = json_stringn(s, n); /* NULL: not UTF-8 */
+	if (!j) {
+		snprintf(err, err_len, "line %d: path: not UTF-8", line);
+		*line_out = line;
+		return -EINVAL;
+	}
+	json_decref(j);
+	memcpy(r->target, s, n);
+	r->target[n] = '\0';
+	return 0;
+}
+
 /* The date of "start time: 2023/08/04 12:31:07 UTC" into r->date. */
 static void start_time(struct import_run *r, const char *s)
 {
@@ -432,10 +482,9 @@ static int report_line(struct import_runs *out, struct rep *p, const char *s,
 	if (p->in_params) {
 		if (strncmp(s, "path:", 5) == 0) {
 			p->paths++;
-			if (!p->r->drive[0])
-				snprintf(p->r->drive, sizeof(p->r->drive),
-					 "%.15s", s + 5 + strspn(s + 5, " '"));
-			return 0;
+			return p->r->target[0] ? 0
+					       : target(p->r, s + 5, at, err,
+							err_len, line);
 		}
 		if (strncmp(s, "block size:", 11) == 0)
 			return size_at(s + 11, &p->bs, at, err, err_len, line);
@@ -511,6 +560,7 @@ static int report_line(struct import_runs *out, struct rep *p, const char *s,
 		int rc = p->section < 2
 				 ? total_row(p, s + 6, at, err, err_len, line)
 				 : 0;
+		p->done |= 1 << p->section;
 		p->section = -1;
 		return rc;
 	} else if (p->section >= 0 && s[0] >= '0' && s[0] <= '9' &&
@@ -550,6 +600,9 @@ int import_diskspd_text(const char *buf, size_t len, struct import_runs *out,
 		if (at == 1 && strncmp(s, "\xEF\xBB\xBF", 3) == 0) /* BOM */
 			s += 3 + strspn(s + 3, " \t\r");
 		s[strcspn(s, "\r")] = '\0';
+		if (strncmp(s, "Command Line:", 13) &&
+		    strncmp(s, "Input par", 9))
+			p.last = at; /* the line before a new report's */
 		rc = report_line(out, &p, s, at, err, err_len, line);
 		p.heads_total = !s[0] || strcmp(s, "total:") == 0;
 	}

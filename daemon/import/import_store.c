@@ -131,8 +131,8 @@ static int store_one(struct archive *a, const struct import_run *r,
 	const struct import_format *f = import_format_find(format);
 	struct archive_import_result res[IMPORT_MAX_TESTS];
 	struct archive_import_in in;
-	char target[256], *labels = NULL, *spec = NULL, *probe = NULL,
-			  *warn = NULL;
+	char target[IMPORT_TARGET_LEN], *labels = NULL, *spec = NULL,
+					*probe = NULL, *warn = NULL;
 	char *stated[IMPORT_MAX_TESTS] = { 0 };
 	json_t *p, *sp;
 	int rc = 0;
@@ -156,9 +156,11 @@ static int store_one(struct archive *a, const struct import_run *r,
 	}
 	if (rc < 0)
 		goto out;
-	/* what was tested: CrystalDiskMark's drive, fio's file or device */
+	/* what was tested: DiskSpd's path, CrystalDiskMark's drive, fio's
+	   file or device */
 	snprintf(target, sizeof(target), "%s",
-		 r->drive[0]	 ? r->drive
+		 r->target[0]	 ? r->target
+		 : r->drive[0]	 ? r->drive
 		 : r->comment[0] ? r->comment
 				 : "(unknown)");
 	labels = labels_for(r, labels_extra);

@@ -55,7 +55,7 @@ async function post(body, name) {
   const q = name ? `?filename=${encodeURIComponent(name)}` : '';
   const r = await fetch(`${d.url}/api/v1/import${q}`,
     { method: 'POST', body, headers: { 'Content-Type': 'application/octet-stream' } });
-  return { status: r.status, json: await r.json() };
+  return { status: r.status, type: r.headers.get('content-type'), json: await r.json() };
 }
 const runCount = async () => (await api(d.url, 'GET', '/api/v1/runs')).json.total;
 const getRun = async (id) => (await api(d.url, 'GET', `/api/v1/runs/${id}`)).json;
@@ -304,4 +304,50 @@ test('DiskSpd text, 5 targets: the "total:" table is the test\'s, the targets\' 
   assert.deepEqual(TEXT_LEVELS.slice(6).map((k) => lat.percentiles[k]), [398986, 444879, 1609390, 2985491, 3132189, 3134107, 3134107]);
   const row = (await runCsv(d.url, run.id))[0];
   assert.equal(Number(row.lat_p99_us), 368150);
+});
+
+// bad input: a 422 problem naming the line, and no run stored
+async function refused(body, re) {
+  const before = await runCount();
+  const r = await post(Buffer.from(body, 'latin1'));
+  assert.equal(r.status, 422, JSON.stringify(r.json));
+  assert.match(r.type, /^application\/problem\+json/);
+  assert.match(r.json.detail, re);
+  assert.equal(await runCount(), before, 'nothing stored');
+  return r;
+}
+
+test('DiskSpd targets: the whole path, never cut; a path too long is refused', fiveOpts, async () => {
+  const r = await post(fs.readFileSync(FIVE));
+  assert.equal((await getRun(r.json.id)).probe.device, 'E:\\diskspd-test.dat');
+  const xr = await post(fs.readFileSync(xmlFile));
+  assert.equal((await getRun(xr.json.id)).probe.device, 'diskspd.test', 'the <Path> as written');
+  const f2 = bytes(F2);
+  const long = `D:\\very\\long\\directory\\${'sub\\'.repeat(40)}diskspd.test`;
+  const lr = await post(Buffer.from(f2.replace('C:\\testfile.foo', long), 'latin1'));
+  assert.equal(lr.status, 201, JSON.stringify(lr.json));
+  assert.equal((await getRun(lr.json.id)).probe.device, long);
+  const at = lineOf(f2, 'path:');
+  await refused(f2.replace('C:\\testfile.foo', `D:\\${'x'.repeat(800)}`), new RegExp(`^body: line ${at}: path: `));
+  await refused(f2.replace('C:\\testfile.foo', 'E:\\disk\xf3pd.dat'), new RegExp(`^body: line ${at}: path: not UTF-8$`));
+  const x = fs.readFileSync(xmlFile, 'utf8');
+  const xat = lineOf(x, '<Path>');
+  await refused(x.replace(/<Path>[^<]*<\/Path>/g, `<Path>E:\\${'x'.repeat(800)}</Path>`), new RegExp(`^body: line ${xat}: Path: `));
+});
+
+test('DiskSpd text cut short inside the Write IO table: refused at its last line', async () => {
+  const f2 = bytes(F2);
+  const lines = f2.split('\n');
+  const w = lineOf(f2, 'Write IO');
+  const cut = lines.slice(0, w + 3).join('\n');
+  await refused(cut, new RegExp(`^body: line ${w + 3}: the report stops here, before the Write IO table's "total:" row`));
+});
+
+test('DiskSpd text, 5 targets: without the "total:" table\'s max row, no max', fiveOpts, async () => {
+  const five = fs.readFileSync(FIVE, 'utf8');
+  const r = await post(Buffer.from(five.replace(/\n +max \|[^\n]*$/, '')));
+  assert.equal(r.status, 201, JSON.stringify(r.json));
+  const lat = (await getRun(r.json.id)).tests[0].iterations[0].latency_us;
+  assert.equal(lat.max ?? null, null, 'the file states no max for the test');
+  assert.deepEqual([lat.min, lat.p50, lat.percentiles['99.9999999']], [15, 1520, 3134107]);
 });

@@ -193,8 +193,17 @@ int import_fio_runs(const char *buf, size_t len, struct import_runs *out,
 /* What fio direction s (a job's "read" or "write") states beside its rates
  * into t (import_fio_lat.c): io_bytes (already in bytes: io_bytes), its
  * total_ios and runtime, its latency's percentiles at their levels, min,
- * max, stdev, and json+'s bins as t->hist. 0, or -ENOMEM. */
-int import_fio_stated(json_t *s, struct import_test *t, double io_bytes);
+ * max, stdev, and json+'s bins as t->hist, each checked (a percentile
+ * a number from 0, not falling with the level, within min … max; min not
+ * above max; the bins' counts summing to N or total_ios). 0, -ENOMEM, or
+ * -EINVAL with err naming the key after where ("jobs[0] (name) read"). */
+int import_fio_stated(json_t *s, struct import_test *t, double io_bytes,
+		      const char *where, char *err, size_t err_len);
+/* The last JSON document of fio output buf into *root (a new reference),
+ * and how many interim reports came before it (import_fio_report.c). 0,
+ * or -EINVAL with err and *line (where the document refused starts). */
+int import_fio_last_report(const char *buf, size_t len, json_t **root,
+			   int *interim, char *err, size_t err_len, int *line);
 /* Is buf fio's JSON output (its "fio version")? */
 int import_fio_sniff(const char *buf, size_t len);
 

@@ -14,7 +14,7 @@
  * names the tests); the rest are fio's defaults (a warning says so), and
  * the file or device is unknown — never the job's name. With
  * --status-interval the file holds a report per interval and the final
- * one last: the final one is the run (last_report; a warning counts the
+ * one last: the final one is the run (import_fio_report.c; a warning counts the
  * interim ones skipped).
  *
  * Every number, read or derived, is checked against its range
@@ -204,6 +204,7 @@ static int direction(json_t *s, struct import_test *t, uint64_t bs,
 	int v3 = json_object_get(s, "bw_bytes") != NULL;
 	json_t *lat;
 	double io = io_bytes(s);
+	char at[128];
 
 	/* 0: unknown, stored as such (the caller warns) */
 	t->block_size = bs ? bs : block_from_numbers(s);
@@ -268,53 +269,9 @@ static int direction(json_t *s, struct import_test *t, uint64_t bs,
 			return -EINVAL;
 		}
 	}
-	return import_fio_stated(s, t, io);
-}
-
-/*
- * The last JSON document of buf into *root, and how many came before it
- * (*interim). fio may print warnings before its JSON, and with
- * --status-interval it prints a whole report every interval and the final
- * one last, each a document of its own; duplicate keys (a second
- * "filename") keep the last. 0, or -EINVAL with err and *line (a first
- * document that is not JSON; text after the final one is ignored).
- */
-static int last_report(const char *buf, size_t len, json_t **root, int *interim,
-		       char *err, size_t err_len, int *line)
-{
-	const char *at = memchr(buf, '{', len);
-	json_error_t je;
-
-	*root = NULL;
-	*interim = 0;
-	if (!at) {
-		snprintf(err, err_len, "no JSON object in the file");
-		return -EINVAL;
-	}
-	while (at) {
-		size_t left = len - (size_t)(at - buf), used;
-		json_t *doc = json_loadb(at, left, JSON_DISABLE_EOF_CHECK, &je);
-		if (!doc && !*root) {
-			for (const char *p = buf; p < at; p++)
-				if (*p == '\n')
-					je.line++;
-			*line = je.line;
-			snprintf(err, err_len, "line %d: not JSON: %s", je.line,
-				 je.text);
-			return -EINVAL;
-		}
-		if (!doc)
-			break;
-		if (*root) {
-			json_decref(*root);
-			++*interim;
-		}
-		*root = doc;
-		/* the flag makes position the bytes the document took */
-		used = (size_t)je.position;
-		at = used < left ? memchr(at + used, '{', left - used) : NULL;
-	}
-	return 0;
+	snprintf(at, sizeof(at), "%s[%zu] (%.64s) %s", w->list, w->i, w->name,
+		 w->dir);
+	return import_fio_stated(s, t, io, at, w->err, w->len);
 }
 
 /* What a run's jobs leave to be said once all are read. */
@@ -593,8 +550,8 @@ int import_fio_runs(const char *buf, size_t len, struct import_runs *out,
 	int rc, interim;
 
 	*line = 0;
-	if ((rc = last_report(buf, len, &root, &interim, err, err_len, line)) <
-	    0)
+	if ((rc = import_fio_last_report(buf, len, &root, &interim, err,
+					 err_len, line)) < 0)
 		return rc;
 	ver = json_string_value(json_object_get(root, "fio version"));
 	jobs = json_object_get(root, "jobs");

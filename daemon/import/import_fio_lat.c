@@ -23,6 +23,7 @@
  */
 #include "import.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -48,7 +49,8 @@ static int number(json_t *o, const char *key, double *v)
 /* The latency object of s with percentiles (lat before clat), else clat,
  * else lat; *unit what its numbers are divided by to be µs (1e3 for
  * ns, so µs are the file's numbers / 1000 exactly), *of its name. */
-static json_t *lat_object(json_t *s, double *unit, const char **of)
+static json_t *lat_object(json_t *s, double *unit, const char **of,
+			  const char **key)
 {
 	static const struct {
 		const char *key, *of;
@@ -69,20 +71,24 @@ static json_t *lat_object(json_t *s, double *unit, const char **of)
 				continue;
 			*unit = k[at].unit;
 			*of = k[at].of;
+			*key = k[at].key;
 			return o;
 		}
 	return NULL;
 }
 
 /* json+'s bins of o ({"ns": count}) as t's histogram; min and max the
- * file's (ns). 0, or -ENOMEM. No bins, or one that is not a count of a
- * value: no histogram. */
-static int bins(json_t *o, struct import_test *t, double min_ns, double max_ns)
+ * file's (ns); their counts must sum to o's N, else to want (the
+ * direction's total_ios; < 0: unknown). 0, -ENOMEM, or -EINVAL with err
+ * (at: "jobs[0] (name) read.clat_ns"). No bins: no histogram. */
+static int bins(json_t *o, struct import_test *t, double min_ns, double max_ns,
+		double want, const char *at, char *err, size_t err_len)
 {
 	json_t *b = json_object_get(o, "bins"), *c;
 	struct hist *h;
 	const char *key;
 	size_t need;
+	double x;
 	int rc = 0;
 
 	if (!json_is_object(b) || json_object_size(b) == 0)
@@ -95,10 +101,14 @@ static int bins(json_t *o, struct import_test *t, double min_ns, double max_ns)
 		char *end;
 		unsigned long long ns = strtoull(key, &end, 10);
 		json_int_t n = json_integer_value(c);
-		if (*end || end == key || !json_is_integer(c) || n < 0 ||
-		    ns > (1ULL << 50)) {
-			h->count = 0; /* not fio's bins: none */
-			break;
+		if (*end || end == key || !isdigit((unsigned char)*key) ||
+		    !json_is_integer(c) || n < 0 || ns > (1ULL << 50)) {
+			snprintf(err, err_len,
+				 "%s.bins.%.32s: not a count (a whole number "
+				 "from 0) of a latency in ns",
+				 at, key);
+			rc = -EINVAL;
+			goto out;
 		}
 		h->buckets[hist_index(ns)] += (uint64_t)n;
 		h->count += (uint64_t)n;
@@ -108,6 +118,17 @@ static int bins(json_t *o, struct import_test *t, double min_ns, double max_ns)
 			h->min_ns = ns;
 		if (n && ns > h->max_ns)
 			h->max_ns = ns;
+	}
+	if (number(o, "N", &x))
+		want = x;
+	if (want >= 0 && (double)h->count != want) {
+		snprintf(err, err_len,
+			 "%s.bins: the counts sum to %llu, not the %.0f I/Os "
+			 "of %s",
+			 at, (unsigned long long)h->count, want,
+			 json_object_get(o, "N") ? "N" : "total_ios");
+		rc = -EINVAL;
+		goto out;
 	}
 	if (h->count && min_ns >= 0 && max_ns >= min_ns) {
 		h->min_ns = (uint64_t)llround(min_ns);
@@ -120,15 +141,94 @@ static int bins(json_t *o, struct import_test *t, double min_ns, double max_ns)
 		else
 			t->hist_len = hist_encode(h, t->hist, need);
 	}
+out:
 	free(h);
 	return rc;
 }
 
-int import_fio_stated(json_t *s, struct import_test *t, double io_bytes)
+/* A level and its value, as the file printed them. */
+struct pct {
+	double level, v;
+	const char *key;
+};
+
+static int by_level(const void *a, const void *b)
 {
-	json_t *o, *p, *v;
-	const char *key, *of = "";
-	double x, unit = 1, min = -1, max = -1;
+	const struct pct *x = a, *y = b;
+
+	return (x->level > y->level) - (x->level < y->level);
+}
+
+/*
+ * o's percentiles into t (unit: what they are divided by to be µs), after
+ * checking each is a number from 0, they do not fall as the level rises,
+ * and they lie within [min, max] (< 0: not stated) — fio's values are its
+ * bins', which may pass the extremes by a bin: 1/8 is allowed. 0, or
+ * -EINVAL with err naming the key (at: "jobs[0] (name) read.clat_ns").
+ */
+static int percentiles(json_t *o, struct import_test *t, double unit,
+		       double min, double max, const char *at, char *err,
+		       size_t err_len)
+{
+	json_t *p = json_object_get(o, "percentile"), *v;
+	struct pct a[64];
+	const char *key, *why = NULL;
+	size_t n = 0;
+
+	json_object_foreach(p, key, v)
+	{
+		char *end;
+		double level = strtod(key, &end);
+		/* "99.900000": fio's level, kept as printed (99.9) */
+		if (*end || end == key || !(level > 0 && level < 100))
+			continue;
+		if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
+		    json_number_value(v) < 0)
+			why = "not a latency (a number from 0)";
+		else if (min >= 0 && json_number_value(v) < min - min / 8)
+			why = "below the minimum";
+		else if (max >= 0 && json_number_value(v) > max + max / 8)
+			why = "above the maximum";
+		if (why) {
+			snprintf(err, err_len, "%s.percentile.%.32s: %s", at,
+				 key, why);
+			return -EINVAL;
+		}
+		if (n < sizeof(a) / sizeof(a[0]))
+			a[n++] = (struct pct){ level, json_number_value(v),
+					       key };
+	}
+	qsort(a, n, sizeof(a[0]), by_level);
+	for (size_t i = 1; i < n; i++)
+		if (a[i].v < a[i - 1].v) {
+			snprintf(err, err_len,
+				 "%s.percentile.%.32s: below a lower level's "
+				 "value",
+				 at, a[i].key);
+			return -EINVAL;
+		}
+	for (size_t i = 0; i < n; i++)
+		if (import_pct_add(t, a[i].level, a[i].v / unit) < 0)
+			break;
+	return 0;
+}
+
+/* o[key] absent (0), a number from 0 (1, in *v), else -1. */
+static int stated(json_t *o, const char *key, double *v)
+{
+	if (!json_object_get(o, key))
+		return 0;
+	return number(o, key, v) ? 1 : -1;
+}
+
+int import_fio_stated(json_t *s, struct import_test *t, double io_bytes,
+		      const char *where, char *err, size_t err_len)
+{
+	json_t *o;
+	const char *of = "", *lk = "";
+	char at[128];
+	double x, unit = 1, min = -1, max = -1, ios = -1;
+	int rc;
 
 	if (json_is_number(json_object_get(s, "io_bytes")) && io_bytes >= 0) {
 		t->bytes = (uint64_t)llround(io_bytes);
@@ -137,21 +237,33 @@ int import_fio_stated(json_t *s, struct import_test *t, double io_bytes)
 	if (number(s, "total_ios", &x) && x == floor(x)) {
 		t->ios = (uint64_t)x;
 		t->has |= IMPORT_HAS_IOS;
+		ios = x;
 	}
 	if (number(s, "runtime", &x) && x > 0) {
 		t->seconds = x / 1e3; /* ms */
 		t->has |= IMPORT_HAS_SECONDS;
 	}
+	if (!(o = lat_object(s, &unit, &of, &lk)))
+		return 0;
+	snprintf(at, sizeof(at), "%s.%s", where, lk);
+	if (stated(o, "min", &min) < 0 || stated(o, "max", &max) < 0 ||
+	    (min >= 0 && max >= 0 && min > max)) {
+		snprintf(err, err_len, "%s.%s: %s", at,
+			 stated(o, "min", &x) < 0 ? "min" : "max",
+			 min >= 0 && max >= 0 && min > max
+				 ? "below min"
+				 : "not a latency (a number from 0)");
+		return -EINVAL;
+	}
 	/* no I/O, no latency: fio prints zeros */
-	if (!(o = lat_object(s, &unit, &of)) ||
-	    (number(o, "N", &x) && x == 0) || (number(o, "max", &x) && x == 0))
+	if ((number(o, "N", &x) && x == 0) || max == 0)
 		return 0;
 	snprintf(t->lat_of, sizeof(t->lat_of), "%s", of);
-	if (number(o, "min", &min)) {
+	if (min >= 0) {
 		t->lat_min_us = min / unit;
 		t->has |= IMPORT_HAS_MIN;
 	}
-	if (number(o, "max", &max)) {
+	if (max >= 0) {
 		t->lat_max_us = max / unit;
 		t->has |= IMPORT_HAS_MAX;
 	}
@@ -159,18 +271,8 @@ int import_fio_stated(json_t *s, struct import_test *t, double io_bytes)
 		t->lat_stdev_us = x / unit;
 		t->has |= IMPORT_HAS_STDEV;
 	}
-	p = json_object_get(o, "percentile");
-	json_object_foreach(p, key, v)
-	{
-		char *end;
-		double level = strtod(key, &end);
-		/* "99.900000": fio's level, kept as printed (99.9) */
-		if (*end || end == key || !(level > 0 && level < 100) ||
-		    !json_is_number(v) || json_number_value(v) < 0)
-			continue;
-		if (import_pct_add(t, level, json_number_value(v) / unit) < 0)
-			break;
-	}
+	if ((rc = percentiles(o, t, unit, min, max, at, err, err_len)) < 0)
+		return rc;
 	/* bins are nanoseconds (3.x json+) */
-	return unit == 1 ? 0 : bins(o, t, min, max);
+	return unit == 1 ? 0 : bins(o, t, min, max, ios, at, err, err_len);
 }

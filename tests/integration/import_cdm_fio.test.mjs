@@ -361,3 +361,46 @@ test('fio json+: bytes, ios, seconds and every percentile at its own level, kept
     await other.stop();
   }
 });
+
+// Files fio cannot have written, made by editing real ones: each is a 422
+// naming the key or line, and nothing is stored.
+test('fio: a cut-off final report, two runs in one file, impossible percentiles and bins are refused', async () => {
+  const f31 = fs.readFileSync(fixture('fio', 'fio-3.1-group_reporting-numjobs8-randread.json'), 'utf8');
+  const f2 = fs.readFileSync(fio2, 'utf8');
+  const n31 = f31.split("\n").length + 1; // the second document's line
+  const job = 'jobs\\[0\\] \\(random-read\\) read\\.clat_ns';
+  const cases = [
+    ['a cut-off final report', `${f31}\n${f31.slice(0, f31.length / 2)}`, new RegExp(`^line ${n31}: the fio report that starts here is not whole JSON`)],
+    ['text after the final report', `${f31}\n${f31}\ngarbage\n`, new RegExp(`^line ${2 * n31 - 1}: the fio report that starts here is not whole JSON`)],
+    ['two unrelated runs', `${f31}\n${f2}`, new RegExp(`^line ${n31}: .*two fio runs in one file\\?`)],
+    ['a later report with fewer I/Os', `${f31}\n${f31.replace('"total_ios" : 233147', '"total_ios" : 233146')}`, new RegExp(`^line ${n31}: .*two fio runs in one file\\?`)],
+    ['a negative percentile', f31.replace('"99.000000" : ', '"99.000000" : -1, "x" : '), new RegExp(`^${job}\\.percentile\\.99\\.000000: not a latency`)],
+    ['a percentile that is a string', f31.replace('"99.000000" : ', '"99.000000" : "x", "x" : '), new RegExp(`^${job}\\.percentile\\.99\\.000000: not a latency`)],
+    ['p50 above p99', f31.replace('"50.000000" : 173056', '"50.000000" : 90000000'), new RegExp(`^${job}\\.percentile\\.\\d+\\.\\d+: below a lower level`)],
+    ['p50 above max', f31.replace('"50.000000" : 173056', '"50.000000" : 990000000'), new RegExp(`^${job}\\.percentile\\.50\\.000000: above the maximum`)],
+    ['min above max', f31.replace('"min" : 4379', '"min" : 996980904'), new RegExp(`^${job}\\.max: below min`)],
+    ['a negative max', f31.replace('"max" : 96980904', '"max" : -1'), new RegExp(`^${job}\\.max: not a latency`)],
+  ];
+  const shared = [path.join(here, '..', '..', '..', 'shared', 'fixtures'), '/work/shared/fixtures'].find((p) => fs.existsSync(p));
+  if (shared) {
+    const bins = fs.readFileSync(path.join(shared, 'fio', 'fio-3.39-jsonplus-macos-posixaio-bins.json'), 'utf8');
+    const at = 'jobs\\[0\\] \\(.*\\) write\\.clat_ns\\.bins';
+    cases.push(['a bin of 10^18 I/Os', bins.replace('"2008" : 1,', '"2008" : 1000000000000000000,'), new RegExp(`^${at}: the counts sum to .* not the 16384 I/Os of N`)],
+      ['a negative bin', bins.replace('"2008" : 1,', '"2008" : -1,'), new RegExp(`^${at}\\.2008: not a count`)],
+      ['a fractional bin', bins.replace('"2008" : 1,', '"2008" : 0.5,'), new RegExp(`^${at}\\.2008: not a count`)],
+      ['a bin keyed by no latency', bins.replace('"2008" : 1,', '"2008" : 1, "x" : 0,'), new RegExp(`^${at}\\.x: not a count`)]);
+  }
+  const before = await runCount();
+  for (const [what, body, re] of cases) {
+    const r = await fetch(`${d.url}/api/v1/import`, { method: 'POST', body });
+    const j = await r.json();
+    assert.equal(r.status, 422, `${what}: ${r.status} ${JSON.stringify(j)}`);
+    assert.match(r.headers.get('content-type'), /application\/problem\+json/, what);
+    assert.equal(j.field, 'body', what);
+    assert.match(j.detail.replace(/^body: /, ''), re, what);
+  }
+  assert.equal(await runCount(), before, 'nothing was stored');
+  // the file whole, twice (an interim report equal to the final): imported
+  const two = await importBody(`${f31}\n${f31}`);
+  assert.equal(two.status, 201, JSON.stringify(two.json));
+});

@@ -82,10 +82,11 @@ const char *import_detect(const char *buf, size_t len)
  */
 static void text_fit(struct import_run *r)
 {
-	char *const fields[] = { r->tool,	 r->version,   r->date,
-				 r->os,		 r->comment,   r->host,
-				 r->profile,	 r->drive,     r->fs_type,
-				 r->write_cache, r->test_line, r->mode };
+	char *const fields[] = { r->tool,    r->version,     r->date,
+				 r->os,	     r->comment,     r->host,
+				 r->profile, r->drive,	     r->target,
+				 r->fs_type, r->write_cache, r->test_line,
+				 r->mode };
 
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		utf8_sanitize(fields[i]);

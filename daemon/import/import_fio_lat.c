@@ -225,7 +225,7 @@ int import_fio_stated(json_t *s, struct import_test *t, double io_bytes,
 		      const char *where, char *err, size_t err_len)
 {
 	json_t *o;
-	const char *of = "", *lk = "";
+	const char *of = "", *lk = "", *bad;
 	char at[128];
 	double x, unit = 1, min = -1, max = -1, ios = -1;
 	int rc;
@@ -246,13 +246,14 @@ int import_fio_stated(json_t *s, struct import_test *t, double io_bytes,
 	if (!(o = lat_object(s, &unit, &of, &lk)))
 		return 0;
 	snprintf(at, sizeof(at), "%s.%s", where, lk);
-	if (stated(o, "min", &min) < 0 || stated(o, "max", &max) < 0 ||
-	    (min >= 0 && max >= 0 && min > max)) {
-		snprintf(err, err_len, "%s.%s: %s", at,
-			 stated(o, "min", &x) < 0 ? "min" : "max",
-			 min >= 0 && max >= 0 && min > max
-				 ? "below min"
-				 : "not a latency (a number from 0)");
+	bad = stated(o, "min", &min) < 0
+		      ? "min: not a latency (a number from 0)"
+	      : stated(o, "max", &max) < 0
+		      ? "max: not a latency (a number from 0)"
+	      : min >= 0 && max >= 0 && min > max ? "max: below min"
+						  : NULL;
+	if (bad) {
+		snprintf(err, err_len, "%s.%s", at, bad);
 		return -EINVAL;
 	}
 	/* no I/O, no latency: fio prints zeros */

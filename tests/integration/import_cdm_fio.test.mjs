@@ -26,6 +26,9 @@ assert.ok(out, 'STORBENCH_OUT must name an output folder');
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (...p) => path.join(here, '..', 'fixtures', 'import', ...p);
+// ../shared/fixtures beside the clone, else the machine's copy; tests of
+// them are skipped (and say so) where neither is
+const SHARED = [path.join(here, '..', '..', '..', 'shared', 'fixtures'), '/work/shared/fixtures'].find((p) => fs.existsSync(p));
 const cdm8 = fixture('cdm', 'cdm804-shizuku-sata-usb-admin-comment.txt');
 const fio2 = fixture('fio', 'fio-2.2.10-no-job-options-write.json');
 
@@ -87,8 +90,7 @@ test('an imported CrystalDiskMark 8 run exported as CrystalDiskMark text keeps t
   assert.equal(back.json.notes, 'Great Wall GW560 128GB');
 });
 
-test('the other CrystalDiskMark versions export the footer lines they had', { skip: !fs.existsSync('/work/shared/fixtures') && !fs.existsSync(path.join(here, '..', '..', '..', 'shared', 'fixtures')) }, async () => {
-  const shared = [path.join(here, '..', '..', '..', 'shared', 'fixtures'), '/work/shared/fixtures'].find((p) => fs.existsSync(p));
+test('the other CrystalDiskMark versions export the footer lines they had', { skip: !SHARED && 'no ../shared/fixtures' }, async () => {
   const cases = [
     // CrystalDiskMark 3: "Test : 1000 MB [C: …] (x5)", no Profile or Mode
     ['cdm301-ssd-crlf-ja-notes.txt', { test: '1000 MB [C: 33.0% (39.3/119.1 GB)] (x5)', mode: null, profile: null }],
@@ -97,7 +99,7 @@ test('the other CrystalDiskMark versions export the footer lines they had', { sk
     ['cdm801-sata-no-trailing-newline.txt', { test: '1 GiB (x5) [C: 98% (109/111GiB)]', mode: '[Admin]', profile: 'Default', comment: 'Samsung 840 EVO 120GB' }],
   ];
   for (const [name, e] of cases) {
-    const r = await importBody(fs.readFileSync(path.join(shared, 'crystaldiskmark', name)));
+    const r = await importBody(fs.readFileSync(path.join(SHARED, "crystaldiskmark", name)));
     assert.ok(r.status === 201 || r.status === 200, `${name}: ${JSON.stringify(r.json)}`);
     const id = r.json.id;
     const text = await (await fetch(`${d.url}/api/v1/runs/${id}?format=cdm`)).text();
@@ -362,9 +364,35 @@ test('fio json+: bytes, ios, seconds and every percentile at its own level, kept
   }
 });
 
+// Each [what, body, re]: a 422 problem+json on the body naming the key or
+// line (re), and nothing stored.
+async function refusedAll(cases) {
+  const before = await runCount();
+  for (const [what, body, re] of cases) {
+    const r = await fetch(`${d.url}/api/v1/import`, { method: 'POST', body });
+    const j = await r.json();
+    assert.equal(r.status, 422, `${what}: ${r.status} ${JSON.stringify(j)}`);
+    assert.match(r.headers.get('content-type'), /application\/problem\+json/, what);
+    assert.equal(j.field, 'body', what);
+    assert.match(j.detail.replace(/^body: /, ''), re, what);
+  }
+  assert.equal(await runCount(), before, 'nothing was stored');
+}
+
+test('fio json+: bins that are not counts, or do not sum to N, are refused', { skip: !SHARED && 'no ../shared/fixtures' }, async () => {
+  const bins = fs.readFileSync(path.join(SHARED, 'fio', 'fio-3.39-jsonplus-macos-posixaio-bins.json'), 'utf8');
+  const at = 'jobs\\[0\\] \\(.*\\) write\\.clat_ns\\.bins';
+  await refusedAll([
+    ['a bin of 10^18 I/Os', bins.replace('"2008" : 1,', '"2008" : 1000000000000000000,'), new RegExp(`^${at}: the counts sum to .* not the 16384 I/Os of N`)],
+    ['a negative bin', bins.replace('"2008" : 1,', '"2008" : -1,'), new RegExp(`^${at}\\.2008: not a count`)],
+    ['a fractional bin', bins.replace('"2008" : 1,', '"2008" : 0.5,'), new RegExp(`^${at}\\.2008: not a count`)],
+    ['a bin keyed by no latency', bins.replace('"2008" : 1,', '"2008" : 1, "x" : 0,'), new RegExp(`^${at}\\.x: not a count`)],
+  ]);
+});
+
 // Files fio cannot have written, made by editing real ones: each is a 422
 // naming the key or line, and nothing is stored.
-test('fio: a cut-off final report, two runs in one file, impossible percentiles and bins are refused', async () => {
+test('fio: a cut-off final report, two runs in one file, impossible percentiles are refused', async () => {
   const f31 = fs.readFileSync(fixture('fio', 'fio-3.1-group_reporting-numjobs8-randread.json'), 'utf8');
   const f2 = fs.readFileSync(fio2, 'utf8');
   const n31 = f31.split("\n").length + 1; // the second document's line
@@ -381,25 +409,7 @@ test('fio: a cut-off final report, two runs in one file, impossible percentiles 
     ['min above max', f31.replace('"min" : 4379', '"min" : 996980904'), new RegExp(`^${job}\\.max: below min`)],
     ['a negative max', f31.replace('"max" : 96980904', '"max" : -1'), new RegExp(`^${job}\\.max: not a latency`)],
   ];
-  const shared = [path.join(here, '..', '..', '..', 'shared', 'fixtures'), '/work/shared/fixtures'].find((p) => fs.existsSync(p));
-  if (shared) {
-    const bins = fs.readFileSync(path.join(shared, 'fio', 'fio-3.39-jsonplus-macos-posixaio-bins.json'), 'utf8');
-    const at = 'jobs\\[0\\] \\(.*\\) write\\.clat_ns\\.bins';
-    cases.push(['a bin of 10^18 I/Os', bins.replace('"2008" : 1,', '"2008" : 1000000000000000000,'), new RegExp(`^${at}: the counts sum to .* not the 16384 I/Os of N`)],
-      ['a negative bin', bins.replace('"2008" : 1,', '"2008" : -1,'), new RegExp(`^${at}\\.2008: not a count`)],
-      ['a fractional bin', bins.replace('"2008" : 1,', '"2008" : 0.5,'), new RegExp(`^${at}\\.2008: not a count`)],
-      ['a bin keyed by no latency', bins.replace('"2008" : 1,', '"2008" : 1, "x" : 0,'), new RegExp(`^${at}\\.x: not a count`)]);
-  }
-  const before = await runCount();
-  for (const [what, body, re] of cases) {
-    const r = await fetch(`${d.url}/api/v1/import`, { method: 'POST', body });
-    const j = await r.json();
-    assert.equal(r.status, 422, `${what}: ${r.status} ${JSON.stringify(j)}`);
-    assert.match(r.headers.get('content-type'), /application\/problem\+json/, what);
-    assert.equal(j.field, 'body', what);
-    assert.match(j.detail.replace(/^body: /, ''), re, what);
-  }
-  assert.equal(await runCount(), before, 'nothing was stored');
+  await refusedAll(cases);
   // the file whole, twice (an interim report equal to the final): imported
   const two = await importBody(`${f31}\n${f31}`);
   assert.equal(two.status, 201, JSON.stringify(two.json));

@@ -255,7 +255,7 @@ static int samples_put(struct archive *a, int64_t run_id,
 		int src;
 		sqlite3_reset(st);
 		bind_sample(st, run_id, t, iteration, i,
-			    i + 1 == smp->n ? smp->last_s : 1.0, &smp->s[i],
+			    engine_second_len(smp, i), &smp->s[i],
 			    smp->ctr ? &smp->ctr[i] : NULL);
 		src = sqlite3_step(st);
 		if (src != SQLITE_DONE)

@@ -55,7 +55,7 @@ static struct both sum_dir(const struct engine_samples *smp, int d)
 		b.d_bytes +=
 			(double)(d ? c->dev.write_bytes : c->dev.read_bytes);
 		b.d_ios += (double)(d ? c->dev.writes : c->dev.reads);
-		b.s += i + 1 == smp->n ? smp->last_s : 1.0;
+		b.s += engine_second_len(smp, i);
 	}
 	return b;
 }

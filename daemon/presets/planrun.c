@@ -66,7 +66,22 @@ struct sample_sink {
 	unsigned published; /* seconds of this iteration sent as events */
 	const struct engine_samples *smp; /* the seconds, with counters */
 	int direct;			  /* direct I/O in effect */
+	/* the job's progress callback, and the slice s of n running: a
+	 * slice's progress is reported as the iteration's */
+	engine_progress_fn progress;
+	void *progress_arg;
+	int slice, slices;
 };
+
+/* engine_opts.progress of a slice: its fraction as the iteration's. */
+static void on_slice_progress(void *arg, const struct engine_progress *p)
+{
+	const struct sample_sink *k = arg;
+	struct engine_progress q = *p;
+
+	q.fraction = (k->slice + p->fraction) / k->slices;
+	k->progress(k->progress_arg, &q);
+}
 
 /* The host and device counters of second i of k's iteration, or NULL. */
 static const struct hostctr_sample *ctr_of(const struct sample_sink *k,
@@ -80,11 +95,11 @@ static const struct hostctr_sample *ctr_of(const struct sample_sink *k,
  * rates (1 s but for the last, ragged one of a window), with its host and
  * device counters (null when none). */
 static void publish_sample(const struct sample_sink *k, unsigned second,
-			   const struct engine_sample *s, double length_s)
+			   const struct engine_sample *s,
+			   const struct hostctr_sample *c, double length_s)
 {
 	double l = length_s > 0 ? length_s : 1;
-	json_t *host = archive_ctr_host(ctr_of(k, second)),
-	       *dev = archive_ctr_device(ctr_of(k, second), l);
+	json_t *host = archive_ctr_host(c), *dev = archive_ctr_device(c, l);
 
 	events_publish(
 		"sample",
@@ -115,41 +130,129 @@ static void on_sample(void *arg, unsigned second, const struct engine_sample *s)
 		log_warn("run %lld: storing a second of samples failed; the "
 			 "iteration's samples are stored when it ends",
 			 (long long)k->jr->run_id);
-	publish_sample(k, second, s, 1.0);
+	publish_sample(k, second, s, ctr_of(k, second), 1.0);
 	k->published = second + 1;
 }
-/* Iteration it of test w on o, its seconds through k: measured, stored
- * with its result in one transaction, published, and into *out (NULL:
- * not wanted); *warned: the test's warnings given. 0, -ECANCELED or the
- * engine's error. */
-static int run_iteration(struct job_run *jr, const struct workload *w, int it,
-			 struct engine_opts *o, struct sample_sink *k,
-			 unsigned char *warned, struct result *out)
+/* An iteration measured so far, slice by slice (planrun_file_slice; a
+ * plain iteration is one slice): the sum of its slices' counts, their
+ * windows end to end, their latencies and their seconds in order, stored
+ * when the last slice ends. */
+struct slices {
+	struct result r;
+	struct hist *hist;
+	struct engine_samples smp;
+	uint64_t seq_pos[WL_MAX_THREADS]; /* where each thread reads on */
+};
+
+/* Slice r (engine_run's result, histogram h, seconds smp) added to a. */
+static void slices_add(struct slices *a, const struct result *r,
+		       const struct hist *h, const struct engine_samples *smp)
 {
+	uint64_t window = a->r.window_ns + r->window_ns;
+
+	result_add(&a->r, r);
+	a->r.window_ns = window;
+	if (h)
+		hist_merge(a->hist, h);
+	if (smp)
+		engine_samples_append(&a->smp, smp);
+}
+
+/* Publishes a's seconds that k has not published yet. */
+static void publish_rest(struct sample_sink *k, const struct engine_samples *a)
+{
+	for (unsigned sec = k->published; sec < a->n; sec++)
+		publish_sample(k, sec, &a->s[sec], a->ctr ? &a->ctr[sec] : NULL,
+			       engine_second_len(a, sec));
+	k->published = a->n;
+}
+
+/* The slice s of k of test w's iteration it: the window duration_s / k
+ * (whole seconds, the last slice takes the rest), the ramp on the first
+ * slice only, sequential streams going on where the slice before stopped. */
+static struct workload slice_of(const struct workload *w, int s, int k,
+				struct engine_opts *o, struct sample_sink *sk,
+				struct slices *a)
+{
+	struct workload ws = *w;
+
+	if (k <= 1)
+		return ws;
+	ws.duration_s = s + 1 < k ? 1.0 : w->duration_s - (k - 1);
+	if (s > 0)
+		ws.ramp_s = 0;
+	o->seq_pos = a->seq_pos;
+	o->sample_done = NULL; /* its seconds are stored as it ends */
+	if (!o->progress)
+		return ws;
+	sk->progress = o->progress;
+	sk->progress_arg = o->progress_arg;
+	sk->slice = s;
+	sk->slices = k;
+	o->progress = on_slice_progress;
+	o->progress_arg = sk;
+	return ws;
+}
+
+/* o as it was before slice_of. */
+static void slice_done(struct engine_opts *o, struct sample_sink *sk)
+{
+	o->seq_pos = NULL;
+	if (o->progress == on_slice_progress) {
+		o->progress = sk->progress;
+		o->progress_arg = sk->progress_arg;
+	}
+}
+
+/* Slice s of k of iteration it of test w on o (k = 1: the whole window),
+ * its seconds through sk: measured, added to a; the last slice's iteration
+ * stored with its result in one transaction, published, and into *out
+ * (NULL: not wanted); *warned: the test's warnings given. 0, -ECANCELED or
+ * the engine's error. */
+static int run_slice(struct job_run *jr, const struct workload *w, int it,
+		     int s, int k, struct engine_opts *o,
+		     struct sample_sink *sk, struct slices *a,
+		     unsigned char *warned, struct result *out)
+{
+	struct workload ws;
 	struct result r;
 	int rc;
 
 	if (atomic_load(jr->cancel))
 		return -ECANCELED;
-	job_phase(jr, "measuring", w->name, wl_rw_name(w->read_pct), it);
-	k->w = w;
-	k->iteration = it;
-	k->failed = 0;
-	k->published = 0;
-	rc = engine_run(o, w, &r);
+	if (s == 0) {
+		job_phase(jr, "measuring", w->name, wl_rw_name(w->read_pct),
+			  it);
+		sk->w = w;
+		sk->iteration = it;
+		sk->failed = 0;
+		sk->published = 0;
+		memset(&a->r, 0, sizeof(a->r));
+		memset(a->seq_pos, 0, sizeof(a->seq_pos));
+		hist_init(a->hist);
+		a->smp.n = 0;
+	}
+	ws = slice_of(w, s, k, o, sk, a);
+	rc = engine_run(o, &ws, &r);
+	slice_done(o, sk);
+	if (rc == 0 || r.window_ns > 0)
+		slices_add(a, &r, rc == 0 ? o->hist : NULL, o->samples);
 	/* a failed or stopped iteration is no result, but the seconds it
-	 * measured before are kept */
-	if (rc < 0 && o->samples && r.window_ns > 0)
-		archive_samples_insert(jr->a, jr->run_id, w, it, o->samples);
-	if (rc < 0)
+	 * measured before are kept; a slice's seconds are kept as it ends */
+	if ((rc < 0 || s + 1 < k) && a->smp.n > 0) {
+		archive_samples_insert(jr->a, jr->run_id, w, it, &a->smp);
+		publish_rest(sk, &a->smp);
+	}
+	if (rc < 0 || s + 1 < k)
 		return rc;
+	result_finish(&a->r);
 	if (!(*warned & 1))
-		*warned |= (unsigned char)check_little(jr, w, &r);
-	*warned |= (unsigned char)ctrwarn_check(jr->a, jr->run_id, w, k->direct,
-						o->samples, *warned);
+		*warned |= (unsigned char)check_little(jr, w, &a->r);
+	*warned |= (unsigned char)ctrwarn_check(jr->a, jr->run_id, w,
+						sk->direct, &a->smp, *warned);
 	/* the result and its seconds: both or neither */
-	rc = archive_iteration_insert(jr->a, jr->run_id, w, it, &r, o->hist,
-				      o->samples);
+	rc = archive_iteration_insert(jr->a, jr->run_id, w, it, &a->r, a->hist,
+				      &a->smp);
 	if (rc < 0) {
 		snprintf(o->error, o->error_len,
 			 "storing a result in the archive failed: %s",
@@ -158,13 +261,9 @@ static int run_iteration(struct job_run *jr, const struct workload *w, int it,
 		return rc;
 	}
 	if (out)
-		*out = r;
+		*out = a->r;
 	/* the ragged end the engine keeps for its result */
-	for (unsigned sec = k->published; o->samples && sec < o->samples->n;
-	     sec++)
-		publish_sample(k, sec, &o->samples->s[sec],
-			       sec + 1 == o->samples->n ? o->samples->last_s
-							: 1.0);
+	publish_rest(sk, &a->smp);
 	job_step(jr);
 	return 0;
 }
@@ -216,7 +315,8 @@ struct planrun_file {
 	const struct plan *p;
 	const char *path; /* one of jr->files */
 	struct engine_opts o;
-	struct engine_samples samples;
+	struct engine_samples samples; /* one engine_run's (a slice's) */
+	struct slices acc;	       /* the iteration's */
 	struct sample_sink sink;
 	unsigned char *warned; /* per test: its warnings given (bit 0
 				  Little's law, CTRWARN_* the counters') */
@@ -234,6 +334,10 @@ void planrun_file_close(struct planrun_file *f, int remove)
 	free(f->o.hist);
 	free(f->samples.s);
 	free(f->samples.ctr);
+	free(f->acc.hist);
+	free(f->acc.smp.s);
+	free(f->acc.smp.ctr);
+	free(f->acc.smp.len_s);
 	hostctr_close(f->ctr);
 	free(f);
 }
@@ -276,7 +380,15 @@ int planrun_file_open(struct job_run *jr, const struct plan *p,
 				 : NULL,
 			 &f->ctr) == 0)
 		f->o.counters = f->ctr;
-	if (!f->o.hist || !f->samples.s || !f->samples.ctr) {
+	/* a window in 1 s slices: a slice's drain can make a second of
+	 * its own */
+	f->acc.hist = malloc(sizeof(struct hist));
+	f->acc.smp.cap = 2 * f->samples.cap;
+	f->acc.smp.s = calloc(f->acc.smp.cap, sizeof(*f->acc.smp.s));
+	f->acc.smp.ctr = calloc(f->acc.smp.cap, sizeof(*f->acc.smp.ctr));
+	f->acc.smp.len_s = calloc(f->acc.smp.cap, sizeof(double));
+	if (!f->o.hist || !f->samples.s || !f->samples.ctr || !f->acc.hist ||
+	    !f->acc.smp.s || !f->acc.smp.ctr || !f->acc.smp.len_s) {
 		rc = -ENOMEM;
 		goto fail;
 	}
@@ -309,8 +421,8 @@ int planrun_file_begin(struct planrun_file *f, struct engine_opts *o)
 	return rc;
 }
 
-int planrun_file_test(struct planrun_file *f, size_t i, int iteration,
-		      struct result *out)
+int planrun_file_slice(struct planrun_file *f, size_t i, int iteration,
+		       int slice, int slices, struct result *out)
 {
 	int rc;
 
@@ -319,11 +431,23 @@ int planrun_file_test(struct planrun_file *f, size_t i, int iteration,
 	/* the sink lives in f; the engine keeps no pointer to it after */
 	f->o.sample_done = on_sample;
 	f->o.sample_arg = &f->sink;
-	rc = run_iteration(f->jr, &f->p->w[i], iteration, &f->o, &f->sink,
-			   &f->warned[f->one_warned ? 0 : i], out);
+	rc = run_slice(f->jr, &f->p->w[i], iteration, slice, slices, &f->o,
+		       &f->sink, &f->acc, &f->warned[f->one_warned ? 0 : i],
+		       out);
 	f->o.sample_done = NULL;
 	f->o.sample_arg = NULL;
 	return rc;
+}
+
+int planrun_file_test(struct planrun_file *f, size_t i, int iteration,
+		      struct result *out)
+{
+	return planrun_file_slice(f, i, iteration, 0, 1, out);
+}
+
+int planrun_slices(const struct workload *w)
+{
+	return w->io_bytes || w->duration_s < 2 ? 1 : (int)w->duration_s;
 }
 
 int planrun_pause(struct job_run *jr)

@@ -60,6 +60,25 @@ struct result;
 int planrun_file_test(struct planrun_file *f, size_t i, int iteration,
 		      struct result *out);
 
+/*
+ * Test i's iteration measured in slices, so that sides taking turns
+ * (interleave.c) alternate within it: slice s of n (from 0) is a window of
+ * 1 s (the last takes the rest of the test's duration), the ramp on slice 0
+ * only, each sequential stream going on where the slice before stopped.
+ * The slices' counts, latencies and seconds add up to the iteration, whose
+ * windows are their sum; it is stored, into *out, when slice n − 1 ends,
+ * and until then each slice's seconds are stored as it ends. Slices of two
+ * iterations on one f must not mix. planrun_file_test is slice 0 of 1. 0,
+ * -ECANCELED or the engine's error.
+ */
+int planrun_file_slice(struct planrun_file *f, size_t i, int iteration,
+		       int slice, int slices, struct result *out);
+
+/* How many slices of 1 s a time-based test of w's duration is measured in
+ * (its whole seconds: 5 for 5 s, 1 under 2 s); 1 for a size-based test. */
+struct workload;
+int planrun_slices(const struct workload *w);
+
 /* Frees f; with remove, its test file is removed (else the job's end
  * does it). NULL is fine. */
 void planrun_file_close(struct planrun_file *f, int remove);

@@ -86,8 +86,8 @@ size_t interleave_maker(size_t n, int r, size_t j)
 }
 
 /* Round r: a fresh test file on every side (side interleave_maker(n, r, j)
- * j-th), then each test once on every side in turn, then the files
- * removed. */
+ * j-th), then each test once on every side, its slices in turn, then the
+ * files removed. */
 static int one_round(struct sides *sd, const struct plan *p, int r)
 {
 	struct planrun_file *f[JOB_MAX_SIDES] = { 0 };
@@ -102,13 +102,16 @@ static int one_round(struct sides *sd, const struct plan *p, int r)
 	}
 	job_tests_done(sd->jr[0], 0);
 	for (size_t i = 0; i < p->n && rc == 0; i++) {
+		int slices = planrun_slices(&p->w[i]);
 		if (i > 0 || r > 1)
 			rc = planrun_pause(sd->jr[0]);
-		for (j = 0; j < sd->n && rc == 0; j++) {
-			k = interleave_turn(sd->n, r, i, j);
-			if ((rc = planrun_file_test(f[k], i, r, NULL)) < 0)
-				blame(sd->jr[0], sd->jr[k]);
-		}
+		for (int s = 0; s < slices && rc == 0; s++)
+			for (j = 0; j < sd->n && rc == 0; j++) {
+				k = interleave_turn(sd->n, r, i + (size_t)s, j);
+				if ((rc = planrun_file_slice(f[k], i, r, s,
+							     slices, NULL)) < 0)
+					blame(sd->jr[0], sd->jr[k]);
+			}
 		/* progress: round r (the iteration), test i + 1 of n */
 		job_tests_done(sd->jr[0], (int)i + 1);
 	}

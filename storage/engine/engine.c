@@ -84,6 +84,8 @@ static int member_collect(struct member *mb, struct engine_thread *th,
 	mb->direct = n ? th[0].direct : 0;
 	for (unsigned i = 0; i < n; i++) {
 		result_add(mb->r, &th[i].r);
+		if (o->seq_pos)
+			o->seq_pos[i] = th[i].seq_pos;
 		for (int d = 0; d < 2; d++) {
 			if (!th[i].hd[d])
 				continue;

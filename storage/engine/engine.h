@@ -96,6 +96,13 @@ struct engine_opts {
 					   missed) come only in samples, at the
 					   end */
 	void *sample_arg;
+	uint64_t *seq_pos;	  /* NULL, or w->threads entries: where each
+				     thread's sequential stream starts (read
+				     when the run starts, 0 for a fresh pass)
+				     and where it stopped (written when it
+				     ends), so a window measured in slices
+				     (an interleaved job's) reads on through
+				     the file instead of over its start */
 	struct hostctr *counters; /* NULL, or the host's and the device's
 				     counters (hostctr.h), marked by the
 				     calling thread at the window's
@@ -120,11 +127,14 @@ struct engine_sample {
 };
 
 struct engine_samples {
-	struct engine_sample *s;    /* cap entries, caller-allocated */
-	unsigned cap;		    /* seconds the array holds; later seconds
-				       are added to the last one */
-	unsigned n;		    /* seconds filled */
-	double last_s;		    /* length of the last second, s */
+	struct engine_sample *s; /* cap entries, caller-allocated */
+	unsigned cap;		 /* seconds the array holds; later seconds
+				    are added to the last one */
+	unsigned n;		 /* seconds filled */
+	double last_s;		 /* length of the last second, s */
+	double *len_s; /* NULL, or cap entries: each second's length, s,
+			  where the seconds are a window's measured in
+			  slices (engine_samples_append), not all 1 s */
 	struct hostctr_sample *ctr; /* NULL, or cap entries: the counters
 				       (engine_opts.counters) over each
 				       second, the same seconds as s (the
@@ -134,6 +144,20 @@ struct engine_samples {
 				       the calling thread missed) has
 				       have 0 */
 };
+
+/* The length of second i of s, in seconds: len_s[i], or 1 but for the
+ * last (last_s). */
+double engine_second_len(const struct engine_samples *s, unsigned i);
+
+/*
+ * Appends from's seconds (a slice of a window: one engine_run's) to to's,
+ * with their lengths and counters (to->len_s must be set; to->ctr too for
+ * from's counters to be kept): what a window measured in slices keeps. A
+ * second past to->cap is added to the last one (its counters kept from the
+ * first). to->last_s becomes the last second's length.
+ */
+void engine_samples_append(struct engine_samples *to,
+			   const struct engine_samples *from);
 
 /*
  * Creates o->path (O_CREAT|O_EXCL|O_NOFOLLOW: never an existing file) and

@@ -182,3 +182,41 @@ void engine_marks_end(const struct engine_opts *o, struct engine_marks *m)
 		hostctr_diff(o->counters, from, m->end_slot - 1,
 			     &smp->ctr[last]);
 }
+
+double engine_second_len(const struct engine_samples *s, unsigned i)
+{
+	if (s->len_s)
+		return s->len_s[i];
+	return i + 1 == s->n ? s->last_s : 1.0;
+}
+
+void engine_samples_append(struct engine_samples *to,
+			   const struct engine_samples *from)
+{
+	for (unsigned i = 0; i < from->n && to->cap; i++) {
+		const struct engine_sample *b = &from->s[i];
+		double len = engine_second_len(from, i);
+		struct engine_sample *a;
+
+		if (to->n < to->cap) {
+			to->s[to->n] = *b;
+			to->len_s[to->n] = len;
+			if (to->ctr)
+				to->ctr[to->n] =
+					from->ctr
+						? from->ctr[i]
+						: (struct hostctr_sample){ 0 };
+			to->n++;
+			continue;
+		}
+		a = &to->s[to->cap - 1];
+		for (int d = 0; d < 2; d++) {
+			a->ios[d] += b->ios[d];
+			a->bytes[d] += b->bytes[d];
+			a->lat_sum_ns[d] += b->lat_sum_ns[d];
+		}
+		to->len_s[to->cap - 1] += len;
+	}
+	if (to->n)
+		to->last_s = to->len_s[to->n - 1];
+}

@@ -42,6 +42,8 @@ void engine_thread_init(struct engine_thread *e, struct engine_shared *sh,
 	if (w->pattern == WL_SEQUENTIAL) {
 		e->region_start = span * i;
 		e->region_len = span;
+		if (o->seq_pos && span)
+			e->seq_pos = o->seq_pos[i] % span;
 	} else {
 		e->region_len = w->file_size / w->block_size * w->block_size;
 	}

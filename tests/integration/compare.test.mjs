@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
+import { stream } from '../lib/events.mjs';
 
 const bin = process.env.STORBENCH_BIN;
 const out = process.env.STORBENCH_OUT;
@@ -23,7 +24,9 @@ const root = fs.mkdtempSync(path.join(path.resolve(out), 'compare-'));
 const dirA = path.join(root, 'a');
 const dirB = path.join(root, 'b');
 const dirC = path.join(root, 'c');
-for (const dir of [dirA, dirB, dirC]) fs.mkdirSync(dir);
+const dirD = path.join(root, 'd');
+const dirE = path.join(root, 'e');
+for (const dir of [dirA, dirB, dirC, dirD, dirE]) fs.mkdirSync(dir);
 
 const d = await startDaemon({ bin, dataDir: path.join(root, 'data'), allow: [root], quiet: true });
 after(async () => {
@@ -74,6 +77,49 @@ test('an interleaved two-directory job: a run per target, rounds A B / B A on fr
   assert.ok(Math.abs((vs.ci_pct[1] - vs.ci_pct[0]) / 2 - vs.noise_band_pct) < 1e-6);
   assert.match(c.verdicts[0].text, /^run \d+ vs run \d+: /);
   assert.deepEqual(c.warnings, []);
+});
+
+test('an interleaved job measures each window in 1 s slices the sides take in turn, A B B A A B', async () => {
+  const s = stream(d.url);
+  await s.opened;
+  const SEQ = { name: 'SEQ128K Q2T1', pattern: 'sequential', block_size: '128KiB', queue_depth: 2, threads: 1 };
+  let j;
+  try {
+    j = await run(job({ target: dirD, compare_with: [dirE], iterations: 2, duration_s: 3.5, tests: [...RND, SEQ] }));
+  } finally {
+    s.close();
+  }
+  const [a, b] = j.runs;
+  const samples = s.events.filter((e) => e.name === 'sample' && e.data.job_id === j.id).map((e) => e.data);
+  for (const round of [1, 2]) {
+    for (const t of ['RND4K Q1T1', 'SEQ128K Q2T1']) {
+      const order = samples.filter((x) => x.iteration === round && x.test === t).map((x) => x.run_id);
+      // the sides' turns, a run of the same side counted once: 3 slices
+      // each, A | B B | A A | B  (or B first) is 4 turns; one window per
+      // side, as before slices, would be 2
+      const turns = order.filter((id, i) => i === 0 || id !== order[i - 1]);
+      assert.equal(turns.length, 4, `round ${round} ${t}: ${order}`);
+      assert.deepEqual(turns.slice(0, 2).sort(), [a, b].sort());
+      assert.deepEqual(turns.slice(2), turns.slice(0, 2));
+    }
+  }
+  for (const id of j.runs) {
+    const run = (await api(d.url, 'GET', `/api/v1/runs/${id}`)).json;
+    const smp = (await api(d.url, 'GET', `/api/v1/runs/${id}/samples`)).json.samples;
+    for (const t of run.tests) {
+      for (const it of t.iterations) {
+        const mine = smp.filter((x) => x.test === t.test && x.iteration === it.iteration);
+        // slices of 1 s, 1 s and 1.5 s: each slice a second of its own,
+        // the last one and its half second
+        assert.ok(mine.length >= 3 && mine.length <= 4, `${t.test} ${it.iteration}: ${mine.length} seconds`);
+        const length = mine.reduce((sum, x) => sum + x.length_s, 0);
+        assert.ok(Math.abs(length - it.seconds) < 1e-6, `${length} s of samples, ${it.seconds} s of window`);
+        assert.ok(it.seconds >= 3.5 && it.seconds < 4.5, `${it.seconds} s`);
+        const ios = mine.reduce((sum, x) => sum + (x.read.iops + x.write.iops) * x.length_s, 0);
+        assert.ok(Math.abs(ios - it.ios) <= 1e-6 * it.ios + 1, `${ios} I/Os in the samples, ${it.ios} in the result`);
+      }
+    }
+  }
 });
 
 test('compare_with is refused where it cannot work, naming the field', async () => {

@@ -8,9 +8,9 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
+import { stream } from '../lib/events.mjs';
 
 const bin = process.env.STORBENCH_BIN;
 const out = process.env.STORBENCH_OUT;
@@ -23,39 +23,6 @@ after(async () => {
   await d.stop().catch(() => {});
   fs.rmSync(root, { recursive: true, force: true });
 });
-
-/** Opens the event stream; events arrive in .events as {id, name, data, t}. */
-function stream(url, headers = {}) {
-  const s = { events: [], comments: [], status: 0, headers: null, req: null };
-  s.opened = new Promise((resolve, reject) => {
-    s.req = http.get(`${url}/api/v1/events`, { headers }, (res) => {
-      s.status = res.statusCode;
-      s.headers = res.headers;
-      resolve();
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => {
-        buf += chunk;
-        let i;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const ev = { t: Date.now() };
-          for (const line of block.split('\n')) {
-            if (line.startsWith(':')) s.comments.push(line);
-            else if (line.startsWith('id: ')) ev.id = Number(line.slice(4));
-            else if (line.startsWith('event: ')) ev.name = line.slice(7);
-            else if (line.startsWith('data: ')) ev.data = JSON.parse(line.slice(6));
-          }
-          if (ev.name) s.events.push(ev);
-        }
-      });
-    });
-    s.req.on('error', reject);
-  });
-  s.close = () => s.req.destroy();
-  return s;
-}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

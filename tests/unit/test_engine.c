@@ -315,6 +315,43 @@ static void test_size_based(void)
 }
 
 /*
+ * A window in slices (engine_opts.seq_pos): each thread's sequential stream
+ * starts where the last slice stopped and says where it stops, wrapping at
+ * the end of its region (8 MiB each of 2 threads here); without seq_pos
+ * every run starts at the region's start.
+ */
+static void test_seq_resumed(void)
+{
+	struct engine_opts o = opts(data_path, NULL);
+	struct workload w = wl(WL_SEQUENTIAL, 100, 1U << 20, 2, 2, 0);
+	uint64_t pos[2] = { 0, 0 };
+	struct result r;
+
+	w.io_bytes = 4 * MIB; /* 2 I/Os of 1 MiB per thread */
+	o.seq_pos = pos;
+	ASSERT_EQ(engine_run(&o, &w, &r), 0);
+	ASSERT_U64_EQ(pos[0], 2 * MIB);
+	ASSERT_U64_EQ(pos[1], 2 * MIB);
+	ASSERT_EQ(engine_run(&o, &w, &r), 0);
+	ASSERT_U64_EQ(pos[0], 4 * MIB);
+	ASSERT_U64_EQ(pos[1], 4 * MIB);
+	/* one block before the region's end: one I/O there, one at its
+	 * start */
+	pos[0] = pos[1] = 7 * MIB;
+	ASSERT_EQ(engine_run(&o, &w, &r), 0);
+	ASSERT_U64_EQ(pos[0], 1 * MIB);
+	ASSERT_U64_EQ(pos[1], 1 * MIB);
+	ASSERT_U64_EQ(r.ios, 4);
+	/* a time-based slice goes on the same way */
+	w.io_bytes = 0;
+	w.duration_s = 0.2;
+	pos[0] = pos[1] = 0;
+	ASSERT_EQ(engine_run(&o, &w, &r), 0);
+	ASSERT_TRUE(pos[0] < 8 * MIB && pos[1] < 8 * MIB);
+	ASSERT_U64_EQ((pos[0] + pos[1]) % (8 * MIB), r.bytes % (8 * MIB));
+}
+
+/*
  * Direct I/O below the device's sector: on a loop device with 4 KiB sectors
  * (ext4 on it), a 512-byte direct I/O is refused up front with the
  * alignment named, not with a bare EINVAL from the first I/O. Needs root
@@ -575,5 +612,6 @@ static void test_setup(void)
 TEST_MAIN(test_setup, test_prepare_creates_file, test_prepare_refuses_existing,
 	  test_prepare_cancelled, test_run_seq_read, test_run_rand_write,
 	  test_run_multithread, test_run_invalid, test_data_patterns,
-	  test_size_based, test_dio_alignment, test_group, test_cancel,
-	  test_prepare_cancelled_not_flushed, test_drain_counted, test_cleanup)
+	  test_size_based, test_seq_resumed, test_dio_alignment, test_group,
+	  test_cancel, test_prepare_cancelled_not_flushed, test_drain_counted,
+	  test_cleanup)

@@ -22,7 +22,8 @@
 //   aa-interleaved  --jobs interleaved jobs of the same directory twice
 //                   (compare_with), --rounds rounds of --duration s
 //                   windows (without them, the daemon's defaults: what a
-//                   user gets, 10 rounds of 5 s): the paired test
+//                   user gets, 10 rounds of 5 s), each window measured in
+//                   1 s slices the two sides take in turn: the paired test
 //   aa-runs         --runs separate runs of that directory, every pair
 //                   compared: one run a side, judged against the run-to-run
 //                   noise of the series (the runs themselves)
@@ -310,7 +311,7 @@ if (volB && (SETS.has('power-interleaved') || SETS.has('power-runs'))) {
 }
 
 console.log(`## bench/aa — ${new Date().toISOString()}, ${((Date.now() - t0) / 60000).toFixed(1)} min\n`);
-console.log(`custom RND4K Q1T1 read and write, ${o.size}, ${WINDOW} s windows; ext4 on loop ${RAM ? 'on an image in /dev/shm (RAM)' : `(direct I/O) on an image under ${dir}`}; throttle: ${how}.`);
+console.log(`custom RND4K Q1T1 read and write, ${o.size}, ${WINDOW} s windows${WINDOW >= 2 ? ` (in ${Math.floor(WINDOW)} slices the sides take in turn when interleaved)` : ''}; ext4 on loop ${RAM ? 'on an image in /dev/shm (RAM)' : `(direct I/O) on an image under ${dir}`}; throttle: ${how}.`);
 console.log('A comparison is one test\'s IOPS between two runs; "significant" at p < 0.05. Old: Welch over each run\'s iterations (the verdict before);');
 console.log('new: the daemon\'s run-level verdict. Power counts only a significant difference in the right direction (B slower). Brackets: Wilson 95 % intervals');
 console.log('(the comparisons of one set share runs, so they are not independent: the intervals are optimistic).\n');

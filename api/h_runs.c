@@ -256,21 +256,14 @@ static void cdm_block(uint64_t b, char *buf, size_t len)
 }
 
 /* Was the run imported from a CrystalDiskMark text result? */
-static int cdm_imported(json_t *spec)
-{
-	const char *fmt = json_string_value(
-		json_object_get(json_object_get(spec, "imported"), "format"));
-
-	return fmt && strcmp(fmt, "cdm") == 0;
-}
-
 /*
- * The footer of a run imported from CrystalDiskMark text: the original's
+ * The footer of an imported run: from CrystalDiskMark text, the original's
  * lines as it printed them (spec.imported's profile, test_line and mode;
  * the OS and comment lines kept in the probe), in CrystalDiskMark 8's
  * layout. A line the original did not have (CrystalDiskMark 3 has no
- * Profile or Mode) is left out. A run imported before test_line was kept
- * gets its test size and count.
+ * Profile or Mode; fio and DiskSpd neither, nor an OS line) is left out. A
+ * run imported before test_line was kept gets its test size and count; one
+ * from a tool that states no test size, the tool and its version.
  */
 static void cdm_footer_imported(FILE *f, json_t *run, const char *date,
 				const char *eol)
@@ -284,19 +277,23 @@ static void cdm_footer_imported(FILE *f, json_t *run, const char *date,
 		   *os = json_string_value(json_object_get(probe, "os")),
 		   *comment =
 			   json_string_value(json_object_get(probe, "comment"));
+	double size = json_number_value(json_object_get(imp, "test_size"));
+	long long n = json_integer_value(json_object_get(imp, "best_of"));
 
 	fputs(eol, f);
 	if (profile)
 		fprintf(f, "Profile: %s%s", profile, eol);
 	if (test)
 		fprintf(f, "   Test: %s%s", test, eol);
-	else
-		fprintf(f, "   Test: %.0f MiB (x%lld)%s",
-			json_number_value(json_object_get(imp, "test_size")) /
-				(1 << 20),
-			(long long)json_integer_value(
-				json_object_get(imp, "best_of")),
+	else if (size >= 1 << 20)
+		fprintf(f, "   Test: %.0f MiB (x%lld)%s", size / (1 << 20), n,
 			eol);
+	else /* a tool that does not say its file's size (fio, DiskSpd) */
+		fprintf(f, "   Test: %s %s (x%lld)%s",
+			json_string_value(json_object_get(imp, "tool")) ?: "",
+			json_string_value(json_object_get(imp, "version"))
+				?: "",
+			n, eol);
 	if (mode)
 		fprintf(f, "   Mode: %s%s", mode, eol);
 	if (json_string_value(json_object_get(run, "started_at")))
@@ -418,7 +415,7 @@ int api_run_cdm_text(json_t *run, const char *eol, char **out, size_t *out_len)
 		sscanf(started, "%d-%d-%dT%d:%d:%d", &y, &mo, &d, &h, &mi, &se);
 	snprintf(date, sizeof(date), "%04d/%02d/%02d %d:%02d:%02d", y, mo, d, h,
 		 mi, se);
-	if (cdm_imported(spec))
+	if (json_is_object(json_object_get(spec, "imported")))
 		cdm_footer_imported(f, run, date, eol);
 	else
 		fprintf(f,

@@ -74,7 +74,7 @@ struct import_run {
 	char os[192];
 	char comment[256]; /* the free-form comment line, as written */
 	char host[128];	   /* the machine, when the file names it */
-	char label[64];	   /* a label the file gives ("" for none): fio
+	char label[65];	   /* a label the file gives ("" for none): fio
 			      --client's host, "all-clients" for their sum */
 	char profile[32];  /* "Default", "Peak", … when the file says */
 	char drive[16];	   /* "C:" */

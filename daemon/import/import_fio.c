@@ -290,7 +290,9 @@ static int add_job(json_t *g, json_t *j, const char *list, size_t i,
 	const char *name = json_string_value(json_object_get(j, "jobname"));
 	const char *rw = option(g, j, "rw") ? option(g, j, "rw")
 					    : option(g, j, "readwrite");
-	const char *fn = option(g, j, "filename");
+	/* the file or device, else the directory fio made its files in */
+	const char *fn = option(g, j, "filename") ? option(g, j, "filename")
+						  : option(g, j, "directory");
 	struct where w = { list, i, name, NULL, err, err_len };
 	uint64_t bs;
 	int qd, nj, mix, rc;
@@ -312,8 +314,8 @@ static int add_job(json_t *g, json_t *j, const char *list, size_t i,
 	ty->jobs++;
 	if (!json_object_get(j, "job options") && !g)
 		ty->no_options++;
-	/* the file or device; without one it is unknown (fio names a file
-	 * after the job, but the job's name is no device) */
+	/* the file, device or directory; without one it is unknown (fio
+	 * names a file after the job, but the job's name is no device) */
 	if (!r->comment[0] && fn)
 		snprintf(r->comment, sizeof(r->comment), "%s", fn);
 	for (int d = 0; d < 2; d++) {
@@ -424,38 +426,73 @@ static const char *client_host(json_t *e)
 	return is_sum(e) ? NULL
 			 : json_string_value(json_object_get(e, "hostname"));
 }
-/* The run of host h among out->v[from …], or out->n. */
-static size_t host_run(const struct import_runs *out, size_t from,
-		       const char *h)
+/* The client of client_stats entry e (not the sum) as the file tells
+ * them apart, into name: its host, and where another client has the same
+ * host (two fio servers on one machine), its port too ("host:port"). */
+static void client_name(json_t *clients, json_t *e, char *name, size_t len)
 {
-	while (from < out->n && strcmp(out->v[from].host, h))
+	const char *h = client_host(e);
+	json_int_t port = json_integer_value(json_object_get(e, "port"));
+	json_t *c;
+	size_t i;
+
+	snprintf(name, len, "%s", h);
+	json_array_foreach(clients, i, c)
+	{
+		const char *o = client_host(c);
+		char p[24];
+		if (o && strcmp(o, h) == 0 &&
+		    json_integer_value(json_object_get(c, "port")) != port) {
+			/* a label is at most 64 bytes: the host cut */
+			snprintf(p, sizeof(p), "%lld", (long long)port);
+			snprintf(name, len, "%.*s:%s",
+				 (int)(len - 2 - strlen(p)), h, p);
+			return;
+		}
+	}
+}
+
+/* The run of client name among out->v[from …], or out->n. */
+static size_t client_run(const struct import_runs *out, size_t from,
+			 const char *name)
+{
+	while (from < out->n && strcmp(out->v[from].label, name))
 		from++;
 	return from;
 }
 
+/* The options a client's job e ran with: g's (its "global options") under
+ * its own "job options"; a new reference, or NULL when it has neither. */
+static json_t *options_of(json_t *g, json_t *e)
+{
+	json_t *o = json_object_get(e, "job options"), *all;
+
+	if (!g && !o)
+		return NULL;
+	if (!(all = g ? json_deep_copy(g) : json_object()))
+		return NULL;
+	if (o)
+		json_object_update(all, o);
+	return all;
+}
+
 /*
  * The "All clients" entry e as a job: fio prints it without options; when
- * every host ran the same job options, they are the sum's too (else it has
- * fio's defaults, and a warning says so). A new reference, or NULL.
+ * every client's job ran with the same options (opts[k], its global ones
+ * under its own), they are the sum's too (else it has fio's defaults, and
+ * a warning says so). A new reference, or NULL.
  */
-static json_t *sum_entry(json_t *clients, json_t *e)
+static json_t *sum_entry(json_t *const *opts, size_t n, json_t *e)
 {
-	json_t *same = NULL, *c, *out;
-	size_t i;
+	json_t *out;
 
-	json_array_foreach(clients, i, c)
-	{
-		json_t *o = json_object_get(c, "job options");
-		if (is_sum(c))
-			continue;
-		if (!o || (same && !json_equal(same, o)))
+	for (size_t k = 0; k < n; k++)
+		if (!opts[k] || !json_equal(opts[0], opts[k]))
 			return json_copy(e);
-		same = o;
-	}
 	if (!(out = json_copy(e)))
 		return NULL;
-	if (same)
-		json_object_set(out, "job options", same);
+	if (n)
+		json_object_set(out, "job options", opts[0]);
 	return out;
 }
 
@@ -463,8 +500,9 @@ static json_t *sum_entry(json_t *clients, json_t *e)
  * fio --client host1 --client host2 --output-format=json: "client_stats"
  * holds each host's jobs (with "hostname") and, with more than one host,
  * an "All clients" entry that sums them (its "hostname" is just the last
- * host's). A run per host, in the order the hosts first appear, named and
- * labelled by the host, then the sum as a run labelled "all-clients". With
+ * host's). A run per client, in the order the clients first appear, named
+ * and labelled by the host (host:port for two fio servers on one host,
+ * client_name), then the sum as a run labelled "all-clients". With
  * several hosts "global options" is an object (fio 3.33) or an array of one
  * object per host in the order above (fio's client.c today, which adds a
  * host's with its first entry); an array of another count is not guessed
@@ -475,10 +513,12 @@ static int client_runs(json_t *root, const char *ver, json_t *clients,
 		       size_t err_len)
 {
 	json_t *gl = json_object_get(root, "global options"), *e;
+	json_t **opts;
 	struct tally ty[IMPORT_MAX_RUNS] = { 0 };
-	size_t first = out->n, hosts = 0, i, k;
+	size_t first = out->n, hosts = 0, jobs = 0, i, k;
+	char name[sizeof(out->v[0].label)];
 	struct import_run *r;
-	int rc;
+	int rc = 0;
 
 	json_array_foreach(clients, i, e)
 	{
@@ -493,7 +533,8 @@ static int client_runs(json_t *root, const char *ver, json_t *clients,
 				 i);
 			return -EINVAL;
 		}
-		if (host_run(out, first, h) < out->n)
+		client_name(clients, e, name, sizeof(name));
+		if (client_run(out, first, name) < out->n)
 			continue;
 		if (out->n + 2 > IMPORT_MAX_RUNS ||
 		    !(r = new_run(root, ver, out))) {
@@ -503,40 +544,46 @@ static int client_runs(json_t *root, const char *ver, json_t *clients,
 			return -EINVAL;
 		}
 		snprintf(r->host, sizeof(r->host), "%s", h);
-		snprintf(r->label, sizeof(r->label), "%s", h);
+		snprintf(r->label, sizeof(r->label), "%s", name);
 		hosts++;
 	}
+	if (!(opts = calloc(json_array_size(clients) + 1, sizeof(*opts))))
+		return -ENOMEM;
 	json_array_foreach(clients, i, e)
 	{
-		const char *h = client_host(e);
 		json_t *g = json_is_object(gl) ? gl : NULL;
-		if (h) {
-			k = host_run(out, first, h);
+		if (!is_sum(e)) {
+			client_name(clients, e, name, sizeof(name));
+			k = client_run(out, first, name);
 			if (json_is_array(gl) && json_array_size(gl) == hosts)
 				g = json_array_get(gl, k - first);
+			opts[jobs++] = options_of(g, e);
 		} else if (!(r = new_run(root, ver, out))) {
 			snprintf(err, err_len, "more than %d runs in one file",
 				 IMPORT_MAX_RUNS);
-			return -EINVAL;
+			rc = -EINVAL;
+			break;
 		} else {
 			k = out->n - 1; /* the sum: a run of its own, last */
+			g = NULL;	/* its options are the clients' */
 			snprintf(r->label, sizeof(r->label), "all-clients");
 			snprintf(r->comment, sizeof(r->comment),
 				 "the sum of %zu fio clients", hosts);
 		}
-		e = h ? json_incref(e) : sum_entry(clients, e);
+		e = is_sum(e) ? sum_entry(opts, jobs, e) : json_incref(e);
 		rc = e ? add_job(g, e, "client_stats", i, &out->v[k],
 				 &ty[k - first], err, err_len)
 		       : -ENOMEM;
 		json_decref(e);
 		if (rc < 0)
-			return rc;
+			break;
 	}
-	for (k = first; k < out->n; k++)
-		if ((rc = finish(&out->v[k], &ty[k - first], interim, err,
-				 err_len)) < 0)
-			return rc;
-	return 0;
+	for (k = 0; k < jobs; k++)
+		json_decref(opts[k]);
+	free(opts);
+	for (k = first; k < out->n && rc == 0; k++)
+		rc = finish(&out->v[k], &ty[k - first], interim, err, err_len);
+	return rc;
 }
 
 int import_fio_runs(const char *buf, size_t len, struct import_runs *out,

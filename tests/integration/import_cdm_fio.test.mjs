@@ -187,6 +187,10 @@ test('fio 2.x JSON without job options: the block size its numbers give, no devi
   assert.equal(r.json.probe.device, '(unknown)');
   assert.ok(!r.json.notes, JSON.stringify(r.json.notes));
   assert.ok(r.json.warnings.some((w) => /no job options/.test(w)), JSON.stringify(r.json.warnings));
+  // as CrystalDiskMark text: the tool for a test size fio does not state
+  // (it was "0 MiB")
+  const text = await (await fetch(`${d.url}/api/v1/runs/${r.json.id}?format=cdm`)).text();
+  assert.ok(text.split('\r\n').includes('   Test: fio 2.2.10 (x1)'), text);
   // a file that contradicts itself is refused: bw no longer io_bytes /
   // runtime
   const odd = fs.readFileSync(fio2, 'utf8').replace('"bw" : 62499', '"bw" : 60000');
@@ -208,6 +212,17 @@ test('fio 3.1, group_reporting × numjobs 8: io_bytes in bytes beside io_kbytes'
   assert.equal(t.best.iops, 116166.915795);
   assert.ok(Math.abs(t.best.mb_s - 464667 * 1024 / 1e6) < 1e-9, `${t.best.mb_s}`);
   assert.ok(Math.abs(t.best.lat_mean_us - 1097.615607299) < 1e-9);
+  assert.equal(r.json.target, '/work/tmp/oldfio/t.dat');
+  // a job given a directory, not a file (fio names its files after the
+  // job there): the directory is the target, whole, however long (it was
+  // "(unknown)")
+  const long = '/mnt/cluster-shared-volume-01/benchmarks/storbench/fio-runs/2026-12-04/host-a';
+  const doc = JSON.parse(fs.readFileSync(fixture('fio', 'fio-3.1-group_reporting-numjobs8-randread.json'), 'utf8'));
+  delete doc.jobs[0]['job options'].filename;
+  doc.jobs[0]['job options'].directory = long;
+  const dir = await importBody(JSON.stringify(doc));
+  assert.equal(dir.status, 201, JSON.stringify(dir.json));
+  assert.equal(dir.json.target, long);
 });
 
 test('fio 2.1.4 as PerfKitBenchmarker runs it: five groups, no options, whole-number iops', async () => {
@@ -265,28 +280,45 @@ test('fio --status-interval: the final report is the run, the interim ones are s
   assert.ok(r.json.warnings.some((w) => w.includes(`holds ${n} interim report`)), JSON.stringify(r.json.warnings));
 });
 
-test('fio --client on two hosts: a run per host and one for all clients, labelled by host', async (t) => {
-  // two fio servers on loopback addresses of their own, one client run
-  const hosts = ['127.0.0.2', '127.0.0.3'];
-  const port = 18765 + (process.pid % 1000);
-  const servers = hosts.map((h) => spawn('fio', [`--server=ip:${h},${port}`], { stdio: 'ignore' }));
+const haveFio = spawnSyncOk('fio', ['--version']);
+function spawnSyncOk(cmd, args) {
+  try {
+    return child.spawnSync(cmd, args).status === 0;
+  } catch {
+    return false;
+  }
+}
+
+// fio's client mode against fio servers of its own on loopback addresses
+// ([host, port] each): fio's client goes on with the servers it reaches, so
+// until every one listens a run reports fewer clients; it is run again
+// until it has them all. The report and what the client printed.
+async function clientReport(t, clients, jobText) {
+  const servers = clients.map(([h, port]) => spawn('fio', [`--server=ip:${h},${port}`], { stdio: 'ignore' }));
   t.after(() => servers.forEach((s) => s.kill('SIGKILL')));
-  const job = path.join(root, 'clients.fio');
-  fs.writeFileSync(job, `[global]\nioengine=psync\nsize=8M\nruntime=1\ntime_based\n[cs]\nrw=randread\nbs=4k\nfilename=${path.join(root, 'cs-$jobnum.dat')}\n`);
-  // fio's client goes on with the servers it reaches: until both listen,
-  // a run reports fewer hosts, so it is run again until it has both
+  const job = path.join(root, `clients-${clients[0][0]}-${clients[0][1]}.fio`);
+  fs.writeFileSync(job, jobText);
   let p;
   let report;
   for (let attempt = 0; attempt < 50; attempt++) {
-    p = await runCommand('fio', [...hosts.flatMap((h) => [`--client=ip:${h},${port}`]), '--output-format=json', job]);
+    p = await runCommand('fio', [...clients.flatMap(([h, port]) => [`--client=ip:${h},${port}`]), '--output-format=json', job]);
     report = p.status === 0 && p.stdout.includes('{') ? JSON.parse(p.stdout.slice(p.stdout.indexOf('{'))) : null;
-    if (report?.client_stats?.length === 3) break;
+    if (report?.client_stats?.length === clients.length + 1) break;
     await new Promise((r) => setTimeout(r, 200));
   }
   assert.equal(p.status, 0, p.stderr);
+  return { report, stdout: p.stdout };
+}
+
+const fioPort = 18765 + (process.pid % 1000);
+
+test('fio --client on two hosts: a run per host and one for all clients, labelled by host', { skip: !haveFio && 'no fio' }, async (t) => {
+  const hosts = ['127.0.0.2', '127.0.0.3'];
+  const { report, stdout } = await clientReport(t, hosts.map((h) => [h, fioPort]),
+    `[global]\nioengine=psync\nsize=8M\nruntime=1\ntime_based\n[cs]\nrw=randread\nbs=4k\nfilename=${path.join(root, 'cs-$jobnum.dat')}\n`);
   const stats = report.client_stats;
   assert.deepEqual(stats.map((s) => s.jobname), ['cs', 'cs', 'All clients']);
-  const r = await importBody(p.stdout);
+  const r = await importBody(stdout);
   assert.equal(r.status, 201, JSON.stringify(r.json));
   assert.equal(r.json.runs.length, 3, JSON.stringify(r.json.runs));
   const runs = await Promise.all(r.json.runs.map(async (x) => (await api(d.url, 'GET', `/api/v1/runs/${x.id}`)).json));
@@ -303,17 +335,35 @@ test('fio --client on two hosts: a run per host and one for all clients, labelle
   assert.ok(!runs[2].warnings.some((w) => /no job options/.test(w)), JSON.stringify(runs[2].warnings));
 });
 
+test('fio --client, two servers on one host: a run each, told apart by port; the sum keeps the global options', { skip: !haveFio && 'no fio' }, async (t) => {
+  const clients = [['127.0.0.4', fioPort + 1], ['127.0.0.4', fioPort + 2]];
+  // rw and bs in [global] only: what every client's job ran with
+  const { report, stdout } = await clientReport(t, clients,
+    `[global]\nioengine=psync\nsize=8M\nruntime=1\ntime_based\nrw=randwrite\nbs=4k\n[cw]\nfilename=${path.join(root, 'cw-$jobnum.dat')}\n`);
+  const stats = report.client_stats;
+  const r = await importBody(stdout);
+  assert.equal(r.status, 201, JSON.stringify(r.json));
+  assert.equal(r.json.runs.length, 3, JSON.stringify(r.json.runs));
+  const runs = await Promise.all(r.json.runs.map(async (x) => (await api(d.url, 'GET', `/api/v1/runs/${x.id}`)).json));
+  for (const k of [0, 1]) {
+    // before: one run for both, "the sum of 1 fio clients"
+    assert.ok(runs[k].labels.includes(`127.0.0.4:${stats[k].port}`), JSON.stringify(runs[k].labels));
+    assert.equal(runs[k].probe.hostname, '127.0.0.4');
+    assert.equal(runs[k].tests.length, 1);
+    assert.equal(runs[k].tests[0].best.iops, stats[k].write.iops);
+  }
+  assert.notEqual(stats[0].port, stats[1].port);
+  assert.equal(runs[2].notes, 'the sum of 2 fio clients');
+  // before: sequential, fio's default, as the sum has no options of its own
+  const sum = runs[2].tests[0];
+  assert.deepEqual([sum.rw, sum.pattern, sum.block_size], ['write', 'random', 4096]);
+  assert.equal(sum.best.iops, stats[2].write.iops);
+  assert.ok(!runs[2].warnings.some((w) => /no job options/.test(w)), JSON.stringify(runs[2].warnings));
+});
+
 // fio 3.x json+ made here and now: every number the file states beside its
 // rates is the run's, exactly (percentiles at their levels, never
 // interpolated), in the run, its CSV and its own document
-const haveFio = spawnSyncOk('fio', ['--version']);
-function spawnSyncOk(cmd, args) {
-  try {
-    return child.spawnSync(cmd, args).status === 0;
-  } catch {
-    return false;
-  }
-}
 import * as child from 'node:child_process';
 
 test('fio json+: bytes, ios, seconds and every percentile at its own level, kept exactly', { skip: !haveFio && 'no fio' }, async () => {

@@ -347,7 +347,8 @@ static void test_seq_resumed(void)
 	w.duration_s = 0.2;
 	pos[0] = pos[1] = 0;
 	ASSERT_EQ(engine_run(&o, &w, &r), 0);
-	ASSERT_TRUE(pos[0] < 8 * MIB && pos[1] < 8 * MIB);
+	/* a stream that just read its region's last block is at its end */
+	ASSERT_TRUE(pos[0] <= 8 * MIB && pos[1] <= 8 * MIB);
 	ASSERT_U64_EQ((pos[0] + pos[1]) % (8 * MIB), r.bytes % (8 * MIB));
 }
 

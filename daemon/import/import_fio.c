@@ -277,6 +277,7 @@ static int direction(json_t *s, struct import_test *t, uint64_t bs,
 /* What a run's jobs leave to be said once all are read. */
 struct tally {
 	size_t jobs, no_options, unknown_bs;
+	int differ;	  /* the sum of clients whose jobs' options differ */
 	char unknown[96]; /* the first test of unknown block size */
 };
 
@@ -314,10 +315,22 @@ static int add_job(json_t *g, json_t *j, const char *list, size_t i,
 	ty->jobs++;
 	if (!json_object_get(j, "job options") && !g)
 		ty->no_options++;
-	/* the file, device or directory; without one it is unknown (fio
-	 * names a file after the job, but the job's name is no device) */
-	if (!r->comment[0] && fn)
-		snprintf(r->comment, sizeof(r->comment), "%s", fn);
+	/* the file, device or directory, whole; without one it is unknown
+	 * (fio names a file after the job, but the job's name is no device) */
+	if (!r->target[0] && fn) {
+		if (!*fn || strlen(fn) >= sizeof(r->target) ||
+		    utf8_has_control(fn)) {
+			snprintf(err, err_len,
+				 "%s[%zu] (%s) %s: a path of 1 … %zu bytes "
+				 "without control characters",
+				 list, i, name,
+				 option(g, j, "filename") ? "filename"
+							  : "directory",
+				 sizeof(r->target) - 1);
+			return -EINVAL;
+		}
+		snprintf(r->target, sizeof(r->target), "%s", fn);
+	}
 	for (int d = 0; d < 2; d++) {
 		json_t *s = json_object_get(j, dirs[d]);
 		struct import_test *t;
@@ -392,7 +405,12 @@ static int finish(struct import_run *r, const struct tally *ty, int interim,
 			    "final report is the run, the interim ones were "
 			    "skipped",
 			    interim, interim > 1 ? "s" : "");
-	if (ty->no_options)
+	if (ty->differ)
+		import_warn(r, "fio's clients ran jobs with different options "
+			       "(or printed none): the sum's queue depth 1, 1 "
+			       "thread and sequential pattern are fio's "
+			       "defaults, not read from the file");
+	else if (ty->no_options)
 		import_warn(
 			r,
 			"fio printed no job options for %zu of %zu jobs: "
@@ -482,13 +500,16 @@ static json_t *options_of(json_t *g, json_t *e)
  * under its own), they are the sum's too (else it has fio's defaults, and
  * a warning says so). A new reference, or NULL.
  */
-static json_t *sum_entry(json_t *const *opts, size_t n, json_t *e)
+static json_t *sum_entry(json_t *const *opts, size_t n, json_t *e,
+			 struct tally *ty)
 {
 	json_t *out;
 
 	for (size_t k = 0; k < n; k++)
-		if (!opts[k] || !json_equal(opts[0], opts[k]))
+		if (!opts[k] || !json_equal(opts[0], opts[k])) {
+			ty->differ = 1;
 			return json_copy(e);
+		}
 	if (!(out = json_copy(e)))
 		return NULL;
 	if (n)
@@ -512,7 +533,7 @@ static int client_runs(json_t *root, const char *ver, json_t *clients,
 		       int interim, struct import_runs *out, char *err,
 		       size_t err_len)
 {
-	json_t *gl = json_object_get(root, "global options"), *e;
+	json_t *gl = json_object_get(root, "global options"), *e, *port;
 	json_t **opts;
 	struct tally ty[IMPORT_MAX_RUNS] = { 0 };
 	size_t first = out->n, hosts = 0, jobs = 0, i, k;
@@ -530,6 +551,16 @@ static int client_runs(json_t *root, const char *ver, json_t *clients,
 				 "client_stats[%zu]: \"hostname\" must name "
 				 "the host in 1 … 63 bytes without control "
 				 "characters",
+				 i);
+			return -EINVAL;
+		}
+		port = json_object_get(e, "port");
+		if (port &&
+		    (!json_is_integer(port) || json_integer_value(port) < 1 ||
+		     json_integer_value(port) > 65535)) {
+			snprintf(err, err_len,
+				 "client_stats[%zu]: \"port\" must be a "
+				 "whole number 1 … 65535",
 				 i);
 			return -EINVAL;
 		}
@@ -570,7 +601,8 @@ static int client_runs(json_t *root, const char *ver, json_t *clients,
 			snprintf(r->comment, sizeof(r->comment),
 				 "the sum of %zu fio clients", hosts);
 		}
-		e = is_sum(e) ? sum_entry(opts, jobs, e) : json_incref(e);
+		e = is_sum(e) ? sum_entry(opts, jobs, e, &ty[k - first])
+			      : json_incref(e);
 		rc = e ? add_job(g, e, "client_stats", i, &out->v[k],
 				 &ty[k - first], err, err_len)
 		       : -ENOMEM;

@@ -120,7 +120,10 @@ void job_phase(struct job_run *jr, const char *phase, const char *test,
 		snprintf(l->prog.rw, sizeof(l->prog.rw), "%s", rw ? rw : "");
 		l->prog.iteration = iteration;
 	}
-	l->prog.fraction = (double)l->steps_done / l->steps_total;
+	/* never back: an interleaved test's sides enter their phases in turn
+	 * while the job is inside the test (planrun_file_slice) */
+	if ((double)l->steps_done / l->steps_total > l->prog.fraction)
+		l->prog.fraction = (double)l->steps_done / l->steps_total;
 	l->prog.live_mb_s = l->prog.live_iops = 0;
 	pthread_mutex_unlock(&l->mu);
 	jobrun_live_publish(l, 1);

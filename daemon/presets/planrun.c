@@ -66,20 +66,22 @@ struct sample_sink {
 	unsigned published; /* seconds of this iteration sent as events */
 	const struct engine_samples *smp; /* the seconds, with counters */
 	int direct;			  /* direct I/O in effect */
-	/* the job's progress callback, and the slice s of n running: a
-	 * slice's progress is reported as the iteration's */
+	/* the job's progress callback, and the turn running of the test's
+	 * slices on every side: (turn + the slice's fraction) / slices
+	 * steps of the job */
 	engine_progress_fn progress;
 	void *progress_arg;
-	int slice, slices;
+	int turn, slices;
 };
 
-/* engine_opts.progress of a slice: its fraction as the iteration's. */
+/* engine_opts.progress of a slice: its fraction as the test's on every
+ * side. */
 static void on_slice_progress(void *arg, const struct engine_progress *p)
 {
 	const struct sample_sink *k = arg;
 	struct engine_progress q = *p;
 
-	q.fraction = (k->slice + p->fraction) / k->slices;
+	q.fraction = (k->turn + p->fraction) / k->slices;
 	k->progress(k->progress_arg, &q);
 }
 
@@ -171,8 +173,8 @@ static void publish_rest(struct sample_sink *k, const struct engine_samples *a)
  * (whole seconds, the last slice takes the rest), the ramp on the first
  * slice only, sequential streams going on where the slice before stopped. */
 static struct workload slice_of(const struct workload *w, int s, int k,
-				struct engine_opts *o, struct sample_sink *sk,
-				struct slices *a)
+				int turn, struct engine_opts *o,
+				struct sample_sink *sk, struct slices *a)
 {
 	struct workload ws = *w;
 
@@ -187,7 +189,7 @@ static struct workload slice_of(const struct workload *w, int s, int k,
 		return ws;
 	sk->progress = o->progress;
 	sk->progress_arg = o->progress_arg;
-	sk->slice = s;
+	sk->turn = turn;
 	sk->slices = k;
 	o->progress = on_slice_progress;
 	o->progress_arg = sk;
@@ -204,13 +206,14 @@ static void slice_done(struct engine_opts *o, struct sample_sink *sk)
 	}
 }
 
-/* Slice s of k of iteration it of test w on o (k = 1: the whole window),
- * its seconds through sk: measured, added to a; the last slice's iteration
- * stored with its result in one transaction, published, and into *out
- * (NULL: not wanted); *warned: the test's warnings given. 0, -ECANCELED or
- * the engine's error. */
+/* Slice s of k of iteration it of test w on o (k = 1: the whole window,
+ * and the job's step; turn: planrun_file_slice's), its seconds through sk:
+ * measured, added to a; the last slice's iteration stored with its result
+ * in one transaction, published, and into *out (NULL: not wanted);
+ * *warned: the test's warnings given. 0, -ECANCELED or the engine's
+ * error. */
 static int run_slice(struct job_run *jr, const struct workload *w, int it,
-		     int s, int k, struct engine_opts *o,
+		     int s, int k, int turn, struct engine_opts *o,
 		     struct sample_sink *sk, struct slices *a,
 		     unsigned char *warned, struct result *out)
 {
@@ -232,7 +235,7 @@ static int run_slice(struct job_run *jr, const struct workload *w, int it,
 		hist_init(a->hist);
 		a->smp.n = 0;
 	}
-	ws = slice_of(w, s, k, o, sk, a);
+	ws = slice_of(w, s, k, turn, o, sk, a);
 	rc = engine_run(o, &ws, &r);
 	slice_done(o, sk);
 	if (rc == 0 || r.window_ns > 0)
@@ -264,7 +267,8 @@ static int run_slice(struct job_run *jr, const struct workload *w, int it,
 		*out = a->r;
 	/* the ragged end the engine keeps for its result */
 	publish_rest(sk, &a->smp);
-	job_step(jr);
+	if (k == 1)
+		job_step(jr);
 	return 0;
 }
 
@@ -422,7 +426,7 @@ int planrun_file_begin(struct planrun_file *f, struct engine_opts *o)
 }
 
 int planrun_file_slice(struct planrun_file *f, size_t i, int iteration,
-		       int slice, int slices, struct result *out)
+		       int slice, int slices, int turn, struct result *out)
 {
 	int rc;
 
@@ -431,9 +435,9 @@ int planrun_file_slice(struct planrun_file *f, size_t i, int iteration,
 	/* the sink lives in f; the engine keeps no pointer to it after */
 	f->o.sample_done = on_sample;
 	f->o.sample_arg = &f->sink;
-	rc = run_slice(f->jr, &f->p->w[i], iteration, slice, slices, &f->o,
-		       &f->sink, &f->acc, &f->warned[f->one_warned ? 0 : i],
-		       out);
+	rc = run_slice(f->jr, &f->p->w[i], iteration, slice, slices, turn,
+		       &f->o, &f->sink, &f->acc,
+		       &f->warned[f->one_warned ? 0 : i], out);
 	f->o.sample_done = NULL;
 	f->o.sample_arg = NULL;
 	return rc;
@@ -442,7 +446,7 @@ int planrun_file_slice(struct planrun_file *f, size_t i, int iteration,
 int planrun_file_test(struct planrun_file *f, size_t i, int iteration,
 		      struct result *out)
 {
-	return planrun_file_slice(f, i, iteration, 0, 1, out);
+	return planrun_file_slice(f, i, iteration, 0, 1, 0, out);
 }
 
 int planrun_slices(const struct workload *w)

@@ -68,11 +68,15 @@ int planrun_file_test(struct planrun_file *f, size_t i, int iteration,
  * The slices' counts, latencies and seconds add up to the iteration, whose
  * windows are their sum; it is stored, into *out, when slice n − 1 ends,
  * and until then each slice's seconds are stored as it ends. Slices of two
- * iterations on one f must not mix. planrun_file_test is slice 0 of 1. 0,
- * -ECANCELED or the engine's error.
+ * iterations on one f must not mix. With slices > 1 the job's progress is
+ * the test's on every side, turn the slice's place among them (0 … slices
+ * × sides − 1: (turn + the slice's own fraction) / slices of the job's
+ * steps), and the caller steps the job (job_step) once per side when every
+ * side's last slice has ended. planrun_file_test is slice 0 of 1, which
+ * steps the job itself. 0, -ECANCELED or the engine's error.
  */
 int planrun_file_slice(struct planrun_file *f, size_t i, int iteration,
-		       int slice, int slices, struct result *out);
+		       int slice, int slices, int turn, struct result *out);
 
 /* How many slices of 1 s a time-based test of w's duration is measured in
  * (its whole seconds: 5 for 5 s, 1 under 2 s); 1 for a size-based test. */

@@ -108,10 +108,14 @@ static int one_round(struct sides *sd, const struct plan *p, int r)
 		for (int s = 0; s < slices && rc == 0; s++)
 			for (j = 0; j < sd->n && rc == 0; j++) {
 				k = interleave_turn(sd->n, r, i + (size_t)s, j);
-				if ((rc = planrun_file_slice(f[k], i, r, s,
-							     slices, NULL)) < 0)
+				if ((rc = planrun_file_slice(
+					     f[k], i, r, s, slices,
+					     s * (int)sd->n + (int)j, NULL)) <
+				    0)
 					blame(sd->jr[0], sd->jr[k]);
 			}
+		for (j = 0; j < sd->n && rc == 0 && slices > 1; j++)
+			job_step(sd->jr[0]);
 		/* progress: round r (the iteration), test i + 1 of n */
 		job_tests_done(sd->jr[0], (int)i + 1);
 	}

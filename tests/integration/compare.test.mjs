@@ -90,6 +90,10 @@ test('an interleaved job measures each window in 1 s slices the sides take in tu
     s.close();
   }
   const [a, b] = j.runs;
+  // the job's progress never goes back as the sides take turns
+  const fractions = s.events.filter((e) => e.name === 'progress' && e.data.job_id === j.id).map((e) => e.data.fraction);
+  assert.ok(fractions.length >= 10, `${fractions.length} progress events`);
+  for (let i = 1; i < fractions.length; i++) assert.ok(fractions[i] >= fractions[i - 1] - 1e-9, `progress ${fractions.slice(Math.max(0, i - 3), i + 1)}`);
   const samples = s.events.filter((e) => e.name === 'sample' && e.data.job_id === j.id).map((e) => e.data);
   for (const round of [1, 2]) {
     for (const t of ['RND4K Q1T1', 'SEQ128K Q2T1']) {

@@ -223,6 +223,20 @@ test('fio 3.1, group_reporting × numjobs 8: io_bytes in bytes beside io_kbytes'
   const dir = await importBody(JSON.stringify(doc));
   assert.equal(dir.status, 201, JSON.stringify(dir.json));
   assert.equal(dir.json.target, long);
+  // a path the target cannot hold whole, or with a control character, is
+  // refused naming the option (a 340-byte one was cut to 255 bytes)
+  const before = await runCount();
+  for (const bad of [`/${'d'.repeat(790)}`, '/x/a\u0001b']) {
+    doc.jobs[0]['job options'].directory = bad;
+    const r2 = await importBody(JSON.stringify(doc));
+    assert.equal(r2.status, 422, JSON.stringify(r2.json));
+    assert.match(r2.json.detail, /jobs\[0\] \(random-read\) directory: a path of 1 … 783 bytes without control characters/);
+  }
+  doc.jobs[0]['job options'].directory = `/${'d'.repeat(782)}`;
+  const whole = await importBody(JSON.stringify(doc));
+  assert.equal(whole.status, 201, JSON.stringify(whole.json));
+  assert.equal(whole.json.target.length, 783);
+  assert.equal(await runCount(), before + 1);
 });
 
 test('fio 2.1.4 as PerfKitBenchmarker runs it: five groups, no options, whole-number iops', async () => {
@@ -358,7 +372,24 @@ test('fio --client, two servers on one host: a run each, told apart by port; the
   const sum = runs[2].tests[0];
   assert.deepEqual([sum.rw, sum.pattern, sum.block_size], ['write', 'random', 4096]);
   assert.equal(sum.best.iops, stats[2].write.iops);
-  assert.ok(!runs[2].warnings.some((w) => /no job options/.test(w)), JSON.stringify(runs[2].warnings));
+  assert.ok(!runs[2].warnings.some((w) => /no job options|different options/.test(w)), JSON.stringify(runs[2].warnings));
+  // a port no client can have is refused, naming it
+  const doc = JSON.parse(stdout.slice(stdout.indexOf('{')));
+  for (const port of [70000, 'abc', 0]) {
+    const bad = structuredClone(doc);
+    bad.client_stats[0].port = port;
+    const r2 = await importBody(JSON.stringify(bad));
+    assert.equal(r2.status, 422, `${port}: ${JSON.stringify(r2.json)}`);
+    assert.match(r2.json.detail, /client_stats\[0\]: "port" must be a whole number 1 … 65535/);
+  }
+  // clients whose jobs ran with different options: the sum says so
+  const differ = structuredClone(doc);
+  differ.client_stats[0]['job options'] = { ...differ.client_stats[0]['job options'], iodepth: '4' };
+  const r3 = await importBody(JSON.stringify(differ));
+  assert.equal(r3.status, 201, JSON.stringify(r3.json));
+  const sum3 = (await api(d.url, 'GET', `/api/v1/runs/${r3.json.runs[2].id}`)).json;
+  assert.ok(sum3.warnings.some((w) => /clients ran jobs with different options/.test(w)), JSON.stringify(sum3.warnings));
+  assert.ok(!sum3.warnings.some((w) => /no job options/.test(w)), JSON.stringify(sum3.warnings));
 });
 
 // fio 3.x json+ made here and now: every number the file states beside its

@@ -255,7 +255,6 @@ static void cdm_block(uint64_t b, char *buf, size_t len)
 		snprintf(buf, len, "%lluB", (unsigned long long)b);
 }
 
-/* Was the run imported from a CrystalDiskMark text result? */
 /*
  * The footer of an imported run: from CrystalDiskMark text, the original's
  * lines as it printed them (spec.imported's profile, test_line and mode;

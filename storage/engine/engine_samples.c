@@ -27,6 +27,16 @@
 
 #include "engine_int.h"
 
+/* b's counts added to a's: one second's, a thread's or a folded end's. */
+static void sample_add(struct engine_sample *a, const struct engine_sample *b)
+{
+	for (int d = 0; d < 2; d++) {
+		a->ios[d] += b->ios[d];
+		a->bytes[d] += b->bytes[d];
+		a->lat_sum_ns[d] += b->lat_sum_ns[d];
+	}
+}
+
 void engine_samples_begin(struct engine_samples *out)
 {
 	if (out->cap)
@@ -39,11 +49,7 @@ void engine_samples_merge(struct engine_samples *out,
 			  const struct engine_thread *e)
 {
 	for (unsigned i = 0; i < e->smp_cap; i++)
-		for (int d = 0; d < 2; d++) {
-			out->s[i].ios[d] += e->smp[i].ios[d];
-			out->s[i].bytes[d] += e->smp[i].bytes[d];
-			out->s[i].lat_sum_ns[d] += e->smp[i].lat_sum_ns[d];
-		}
+		sample_add(&out->s[i], &e->smp[i]);
 }
 
 /*
@@ -68,13 +74,7 @@ void engine_samples_end(struct engine_samples *out, uint64_t window_ns)
 		out->last_s = (double)window_ns / 1e9 - (out->cap - 1);
 	}
 	if (out->n > 1 && out->last_s < (double)ENGINE_FOLD_NS / 1e9) {
-		struct engine_sample *a = &out->s[out->n - 2];
-		const struct engine_sample *b = &out->s[out->n - 1];
-		for (int d = 0; d < 2; d++) {
-			a->ios[d] += b->ios[d];
-			a->bytes[d] += b->bytes[d];
-			a->lat_sum_ns[d] += b->lat_sum_ns[d];
-		}
+		sample_add(&out->s[out->n - 2], &out->s[out->n - 1]);
 		out->n--;
 		out->last_s += 1.0;
 	}
@@ -194,12 +194,10 @@ void engine_samples_append(struct engine_samples *to,
 			   const struct engine_samples *from)
 {
 	for (unsigned i = 0; i < from->n && to->cap; i++) {
-		const struct engine_sample *b = &from->s[i];
 		double len = engine_second_len(from, i);
-		struct engine_sample *a;
 
 		if (to->n < to->cap) {
-			to->s[to->n] = *b;
+			to->s[to->n] = from->s[i];
 			to->len_s[to->n] = len;
 			if (to->ctr)
 				to->ctr[to->n] =
@@ -209,12 +207,7 @@ void engine_samples_append(struct engine_samples *to,
 			to->n++;
 			continue;
 		}
-		a = &to->s[to->cap - 1];
-		for (int d = 0; d < 2; d++) {
-			a->ios[d] += b->ios[d];
-			a->bytes[d] += b->bytes[d];
-			a->lat_sum_ns[d] += b->lat_sum_ns[d];
-		}
+		sample_add(&to->s[to->cap - 1], &from->s[i]);
 		to->len_s[to->cap - 1] += len;
 	}
 	if (to->n)

@@ -207,6 +207,42 @@ int import_fio_last_report(const char *buf, size_t len, json_t **root,
 /* Is buf fio's JSON output (its "fio version")? */
 int import_fio_sniff(const char *buf, size_t len);
 
+/* What a fio run's jobs leave to be said once all are read (import_fio.c,
+ * import_fio_client.c). */
+struct import_fio_tally {
+	size_t jobs, no_options, unknown_bs;
+	int differ;	  /* the sum of clients whose jobs' options differ */
+	char unknown[96]; /* the first test of unknown block size */
+};
+/* fio job j, entry i of list ("jobs" or "client_stats"; g: the global
+ * options that apply, or NULL), into tests of r. 0, or -EINVAL with err. */
+int import_fio_job(json_t *g, json_t *j, const char *list, size_t i,
+		   struct import_run *r, struct import_fio_tally *ty, char *err,
+		   size_t err_len);
+/* A new run at the end of out with the report's tool, version ("fio-…")
+ * and date; NULL when out is full. */
+struct import_run *import_fio_new_run(json_t *root, const char *ver,
+				      struct import_runs *out);
+/* r's closing check and warnings. 0, or -EINVAL with err. */
+int import_fio_finish(struct import_run *r, const struct import_fio_tally *ty,
+		      int interim, char *err, size_t err_len);
+/*
+ * fio --client host1 --client host2 --output-format=json: "client_stats"
+ * holds each host's jobs (with "hostname") and, with more than one host,
+ * an "All clients" entry that sums them (its "hostname" is just the last
+ * host's). A run per client, in the order the clients first appear, named
+ * and labelled by the host (host:port for two fio servers on one host),
+ * then the sum as a run labelled "all-clients" (import_fio_client.c). With
+ * several hosts "global options" is an object (fio 3.33) or an array of one
+ * object per host in the order above (fio's client.c today, which adds a
+ * host's with its first entry); an array of another count is not guessed
+ * at: the jobs then have their own options only. 0, -ENOMEM, or -EINVAL
+ * with err.
+ */
+int import_fio_clients(json_t *root, const char *ver, json_t *clients,
+		       int interim, struct import_runs *out, char *err,
+		       size_t err_len);
+
 /* Parses DiskSpd XML (-Rxml). A test per target and direction; thread
  * counts the profile and the results disagree on are a warning of r. */
 int import_diskspd(const char *buf, size_t len, struct import_run *r, char *err,

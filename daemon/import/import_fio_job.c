@@ -1,25 +1,7 @@
 /*
- * import_fio — fio's JSON output (--output-format=json or json+), fio 2.x
- * and 3.x, into struct import_run (import.h).
- *
- * What varies: text before the JSON (fio prints warnings first); 3.x keys
- * in nanoseconds (lat_ns, bw_bytes) against 2.x microseconds and KiB/s
- * (lat, bw); "job options" against "global options"; group_reporting (a
- * "jobs" entry then stands for numjobs processes); a key given twice
- * ("filename"). Each job and direction that moved data is one test, named
- * by the job (plus "read"/"write" in rw); its block size, queue depth,
- * numjobs and read share come from the options. fio 2.x often prints no
- * options: the block size is then derived where the numbers make it exact
- * (block_from_numbers), else it is unknown (0, served as null, a warning
- * names the tests); the rest are fio's defaults (a warning says so), and
- * the file or device is unknown — never the job's name. With
- * --status-interval the file holds a report per interval and the final
- * one last: the final one is the run (import_fio_report.c; a warning counts the
- * interim ones skipped).
- *
- * Every number, read or derived, is checked against its range
- * (import_check); an error names the job and the key
- * ("jobs[2] (randread) read.runtime: …"), JSON having no lines to name.
+ * import_fio_job — one job of fio's JSON output (an entry of "jobs" or of
+ * "client_stats") into tests of a run, a run begun and finished (import.h;
+ * what varies between fio's versions: import_fio.c).
  */
 #include "import.h"
 #include "platform/utf8.h"
@@ -274,17 +256,8 @@ static int direction(json_t *s, struct import_test *t, uint64_t bs,
 	return import_fio_stated(s, t, io, at, w->err, w->len);
 }
 
-/* What a run's jobs leave to be said once all are read. */
-struct tally {
-	size_t jobs, no_options, unknown_bs;
-	int differ;	  /* the sum of clients whose jobs' options differ */
-	char unknown[96]; /* the first test of unknown block size */
-};
-
-/* Job j, entry i of list (g: the global options that apply, or NULL), into
- * tests of r. 0, or -EINVAL with err. */
-static int add_job(json_t *g, json_t *j, const char *list, size_t i,
-		   struct import_run *r, struct tally *ty, char *err,
+int import_fio_job(json_t *g, json_t *j, const char *list, size_t i,
+		   struct import_run *r, struct import_fio_tally *ty, char *err,
 		   size_t err_len)
 {
 	static const char *const dirs[] = { "read", "write" };
@@ -365,10 +338,8 @@ static int add_job(json_t *g, json_t *j, const char *list, size_t i,
 	return 0;
 }
 
-/* A new run at the end of out with the report's tool, version and date;
- * NULL when out is full. */
-static struct import_run *new_run(json_t *root, const char *ver,
-				  struct import_runs *out)
+struct import_run *import_fio_new_run(json_t *root, const char *ver,
+				      struct import_runs *out)
 {
 	json_t *ts = json_object_get(root, "timestamp");
 	struct import_run *r = import_runs_add(out);
@@ -389,9 +360,8 @@ static struct import_run *new_run(json_t *root, const char *ver,
 	return r;
 }
 
-/* r's closing check and warnings. 0, or -EINVAL with err. */
-static int finish(struct import_run *r, const struct tally *ty, int interim,
-		  char *err, size_t err_len)
+int import_fio_finish(struct import_run *r, const struct import_fio_tally *ty,
+		      int interim, char *err, size_t err_len)
 {
 	if (r->n == 0) {
 		snprintf(err, err_len, "no job%s%.64s moved any data",
@@ -425,243 +395,4 @@ static int finish(struct import_run *r, const struct tally *ty, int interim,
 			    ty->unknown_bs, ty->unknown_bs > 1 ? "s" : "",
 			    ty->unknown, ty->unknown_bs > 1 ? ", …" : "");
 	return 0;
-}
-
-#define ALL_CLIENTS "All clients" /* fio's name for the clients' sum */
-
-/* Whether client_stats entry e is fio's sum of the clients. */
-static int is_sum(json_t *e)
-{
-	const char *name = json_string_value(json_object_get(e, "jobname"));
-
-	return name && strcmp(name, ALL_CLIENTS) == 0;
-}
-
-/* The host of client_stats entry e; NULL for the sum (or none named,
- * which the first pass refuses). */
-static const char *client_host(json_t *e)
-{
-	return is_sum(e) ? NULL
-			 : json_string_value(json_object_get(e, "hostname"));
-}
-/* The client of client_stats entry e (not the sum) as the file tells
- * them apart, into name: its host, and where another client has the same
- * host (two fio servers on one machine), its port too ("host:port"). */
-static void client_name(json_t *clients, json_t *e, char *name, size_t len)
-{
-	const char *h = client_host(e);
-	json_int_t port = json_integer_value(json_object_get(e, "port"));
-	json_t *c;
-	size_t i;
-
-	snprintf(name, len, "%s", h);
-	json_array_foreach(clients, i, c)
-	{
-		const char *o = client_host(c);
-		char p[24];
-		if (o && strcmp(o, h) == 0 &&
-		    json_integer_value(json_object_get(c, "port")) != port) {
-			/* a label is at most 64 bytes: the host cut */
-			snprintf(p, sizeof(p), "%lld", (long long)port);
-			snprintf(name, len, "%.*s:%s",
-				 (int)(len - 2 - strlen(p)), h, p);
-			return;
-		}
-	}
-}
-
-/* The run of client name among out->v[from …], or out->n. */
-static size_t client_run(const struct import_runs *out, size_t from,
-			 const char *name)
-{
-	while (from < out->n && strcmp(out->v[from].label, name))
-		from++;
-	return from;
-}
-
-/* The options a client's job e ran with: g's (its "global options") under
- * its own "job options"; a new reference, or NULL when it has neither. */
-static json_t *options_of(json_t *g, json_t *e)
-{
-	json_t *o = json_object_get(e, "job options"), *all;
-
-	if (!g && !o)
-		return NULL;
-	if (!(all = g ? json_deep_copy(g) : json_object()))
-		return NULL;
-	if (o)
-		json_object_update(all, o);
-	return all;
-}
-
-/*
- * The "All clients" entry e as a job: fio prints it without options; when
- * every client's job ran with the same options (opts[k], its global ones
- * under its own), they are the sum's too (else it has fio's defaults, and
- * a warning says so). A new reference, or NULL.
- */
-static json_t *sum_entry(json_t *const *opts, size_t n, json_t *e,
-			 struct tally *ty)
-{
-	json_t *out;
-
-	for (size_t k = 0; k < n; k++)
-		if (!opts[k] || !json_equal(opts[0], opts[k])) {
-			ty->differ = 1;
-			return json_copy(e);
-		}
-	if (!(out = json_copy(e)))
-		return NULL;
-	if (n)
-		json_object_set(out, "job options", opts[0]);
-	return out;
-}
-
-/*
- * fio --client host1 --client host2 --output-format=json: "client_stats"
- * holds each host's jobs (with "hostname") and, with more than one host,
- * an "All clients" entry that sums them (its "hostname" is just the last
- * host's). A run per client, in the order the clients first appear, named
- * and labelled by the host (host:port for two fio servers on one host,
- * client_name), then the sum as a run labelled "all-clients". With
- * several hosts "global options" is an object (fio 3.33) or an array of one
- * object per host in the order above (fio's client.c today, which adds a
- * host's with its first entry); an array of another count is not guessed
- * at: the jobs then have their own options only.
- */
-static int client_runs(json_t *root, const char *ver, json_t *clients,
-		       int interim, struct import_runs *out, char *err,
-		       size_t err_len)
-{
-	json_t *gl = json_object_get(root, "global options"), *e, *port;
-	json_t **opts;
-	struct tally ty[IMPORT_MAX_RUNS] = { 0 };
-	size_t first = out->n, hosts = 0, jobs = 0, i, k;
-	char name[sizeof(out->v[0].label)];
-	struct import_run *r;
-	int rc = 0;
-
-	json_array_foreach(clients, i, e)
-	{
-		const char *h = client_host(e);
-		if (is_sum(e))
-			continue; /* the sum: after the hosts */
-		if (!h || !*h || utf8_has_control(h) || strlen(h) > 63) {
-			snprintf(err, err_len,
-				 "client_stats[%zu]: \"hostname\" must name "
-				 "the host in 1 … 63 bytes without control "
-				 "characters",
-				 i);
-			return -EINVAL;
-		}
-		port = json_object_get(e, "port");
-		if (port &&
-		    (!json_is_integer(port) || json_integer_value(port) < 1 ||
-		     json_integer_value(port) > 65535)) {
-			snprintf(err, err_len,
-				 "client_stats[%zu]: \"port\" must be a "
-				 "whole number 1 … 65535",
-				 i);
-			return -EINVAL;
-		}
-		client_name(clients, e, name, sizeof(name));
-		if (client_run(out, first, name) < out->n)
-			continue;
-		if (out->n + 2 > IMPORT_MAX_RUNS ||
-		    !(r = new_run(root, ver, out))) {
-			snprintf(err, err_len,
-				 "more than %d fio clients in one file",
-				 IMPORT_MAX_RUNS - 1);
-			return -EINVAL;
-		}
-		snprintf(r->host, sizeof(r->host), "%s", h);
-		snprintf(r->label, sizeof(r->label), "%s", name);
-		hosts++;
-	}
-	if (!(opts = calloc(json_array_size(clients) + 1, sizeof(*opts))))
-		return -ENOMEM;
-	json_array_foreach(clients, i, e)
-	{
-		json_t *g = json_is_object(gl) ? gl : NULL;
-		if (!is_sum(e)) {
-			client_name(clients, e, name, sizeof(name));
-			k = client_run(out, first, name);
-			if (json_is_array(gl) && json_array_size(gl) == hosts)
-				g = json_array_get(gl, k - first);
-			opts[jobs++] = options_of(g, e);
-		} else if (!(r = new_run(root, ver, out))) {
-			snprintf(err, err_len, "more than %d runs in one file",
-				 IMPORT_MAX_RUNS);
-			rc = -EINVAL;
-			break;
-		} else {
-			k = out->n - 1; /* the sum: a run of its own, last */
-			g = NULL;	/* its options are the clients' */
-			snprintf(r->label, sizeof(r->label), "all-clients");
-			snprintf(r->comment, sizeof(r->comment),
-				 "the sum of %zu fio clients", hosts);
-		}
-		e = is_sum(e) ? sum_entry(opts, jobs, e, &ty[k - first])
-			      : json_incref(e);
-		rc = e ? add_job(g, e, "client_stats", i, &out->v[k],
-				 &ty[k - first], err, err_len)
-		       : -ENOMEM;
-		json_decref(e);
-		if (rc < 0)
-			break;
-	}
-	for (k = 0; k < jobs; k++)
-		json_decref(opts[k]);
-	free(opts);
-	for (k = first; k < out->n && rc == 0; k++)
-		rc = finish(&out->v[k], &ty[k - first], interim, err, err_len);
-	return rc;
-}
-
-int import_fio_runs(const char *buf, size_t len, struct import_runs *out,
-		    char *err, size_t err_len, int *line)
-{
-	json_t *root, *jobs, *clients, *j, *g;
-	struct tally ty = { 0 };
-	struct import_run *r;
-	const char *ver;
-	size_t i;
-	int rc, interim;
-
-	*line = 0;
-	if ((rc = import_fio_last_report(buf, len, &root, &interim, err,
-					 err_len, line)) < 0)
-		return rc;
-	ver = json_string_value(json_object_get(root, "fio version"));
-	jobs = json_object_get(root, "jobs");
-	clients = json_object_get(root, "client_stats");
-	g = json_object_get(root, "global options");
-	if (!ver || strncmp(ver, "fio-", 4) != 0 ||
-	    (!json_is_array(jobs) && !json_is_array(clients))) {
-		snprintf(err, err_len,
-			 "not fio JSON output: no \"fio version\" and "
-			 "\"jobs\" (or \"client_stats\")");
-		rc = -EINVAL;
-	} else if (!json_is_array(jobs)) {
-		rc = client_runs(root, ver, clients, interim, out, err,
-				 err_len);
-	} else if (!(r = new_run(root, ver, out))) {
-		rc = -ENOMEM;
-	} else {
-		json_array_foreach(jobs, i, j)
-		{
-			if ((rc = add_job(json_is_object(g) ? g : NULL, j,
-					  "jobs", i, r, &ty, err, err_len)) < 0)
-				break;
-		}
-		if (rc == 0)
-			rc = finish(r, &ty, interim, err, err_len);
-	}
-	json_decref(root);
-	return rc;
-}
-
-int import_fio_sniff(const char *buf, size_t len)
-{
-	return import_holds(buf, len, "\"fio version\"");
 }

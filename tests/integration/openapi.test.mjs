@@ -28,9 +28,9 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
+import { stream as eventStream } from '../lib/events.mjs';
 import { openapiValidator, repo } from '../lib/openapi.mjs';
 import { WINE, exeMissing, wineBoot, wineKill, winPath, wineEnv } from '../lib/wine.mjs';
 
@@ -246,38 +246,6 @@ async function call(key, url, { body, headers = {}, want } = {}) {
     if (h === 'Location' || h === 'WWW-Authenticate')
       assert.ok(r.headers.get(h), `${what}: the documented ${h} header is missing`);
   return { status: r.status, json, text, buf, headers: r.headers };
-}
-
-/** Opens the event stream; collects events until close(). */
-function eventStream(url) {
-  const s = { events: [], status: 0, headers: {} };
-  s.opened = new Promise((res, rej) => {
-    s.req = http.get(`${url}/api/v1/events`, (r) => {
-      s.status = r.statusCode;
-      s.headers = r.headers;
-      res();
-      let buf = '';
-      r.setEncoding('utf8');
-      r.on('data', (chunk) => {
-        buf += chunk;
-        let i;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const ev = {};
-          for (const line of buf.slice(0, i).split('\n')) {
-            if (line.startsWith('id: ')) ev.id = Number(line.slice(4));
-            else if (line.startsWith('event: ')) ev.name = line.slice(7);
-            else if (line.startsWith('data: ')) ev.data = JSON.parse(line.slice(6));
-          }
-          buf = buf.slice(i + 2);
-          if (ev.name) s.events.push(ev);
-        }
-      });
-      r.on('error', () => {});
-    });
-    s.req.on('error', rej);
-  });
-  s.close = () => s.req.destroy();
-  return s;
 }
 
 test('every documented operation answers as documented', { ...daemonOpts, timeout: 240000 }, async () => {

@@ -28,6 +28,8 @@ export function stream(url, headers = {}) {
           if (ev.name) s.events.push(ev);
         }
       });
+      // close() aborts the response: nothing to report
+      res.on('error', () => {});
     });
     s.req.on('error', reject);
   });

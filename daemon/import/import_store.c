@@ -156,13 +156,13 @@ static int store_one(struct archive *a, const struct import_run *r,
 	}
 	if (rc < 0)
 		goto out;
-	/* what was tested: DiskSpd's path, CrystalDiskMark's drive, fio's
-	   file or device */
+	/* what was tested: DiskSpd's path, fio's file, device or directory,
+	   CrystalDiskMark's drive (never the comment: fio's sum of clients
+	   says what it is there) */
 	snprintf(target, sizeof(target), "%s",
-		 r->target[0]	 ? r->target
-		 : r->drive[0]	 ? r->drive
-		 : r->comment[0] ? r->comment
-				 : "(unknown)");
+		 r->target[0]  ? r->target
+		 : r->drive[0] ? r->drive
+			       : "(unknown)");
 	labels = labels_for(r, labels_extra);
 	warn = warnings_for(r);
 	p = json_pack(

@@ -390,6 +390,9 @@ test('fio --client, two servers on one host: a run each, told apart by port; the
   const sum3 = (await api(d.url, 'GET', `/api/v1/runs/${r3.json.runs[2].id}`)).json;
   assert.ok(sum3.warnings.some((w) => /clients ran jobs with different options/.test(w)), JSON.stringify(sum3.warnings));
   assert.ok(!sum3.warnings.some((w) => /no job options/.test(w)), JSON.stringify(sum3.warnings));
+  // no file in the sum's options: its target is unknown, not its comment
+  assert.equal(sum3.notes, 'the sum of 2 fio clients');
+  assert.equal(sum3.target, '(unknown)');
 });
 
 // fio 3.x json+ made here and now: every number the file states beside its

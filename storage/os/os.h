@@ -31,6 +31,28 @@ uint64_t os_now_ns(void);
 /* Sleeps ns nanoseconds (shorter when a signal interrupts it). */
 void os_sleep_ns(uint64_t ns);
 
+/*
+ * The wall clock: nanoseconds since 1970-01-01 UTC as the system keeps it
+ * (Linux: CLOCK_REALTIME; Windows: GetSystemTimePreciseAsFileTime), the
+ * time the hosts of a multi-host job agree on (their clocks kept in step
+ * by chrony/NTP or Windows Time, not by storbench). os_wall_raw_ns is the
+ * system's (os_<os>.c); os_wall_ns adds the offset os_wall_offset_set gave
+ * (0 unless a test fakes a host's clock off with `serve --clock-offset-ms`),
+ * so everything that tells or reads a time another host sees goes through
+ * os_wall_ns (os_wall.c).
+ */
+int64_t os_wall_raw_ns(void);
+int64_t os_wall_ns(void);
+void os_wall_offset_set(int64_t ns);
+
+/* Waits until os_wall_ns() reads at_ns (returns at once when it has
+ * passed): sleeps to ~1 ms before it, then spins, so the wake-up is within
+ * tens of microseconds where the scheduler gives the thread its CPU; a
+ * step of the wall clock during the wait is followed. Returns how late the
+ * wake-up was, ns (0 when at_ns had passed before the call: then the
+ * caller is late by -(at_ns - now), which the caller can see itself). */
+int64_t os_sleep_until_wall_ns(int64_t at_ns);
+
 /* CPU time the whole process has used so far, seconds: in user mode and in
  * the kernel on its behalf (Linux: getrusage RUSAGE_SELF; every thread,
  * the back-ends' workers too). Returns 0 or a negative errno. */

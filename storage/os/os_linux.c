@@ -33,6 +33,14 @@ void os_sleep_ns(uint64_t ns)
 	nanosleep(&ts, NULL);
 }
 
+int64_t os_wall_raw_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + (int64_t)ts.tv_nsec;
+}
+
 static double tv_s(const struct timeval *tv)
 {
 	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;

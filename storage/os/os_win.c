@@ -76,6 +76,17 @@ void os_sleep_ns(uint64_t ns)
 		CloseHandle(t);
 }
 
+/* FILETIME counts 100 ns from 1601-01-01; 11644473600 s before 1970 */
+int64_t os_wall_raw_ns(void)
+{
+	FILETIME ft;
+	uint64_t v;
+
+	GetSystemTimePreciseAsFileTime(&ft);
+	v = (uint64_t)ft.dwHighDateTime << 32 | ft.dwLowDateTime;
+	return ((int64_t)v - 116444736000000000LL) * 100;
+}
+
 static double ft_s(const FILETIME *ft)
 {
 	uint64_t v = (uint64_t)ft->dwHighDateTime << 32 | ft->dwLowDateTime;

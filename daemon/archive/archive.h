@@ -31,7 +31,7 @@
 #include "engine/histogram.h"
 #include "engine/result.h"
 
-#define ARCHIVE_SCHEMA_VERSION 14
+#define ARCHIVE_SCHEMA_VERSION 15
 
 struct archive;
 

@@ -50,6 +50,7 @@ static int add_raw(struct archive *a, int64_t id, json_t *run)
 	if ((rc = archive_prep(
 		     a,
 		     "SELECT window_ns, lat_sum_ns, lat_hist, imported,"
+		     " start_unix_ns,"
 		     " min(id) OVER (PARTITION BY test, rw) AS grp"
 		     " FROM results WHERE run_id=? ORDER BY grp, iteration, id",
 		     &st)) < 0)
@@ -72,6 +73,11 @@ static int add_raw(struct archive *a, int64_t id, json_t *run)
 					(json_int_t)sqlite3_column_int64(st, 1),
 					"histogram", h ? h : json_null(),
 					"imported", sqlite3_column_int(st, 3));
+			if (raw && sqlite3_column_type(st, 4) != SQLITE_NULL)
+				json_object_set_new(
+					raw, "start_unix_ns",
+					json_integer(
+						sqlite3_column_int64(st, 4)));
 			if (!h || !raw ||
 			    json_object_set_new(it, "raw", raw) < 0) {
 				rc = -ENOMEM;
@@ -158,6 +164,8 @@ static int restore_row(struct archive *a, int64_t run_id,
 	if (r->allocated_bytes >= 0)
 		sqlite3_bind_int64(st, 33, r->allocated_bytes);
 	sqlite3_bind_int(st, 34, r->imported);
+	if (r->res.start_unix_ns)
+		sqlite3_bind_int64(st, 35, r->res.start_unix_ns);
 	if ((rc = archive_step_done(a, st, "restore result")) < 0)
 		return rc;
 	return archive_stated_put(a, sqlite3_last_insert_rowid(a->db),

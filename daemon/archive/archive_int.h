@@ -62,9 +62,9 @@ struct archive {
 	" lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us,"                    \
 	" lat_p9999_us, lat_max_us, cpu_user_s, cpu_sys_s,"                    \
 	" lat_hist, sweep_group, sweep_field, sweep_value,"                    \
-	" error, allocated_bytes, imported)"                                   \
+	" error, allocated_bytes, imported, start_unix_ns)"                    \
 	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"                          \
-	" ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+	" ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 
 /* --- archive_sql.c --- */
 

@@ -171,6 +171,8 @@ static int result_row(struct archive *a, int64_t run_id,
 	if (allocated_bytes >= 0)
 		sqlite3_bind_int64(st, 33, allocated_bytes);
 	sqlite3_bind_int(st, 34, 0); /* measured here */
+	if (r->start_unix_ns)
+		sqlite3_bind_int64(st, 35, r->start_unix_ns);
 	return archive_step_done(a, st, "insert result");
 }
 

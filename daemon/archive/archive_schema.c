@@ -219,6 +219,10 @@ static const char *const migrations[] = {
 	 * serves them, JSON text; NULL for a measured result and for one
 	 * imported before */
 	"ALTER TABLE results ADD COLUMN stated TEXT;",
+	/* 15: the wall clock at a window's opening (struct result's
+	 * start_unix_ns, ns since 1970 UTC), so a multi-host job's hosts'
+	 * windows and seconds line up; NULL where unknown */
+	"ALTER TABLE results ADD COLUMN start_unix_ns INTEGER;",
 };
 
 /* What a migration cannot say in SQL: fills[v] runs after migrations[v]

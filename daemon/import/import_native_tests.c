@@ -73,6 +73,9 @@ static const struct field raw_fields[] = {
 	{ "lat_sum_ns", FIELD_INT, "ns", .min = 0, .max = FIELD_EXACT_MAX },
 	{ "histogram", FIELD_STRING, .max = 1 << 20, .flags = FIELD_NULLABLE },
 	{ "imported", FIELD_BOOL, .help = "another tool's numbers" },
+	{ "start_unix_ns", FIELD_INT, "ns",
+	  .help = "the wall clock at the window's opening (ns since 1970 UTC)",
+	  .min = 0, .max = 4.1e18 /* 2099 */, .flags = FIELD_NULLABLE },
 };
 
 /* The latency summary's members, in struct lat_summary's order after the
@@ -198,6 +201,9 @@ static int read_iteration(struct import_native_doc *d, json_t *t, json_t *it,
 					  "MB/s, IOPS or latency out of what "
 					  "an importer takes (import ranges)");
 	} else {
+		v = json_object_get(raw, "start_unix_ns");
+		r->res.start_unix_ns =
+			json_is_integer(v) ? json_integer_value(v) : 0;
 		r->res.window_ns =
 			raw ? (uint64_t)int_of(raw, "window_ns")
 			    : (uint64_t)llround(num_of(it, "seconds") * 1e9);

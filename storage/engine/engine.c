@@ -194,6 +194,7 @@ static int run_members(struct member *mbs, size_t n,
 	uint64_t open_ns = 0, end_ns = 0; /* the window's opening and
 					     deadline (every member's) */
 	uint64_t t0 = os_now_ns(), lb = 0, li = 0, ln = t0;
+	int64_t wall0 = 0; /* the wall clock at t0 */
 	int rc = 0;
 
 	for (size_t j = 0; j < n; j++) {
@@ -228,6 +229,14 @@ static int run_members(struct member *mbs, size_t n,
 	pthread_mutex_lock(&sh.mu);
 	while (sh.ready < started)
 		pthread_cond_wait(&sh.cv, &sh.mu);
+	if (o0->start_at_ns && started == total) {
+		/* the threads wait on sh.cv for go; the time is the
+		 * caller's, told to every host of a multi-host job */
+		pthread_mutex_unlock(&sh.mu);
+		os_sleep_until_wall_ns(o0->start_at_ns);
+		pthread_mutex_lock(&sh.mu);
+	}
+	wall0 = os_wall_ns();
 	sh.start_ns = t0 = ln = os_now_ns();
 	open_ns = engine_open_ns(w0, t0);
 	end_ns = w0->io_bytes ? 0 : engine_deadline_ns(w0, t0);
@@ -300,6 +309,8 @@ static int run_members(struct member *mbs, size_t n,
 		}
 		mbs[j].r->cpu_user_s = ru1.user_s - ru0.user_s;
 		mbs[j].r->cpu_sys_s = ru1.sys_s - ru0.sys_s;
+		/* the window opens open_ns - t0 after the gate (the ramp) */
+		mbs[j].r->start_unix_ns = wall0 + (int64_t)(open_ns - t0);
 		result_finish(mbs[j].r);
 		k0 += nt;
 	}

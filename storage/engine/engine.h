@@ -103,6 +103,10 @@ struct engine_opts {
 				     ends), so a window measured in slices
 				     (an interleaved job's) reads on through
 				     the file instead of over its start */
+	int64_t start_at_ns;	  /* 0, or the wall clock (os_wall_ns) at which
+				     the start gate opens (the ramp, then the
+				     window): the hosts of a multi-host job are
+				     told one time; a time passed opens at once */
 	struct hostctr *counters; /* NULL, or the host's and the device's
 				     counters (hostctr.h), marked by the
 				     calling thread at the window's

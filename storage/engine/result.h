@@ -12,12 +12,16 @@
 
 struct result {
 	/* counted by the engine, inside the measured window */
-	uint64_t ios;	     /* I/Os completed */
-	uint64_t bytes;	     /* bytes those I/Os moved */
-	uint64_t lat_sum_ns; /* sum of (completion - submission) */
-	uint64_t window_ns;  /* length of the measured window */
-	double cpu_user_s;   /* process CPU time from the start gate to the
-				end of the test, user and system, seconds */
+	uint64_t ios;	       /* I/Os completed */
+	uint64_t bytes;	       /* bytes those I/Os moved */
+	uint64_t lat_sum_ns;   /* sum of (completion - submission) */
+	uint64_t window_ns;    /* length of the measured window */
+	int64_t start_unix_ns; /* the wall clock (os_wall_ns, ns since 1970
+				  UTC) at the window's opening, so the
+				  windows of a multi-host job's hosts line
+				  up; 0 unknown (an import, an older run) */
+	double cpu_user_s;     /* process CPU time from the start gate to the
+				  end of the test, user and system, seconds */
 	double cpu_sys_s;
 	uint64_t syncs; /* fdatasync calls made in the window */
 	/* the same counts by direction: [0] reads, [1] writes */

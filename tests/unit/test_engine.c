@@ -91,7 +91,7 @@ static void test_prepare_creates_file(void)
 
 static void test_prepare_refuses_existing(void)
 {
-	char path[PATH_MAX + 32], back[64] = { 0 };
+	char path[PATH_MAX + 32] = "", back[64] = { 0 };
 	static const char keep[] = "precious data, not a test file";
 	struct engine_opts o = opts(path, NULL);
 	struct stat st;
@@ -125,7 +125,7 @@ static void test_prepare_refuses_existing(void)
 /* A cancel already set: -ECANCELED and the half-written file is removed. */
 static void test_prepare_cancelled(void)
 {
-	char path[PATH_MAX + 32];
+	char path[PATH_MAX + 32] = "";
 	atomic_int flag = 1;
 	struct engine_opts o = opts(path, &flag);
 	int direct;
@@ -262,7 +262,7 @@ out:
  * write touches carries the same 4 KiB; random (above): no block twice. */
 static void test_data_patterns(void)
 {
-	char path[PATH_MAX + 32];
+	char path[PATH_MAX + 32] = "";
 	struct engine_opts o = opts(path, NULL);
 	struct workload w = wl(WL_RANDOM, 0, 8192, 8, 2, 0.2);
 	struct result r;
@@ -361,7 +361,7 @@ static void test_seq_resumed(void)
 static void test_dio_alignment(void)
 {
 	char img[PATH_MAX + 32], mnt[PATH_MAX + 32], cmd[3 * PATH_MAX];
-	char path[PATH_MAX + 64], loopdev[64] = "";
+	char path[PATH_MAX + 64] = "", loopdev[64] = "";
 	struct engine_opts o = opts(path, NULL);
 	struct workload w = wl(WL_RANDOM, 100, 512, 1, 1, 0.2);
 	struct result r;
@@ -528,7 +528,7 @@ static int counting_fsync(void *ctx)
  */
 static void test_prepare_cancelled_not_flushed(void)
 {
-	char path[PATH_MAX + 32];
+	char path[PATH_MAX + 32] = "";
 	struct engine_opts o = opts(path, &fill_cancel);
 	int direct;
 

@@ -42,6 +42,7 @@ struct api_ctx {
 				connection (server.c lends one) */
 	const char *db_path; /* the archive file, for server.c's pool */
 	struct jobq *q;
+	struct fleet *fleet; /* the multi-host jobs' coordinator, or NULL */
 	const char *scratch; /* DATA/scratch, the default target */
 	/* access (server.c): the bearer token ("" when none), and whether the
 	 * API needs it — always on a non-loopback listener, on loopback only
@@ -297,6 +298,7 @@ void h_jobs_create(struct api_req *req, struct api_resp *resp);
 void h_jobs_list(struct api_req *req, struct api_resp *resp);
 void h_jobs_get(struct api_req *req, struct api_resp *resp);
 void h_jobs_cancel(struct api_req *req, struct api_resp *resp);
+void h_jobs_go(struct api_req *req, struct api_resp *resp);
 void h_runs_list(struct api_req *req, struct api_resp *resp);
 void h_runs_get(struct api_req *req, struct api_resp *resp);
 void h_runs_samples(struct api_req *req, struct api_resp *resp);

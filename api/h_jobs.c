@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 
 #include "archive/archive.h"
+#include "fleet/fleet.h"
 #include "os/os.h"
+#include "platform/fields.h"
 #include "queue/jobq.h"
 #include "targets/target.h"
 
@@ -41,9 +43,20 @@ static void add_progress(struct api_ctx *ctx, json_t *job)
 	    stat(target, &st) == 0 && S_ISBLK(st.st_mode))
 		json_object_set_new(job, "test_file", json_string(target));
 	else if (target && created &&
-		 job_file_path(target, id, created, 0, path, sizeof(path)) == 0)
+		 job_file_path(target, id, created,
+			       json_string_value(json_object_get(
+				       json_object_get(job, "fleet"), "host")),
+			       0, path, sizeof(path)) == 0)
 		json_object_set_new(job, "test_file", json_string(path));
 
+	if (state && strcmp(state, "running") == 0 &&
+	    json_is_array(json_object_get(job, "hosts"))) {
+		json_t *fp = fleet_progress(ctx->fleet, id);
+		json_object_set_new(job, "progress", json_null());
+		json_object_set_new(job, "fleet_progress",
+				    fp ? fp : json_null());
+		return;
+	}
 	if (!state || strcmp(state, "running") != 0 ||
 	    jobq_progress(ctx->q, id, &p) != 0) {
 		json_object_set_new(job, "progress", json_null());
@@ -95,13 +108,17 @@ void h_jobs_create(struct api_req *req, struct api_resp *resp)
 		return;
 	}
 	rc = archive_job_insert(req->ctx->a, &s, &id);
-	job_spec_clear(&s);
 	if (rc < 0) {
+		job_spec_clear(&s);
 		api_fail_store(resp, rc, "the archive could not queue the job");
 		return;
 	}
 	jobq_publish_job(id, "queued", 0, NULL);
-	jobq_kick(req->ctx->q);
+	if (s.hosts_json)
+		fleet_kick(req->ctx->fleet);
+	else
+		jobq_kick(req->ctx->q);
+	job_spec_clear(&s);
 	snprintf(resp->location, sizeof(resp->location), "/api/v1/jobs/%lld",
 		 (long long)id);
 	send_job(req, resp, 202, id);
@@ -152,9 +169,15 @@ void h_jobs_cancel(struct api_req *req, struct api_resp *resp)
 	}
 	jobq_overlay(req->ctx->q, job, 0);
 	state = json_string_value(json_object_get(job, "state"));
-	rc = (strcmp(state, "queued") == 0 || strcmp(state, "running") == 0)
-		     ? jobq_cancel(req->ctx->q, req->ctx->a, req->id)
-		     : -EALREADY;
+	if (strcmp(state, "running") == 0 &&
+	    json_is_array(json_object_get(job, "hosts")))
+		rc = fleet_cancel(req->ctx->fleet, req->id) == 0 ? 0
+								 : -EALREADY;
+	else
+		rc = (strcmp(state, "queued") == 0 ||
+		      strcmp(state, "running") == 0)
+			     ? jobq_cancel(req->ctx->q, req->ctx->a, req->id)
+			     : -EALREADY;
 	if (rc == -EALREADY)
 		api_fail(resp, 409, NULL, "job %lld has already ended (%s)",
 			 (long long)req->id, state);
@@ -164,4 +187,82 @@ void h_jobs_cancel(struct api_req *req, struct api_resp *resp)
 	json_decref(job);
 	if (rc == 0)
 		send_job(req, resp, 202, req->id);
+}
+
+/* POST /api/v1/jobs/{id}/go: the body's fields. */
+static const struct field go_fields[] = {
+	{ .name = "gate",
+	  .type = FIELD_INT,
+	  .min = 0,
+	  .max = 1000000,
+	  .help = "the window the job waits at (its progress.gate)" },
+	{ .name = "start_at_ns",
+	  .type = FIELD_INT,
+	  .unit = "ns",
+	  .min = 1,
+	  .max = 4.1e18,
+	  .help = "when the window's start gate opens, on this host's wall "
+		  "clock (ns since 1970 UTC): at most 60 s ahead" },
+};
+
+void h_jobs_go(struct api_req *req, struct api_resp *resp)
+{
+	struct field_error e = { 0 };
+	json_t *body = NULL, *norm = NULL;
+	int64_t at, now = os_wall_ns();
+	int gate, waiting, rc;
+
+	if (api_query_known(req, resp, none) < 0)
+		return;
+	body = req->body ? json_loadb(req->body, req->body_len, 0, NULL) : NULL;
+	if (!json_is_object(body)) {
+		json_decref(body);
+		api_fail(resp, 400, "body",
+			 "body: a JSON object {\"gate\", \"start_at_ns\"}");
+		return;
+	}
+	rc = fields_check_object(go_fields, FIELDS_N(go_fields), body, "", NULL,
+				 &norm, &e);
+	json_decref(body);
+	if (rc == 0 && (!json_object_get(norm, "gate") ||
+			!json_object_get(norm, "start_at_ns")))
+		rc = field_fail(&e,
+				json_object_get(norm, "gate") ? "start_at_ns"
+							      : "gate",
+				"missing");
+	if (rc < 0) {
+		json_decref(norm);
+		api_fail(resp, 400, e.field[0] ? e.field : NULL, "%s",
+			 e.detail);
+		return;
+	}
+	gate = (int)json_integer_value(json_object_get(norm, "gate"));
+	at = json_integer_value(json_object_get(norm, "start_at_ns"));
+	json_decref(norm);
+	if (at > now + 60000000000LL) {
+		api_fail(resp, 400, "start_at_ns",
+			 "start_at_ns: %.1f s ahead of this host's clock; at "
+			 "most 60 s",
+			 (double)(at - now) / 1e9);
+		return;
+	}
+	rc = jobq_go(req->ctx->q, req->id, gate, at, &waiting);
+	if (rc == -ENOENT)
+		api_fail(resp, 404, NULL,
+			 "job %lld is not the job running on this host",
+			 (long long)req->id);
+	else if (rc == -EAGAIN && waiting >= 0)
+		api_fail(resp, 409, "gate",
+			 "gate: job %lld waits at window %d, not %d",
+			 (long long)req->id, waiting, gate);
+	else if (rc == -EAGAIN)
+		api_fail(resp, 409, "gate",
+			 "gate: job %lld does not wait for a start now",
+			 (long long)req->id);
+	else
+		api_send_json(resp, 202,
+			      json_pack("{s:I, s:i, s:I, s:f}", "id",
+					(json_int_t)req->id, "gate", gate,
+					"start_at_ns", (json_int_t)at, "in_ms",
+					(double)(at - now) / 1e6));
 }

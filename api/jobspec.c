@@ -18,10 +18,14 @@
 
 #include "archive/archive.h"
 #include "engine/units.h"
+#include "fleet/peers.h"
 #include "jobs/jobsession.h"
 #include "jobs/jobtarget.h"
+#include "os/os.h"
+#include "platform/creds.h"
 #include "platform/fields.h"
 #include "platform/utf8.h"
+#include "presets/planrun.h"
 #include "presets/preset.h"
 #include "targets/target.h"
 
@@ -292,6 +296,152 @@ static int parse_job_fields(json_t *root, const struct preset *pr,
 	return 0;
 }
 
+/* Does the request ask for steady state anywhere (the job, a test)? The
+ * name of the field that does into field. */
+static int wants_steady(json_t *root, char *field, size_t len)
+{
+	json_t *t;
+	size_t i;
+
+	if (json_object_get(root, "steady_state") &&
+	    !json_is_null(json_object_get(root, "steady_state"))) {
+		snprintf(field, len, "steady_state");
+		return 1;
+	}
+	json_array_foreach(json_object_get(root, "tests"), i, t)
+	{
+		json_t *v = json_object_get(t, "steady_state");
+		if (v && !json_is_null(v)) {
+			snprintf(field, len, "tests[%zu].steady_state", i);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A multi-host job (hosts): queued here for the coordinator (fleet.h),
+ * which sends each host the request without hosts; each host checks it
+ * against its own machine (target, allowed roots, credential), so here
+ * only what is the same everywhere: the hosts are peers, the profile runs
+ * tests window by window, the job's own fields.
+ */
+static int parse_hosts(json_t *root, const struct preset *pr,
+		       struct job_spec *s, struct api_problem *p,
+		       struct field_error *e)
+{
+	json_t *hosts = NULL, *bound = NULL, *patience = NULL, *req, *v, *rec;
+	const char *t;
+	char field[48];
+	size_t i;
+	int rc;
+
+	if ((rc = jobspec_get(root, "hosts", &hosts, e)) < 0)
+		return rc;
+	json_array_foreach(hosts, i, v)
+	{
+		struct peer peer;
+		const char *name = json_string_value(v);
+		if (strcmp(name, "self") != 0 && !creds_name_ok(name))
+			rc = field_fail(e, "hosts",
+					"hosts[%zu]: a peer name (1 to 64 of "
+					"A-Z a-z 0-9 . _ -) or self",
+					i);
+		else if (peers_get(name, &peer) < 0)
+			rc = field_fail(e, "hosts",
+					"hosts[%zu]: no peer named %s (POST "
+					"/api/v1/peers registers one)",
+					i, name);
+		os_wipe(&peer, sizeof(peer));
+		if (rc < 0)
+			goto out;
+	}
+	if (json_object_get(root, "fleet") &&
+	    !json_is_null(json_object_get(root, "fleet"))) {
+		rc = field_fail(e, "fleet",
+				"a job is a coordinator's (hosts) or a "
+				"host's (fleet), not both");
+	} else if (json_object_get(root, "compare_with") &&
+		   !json_is_null(json_object_get(root, "compare_with"))) {
+		rc = field_fail(e, "compare_with",
+				"an interleaved job runs on one host: leave "
+				"compare_with out with hosts");
+	} else if (pr->run != planrun_run) {
+		rc = field_fail(e, "profile",
+				"%s is not run on several hosts: with hosts, "
+				"a profile that is a list of tests (cdm-*, "
+				"custom, seq-sweep)",
+				pr->name);
+	} else if (wants_steady(root, field, sizeof(field))) {
+		rc = field_fail(e, field,
+				"steady state ends each host's test at its "
+				"own round: not with hosts");
+	} else if ((v = json_object_get(root, "target")) && !json_is_null(v) &&
+		   (!json_is_string(v) || !(t = json_string_value(v))[0] ||
+		    strlen(t) > 4096)) {
+		rc = field_fail(e, "target",
+				"a path or URL each host resolves under its "
+				"own allowed roots");
+	} else if ((rc = jobspec_get(root, "clock_bound_ms", &bound, e)) == 0 &&
+		   (rc = jobspec_get(root, "peer_timeout_s", &patience, e)) ==
+			   0) {
+		rc = parse_job_fields(root, pr, s, NULL, p, e);
+	}
+	if (rc < 0)
+		goto out;
+	v = json_object_get(root, "target");
+	s->target = strdup(json_is_string(v) ? json_string_value(v) : "");
+	v = json_object_get(root, "engine");
+	if (json_is_string(v))
+		s->engine = strdup(json_string_value(v));
+	req = json_deep_copy(root);
+	json_object_del(req, "hosts");
+	json_object_del(req, "clock_bound_ms");
+	json_object_del(req, "peer_timeout_s");
+	rec = json_pack("{s:O, s:o, s:O?, s:O?}", "hosts", hosts, "request",
+			req, "clock_bound_ms", bound, "peer_timeout_s",
+			patience);
+	s->hosts_json = rec ? json_dumps(rec, JSON_COMPACT) : NULL;
+	json_decref(rec);
+	rc = s->target && s->hosts_json ? 0 : -ENOMEM;
+out:
+	json_decref(hosts);
+	json_decref(bound);
+	json_decref(patience);
+	return rc;
+}
+
+/* A host's job of a multi-host job (fleet, set by its coordinator): the
+ * record checked and kept; the rest is an ordinary job. */
+static int parse_member(json_t *root, const struct preset *pr,
+			struct job_spec *s, struct field_error *e)
+{
+	json_t *v = NULL;
+	char field[48];
+	int rc;
+
+	if ((rc = jobspec_get(root, "fleet", &v, e)) < 0 || !v)
+		return rc;
+	if (!json_is_string(json_object_get(v, "host")) ||
+	    !json_is_integer(json_object_get(v, "job")))
+		rc = field_fail(e, "fleet", "fleet: host and job are needed");
+	else if (!creds_name_ok(json_string_value(json_object_get(v, "host"))))
+		rc = field_fail(e, "fleet.host",
+				"a peer name (1 to 64 of A-Z a-z 0-9 . _ -)");
+	else if (json_object_get(root, "compare_with") &&
+		 !json_is_null(json_object_get(root, "compare_with")))
+		rc = field_fail(e, "compare_with", "not with fleet");
+	else if (pr->run != planrun_run)
+		rc = field_fail(e, "profile", "%s is not run on several hosts",
+				pr->name);
+	else if (wants_steady(root, field, sizeof(field)))
+		rc = field_fail(e, field, "not with fleet");
+	else if (!(s->fleet_json = json_dumps(v, JSON_COMPACT)))
+		rc = -ENOMEM;
+	json_decref(v);
+	return rc;
+}
+
 int jobspec_parse(const char *body, size_t len, const char *scratch,
 		  struct job_spec *s, struct api_problem *p)
 {
@@ -346,6 +496,12 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 		rc = -ENOMEM;
 		goto out;
 	}
+	if ((v = json_object_get(root, "hosts")) && !json_is_null(v)) {
+		rc = parse_hosts(root, pr, s, p, &e);
+		goto out;
+	}
+	if ((rc = parse_member(root, pr, s, &e)) < 0)
+		goto out;
 	if ((rc = jobsession_from_request(root, &session, &s->smb_json, &e)) <
 		    0 ||
 	    (rc = jobsession_connect_request(root, &conn, &e)) < 0 ||

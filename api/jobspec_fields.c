@@ -12,6 +12,7 @@
 #include <pthread.h>
 
 #include "archive/archive.h"
+#include "fleet/fleet.h"
 #include "jobs/jobsession.h"
 #include "jobs/plan.h"
 #include "jobs/steady.h"
@@ -32,6 +33,9 @@ static const struct field label = {
 	.type = FIELD_STRING, .min = 1, .max = 64, .flags = FIELD_CLEAN
 };
 static const struct field other_target = { .type = FIELD_DIR };
+static const struct field host_name = {
+	.type = FIELD_STRING, .min = 1, .max = 64, .flags = FIELD_CLEAN
+};
 static const struct field test = { .type = FIELD_OBJECT,
 				   .sub = plan_test_fields,
 				   .n_sub = PLAN_N_TEST_FIELDS };
@@ -62,6 +66,51 @@ const struct field jobspec_fields[] = {
 		  "target, compared by a paired test over the rounds; for "
 		  "the profiles that are a list of tests, on directories or "
 		  "shares, not raw devices" },
+	{ .name = "hosts",
+	  .type = FIELD_LIST,
+	  .item = &host_name,
+	  .min_items = 1,
+	  .max_items = 64,
+	  .flags = FIELD_NULLABLE | FIELD_UNIQUE,
+	  .def_text = "null: a job of this host",
+	  .help = "a multi-host job: the peers (POST /api/v1/peers) that run "
+		  "it together, this daemon as \"self\"; each host is sent "
+		  "the job without hosts and checks it itself (its target "
+		  "under its own allowed roots, its credential), every "
+		  "measured window starts at one time on every host, and "
+		  "the job's run is the aggregate over the window where "
+		  "every host measured (IOPS and MB/s summed, percentiles "
+		  "from the merged histograms) beside each host's own run; "
+		  "the profiles that are lists of tests (cdm-*, custom, "
+		  "seq-sweep), without steady_state or compare_with" },
+	{ .name = "clock_bound_ms",
+	  .type = FIELD_NUMBER,
+	  .unit = "ms",
+	  .min = 0.1,
+	  .max = 1000,
+	  .flags = FIELD_NULLABLE,
+	  .def = "5",
+	  .help = "with hosts: the most a host's clock may be off this "
+		  "daemon's (the measured offset plus its uncertainty, half "
+		  "the best of five round trips) for the job to start" },
+	{ .name = "peer_timeout_s",
+	  .type = FIELD_NUMBER,
+	  .unit = "s",
+	  .min = 1,
+	  .max = 600,
+	  .flags = FIELD_NULLABLE,
+	  .def = "10",
+	  .help = "with hosts: a host that does not answer this long has "
+		  "failed, and the job with it" },
+	{ .name = "fleet",
+	  .type = FIELD_OBJECT,
+	  .sub = fleet_member_fields,
+	  .n_sub = FLEET_N_MEMBER_FIELDS,
+	  .flags = FIELD_NULLABLE,
+	  .def_text = "null",
+	  .help = "set by a multi-host job's coordinator on the job it "
+		  "sends each host (not for users): the job waits before "
+		  "each measured window for the coordinator's start" },
 	{ .name = "profile",
 	  .type = FIELD_ENUM,
 	  .choices = profiles,

@@ -23,6 +23,7 @@ static const struct route routes[] = {
 	{ "GET", "/api/v1/jobs", h_jobs_list },
 	{ "GET", "/api/v1/jobs/{id}", h_jobs_get },
 	{ "DELETE", "/api/v1/jobs/{id}", h_jobs_cancel },
+	{ "POST", "/api/v1/jobs/{id}/go", h_jobs_go },
 	{ "GET", "/api/v1/runs", h_runs_list },
 	{ "GET", "/api/v1/runs/{id}", h_runs_get },
 	{ "GET", "/api/v1/runs/{id}/samples", h_runs_samples },

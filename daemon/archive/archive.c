@@ -25,6 +25,8 @@ void job_spec_clear(struct job_spec *s)
 	free(s->options_json);
 	free(s->smb_json);
 	free(s->compare_with_json);
+	free(s->hosts_json);
+	free(s->fleet_json);
 	memset(s, 0, sizeof(*s));
 }
 

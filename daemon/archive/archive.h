@@ -31,7 +31,7 @@
 #include "engine/histogram.h"
 #include "engine/result.h"
 
-#define ARCHIVE_SCHEMA_VERSION 15
+#define ARCHIVE_SCHEMA_VERSION 16
 
 struct archive;
 
@@ -65,6 +65,14 @@ struct job_spec {
 				    targets, a JSON array of paths or URLs
 				    (resolved like target); NULL for a job of
 				    one target */
+	char *hosts_json;	 /* a multi-host job, run by its coordinator
+				    (daemon/fleet): {"hosts": [peer names],
+				    "request": the job request without
+				    hosts, as each host is sent it, …};
+				    NULL for a job of this host */
+	char *fleet_json;	 /* a member of a multi-host job: {"host",
+				    "coordinator", "job", "gate_timeout_s"}
+				    (jobgate.c); NULL for a job of its own */
 	char created_at[32];	 /* when queued (UTC, ISO 8601); filled by
 				    archive_job_claim_next */
 };
@@ -94,9 +102,13 @@ int archive_job_insert(struct archive *a, const struct job_spec *s,
 /* Moves the oldest queued job to running and returns it in *id and *s.
  * -ENOENT when nothing is queued. */
 int archive_job_claim_next(struct archive *a, int64_t *id, struct job_spec *s);
-/* The same, but only job only when it is queued (0: the oldest). */
+/* The same, but only job only when it is queued (0: the oldest). Both
+ * take jobs of this host only (hosts_json NULL): a multi-host job is its
+ * coordinator's (archive_job_claim_hosts). */
 int archive_job_claim(struct archive *a, int64_t only, int64_t *id,
 		      struct job_spec *s);
+/* The oldest queued multi-host job (hosts_json set) moved to running. */
+int archive_job_claim_hosts(struct archive *a, int64_t *id, struct job_spec *s);
 /* queued -> cancelled. Returns 1 if it was queued, 0 if not. */
 int archive_job_cancel_queued(struct archive *a, int64_t id);
 /* Ends a running job and its run with state and error (NULL if none), at
@@ -112,6 +124,40 @@ int archive_queue_counts(struct archive *a, int *queued, int *running);
 #define ARCHIVE_N_STATES 6
 extern const char *const archive_job_states[ARCHIVE_N_STATES];
 int archive_job_state_counts(struct archive *a, int counts[ARCHIVE_N_STATES]);
+
+/* --- multi-host jobs (archive_fleet.c) --- */
+
+/* Records that host (at url) runs job member_job for coordinator job
+ * job_id. 0 or a negative errno. */
+int archive_fleet_member_put(struct archive *a, int64_t job_id,
+			     const char *host, const char *url,
+			     int64_t member_job);
+/* The hosts' jobs of coordinator jobs that ended (a crash: interrupted)
+ * without their hosts' jobs settled: [{job_id, host, url, member_job}]. */
+int archive_fleet_unsettled(struct archive *a, json_t **out);
+/* Marks host's job (NULL: every host's) of job_id settled. */
+int archive_fleet_settle(struct archive *a, int64_t job_id, const char *host);
+/* Links run_id to job_id (a host's run of a multi-host job, imported). */
+int archive_run_set_job(struct archive *a, int64_t run_id, int64_t job_id);
+
+/* One stored iteration of a run's test, with what lines windows of several
+ * hosts up: its wall-clock opening, counts, histogram and seconds. */
+struct archive_window {
+	char *test, *rw, *pattern;
+	int64_t block_size;
+	int queue_depth, threads, iteration;
+	int64_t start_unix_ns; /* 0: unknown */
+	uint64_t window_ns, ios, bytes, lat_sum_ns;
+	void *hist; /* hist_encode's bytes, or NULL */
+	size_t hist_len;
+	struct engine_samples smp; /* s and len_s (every second's length,
+				      s) allocated; n seconds */
+};
+/* Every measured iteration (no error) of run_id in the order stored.
+ * *out is freed with archive_windows_free. 0 or a negative errno. */
+int archive_run_windows(struct archive *a, int64_t run_id,
+			struct archive_window **out, size_t *n);
+void archive_windows_free(struct archive_window *w, size_t n);
 
 /* --- runs --- */
 

@@ -27,8 +27,8 @@ int archive_job_insert(struct archive *a, const struct job_spec *s, int64_t *id)
 		     "INSERT INTO jobs(state, profile, target, size,"
 		     " iterations, duration_s, interval_s, labels, notes,"
 		     " created_at, plan, engine, direct, options, smb,"
-		     " compare_with)"
-		     " VALUES ('queued',?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		     " compare_with, hosts, fleet)"
+		     " VALUES ('queued',?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		     &st)) < 0)
 		return rc;
 	archive_now_text(now);
@@ -48,6 +48,8 @@ int archive_job_insert(struct archive *a, const struct job_spec *s, int64_t *id)
 	sqlite3_bind_text(st, 13, s->options_json, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 14, s->smb_json, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 15, s->compare_with_json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 16, s->hosts_json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 17, s->fleet_json, -1, SQLITE_STATIC);
 	if ((rc = archive_step_done(a, st, "insert job")) == 0)
 		*id = sqlite3_last_insert_rowid(a->db);
 	return rc;
@@ -69,8 +71,24 @@ int archive_job_claim_next(struct archive *a, int64_t *id, struct job_spec *s)
 	return archive_job_claim(a, 0, id, s);
 }
 
+/* The oldest queued job (or job only) of this host (hosts 0) or of
+ * several (1) moved to running. */
+static int claim(struct archive *a, int64_t only, int hosts, int64_t *id,
+		 struct job_spec *s);
+
 int archive_job_claim(struct archive *a, int64_t only, int64_t *id,
 		      struct job_spec *s)
+{
+	return claim(a, only, 0, id, s);
+}
+
+int archive_job_claim_hosts(struct archive *a, int64_t *id, struct job_spec *s)
+{
+	return claim(a, 0, 1, id, s);
+}
+
+static int claim(struct archive *a, int64_t only, int hosts, int64_t *id,
+		 struct job_spec *s)
 {
 	sqlite3_stmt *st = NULL;
 	char now[32];
@@ -81,15 +99,18 @@ int archive_job_claim(struct archive *a, int64_t only, int64_t *id,
 		     a,
 		     "UPDATE jobs SET state='running', started_at=?"
 		     " WHERE id=(SELECT id FROM jobs WHERE state='queued'"
-		     " AND (?2 = 0 OR id = ?2) ORDER BY id LIMIT 1)"
+		     " AND (?2 = 0 OR id = ?2) AND (hosts IS NOT NULL) = ?3"
+		     " ORDER BY id LIMIT 1)"
 		     " RETURNING id, profile, target, size, iterations,"
 		     " duration_s, interval_s, labels, notes, plan,"
-		     " engine, direct, options, smb, created_at, compare_with",
+		     " engine, direct, options, smb, created_at, compare_with,"
+		     " hosts, fleet",
 		     &st)) < 0)
 		return rc;
 	archive_now_text(now);
 	sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, only);
+	sqlite3_bind_int(st, 3, hosts);
 	src = sqlite3_step(st);
 	if (src == SQLITE_ROW) {
 		*id = sqlite3_column_int64(st, 0);
@@ -114,6 +135,10 @@ int archive_job_claim(struct archive *a, int64_t only, int64_t *id,
 			 (const char *)sqlite3_column_text(st, 14) ?: "");
 		if (sqlite3_column_type(st, 15) != SQLITE_NULL)
 			s->compare_with_json = col_dup(st, 15);
+		if (sqlite3_column_type(st, 16) != SQLITE_NULL)
+			s->hosts_json = col_dup(st, 16);
+		if (sqlite3_column_type(st, 17) != SQLITE_NULL)
+			s->fleet_json = col_dup(st, 17);
 		rc = (s->profile && s->target && s->labels_json && s->notes)
 			     ? 0
 			     : -ENOMEM;

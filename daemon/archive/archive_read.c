@@ -27,6 +27,7 @@
 	" finished_at, run_id, error, plan AS tests_json, engine,"             \
 	" options AS options_json, smb AS smb_json,"                           \
 	" compare_with AS compare_with_json,"                                  \
+	" json_extract(hosts, '$.hosts') AS hosts_json, fleet AS fleet_json,"  \
 	" (SELECT json_group_array(id) FROM (SELECT id FROM runs"              \
 	"  WHERE job_id=jobs.id ORDER BY id)) AS runs_json,"                   \
 	" json(CASE direct WHEN 0 THEN 'false' ELSE 'true' END) AS "           \

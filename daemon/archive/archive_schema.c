@@ -223,6 +223,19 @@ static const char *const migrations[] = {
 	 * start_unix_ns, ns since 1970 UTC), so a multi-host job's hosts'
 	 * windows and seconds line up; NULL where unknown */
 	"ALTER TABLE results ADD COLUMN start_unix_ns INTEGER;",
+	/* 16: multi-host jobs (daemon/fleet): a coordinator's job holds
+	 * its hosts and the request each is sent (hosts, JSON), a member's
+	 * job its coordinator and host name (fleet, JSON); fleet_members
+	 * is where each host's job of a coordinator's job is, so that a
+	 * coordinator started again cancels the jobs a crash left running
+	 * on its hosts (settled: done that, or they ended) */
+	"ALTER TABLE jobs ADD COLUMN hosts TEXT;"
+	"ALTER TABLE jobs ADD COLUMN fleet TEXT;"
+	"CREATE TABLE fleet_members("
+	" job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,"
+	" host TEXT NOT NULL, url TEXT NOT NULL, member_job INTEGER NOT NULL,"
+	" settled INTEGER NOT NULL DEFAULT 0,"
+	" PRIMARY KEY (job_id, host));",
 };
 
 /* What a migration cannot say in SQL: fills[v] runs after migrations[v]

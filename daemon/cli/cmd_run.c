@@ -380,6 +380,14 @@ int cmd_run(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	if (spec.hosts_json || spec.fleet_json) {
+		fprintf(stderr, "storbench run: a multi-host job is a daemon's "
+				"to run: POST it to a storbench serve's "
+				"/api/v1/jobs\n");
+		job_spec_clear(&spec);
+		rc = 2;
+		goto out;
+	}
 	if (archive_open(db, &a) < 0 || archive_job_insert(a, &spec, &id) < 0) {
 		job_spec_clear(&spec);
 		fprintf(stderr,

@@ -39,6 +39,8 @@
 #include "api.h"
 #include "archive/archive.h"
 #include "cmd.h"
+#include "fleet/fleet.h"
+#include "fleet/peers.h"
 #include "os/os.h"
 #include "platform/confine.h"
 #include "platform/creds.h"
@@ -280,6 +282,20 @@ int cmd_serve(int argc, char **argv)
 	return cmd_serve_run(&o);
 }
 
+/* This daemon as a host of its own multi-host jobs ("self"): its API on
+ * loopback at the port it listens on, with its own token. */
+static void self_peer(const char *listen, const char *token)
+{
+	const char *colon = strrchr(listen, ':');
+	char url[96];
+
+	if (!colon)
+		return;
+	snprintf(url, sizeof(url), "http://%s:%s",
+		 listen[0] == '[' ? "[::1]" : "127.0.0.1", colon + 1);
+	peers_self_set(url, token);
+}
+
 int cmd_serve_run(const struct cmd_serve_opts *o)
 {
 	const char *listen = o->listen ? o->listen : "127.0.0.1:8080";
@@ -291,6 +307,7 @@ int cmd_serve_run(const struct cmd_serve_opts *o)
 	struct api_ctx ctx = { .require_token = o->require_token };
 	struct api_server *srv = NULL;
 	struct jobq *q = NULL;
+	struct fleet *fleet = NULL;
 	int sig = 0, rc = 1, err, lock = -1;
 
 	if (o->log_format)
@@ -386,6 +403,11 @@ int cmd_serve_run(const struct cmd_serve_opts *o)
 		goto out;
 	}
 	ctx.q = q;
+	if ((err = fleet_open(db, &fleet)) < 0) {
+		log_error("multi-host jobs: %s", strerror(-err));
+		goto out;
+	}
+	ctx.fleet = fleet;
 	ctx.scratch = scratch;
 	ctx.db_path = db;
 	if ((err = api_start(listen, &ctx, &srv)) < 0) {
@@ -398,10 +420,11 @@ int cmd_serve_run(const struct cmd_serve_opts *o)
 	}
 	/* the worker starts once the daemon surely serves: a start that fails
 	 * (the port is taken) claims no queued job */
-	if ((err = jobq_run(q)) < 0) {
+	if ((err = jobq_run(q)) < 0 || (err = fleet_run(fleet)) < 0) {
 		log_error("job queue: %s", strerror(-err));
 		goto out;
 	}
+	self_peer(listen, ctx.token);
 	log_info("storbench %s serving http://%s/ (data %s)", STORBENCH_VERSION,
 		 listen, real);
 	confine_roots_text(NULL, CONFINE_ALL, roots, sizeof(roots));
@@ -426,6 +449,9 @@ int cmd_serve_run(const struct cmd_serve_opts *o)
 	log_info("signal %d: stopping", sig);
 	rc = 0;
 out:
+	/* a multi-host job's hosts are told (this daemon's own job too,
+	 * through its API) before the API stops */
+	fleet_stop(fleet);
 	api_stop(srv);
 	jobq_stop(q);
 	archive_close(ctx.a);

@@ -30,8 +30,8 @@ static int remote(const struct job_run *jr)
 	return (jr->ops->caps & TGT_CAP_REMOTE) != 0;
 }
 
-int job_file_path(const char *dir, int64_t id, const char *created_at, size_t n,
-		  char *buf, size_t len)
+int job_file_path(const char *dir, int64_t id, const char *created_at,
+		  const char *host, size_t n, char *buf, size_t len)
 {
 	uint32_t tag = 2166136261u; /* FNV-1a of "ID created_at" */
 	size_t d = strlen(dir);
@@ -44,11 +44,13 @@ int job_file_path(const char *dir, int64_t id, const char *created_at, size_t n,
 	for (const char *c = key; *c; c++)
 		tag = (tag ^ (unsigned char)*c) * 16777619u;
 	if (n == 0)
-		w = snprintf(buf, len, "%s%sstorbench-%lld-%08x.tmp", dir, sep,
+		w = snprintf(buf, len, "%s%sstorbench-%s%s%lld-%08x.tmp", dir,
+			     sep, host ? host : "", host ? "-" : "",
 			     (long long)id, tag);
 	else
-		w = snprintf(buf, len, "%s%sstorbench-%lld-%08x-%zu.tmp", dir,
-			     sep, (long long)id, tag, n);
+		w = snprintf(buf, len, "%s%sstorbench-%s%s%lld-%08x-%zu.tmp",
+			     dir, sep, host ? host : "", host ? "-" : "",
+			     (long long)id, tag, n);
 	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
 }
 
@@ -126,7 +128,8 @@ int job_file_name(struct job_run *jr, const char *dir, const char **path)
 		snprintf(realdir, sizeof(realdir), "%s", jr->dirs[di].real);
 	}
 	if (job_file_path(realdir, jr->id, jr->s->created_at,
-			  jr->file_base + slot, real, PATH_MAX) < 0) {
+			  job_member_host(jr), jr->file_base + slot, real,
+			  PATH_MAX) < 0) {
 		snprintf(jr->error, sizeof(jr->error),
 			 "path too long in %.100s", dir);
 		return -ENAMETOOLONG;

@@ -21,7 +21,7 @@ json_t *jobrun_progress_json(const struct jobq_progress *p)
 {
 	return json_pack(
 		"{s:I, s:s, s:s?, s:s?, s:i, s:i, s:i, s:i, s:f, s:f, "
-		"s:o, s:f, s:f}",
+		"s:o, s:f, s:f, s:o}",
 		"job_id", (json_int_t)p->job_id, "phase", p->phase, "test",
 		p->test[0] ? p->test : NULL, "rw", p->rw[0] ? p->rw : NULL,
 		"iteration", p->iteration, "iterations", p->iterations,
@@ -29,7 +29,8 @@ json_t *jobrun_progress_json(const struct jobq_progress *p)
 		"fraction", p->fraction, "elapsed_s", p->elapsed_s,
 		"remaining_s",
 		p->remaining_s >= 0 ? json_real(p->remaining_s) : json_null(),
-		"live_mb_s", p->live_mb_s, "live_iops", p->live_iops);
+		"live_mb_s", p->live_mb_s, "live_iops", p->live_iops, "gate",
+		p->gate >= 0 ? json_integer(p->gate) : json_null());
 }
 
 void jobrun_live_init(struct jobrun_live *l)
@@ -37,6 +38,7 @@ void jobrun_live_init(struct jobrun_live *l)
 	memset(l, 0, sizeof(*l));
 	pthread_mutex_init(&l->mu, NULL);
 	l->steps_total = 1;
+	l->prog.gate = l->go_gate = -1;
 }
 
 void jobrun_live_destroy(struct jobrun_live *l)
@@ -49,6 +51,7 @@ void jobrun_live_begin(struct jobrun_live *l, int64_t id)
 	pthread_mutex_lock(&l->mu);
 	memset(&l->prog, 0, sizeof(l->prog));
 	l->prog.job_id = id;
+	l->prog.gate = l->go_gate = -1;
 	l->current = id;
 	l->started_ns = os_now_ns();
 	l->published_ns = 0;

@@ -51,10 +51,14 @@ struct jobq_progress {
 	double live_iops;
 	double elapsed_s;   /* since the job started, s */
 	double remaining_s; /* a straight-line estimate, s; -1 unknown */
+	int gate;	    /* a member of a multi-host job waiting for the
+			       coordinator's start of its window number gate (0, 1 …;
+			       jobgate.c); -1 when not waiting */
 };
 
 /* p as the JSON object of a job's "progress" and of the "progress" event
- * (events.h): the fields above plus job_id; remaining_s null when unknown. */
+ * (events.h): the fields above plus job_id; remaining_s null when unknown,
+ * gate null when not waiting. */
 json_t *jobrun_progress_json(const struct jobq_progress *p);
 
 /* The live progress of a queue's running job. */
@@ -65,6 +69,10 @@ struct jobrun_live {
 	uint64_t started_ns;	   /* its start (os_now_ns); under mu */
 	uint64_t published_ns;	   /* the last progress event; under mu */
 	int steps_done, steps_total; /* the worker's only */
+	/* the start a multi-host job's coordinator gave (jobgate.c): for
+	 * window go_gate (-1: none yet) at go_at_ns on the wall clock */
+	int go_gate;	  /* under mu */
+	int64_t go_at_ns; /* under mu */
 };
 
 void jobrun_live_init(struct jobrun_live *l);
@@ -78,6 +86,12 @@ int jobrun_live_get(struct jobrun_live *l, int64_t id, struct jobq_progress *p);
 /* Publishes the progress as an event: forced at a change of phase, else at
  * most every 500 ms. */
 void jobrun_live_publish(struct jobrun_live *l, int force);
+/* The coordinator's start of window gate of job id, a member of a
+ * multi-host job, at at_ns on the wall clock (jobgate.c). 0; -ENOENT when
+ * job id is not the one running; -EAGAIN when it is not waiting at that
+ * gate (*waiting receives the gate it waits at, -1 none). */
+int jobrun_live_go(struct jobrun_live *l, int64_t id, int gate, int64_t at_ns,
+		   int *waiting);
 
 struct job_run {
 	struct archive *a; /* the worker's connection */
@@ -118,6 +132,10 @@ struct job_run {
 	json_t *wire;		 /* the wire baseline measured before its
 				    tests (wire.h), stored with its run; or
 				    NULL */
+	int gates;		 /* windows started behind the coordinator's
+				    gate (a member of a multi-host job) */
+	json_t *member;		 /* its spec's fleet, parsed (jobgate.c),
+				    or NULL */
 	int cow;		 /* enum probe_cow of its first test file
 				    (jobcow.c); PROBE_COW_NONE before */
 	const char *cow_fs;	 /* probe_file_cow's filesystem, or NULL */
@@ -151,6 +169,25 @@ void job_tests_done(struct job_run *jr, int n);
 /* The progress's `iterations` from now on: the job's iterations, or a
  * steady-state test's max_rounds (its iterations are rounds). */
 void job_set_iterations(struct job_run *jr, int n);
+
+/* --- a member of a multi-host job (jobgate.c) --- */
+
+/* The host name of a member of a multi-host job (its spec's fleet.host,
+ * which its test files carry), or NULL for a job of one host. Borrowed
+ * from jr (valid while the job runs). */
+const char *job_member_host(struct job_run *jr);
+
+/*
+ * Before each measured window of a member of a multi-host job: waits at
+ * the job's next gate (numbered from 0; GET /api/v1/jobs/{id} shows it as
+ * progress.gate) until the coordinator gives its start (POST
+ * /api/v1/jobs/{id}/go: jobrun_live_go), and puts that wall-clock time in
+ * *start_at_ns (engine_opts.start_at_ns). A job of one host returns 0 at
+ * once with *start_at_ns 0. Returns 0, -ECANCELED, or -ETIMEDOUT when no
+ * start came within the member's gate_timeout_s (its coordinator is gone:
+ * the job stops itself, jr->error says so).
+ */
+int job_gate(struct job_run *jr, int64_t *start_at_ns);
 
 /* --- copy-on-write test files (jobcow.c) --- */
 
@@ -203,10 +240,12 @@ void job_files_remove(struct job_run *jr);
  * DIR/storbench-ID-TAG.tmp (then -TAG-N.tmp), TAG from the job's id and
  * created_at, so the name is known from the moment the job is queued —
  * GET /api/v1/jobs/{id} shows it as test_file — and differs between
- * archives. Returns 0 or -ENAMETOOLONG.
+ * archives; a member of a multi-host job puts its host's name (host, else
+ * NULL) first, storbench-HOST-ID-TAG.tmp, so the hosts of one shared
+ * directory never write one file. Returns 0 or -ENAMETOOLONG.
  */
-int job_file_path(const char *dir, int64_t id, const char *created_at, size_t n,
-		  char *buf, size_t len);
+int job_file_path(const char *dir, int64_t id, const char *created_at,
+		  const char *host, size_t n, char *buf, size_t len);
 
 /* At the start of a job on a remote back-end, or on a share through the
  * system's own client (Windows): removes the test files earlier jobs left

@@ -235,8 +235,13 @@ static int run_slice(struct job_run *jr, const struct workload *w, int it,
 		hist_init(a->hist);
 		a->smp.n = 0;
 	}
+	/* a member of a multi-host job starts each window when its
+	 * coordinator says, with every other host */
+	if (s == 0 && (rc = job_gate(jr, &o->start_at_ns)) < 0)
+		return rc;
 	ws = slice_of(w, s, k, turn, o, sk, a);
 	rc = engine_run(o, &ws, &r);
+	o->start_at_ns = 0;
 	slice_done(o, sk);
 	if (rc == 0 || r.window_ns > 0)
 		slices_add(a, &r, rc == 0 ? o->hist : NULL, o->samples);

@@ -123,6 +123,12 @@ int jobq_done(struct jobq *q)
 	return done;
 }
 
+int jobq_go(struct jobq *q, int64_t id, int gate, int64_t at_ns, int *waiting)
+{
+	*waiting = -1;
+	return q ? jobrun_live_go(&q->live, id, gate, at_ns, waiting) : -ENOENT;
+}
+
 int jobq_progress(struct jobq *q, int64_t id, struct jobq_progress *p)
 {
 	return q ? jobrun_live_get(&q->live, id, p) : -ENOENT;
@@ -267,6 +273,7 @@ out:
 	if (jr) {
 		json_decref(jr->options);
 		json_decref(jr->wire);
+		json_decref(jr->member);
 		jobsession_free((void *)jr->session);
 		jobsession_disconnect(jr->conn);
 	}

@@ -90,6 +90,12 @@ void jobq_kick(struct jobq *q);
  */
 int jobq_cancel(struct jobq *q, struct archive *a, int64_t id);
 
+/* Starts window gate of running job id, a host's job of a multi-host
+ * job, at at_ns on the wall clock (jobrun_live_go). 0; -ENOENT when job
+ * id is not the one running; -EAGAIN when it does not wait at that gate
+ * (*waiting: the gate it waits at, -1 none). */
+int jobq_go(struct jobq *q, int64_t id, int gate, int64_t at_ns, int *waiting);
+
 /* Copies the progress of job id into *p. Returns 0, or -ENOENT when job id
  * is not the one running. */
 int jobq_progress(struct jobq *q, int64_t id, struct jobq_progress *p);

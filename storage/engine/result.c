@@ -32,6 +32,11 @@ void result_add(struct result *a, const struct result *b)
 	}
 	if (b->window_ns > a->window_ns)
 		a->window_ns = b->window_ns;
+	/* the earliest opening: a window measured in slices opens with its
+	 * first */
+	if (b->start_unix_ns &&
+	    (!a->start_unix_ns || b->start_unix_ns < a->start_unix_ns))
+		a->start_unix_ns = b->start_unix_ns;
 }
 
 int result_best(const struct result *r, int n)

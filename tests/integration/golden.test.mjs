@@ -110,6 +110,19 @@ export const ALLOWED = [
     why: 'a one-sided group_by names the value every run has' },
   { route: /^\/api\/v1\/compare.*format=csv/, path: '$', kind: 'changed',
     why: 'the CSV carries the run-level verdicts' },
+  // issue 32: multi-host jobs
+  { route: /^\/api\/v1\/jobs/, path: 'jobs[*].hosts', kind: 'added',
+    why: 'a multi-host job\'s hosts (null for a job of this host)' },
+  { route: /^\/api\/v1\/jobs/, path: 'jobs[*].fleet', kind: 'added',
+    why: 'a host\'s job of a multi-host job: its coordinator\'s record (null otherwise)' },
+  { route: /^\/api\/v1\/jobs\/\d+$/, path: 'hosts', kind: 'added',
+    why: 'a multi-host job\'s hosts (null for a job of this host)' },
+  { route: /^\/api\/v1\/jobs\/\d+$/, path: 'fleet', kind: 'added',
+    why: 'a host\'s job of a multi-host job: its coordinator\'s record (null otherwise)' },
+  { route: /^\/api\/v1\/profiles$/, path: 'job_fields[*]', kind: 'changed',
+    why: 'the job request takes hosts, clock_bound_ms, peer_timeout_s and fleet (multi-host jobs), listed first after target' },
+  { route: /^\/api\/v1\/profiles$/, path: 'job_fields[*]', kind: 'added',
+    why: 'the job request takes hosts, clock_bound_ms, peer_timeout_s and fleet (multi-host jobs)' },
 ];
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -291,6 +291,21 @@ test('every documented operation answers as documented', { ...daemonOpts, timeou
     want: [202],
   })).json;
   await call('delete /api/v1/jobs/{id}', `/api/v1/jobs/${job2.id}`, { want: [202, 409] });
+  // a host's job of a multi-host job, started at its gate as its coordinator would
+  const member = (await call('post /api/v1/jobs', '/api/v1/jobs', {
+    body: { profile: 'custom', engine: 'null', size: '8MiB', duration_s: 0.5, iterations: 1, tests: [{ read_pct: 100 }],
+      fleet: { host: 'h1', coordinator: 'openapi', job: 1, gate_timeout_s: 30 } },
+    want: [202],
+  })).json;
+  for (let i = 0; i < 200; i++) {
+    const j = await (await fetch(`${d.url}/api/v1/jobs/${member.id}`)).json();
+    if (j.progress?.gate === 0) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await call('post /api/v1/jobs/{id}/go', `/api/v1/jobs/${member.id}/go`, { body: { gate: 1, start_at_ns: Date.now() * 1e6 }, want: [409] });
+  await call('post /api/v1/jobs/{id}/go', `/api/v1/jobs/${member.id}/go`, { body: { gate: 0, start_at_ns: Date.now() * 1e6 + 5e7 }, want: [202] });
+  await call('post /api/v1/jobs/{id}/go', '/api/v1/jobs/999999/go', { body: { gate: 0, start_at_ns: 1 }, want: [404] });
+  await call('post /api/v1/jobs/{id}/go', `/api/v1/jobs/${member.id}/go`, { body: { gate: -1 }, want: [400] });
 
   await call('get /api/v1/runs', '/api/v1/runs?limit=5&sort=-id&state=done', { want: [200] });
   await call('get /api/v1/runs', '/api/v1/runs?limit=0', { want: [400] });

@@ -1,0 +1,216 @@
+// Many hosts, one load: three storbench daemons on this machine (own data
+// directories and ports) are the hosts of multi-host jobs coordinated by
+// the first, on one shared directory. A 3-host job finishes with each
+// host's run and the aggregate, whose histogram is the bucket-wise sum of
+// the hosts' (its p99 worked out here from the hosts' stored histograms)
+// and whose I/O counts are the hosts' seconds inside the common window
+// (worked out here from their wall-clock openings); a host killed
+// mid-test fails the job naming it within the bound, and no file is left
+// once it is back; a cancel reaches every host; a host whose clock is off
+// is refused by name; bad requests are 400s naming the field.
+//
+//   STORBENCH_BIN=build/storbench STORBENCH_OUT=build/test-out node --test fleet.test.mjs
+
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startDaemon, api, waitJob, freePort } from '../lib/daemon.mjs';
+import { decodeHist, mergeHists, histPercentile, commonWindow } from '../lib/fleet.mjs';
+
+const bin = process.env.STORBENCH_BIN;
+const out = process.env.STORBENCH_OUT;
+assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench binary');
+assert.ok(out, 'STORBENCH_OUT must name an output folder');
+
+const root = fs.mkdtempSync(path.join(path.resolve(out), 'fleet-'));
+const share = path.join(root, 'share');
+fs.mkdirSync(share);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// the coordinator, and two hosts that need their token
+const coord = await startDaemon({ bin, dataDir: path.join(root, 'c'), allow: [share], quiet: true });
+const hosts = {};
+for (const name of ['n2', 'n3']) {
+  const dataDir = path.join(root, name);
+  const port = await freePort();
+  hosts[name] = { dataDir, port, d: await startDaemon({ bin, dataDir, port, allow: [share], quiet: true, args: ['--require-token'] }) };
+  hosts[name].token = fs.readFileSync(path.join(dataDir, 'api-token'), 'utf8').trim();
+}
+after(async () => {
+  for (const h of Object.values(hosts)) await h.d.stop().catch(() => {});
+  await coord.stop().catch(() => {});
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+for (const [name, h] of Object.entries(hosts)) {
+  const r = await api(coord.url, 'POST', '/api/v1/peers', { name, url: h.d.url, token: h.token });
+  assert.equal(r.status, 201, r.text);
+}
+
+const small = { target: share, profile: 'custom', size: '16MiB', iterations: 2, duration_s: 1.5, interval_s: 0,
+  tests: [{ name: 'RND4K Q4T1', block_size: '4KiB', queue_depth: 4, pattern: 'random' },
+    { name: 'SEQ128K Q2T1', block_size: '128KiB', queue_depth: 2, pattern: 'sequential', read_pct: 0 }] };
+const auth = (name) => ({ headers: { Authorization: `Bearer ${hosts[name].token}` } });
+const hostApi = (name, method, p, body) => api(hosts[name].d.url, method, p, body, auth(name));
+const doc = async (url, id, opts) => (await api(url, 'GET', `/api/v1/runs/${id}?format=storbench`, undefined, opts)).json;
+
+test('a 3-host job: each host\'s run and the aggregate from the merged histograms over the common window', async () => {
+  const r = await api(coord.url, 'POST', '/api/v1/jobs', { ...small, hosts: ['self', 'n2', 'n3'] });
+  assert.equal(r.status, 202, r.text);
+  assert.deepEqual(r.json.hosts, ['self', 'n2', 'n3']);
+  // the job card's live lines: every host's, while it runs
+  let sawHosts = null;
+  for (let i = 0; i < 200 && !sawHosts; i++) {
+    const j = (await api(coord.url, 'GET', `/api/v1/jobs/${r.json.id}`)).json;
+    if (j.fleet_progress?.hosts?.length === 3 && j.fleet_progress.hosts.every((h) => h.state === 'running')) sawHosts = j.fleet_progress;
+    if (!['queued', 'running'].includes(j.state)) break;
+    await sleep(100);
+  }
+  assert.ok(sawHosts, 'the job showed its three hosts running');
+  const job = await waitJob(coord.url, r.json.id, 120000);
+  assert.equal(job.state, 'done', job.error);
+  assert.equal(job.runs.length, 4, 'three host runs and the aggregate');
+  assert.equal(job.run_id, Math.max(...job.runs));
+  const agg = (await api(coord.url, 'GET', `/api/v1/runs/${job.run_id}`)).json;
+  const fleet = agg.probe.fleet;
+  assert.deepEqual(fleet.hosts.map((h) => h.name), ['self', 'n2', 'n3']);
+  assert.deepEqual(agg.spec.hosts, ['self', 'n2', 'n3']);
+  // every host's run is here whole, linked to the job
+  const docs = [];
+  for (const h of fleet.hosts) {
+    assert.ok(job.runs.includes(h.run_id), JSON.stringify(h));
+    docs.push(await doc(coord.url, h.run_id));
+  }
+  // each host's run is also its own, in its own archive, under the same uuid
+  for (const name of ['n2', 'n3']) {
+    const h = fleet.hosts.find((x) => x.name === name);
+    const there = await doc(hosts[name].d.url, h.remote_run, auth(name));
+    assert.equal(there.uuid, docs[fleet.hosts.indexOf(h)].uuid);
+  }
+  const aggDoc = await doc(coord.url, job.run_id);
+  for (const t of aggDoc.tests) {
+    for (const it of t.iterations) {
+      const mine = docs.map((d) => d.tests.find((x) => x.test === t.test && x.rw === t.rw)
+        .iterations.find((x) => x.iteration === it.iteration));
+      // the histogram is the bucket-wise sum of the hosts'
+      const hs = mine.map((m) => decodeHist(m.raw.histogram));
+      const merged = mergeHists(hs);
+      const got = decodeHist(it.raw.histogram);
+      assert.deepEqual([...got.buckets.entries()].sort((a, b) => a[0] - b[0]),
+        [...merged.buckets.entries()].sort((a, b) => a[0] - b[0]), `${t.test} ${it.iteration}: merged buckets`);
+      assert.equal(got.count, merged.count);
+      for (const [p, key] of [[50, 'p50'], [99, 'p99'], [99.9, 'p99.9']]) {
+        const want = histPercentile(merged, p) / 1e3;
+        assert.ok(Math.abs(it.latency_us[key] - want) <= 1e-9 * want, `${t.test} ${key}: ${it.latency_us[key]} vs ${want}`);
+      }
+      // and not the mean of the hosts' p99s (unless the hosts agree)
+      // the I/O counts: each host's seconds inside the common window
+      const hostSamples = docs.map((d) => d.samples.filter((s) => s.test === t.test && s.rw === t.rw && s.iteration === it.iteration));
+      const offs = fleet.hosts.map((h) => Math.round(h.offset_ms * 1e6));
+      const cw = commonWindow(mine.map((m, k) => ({ start: BigInt(m.raw.start_unix_ns) - BigInt(offs[k]), window_ns: m.raw.window_ns, samples: hostSamples[k] })));
+      assert.ok(Math.abs(it.seconds - cw.seconds) < 1e-6, `${it.seconds} vs ${cw.seconds}`);
+      assert.ok(Math.abs(it.ios - cw.ios) <= 3, `${t.test} ${it.iteration}: ios ${it.ios} vs ${cw.ios}`);
+      assert.ok(Math.abs(it.iops - cw.ios / cw.seconds) <= 1e-6 * it.iops + 3 / cw.seconds);
+      // summed, so close to the hosts' sum (the windows nearly coincide)
+      const sum = mine.reduce((a, m) => a + m.iops, 0);
+      assert.ok(Math.abs(it.iops - sum) / sum < 0.05, `${t.test}: aggregate ${it.iops} vs the hosts' ${sum}`);
+      assert.ok(cw.share > 0.95, `common window share ${cw.share}`);
+    }
+  }
+  assert.ok(fleet.start_skew_ms.max < 50, JSON.stringify(fleet.start_skew_ms));
+  // each host wrote its own file in the one directory, and none is left
+  assert.deepEqual(fs.readdirSync(share), []);
+  // bad requests are refused by field
+  const bad = async (body, field) => {
+    const b = await api(coord.url, 'POST', '/api/v1/jobs', { ...small, ...body });
+    assert.equal(b.status, 400, b.text);
+    assert.equal(b.json.field, field, b.text);
+  };
+  await bad({ hosts: ['self', 'nope'] }, 'hosts');
+  await bad({ hosts: ['self', 'self'] }, 'hosts');
+  await bad({ hosts: [] }, 'hosts');
+  await bad({ hosts: ['self'], compare_with: [share] }, 'compare_with');
+  await bad({ hosts: ['self'], profile: 'file-create', tests: undefined }, 'profile');
+  await bad({ hosts: ['self'], steady_state: { round_s: 0.5 } }, 'steady_state');
+  await bad({ hosts: ['self'], clock_bound_ms: 0 }, 'clock_bound_ms');
+  await bad({ hosts: ['self'], fleet: { host: 'a', job: 1 } }, 'fleet');
+  const go = await api(coord.url, 'POST', '/api/v1/jobs/1/go', { gate: 0, start_at_ns: 1 });
+  assert.equal(go.status, 404, go.text);
+  const go2 = await api(coord.url, 'POST', '/api/v1/jobs/1/go', { gate: 'x' });
+  assert.equal(go2.status, 400);
+  assert.equal(go2.json.field, 'gate');
+});
+
+test('a host killed mid-test fails the job, naming it, within the bound; no file is left once it is back', async () => {
+  const r = await api(coord.url, 'POST', '/api/v1/jobs', { ...small, iterations: 3, duration_s: 2, hosts: ['self', 'n2', 'n3'], peer_timeout_s: 2 });
+  assert.equal(r.status, 202, r.text);
+  // wait until n3 measures, then kill it without a word
+  for (let i = 0; i < 300; i++) {
+    const j = (await api(coord.url, 'GET', `/api/v1/jobs/${r.json.id}`)).json;
+    if (j.fleet_progress?.hosts?.find((h) => h.name === 'n3')?.phase === 'measuring') break;
+    await sleep(50);
+  }
+  const t0 = Date.now();
+  hosts.n3.d.proc.kill('SIGKILL');
+  const job = await waitJob(coord.url, r.json.id, 60000);
+  const took = Date.now() - t0;
+  assert.equal(job.state, 'failed');
+  assert.match(job.error, /^n3 \(http:\/\/127\.0\.0\.1:\d+\) stopped answering/, job.error);
+  assert.ok(took < 2000 + 8000, `failed ${took} ms after the kill`);
+  // the other hosts' jobs were cancelled and their files removed; their runs are kept
+  const runs = job.runs;
+  assert.ok(runs.length >= 2, JSON.stringify(job));
+  const n2jobs = (await hostApi('n2', 'GET', '/api/v1/jobs')).json.jobs;
+  assert.equal(n2jobs[0].state, 'cancelled');
+  // n3 back on its data directory removes the file the kill left
+  hosts.n3.d = await startDaemon({ bin, dataDir: hosts.n3.dataDir, port: hosts.n3.port, allow: [share], quiet: true, args: ['--require-token'] });
+  assert.deepEqual(fs.readdirSync(share), []);
+});
+
+test('a cancel reaches every host, and every host removes its file', async () => {
+  const r = await api(coord.url, 'POST', '/api/v1/jobs', { ...small, iterations: 3, duration_s: 2, hosts: ['self', 'n2', 'n3'] });
+  assert.equal(r.status, 202, r.text);
+  for (let i = 0; i < 300; i++) {
+    const j = (await api(coord.url, 'GET', `/api/v1/jobs/${r.json.id}`)).json;
+    if (j.fleet_progress?.hosts?.every((h) => h.phase === 'measuring')) break;
+    await sleep(50);
+  }
+  const c = await api(coord.url, 'DELETE', `/api/v1/jobs/${r.json.id}`);
+  assert.equal(c.status, 202, c.text);
+  const job = await waitJob(coord.url, r.json.id, 60000);
+  assert.equal(job.state, 'cancelled');
+  for (const name of ['n2', 'n3']) {
+    const jobs = (await hostApi(name, 'GET', '/api/v1/jobs')).json.jobs;
+    assert.equal(jobs[0].state, 'cancelled', `${name}: ${JSON.stringify(jobs[0])}`);
+  }
+  assert.deepEqual(fs.readdirSync(share), []);
+});
+
+test('a host whose clock is off is refused by name', async () => {
+  const dataDir = path.join(root, 'skewed');
+  const d = await startDaemon({ bin, dataDir, allow: [share], quiet: true, args: ['--clock-offset-ms', '250'] });
+  try {
+    const r = await api(coord.url, 'POST', '/api/v1/peers', { name: 'skewed', url: d.url });
+    assert.equal(r.status, 201, r.text);
+    const j = await api(coord.url, 'POST', '/api/v1/jobs', { ...small, hosts: ['self', 'skewed'] });
+    assert.equal(j.status, 202, j.text);
+    const job = await waitJob(coord.url, j.json.id, 30000);
+    assert.equal(job.state, 'failed');
+    assert.match(job.error, /the clock of skewed is 2\d\d\.\d ms ahead of this host's/, job.error);
+    // nothing was sent to it
+    assert.deepEqual((await api(d.url, 'GET', '/api/v1/jobs')).json.jobs, []);
+    // with a bound it meets, the same hosts run
+    const ok = await api(coord.url, 'POST', '/api/v1/jobs', { ...small, iterations: 1, duration_s: 1, tests: [small.tests[0]], hosts: ['self', 'skewed'], clock_bound_ms: 400 });
+    const done = await waitJob(coord.url, ok.json.id, 60000);
+    assert.equal(done.state, 'done', done.error);
+    const agg = (await api(coord.url, 'GET', `/api/v1/runs/${done.run_id}`)).json;
+    const sk = agg.probe.fleet.hosts.find((h) => h.name === 'skewed');
+    assert.ok(Math.abs(sk.offset_ms - 250) < 20, JSON.stringify(sk));
+    // the offset is taken out: the windows still line up
+    assert.ok(agg.probe.fleet.start_skew_ms.max < 50, JSON.stringify(agg.probe.fleet.start_skew_ms));
+  } finally {
+    await api(coord.url, 'DELETE', '/api/v1/peers/skewed');
+    await d.stop().catch(() => {});
+  }
+});

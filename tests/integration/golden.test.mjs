@@ -110,6 +110,8 @@ export const ALLOWED = [
     why: 'a one-sided group_by names the value every run has' },
   { route: /^\/api\/v1\/compare.*format=csv/, path: '$', kind: 'changed',
     why: 'the CSV carries the run-level verdicts' },
+  { route: /^\/metrics$/, path: '$', kind: 'changed',
+    why: 'the last run\'s gauges are per target and host, with a host label (the run\'s hostname), so a hub\'s /metrics shows every server\'s' },
 ];
 
 const here = path.dirname(fileURLToPath(import.meta.url));

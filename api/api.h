@@ -34,6 +34,7 @@
 
 struct archive;
 struct jobq;
+struct hubsync;
 struct MHD_Connection;
 
 /* What the handlers share; owned by main. */
@@ -43,6 +44,8 @@ struct api_ctx {
 	const char *db_path; /* the archive file, for server.c's pool */
 	struct jobq *q;
 	struct fleet *fleet; /* the multi-host jobs' coordinator, or NULL */
+	struct hubsync *hub; /* serve --hub's pusher (fleet/hubsync.h), or
+				NULL: this daemon pushes to no hub */
 	const char *scratch; /* DATA/scratch, the default target */
 	/* access (server.c): the bearer token ("" when none), and whether the
 	 * API needs it — always on a non-loopback listener, on loopback only
@@ -324,6 +327,7 @@ void h_runs_original(struct api_req *req, struct api_resp *resp);
 void h_profiles(struct api_req *req, struct api_resp *resp);
 void h_events(struct api_req *req, struct api_resp *resp);
 void h_metrics(struct api_req *req, struct api_resp *resp);
+void h_hub(struct api_req *req, struct api_resp *resp);
 void h_creds_create(struct api_req *req, struct api_resp *resp);
 void h_creds_list(struct api_req *req, struct api_resp *resp);
 void h_creds_get(struct api_req *req, struct api_resp *resp);

@@ -7,9 +7,14 @@
  *             size|engine|version|cow
  *        [&values=a,b,…]        the sides, in order (default: every value
  *                               found, in order of first appearance)
- *        [&profile=…&label=…&fs_type=…&target=…&server=…&from=…&to=…]
+ *        [&profile=…&label=…&fs_type=…&target=…&server=…&host=…&from=…&to=…]
  *                               which runs count (from/to: started_at,
  *                               ISO 8601 prefixes compared as text)
+ *   ?latest_per=host&profile=P [&values=h1,h2,…] [&the filters above]
+ *                               each host's newest done run of profile P
+ *                               (archive_runs_hosts: the latest started_at,
+ *                               then the highest id) a side, named by its
+ *                               host, in order of host (or of values)
  * Only finished (done) runs are grouped.
  */
 #include "api.h"
@@ -26,11 +31,11 @@
 #define MAX_RUNS_PER_SIDE 1000
 
 /* The query parameters compare takes. */
-static const char *const args[] = { "runs",	    "group_by", "values",
-				    "format",	    "profile",	"label",
-				    "fs_type",	    "target",	"server",
-				    "cluster_size", "from",	"to",
-				    "state",	    "sort",	NULL };
+static const char *const args[] = {
+	"runs",	 "group_by", "latest_per", "values", "format", "profile",
+	"label", "fs_type",  "target",	   "server", "host",   "cluster_size",
+	"from",	 "to",	     "state",	   "sort",   NULL
+};
 
 /* The value of field of run r as text (NULL when it has none): its string,
  * or a number written into buf. */
@@ -133,6 +138,37 @@ static int sides_from_runs(const char *list, struct sides *sd,
 	return 0;
 }
 
+/* ?values=a,b,…: the sides, in this order (every piece of the comma list
+ * counts); none when values is NULL. */
+static int sides_from_values(const char *values, struct sides *sd,
+			     struct api_resp *resp)
+{
+	for (const char *p = values; p;) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		char tok[API_QUERY_VALUE_MAX + 1];
+		if (n == 0) {
+			api_fail(resp, 400, "values",
+				 "values: a comma list of values, none empty");
+			return -EINVAL;
+		}
+		memcpy(tok, p, n);
+		tok[n] = '\0';
+		p = comma ? comma + 1 : NULL;
+		if (side_for(sd, tok, 0)) {
+			api_fail(resp, 400, "values",
+				 "values: \"%.64s\" is listed twice", tok);
+			return -EINVAL;
+		}
+		if (!side_for(sd, tok, 1)) {
+			api_fail(resp, 400, "values", "values: at most %d",
+				 MAX_SIDES);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* ?group_by=field[&values=…] and the filters */
 static int sides_from_groups(struct api_req *req, const char *field,
 			     struct sides *sd, struct api_resp *resp)
@@ -158,31 +194,8 @@ static int sides_from_groups(struct api_req *req, const char *field,
 			 "version, cow");
 		return -EINVAL;
 	}
-	/* the sides, in this order: every piece of the comma list counts */
-	for (const char *p = values; p;) {
-		const char *comma = strchr(p, ',');
-		size_t n = comma ? (size_t)(comma - p) : strlen(p);
-		char tok[API_QUERY_VALUE_MAX + 1];
-		if (n == 0) {
-			api_fail(resp, 400, "values",
-				 "values: a comma list of values, none empty");
-			return -EINVAL;
-		}
-		memcpy(tok, p, n);
-		tok[n] = '\0';
-		p = comma ? comma + 1 : NULL;
-		if (side_for(sd, tok, 0)) {
-			api_fail(resp, 400, "values",
-				 "values: \"%.64s\" is listed twice", tok);
-			return -EINVAL;
-		}
-		if (!side_for(sd, tok, 1)) {
-			api_fail(resp, 400, "values", "values: at most %d",
-				 MAX_SIDES);
-			return -EINVAL;
-		}
-	}
-	if ((rc = api_run_filter(req, resp, &f)) < 0)
+	if ((rc = sides_from_values(values, sd, resp)) < 0 ||
+	    (rc = api_run_filter(req, resp, &f)) < 0)
 		return rc;
 	/* only the field grouped by: a run is in the group of its labels */
 	if ((rc = archive_runs_index_of(req->ctx->a, &f,
@@ -233,6 +246,91 @@ static int sides_from_groups(struct api_req *req, const char *field,
 				 field, sd->s[i].label);
 			return -ENOENT;
 		}
+	return 0;
+}
+
+/* ?latest_per=host&profile=P[&values=…] and the filters: each host's
+ * newest done run of profile P is a side, named by its host
+ * (archive_runs_hosts: the latest started_at, then the highest id; runs
+ * that name no host are left out). */
+static int sides_latest_per(struct api_req *req, const char *per,
+			    struct sides *sd, struct api_resp *resp)
+{
+	static const char *const not_here[] = { "state", "sort" };
+	const char *values = api_query_str(req, "values");
+	struct run_filter f;
+	json_t *hosts, *h;
+	size_t i;
+	int rc, overflow = 0;
+
+	if (strcmp(per, "host") != 0) {
+		api_fail(resp, 400, "latest_per",
+			 "latest_per: host (each host's newest done run of "
+			 "the profile is a side)");
+		return -EINVAL;
+	}
+	for (i = 0; i < sizeof(not_here) / sizeof(not_here[0]); i++)
+		if (api_query_str(req, not_here[i])) {
+			api_fail(resp, 400, not_here[i],
+				 "%s: latest_per=host takes each host's newest "
+				 "done run",
+				 not_here[i]);
+			return -EINVAL;
+		}
+	if ((rc = sides_from_values(values, sd, resp)) < 0 ||
+	    (rc = api_run_filter(req, resp, &f)) < 0)
+		return rc;
+	if (!f.profile) {
+		api_fail(resp, 400, "profile",
+			 "profile: latest_per=host compares each host's newest "
+			 "done run of one profile; name it (profile=custom)");
+		return -EINVAL;
+	}
+	f.state = "done";
+	if ((rc = archive_runs_hosts(req->ctx->a, &f, &hosts)) < 0) {
+		api_fail(resp, 500, NULL, "archive error listing runs");
+		return rc;
+	}
+	json_array_foreach(hosts, i, h)
+	{
+		const char *name =
+			json_string_value(json_object_get(h, "host"));
+		struct compare_side *s;
+		if (!name || !name[0])
+			continue; /* the runs that name no host */
+		if ((s = side_for(sd, name, !values)))
+			side_add(sd, s,
+				 json_integer_value(
+					 json_object_get(h, "latest_run_id")));
+		else if (!values)
+			overflow = 1;
+	}
+	json_decref(hosts);
+	if (overflow) {
+		api_fail(resp, 400, "values",
+			 "more than %d hosts have a done run of profile %s: "
+			 "pick the sides with values= or narrow them with "
+			 "filters",
+			 MAX_SIDES, f.profile);
+		return -EINVAL;
+	}
+	for (i = 0; i < sd->n; i++)
+		if (sd->s[i].n == 0) {
+			api_fail(resp, 404, "values",
+				 "host \"%s\" has no done run of profile %s "
+				 "(with the filters given)",
+				 sd->s[i].label, f.profile);
+			return -ENOENT;
+		}
+	if (sd->n < 2) {
+		api_fail(resp, 400, "latest_per",
+			 "latest_per=host: a comparison needs two hosts with a "
+			 "done run of profile %s (with the filters given); "
+			 "found %zu%s%.64s%s",
+			 f.profile, sd->n, sd->n ? " (\"" : "",
+			 sd->n ? sd->s[0].label : "", sd->n ? "\")" : "");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -313,7 +411,8 @@ static void send_compare_csv(struct api_resp *resp, json_t *c)
 void h_compare(struct api_req *req, struct api_resp *resp)
 {
 	const char *runs = api_query_str(req, "runs"),
-		   *group = api_query_str(req, "group_by");
+		   *group = api_query_str(req, "group_by"),
+		   *latest = api_query_str(req, "latest_per");
 	struct sides sd = { 0 };
 	char err[128] = "";
 	json_t *out;
@@ -322,19 +421,22 @@ void h_compare(struct api_req *req, struct api_resp *resp)
 	if (api_query_known(req, resp, args) < 0 ||
 	    (csv = api_want_csv(req, resp)) < 0)
 		return;
-	if (!!runs == !!group) {
-		api_fail(
-			resp, 400, runs ? "group_by" : "runs",
-			"give either runs=A,B,… (the first is the baseline) or "
-			"group_by=fs_type|cluster_size|label|server|target|"
-			"write_cache|direct|size|engine|version|cow");
+	if (!!runs + !!group + !!latest != 1) {
+		api_fail(resp, 400,
+			 latest && (runs || group) ? "latest_per"
+			 : runs			   ? "group_by"
+						   : "runs",
+			 "give either runs=A,B,… (the first is the baseline), "
+			 "group_by=fs_type|cluster_size|label|server|target|"
+			 "write_cache|direct|size|engine|version|cow or "
+			 "latest_per=host&profile=P");
 		return;
 	}
 	if (runs) {
 		static const char *const filters[] = {
-			"values", "profile", "label",	     "fs_type",
-			"target", "server",  "cluster_size", "from",
-			"to",	  "state",   "sort"
+			"values", "profile", "label", "fs_type",
+			"target", "server",  "host",  "cluster_size",
+			"from",	  "to",	     "state", "sort"
 		};
 		for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]);
 		     i++)
@@ -347,8 +449,9 @@ void h_compare(struct api_req *req, struct api_resp *resp)
 				goto out;
 			}
 	}
-	rc = runs ? sides_from_runs(runs, &sd, resp)
-		  : sides_from_groups(req, group, &sd, resp);
+	rc = runs     ? sides_from_runs(runs, &sd, resp)
+	     : latest ? sides_latest_per(req, latest, &sd, resp)
+		      : sides_from_groups(req, group, &sd, resp);
 	if (rc < 0)
 		goto out;
 	if (sd.n < 2) {
@@ -360,8 +463,8 @@ void h_compare(struct api_req *req, struct api_resp *resp)
 			 one ? "\": every run has that value)" : "");
 		goto out;
 	}
-	rc = compare_json(req->ctx->a, sd.s, sd.n, group, &out, err,
-			  sizeof(err));
+	rc = compare_json(req->ctx->a, sd.s, sd.n, latest ? "host" : group,
+			  &out, err, sizeof(err));
 	if (rc == -ENOENT)
 		api_fail(resp, 404, "runs", "%s", err);
 	else if (rc < 0)

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "archive/archive.h"
+#include "fleet/hubsync.h"
 #include "import/import.h"
 
 static const char *const none[] = { NULL };
@@ -105,6 +106,8 @@ void h_import(struct api_req *req, struct api_resp *resp)
 		snprintf(resp->location, sizeof(resp->location),
 			 "/api/v1/runs/%lld", (long long)done[0].id);
 		api_send_json(resp, fresh ? 201 : 200, run);
+		if (fresh) /* a new ended run: to the hub, if there is one */
+			hubsync_kick(req->ctx->hub);
 	}
 }
 

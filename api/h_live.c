@@ -5,9 +5,11 @@
  *
  * Metric names follow Prometheus's conventions: a storbench_ prefix, base
  * units in the name (_bytes_per_second, _seconds), _total on counters, and
- * labels for what varies (target, profile, test, rw, state). The last run's
- * figures are gauges per target: the newest done run of each target (at
- * most METRICS_TARGETS targets, newest first), its headline tests.
+ * labels for what varies (target, profile, host, test, rw, state). The
+ * last run's figures are gauges per target and host (the run's hostname,
+ * the machine that measured it: a hub holds the runs of many): the newest
+ * done run of each target of each host (at most METRICS_TARGETS of them,
+ * newest first, among the newest 1000 done runs), its headline tests.
  */
 #include "api.h"
 
@@ -20,7 +22,7 @@
 #include "os/os.h"
 #include "queue/jobq.h"
 
-#define METRICS_TARGETS 64
+#define METRICS_TARGETS 256
 
 void h_events(struct api_req *req, struct api_resp *resp)
 {
@@ -62,20 +64,34 @@ static double unix_time(const char *iso)
 	return (double)timegm(&tm);
 }
 
-/* target="…",profile="…" of run. */
+/* target="…",profile="…",host="…" of run (host "" when it names
+ * none). */
 static void run_labels(FILE *f, json_t *run)
 {
 	fputs("target=\"", f);
 	label(f, json_string_value(json_object_get(run, "target")));
 	fputs("\",profile=\"", f);
 	label(f, json_string_value(json_object_get(run, "profile")));
+	fputs("\",host=\"", f);
+	label(f, json_string_value(json_object_get(run, "hostname")));
 	fputc('"', f);
 }
 
+/* Do runs a and b have the same target and hostname (both none alike)? */
+static int same_series(json_t *a, json_t *b)
+{
+	const char *ha = json_string_value(json_object_get(a, "hostname"));
+	const char *hb = json_string_value(json_object_get(b, "hostname"));
+
+	return strcmp(json_string_value(json_object_get(a, "target")),
+		      json_string_value(json_object_get(b, "target"))) == 0 &&
+	       strcmp(ha ? ha : "", hb ? hb : "") == 0;
+}
+
 /*
- * The newest done run of each target: its headline figures. The exposition
- * format wants each metric family in one block, so the runs are picked
- * first, then each family is written over all of them.
+ * The newest done run of each target of each host: its headline figures.
+ * The exposition format wants each metric family in one block, so the
+ * runs are picked first, then each family is written over all of them.
  */
 static int last_runs(FILE *f, struct archive *a)
 {
@@ -84,18 +100,20 @@ static int last_runs(FILE *f, struct archive *a)
 		double scale;
 	} fam[] = {
 		{ "storbench_last_run_timestamp_seconds", "gauge",
-		  "When the newest done run of a target started, Unix time.",
+		  "When the newest done run of a target of a host started, "
+		  "Unix time.",
 		  NULL, 0 },
 		{ "storbench_last_run_id", "gauge",
-		  "The archive id of the newest done run of a target.", NULL,
-		  0 },
+		  "The archive id of the newest done run of a target of a "
+		  "host.",
+		  NULL, 0 },
 		{ "storbench_last_run_bytes_per_second", "gauge",
-		  "Throughput of the newest done run per target and test (its "
-		  "best iteration), bytes/s (MB/s x 10^6).",
+		  "Throughput of the newest done run per target, host and test "
+		  "(its best iteration), bytes/s (MB/s x 10^6).",
 		  "mb_s", 1e6 },
 		{ "storbench_last_run_iops", "gauge",
-		  "I/O operations per second of the newest done run per target "
-		  "and test (its best iteration).",
+		  "I/O operations per second of the newest done run per "
+		  "target, host and test (its best iteration).",
 		  "iops", 1 },
 	};
 	struct run_filter flt = { .state = "done", .sort = "-started_at" };
@@ -112,9 +130,7 @@ static int last_runs(FILE *f, struct archive *a)
 			json_string_value(json_object_get(run, "target"));
 		int dup = 0;
 		for (k = 0; k < n && target; k++)
-			dup |= strcmp(json_string_value(json_object_get(
-					      pick[k], "target")),
-				      target) == 0;
+			dup |= same_series(pick[k], run);
 		if (target && !dup && n < METRICS_TARGETS)
 			pick[n++] = run;
 	}

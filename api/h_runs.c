@@ -16,11 +16,11 @@
 
 /* The query parameters each route takes. */
 static const char *const none[] = { NULL };
-static const char *const list_args[] = { "limit",   "offset", "profile",
-					 "fs_type", "target", "label",
-					 "state",   "server", "cluster_size",
-					 "from",    "to",     "sort",
-					 NULL };
+static const char *const list_args[] = { "limit",	 "offset",   "profile",
+					 "fs_type",	 "target",   "label",
+					 "state",	 "server",   "host",
+					 "cluster_size", "from",     "to",
+					 "sort",	 "group_by", NULL };
 static const char *const get_args[] = { "format", NULL };
 
 /* Is v a prefix of an ISO 8601 UTC time as runs store it,
@@ -58,6 +58,7 @@ int api_run_filter(struct api_req *req, struct api_resp *resp,
 		.label = api_query_str(req, "label"),
 		.state = api_query_str(req, "state"),
 		.server = api_query_str(req, "server"),
+		.host = api_query_str(req, "host"),
 		.cluster_size = api_query_str(req, "cluster_size"),
 		.from = api_query_str(req, "from"),
 		.to = api_query_str(req, "to"),
@@ -108,7 +109,8 @@ void h_runs_list(struct api_req *req, struct api_resp *resp)
 {
 	long long limit, offset;
 	int64_t total = 0;
-	json_t *runs, *run;
+	json_t *runs = NULL, *run, *groups = NULL, *out;
+	const char *group;
 	size_t i;
 	int rc;
 	struct run_filter f;
@@ -119,16 +121,28 @@ void h_runs_list(struct api_req *req, struct api_resp *resp)
 	if (api_query_int(req, resp, "limit", 100, 1, 1000, &limit) < 0 ||
 	    api_query_int(req, resp, "offset", 0, 0, INT_MAX, &offset) < 0)
 		return;
+	group = api_query_str(req, "group_by");
+	if (group && strcmp(group, "host") != 0) {
+		api_fail(resp, 400, "group_by",
+			 "group_by: host (the machine that measured: the "
+			 "runs' hostname)");
+		return;
+	}
 	if ((rc = archive_runs_json(req->ctx->a, &f, (int)limit, (int)offset,
-				    &runs, &total)) < 0) {
+				    &runs, &total)) < 0 ||
+	    (group &&
+	     (rc = archive_runs_hosts(req->ctx->a, &f, &groups)) < 0)) {
+		json_decref(runs);
 		api_fail(resp, api_status_from_errno(rc), NULL,
 			 "archive error listing runs");
 		return;
 	}
 	json_array_foreach(runs, i, run) jobq_overlay(req->ctx->q, run, 1);
-	api_send_json(resp, 200,
-		      json_pack("{s:o, s:I}", "runs", runs, "total",
-				(json_int_t)total));
+	out = json_pack("{s:o, s:I}", "runs", runs, "total", (json_int_t)total);
+	/* every run the filters let through, not the page's only */
+	if (groups)
+		json_object_set_new(out, "groups", groups);
+	api_send_json(resp, 200, out);
 }
 
 /* The problem for a failed read of run id. */

@@ -36,6 +36,7 @@ static const struct route routes[] = {
 	{ "GET", "/api/v1/openapi.json", h_openapi },
 	{ "GET", "/api/v1/events", h_events },
 	{ "GET", "/metrics", h_metrics },
+	{ "GET", "/api/v1/hub", h_hub },
 	{ "POST", "/api/v1/credentials", h_creds_create },
 	{ "GET", "/api/v1/credentials", h_creds_list },
 	{ "GET", "/api/v1/credentials/*", h_creds_get },

@@ -31,7 +31,7 @@
 #include "engine/histogram.h"
 #include "engine/result.h"
 
-#define ARCHIVE_SCHEMA_VERSION 16
+#define ARCHIVE_SCHEMA_VERSION 17
 
 struct archive;
 
@@ -243,6 +243,7 @@ int archive_run_update(struct archive *a, int64_t id, const char *labels_json,
 struct run_filter {
 	const char *profile, *fs_type, *target, *label, *state;
 	const char *server;	  /* the SMB server, else the hostname */
+	const char *host;	  /* the hostname: the host that measured */
 	const char *cluster_size; /* the probe's fs_block_size, bytes */
 	const char *from, *to;	  /* started_at ≥ from, ≤ to (ISO 8601 text;
 				     to is a prefix: "2026-11-30" is the day) */
@@ -405,6 +406,40 @@ int archive_runs_index_of(struct archive *a, const struct run_filter *f,
  */
 int archive_runs_json(struct archive *a, const struct run_filter *f, int limit,
 		      int offset, json_t **out, int64_t *total);
+
+/*
+ * The hosts of the runs f lets through (NULL: all; its sort is not
+ * used): *out = [{host (the runs' hostname, the machine that measured
+ * them; null for runs that name none), runs (how many), latest_run_id,
+ * latest_started_at (the newest of them: the latest started_at, the
+ * highest id among runs that started at the same time)}], ordered by
+ * host, null last.
+ */
+int archive_runs_hosts(struct archive *a, const struct run_filter *f,
+		       json_t **out);
+
+/* --- what a hub has of this archive's runs (archive_hub.c) --- */
+
+/*
+ * The next run to send to hub (its URL, as serve --hub names it): the
+ * ended run (done, failed, cancelled or interrupted; measured here or
+ * imported) with the lowest id above after that hub has no row for (it
+ * neither took nor refused it). *run_id, or -ENOENT when there is none.
+ */
+int archive_hub_next(struct archive *a, const char *hub, int64_t after,
+		     int64_t *run_id);
+/* Records hub's answer about run run_id: it took the run (pushed 1;
+ * hub_run_id: its id there) or refused it (pushed 0; status: the HTTP
+ * status, detail: the hub's sentence). Replaces an earlier row. 0,
+ * -ENOENT when the run is no longer here, or another negative errno. */
+int archive_hub_mark(struct archive *a, int64_t run_id, const char *hub,
+		     int pushed, int64_t hub_run_id, long status,
+		     const char *detail);
+/* *out = {pushed, pending, refused (runs, as above), running (runs not
+ * ended yet, pushed when they end), refusals: the newest n_refusals
+ * refused runs [{run_id, status, detail, at}]} of hub. */
+int archive_hub_json(struct archive *a, const char *hub, int n_refusals,
+		     json_t **out);
 
 /* --- a test's preconditioning and steady state (archive_steady.c) --- */
 

@@ -1,6 +1,6 @@
 /*
  * archive_fleet — where the hosts' jobs of a multi-host job are
- * (fleet_members, migration 16): written by the coordinator as it posts
+ * (fleet_members, migration 17): written by the coordinator as it posts
  * each host's job, read again by a coordinator started after a crash to
  * cancel what its hosts still run.
  */

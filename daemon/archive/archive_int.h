@@ -13,7 +13,8 @@
  *   archive_runs.c     runs, results, samples, test files: the writes of a
  *                      running job; a run's labels and notes; deleting one
  *   archive_read.c     the JSON views the API serves: jobs, runs (list,
- *                      index, filters, sort), a run, its samples
+ *                      index, filters, sort, hosts), a run, its samples
+ *   archive_hub.c      what a hub (serve --hub) has of the runs
  *   archive_import.c   runs other tools measured, and their files
  *                      (-> archive_sums.c for the new run's summaries)
  *   archive_steady.c   a test's preconditioning and steady state

@@ -333,6 +333,7 @@ static void filter_sql(const struct run_filter *f, char *sql, size_t len,
 		  "coalesce(json_extract(probe, '$.smb.server'),"
 		  " hostname)=?",
 		  1 },
+		{ f->host, "hostname=?", 1 },
 		{ f->cluster_size,
 		  "CAST(json_extract(probe, '$.fs_block_size')"
 		  " AS TEXT)=?",
@@ -508,6 +509,45 @@ int archive_runs_index(struct archive *a, const struct run_filter *f,
 		       json_t **out)
 {
 	return archive_runs_index_of(a, f, NULL, out);
+}
+
+int archive_runs_hosts(struct archive *a, const struct run_filter *f,
+		       json_t **out)
+{
+	static const struct run_filter none = { 0 };
+	const char *v[16];
+	char where[2048], sql[4096];
+	sqlite3_stmt *st;
+	int rc, n, src;
+
+	*out = NULL;
+	filter_sql(f ? f : &none, where, sizeof(where), v, &n);
+	/* each host's newest run: the latest start, then the highest id */
+	if (snprintf(sql, sizeof(sql),
+		     "SELECT host, runs, latest_run_id, latest_started_at"
+		     " FROM (SELECT hostname AS host,"
+		     " count(*) OVER (PARTITION BY hostname) AS runs,"
+		     " id AS latest_run_id, started_at AS latest_started_at,"
+		     " row_number() OVER (PARTITION BY hostname"
+		     "  ORDER BY started_at DESC, id DESC) AS nth"
+		     " FROM runs%s) WHERE nth=1"
+		     " ORDER BY host IS NULL, host",
+		     where) >= (int)sizeof(sql))
+		return -ENAMETOOLONG;
+	if ((rc = archive_prep(a, sql, &st)) < 0)
+		return rc;
+	for (int i = 0; i < n; i++)
+		sqlite3_bind_text(st, i + 1, v[i], -1, SQLITE_STATIC);
+	*out = json_array();
+	while ((src = sqlite3_step(st)) == SQLITE_ROW)
+		json_array_append_new(*out, archive_row_json(st));
+	sqlite3_finalize(st);
+	if (src != SQLITE_DONE) {
+		json_decref(*out);
+		*out = NULL;
+		return archive_sql_err(a, src, "group runs by host");
+	}
+	return 0;
 }
 
 int archive_samples_json(struct archive *a, int64_t run_id, json_t **out)

@@ -223,7 +223,19 @@ static const char *const migrations[] = {
 	 * start_unix_ns, ns since 1970 UTC), so a multi-host job's hosts'
 	 * windows and seconds line up; NULL where unknown */
 	"ALTER TABLE results ADD COLUMN start_unix_ns INTEGER;",
-	/* 16: multi-host jobs (daemon/fleet): a coordinator's job holds
+	/* 16: what this daemon's hub (serve --hub URL) has of its runs
+	 * (archive_hub.c): a row per run and hub URL once the hub took the
+	 * run (pushed: the hub's id of it) or refused it (a 4xx: its status
+	 * and detail; not sent again); an ended run without a row for the
+	 * hub is pending, so a restart finds it again */
+	"CREATE TABLE hub_pushes("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" hub TEXT NOT NULL,"
+	" state TEXT NOT NULL CHECK (state IN ('pushed','refused')),"
+	" hub_run_id INTEGER, status INTEGER, detail TEXT,"
+	" at TEXT NOT NULL,"
+	" PRIMARY KEY (run_id, hub));",
+	/* 17: multi-host jobs (daemon/fleet): a coordinator's job holds
 	 * its hosts and the request each is sent (hosts, JSON), a member's
 	 * job its coordinator and host name (fleet, JSON); fleet_members
 	 * is where each host's job of a coordinator's job is, so that a

@@ -33,6 +33,8 @@ struct cmd_serve_opts {
 	const char *listen; /* ADDR:PORT; NULL: 127.0.0.1:8080 */
 	const char *data;   /* NULL: ./var (the Windows service: its own) */
 	const char *token_file, *reserve, *log_format;
+	const char *hub, *hub_token_file; /* --hub URL (checked by
+					     peerhttp_url_ok), its token */
 	const char *allow[CONFINE_MAX_ROOTS], *devs[CONFINE_MAX_ROOTS];
 	size_t n_allow, n_devs;
 	int demo, require_token, help;
@@ -49,10 +51,10 @@ int cmd_serve_options(const char *cmd, int argc, char **argv,
 /*
  * Refuses, on stderr in the words of cmd, what serve would refuse in o
  * without its data directory: --listen not ADDR:PORT, a --reserve, --allow
- * or --allow-device that confine.h refuses, a --token-file it cannot read
- * or would refuse. For `service install`, which stores options the service
- * reads later: it sets this process's confinement policy, so call it in a
- * process that serves nothing. 0, or -EINVAL (exit 2).
+ * or --allow-device that confine.h refuses, a --token-file or
+ * --hub-token-file it cannot read or would refuse. For `service install`, which
+ * stores options the service reads later: it sets this process's confinement
+ * policy, so call it in a process that serves nothing. 0, or -EINVAL (exit 2).
  */
 int cmd_serve_check(const char *cmd, const struct cmd_serve_opts *o);
 /* Can serve use data directory dir: a folder, or a missing one in a folder

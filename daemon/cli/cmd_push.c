@@ -6,7 +6,8 @@
  * there (the same uuid) is answered as a duplicate, never copied. Also
  * what `storbench run --push URL` calls after its run.
  *
- * HTTP is peerhttp's (fleet/peerhttp.h: libcurl, http and https only, no
+ * Sending is fleet/hub.h's (hub_push_run, which serve --hub's pusher
+ * calls too; HTTP is peerhttp's: libcurl, http and https only, no
  * redirects followed: a token is never sent anywhere but the URL given). The
  * answer's first line is printed: imported as run N, already there as run N, or
  * the problem's status and detail.
@@ -19,11 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "archive/archive.h"
 #include "cmd.h"
-#include "compare/runview.h"
+#include "fleet/hub.h"
 #include "fleet/peerhttp.h"
 #include "os/os.h"
 
@@ -45,77 +44,33 @@ static const char usage_push[] =
 	"Exit status: 0 every run landed or was there, 1 one did not, 2 bad "
 	"arguments.\n";
 
-/* url's import endpoint: url itself when it names it, else url with
- * /api/v1/import after it. */
-static void endpoint(const char *url, const char *filename, char *out,
-		     size_t len)
-{
-	static const char tail[] = "/api/v1/import";
-	size_t n = strlen(url);
-
-	while (n && url[n - 1] == '/')
-		n--;
-	if (n >= sizeof(tail) - 1 &&
-	    memcmp(url + n - (sizeof(tail) - 1), tail, sizeof(tail) - 1) == 0)
-		snprintf(out, len, "%.*s?filename=%s", (int)n, url, filename);
-	else
-		snprintf(out, len, "%.*s%s?filename=%s", (int)n, url, tail,
-			 filename);
-}
-
-/* Prints what the other archive said about run id (on out when it has the
- * run, else stderr). 0: it has the run. */
-static int report(FILE *out, int64_t id, const char *to,
-		  const struct peer_reply *r)
-{
-	int ok = r->status == 200 || r->status == 201;
-
-	if (ok)
-		fprintf(out, "run %lld: %s run %lld at %s\n", (long long)id,
-			r->status == 201 ? "imported as" : "already there as",
-			(long long)json_integer_value(
-				json_object_get(r->json, "id")),
-			to);
-	else
-		fprintf(stderr, "run %lld: %s answered %ld: %s\n",
-			(long long)id, to, r->status, peer_reply_detail(r));
-	return ok ? 0 : -1;
-}
-
-/* POSTs run id's document; 0 when the other archive has it (said on
- * out). */
+/* Sends run id and prints what came of it (on out when the other archive
+ * has the run, else on stderr). 0: it has the run. */
 static int push_one(struct archive *a, const char *url, const char *token,
 		    int64_t id, FILE *out)
 {
-	json_t *doc = NULL;
-	char *text = NULL, to[PATH_MAX], name[80];
-	struct peer_reply r;
-	int rc;
+	struct hub_sent h;
+	int rc = hub_push_run(a, url, token, id, 300000, NULL, &h);
 
-	if ((rc = runview_document(a, id, &doc)) < 0) {
+	if (rc < 0) {
 		fprintf(stderr, "run %lld: %s\n", (long long)id,
 			rc == -ENOENT ? "no such run in this archive"
 				      : strerror(-rc));
 		return -1;
 	}
-	if (!(text = json_dumps(doc, JSON_COMPACT))) {
-		json_decref(doc);
-		return -1;
+	if (h.outcome == HUB_TAKEN) {
+		fprintf(out, "run %lld: %s run %lld at %s\n", (long long)id,
+			h.duplicate ? "already there as" : "imported as",
+			(long long)h.remote_id, url);
+		return 0;
 	}
-	snprintf(name, sizeof(name), "storbench-run-%.40s.json",
-		 json_string_value(json_object_get(doc, "uuid")));
-	endpoint(url, name, to, sizeof(to));
-	if (peerhttp_call(to, token, "POST", NULL, text, 300000, &r) < 0) {
+	if (h.status == 0)
 		fprintf(stderr, "run %lld: %s: %s\n", (long long)id, url,
-			r.error);
-		rc = -1;
-	} else {
-		rc = report(out, id, url, &r);
-	}
-	peer_reply_free(&r);
-	free(text);
-	json_decref(doc);
-	return rc;
+			h.detail);
+	else
+		fprintf(stderr, "run %lld: %s answered %ld: %s\n",
+			(long long)id, url, h.status, h.detail);
+	return -1;
 }
 
 int cmd_push_check(const char *url, const char *token_file)

@@ -4,13 +4,16 @@
  *   storbench serve [--listen ADDR:PORT] [--data DIR] [--demo] [--allow PATH]…
  *                   [--allow-device DEV]… [--reserve PCT%|SIZE]
  *                   [--token-file FILE] [--require-token]
+ *                   [--hub URL [--hub-token-file FILE]]
  *
  * `serve` opens (or creates) DIR/storbench.db, creates DIR/scratch (the
  * default target), sets where jobs may write (confine.h), reads or creates
  * the API token (DIR/api-token, private), starts the queue worker and the HTTP
- * server, and waits for
+ * server (with --hub, the pusher of every ended run to the hub daemon at
+ * URL: fleet/hubsync.h, kicked by the queue at each job's end), and waits for
  * SIGINT, SIGTERM or SIGHUP; then it stops the running test (its job becomes
- * interrupted, its test file is removed) and exits 0. Signals are blocked in
+ * interrupted, its test file is removed) and the pusher (a run being sent
+ * stays pending) and exits 0. Signals are blocked in
  * every thread and taken with sigwait() here, so no handler runs in the middle
  * of an I/O loop.
  *
@@ -40,6 +43,8 @@
 #include "archive/archive.h"
 #include "cmd.h"
 #include "fleet/fleet.h"
+#include "fleet/hubsync.h"
+#include "fleet/peerhttp.h"
 #include "fleet/peers.h"
 #include "os/os.h"
 #include "platform/confine.h"
@@ -54,6 +59,7 @@ static const char usage_serve[] =
 	"[--reserve PCT%|SIZE]\n"
 	"                       [--token-file FILE] [--require-token] "
 	"[--log-format text|json]\n"
+	"                       [--hub URL [--hub-token-file FILE]]\n"
 	"\n"
 	"The daemon: dashboard, API and job queue.\n"
 	"  --listen ADDR:PORT  where the dashboard and API listen "
@@ -76,7 +82,14 @@ static const char usage_serve[] =
 	"private on first start)\n"
 	"  --require-token     the token also on a loopback listener (always "
 	"needed on others)\n"
-	"  --log-format F      text (default) or json: one object per line\n";
+	"  --log-format F      text (default) or json: one object per line\n"
+	"  --hub URL           push every run that has ended (measured or "
+	"imported) to the\n"
+	"                      storbench daemon at URL (http://hub:8080), as "
+	"storbench push\n"
+	"                      does; retried while it is away "
+	"(GET /api/v1/hub)\n"
+	"  --hub-token-file F  the hub's API token (its DATA/api-token)\n";
 
 /* Our own files in the data directory, made private if an older storbench
  * (or a copy) left them readable by others (sys_tighten). */
@@ -118,6 +131,47 @@ static void queue_demo(struct api_ctx *ctx)
 	job_spec_clear(&s);
 }
 
+/* getopt_long's codes of the options without a letter */
+enum { OPT_HUB = 0x100, OPT_HUB_TOKEN };
+
+/* The queue's job-end hook: the hub pusher looks at once. */
+static void kick_hub(void *hub)
+{
+	hubsync_kick(hub);
+}
+
+/* Starts the pusher to o->hub (none without it) with the token of
+ * o->hub_token_file. 0, or -1 (logged). */
+static int start_hub(const struct cmd_serve_opts *o, const char *db,
+		     struct hubsync **out)
+{
+	char tok[256] = "";
+	int err;
+
+	*out = NULL;
+	if (!o->hub)
+		return 0;
+	if (o->hub_token_file &&
+	    cmd_load_token(o->hub_token_file, 0, tok, sizeof(tok)) < 0) {
+		log_error("--hub-token-file %s: the hub's token cannot be used "
+			  "(above)",
+			  o->hub_token_file);
+		return -1;
+	}
+	err = hubsync_start(db, o->hub, tok, out);
+	os_wipe(tok, sizeof(tok));
+	if (err < 0) {
+		log_error("--hub %s: %s", o->hub, strerror(-err));
+		return -1;
+	}
+	log_info("every run that ends is pushed to the hub at %s (%s); GET "
+		 "/api/v1/hub tells how far",
+		 hubsync_url(*out),
+		 o->hub_token_file ? "with the token of --hub-token-file"
+				   : "without a token");
+	return 0;
+}
+
 int cmd_serve_options(const char *cmd, int argc, char **argv,
 		      struct cmd_serve_opts *o)
 {
@@ -131,6 +185,8 @@ int cmd_serve_options(const char *cmd, int argc, char **argv,
 		{ "token-file", required_argument, NULL, 't' },
 		{ "require-token", no_argument, NULL, 'T' },
 		{ "log-format", required_argument, NULL, 'L' },
+		{ "hub", required_argument, NULL, OPT_HUB },
+		{ "hub-token-file", required_argument, NULL, OPT_HUB_TOKEN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -184,6 +240,22 @@ int cmd_serve_options(const char *cmd, int argc, char **argv,
 		case 'T':
 			o->require_token = 1;
 			break;
+		case OPT_HUB:
+			if (!peerhttp_url_ok(optarg)) {
+				fprintf(stderr,
+					"storbench %s: --hub %s: an http:// or "
+					"https:// URL without a query or "
+					"fragment (the hub daemon, "
+					"http://hub:8080, or its "
+					"/api/v1/import)\n",
+					cmd, optarg);
+				return -EINVAL;
+			}
+			o->hub = optarg;
+			break;
+		case OPT_HUB_TOKEN:
+			o->hub_token_file = optarg;
+			break;
 		case 'h':
 			o->help = 1;
 			return 0;
@@ -195,6 +267,13 @@ int cmd_serve_options(const char *cmd, int argc, char **argv,
 	if (optind != argc) {
 		fprintf(stderr, "storbench %s: unexpected argument %s\n", cmd,
 			argv[optind]);
+		return -EINVAL;
+	}
+	if (o->hub_token_file && !o->hub) {
+		fprintf(stderr,
+			"storbench %s: --hub-token-file without --hub: the "
+			"token of which hub?\n",
+			cmd);
 		return -EINVAL;
 	}
 	return 0;
@@ -225,6 +304,9 @@ int cmd_serve_check(const char *cmd, const struct cmd_serve_opts *o)
 	if (o->token_file &&
 	    cmd_load_token(o->token_file, 0, ctx.token, sizeof(ctx.token)) < 0)
 		return -EINVAL; /* logged (and the buffer wiped) */
+	if (o->hub_token_file && cmd_load_token(o->hub_token_file, 0, ctx.token,
+						sizeof(ctx.token)) < 0)
+		return -EINVAL;
 	os_wipe(ctx.token, sizeof(ctx.token));
 	return 0;
 refused:
@@ -308,6 +390,7 @@ int cmd_serve_run(const struct cmd_serve_opts *o)
 	struct api_server *srv = NULL;
 	struct jobq *q = NULL;
 	struct fleet *fleet = NULL;
+	struct hubsync *hub = NULL;
 	int sig = 0, rc = 1, err, lock = -1;
 
 	if (o->log_format)
@@ -402,12 +485,19 @@ int cmd_serve_run(const struct cmd_serve_opts *o)
 		log_error("job queue: %s", strerror(-err));
 		goto out;
 	}
+	/* the pusher before the API, which reads ctx.hub from its first
+	 * request; it finds the runs jobq_open marked interrupted */
+	if (start_hub(o, db, &hub) < 0)
+		goto out;
+	if (hub)
+		jobq_on_end(q, kick_hub, hub);
 	ctx.q = q;
 	if ((err = fleet_open(db, &fleet)) < 0) {
 		log_error("multi-host jobs: %s", strerror(-err));
 		goto out;
 	}
 	ctx.fleet = fleet;
+	ctx.hub = hub;
 	ctx.scratch = scratch;
 	ctx.db_path = db;
 	if ((err = api_start(listen, &ctx, &srv)) < 0) {
@@ -453,7 +543,8 @@ out:
 	 * through its API) before the API stops */
 	fleet_stop(fleet);
 	api_stop(srv);
-	jobq_stop(q);
+	jobq_stop(q); /* (its last end kicks the pusher, which is still here) */
+	hubsync_stop(hub);
 	archive_close(ctx.a);
 	if (rc == 0)
 		log_info("stopped");

@@ -224,6 +224,17 @@ static int service_line(const struct cmd_serve_opts *o, const char *data,
 	}
 	if (o->require_token)
 		rc |= put_arg(line, len, &at, "--require-token");
+	if (o->hub) {
+		rc |= put_arg(line, len, &at, "--hub");
+		rc |= put_arg(line, len, &at, o->hub);
+	}
+	if (o->hub_token_file) {
+		const char *t = o->hub_token_file;
+		if (full_path(t, path, sizeof(path)) == 0)
+			t = path;
+		rc |= put_arg(line, len, &at, "--hub-token-file");
+		rc |= put_arg(line, len, &at, t);
+	}
 	if (o->demo)
 		rc |= put_arg(line, len, &at, "--demo");
 	if (o->log_format) {

@@ -54,9 +54,23 @@ static size_t on_data(char *d, size_t size, size_t nmemb, void *arg)
 	return k;
 }
 
+/* libcurl's progress callback (at least once a second): nonzero ends the
+ * transfer (CURLE_ABORTED_BY_CALLBACK) once *stop is set. */
+static int on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow,
+		       curl_off_t ultotal, curl_off_t ulnow)
+{
+	(void)dltotal;
+	(void)dlnow;
+	(void)ultotal;
+	(void)ulnow;
+	return atomic_load((const atomic_int *)arg) != 0;
+}
+
 static int errno_of(CURLcode cc, const struct peer_reply *r)
 {
 	switch (cc) {
+	case CURLE_ABORTED_BY_CALLBACK:
+		return -ECANCELED;
 	case CURLE_OPERATION_TIMEDOUT:
 		return -ETIMEDOUT;
 	case CURLE_COULDNT_CONNECT:
@@ -73,6 +87,14 @@ static int errno_of(CURLcode cc, const struct peer_reply *r)
 int peerhttp_call(const char *base, const char *token, const char *method,
 		  const char *path, const char *body, long timeout_ms,
 		  struct peer_reply *r)
+{
+	return peerhttp_call_until(base, token, method, path, body, timeout_ms,
+				   NULL, r);
+}
+
+int peerhttp_call_until(const char *base, const char *token, const char *method,
+			const char *path, const char *body, long timeout_ms,
+			const atomic_int *stop, struct peer_reply *r)
 {
 	struct curl_slist *h = NULL;
 	char url[1200], auth[300];
@@ -118,6 +140,11 @@ int peerhttp_call(const char *base, const char *token, const char *method,
 	} else if (strcmp(method, "GET") == 0) {
 		curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
 	}
+	if (stop) {
+		curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+		curl_easy_setopt(c, CURLOPT_XFERINFODATA, (void *)stop);
+		curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+	}
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
 	r->sent_ns = os_wall_ns();
@@ -126,8 +153,9 @@ int peerhttp_call(const char *base, const char *token, const char *method,
 	if (cc != CURLE_OK) {
 		rc = errno_of(cc, r);
 		snprintf(r->error, sizeof(r->error), "%s",
-			 rc == -EFBIG ? "answer too long"
-				      : curl_easy_strerror(cc));
+			 rc == -EFBIG	    ? "answer too long"
+			 : rc == -ECANCELED ? "stopped"
+					    : curl_easy_strerror(cc));
 		r->status = 0;
 	} else {
 		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);

@@ -11,6 +11,7 @@
 #ifndef STORBENCH_PEERHTTP_H
 #define STORBENCH_PEERHTTP_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,6 +49,12 @@ int peerhttp_url_ok(const char *url);
 int peerhttp_call(const char *base, const char *token, const char *method,
 		  const char *path, const char *body, long timeout_ms,
 		  struct peer_reply *r);
+/* peerhttp_call that gives up within about a second once *stop (NULL:
+ * never) is nonzero: -ECANCELED, r->error "stopped". For a thread that
+ * must end promptly when the daemon stops. */
+int peerhttp_call_until(const char *base, const char *token, const char *method,
+			const char *path, const char *body, long timeout_ms,
+			const atomic_int *stop, struct peer_reply *r);
 
 void peer_reply_free(struct peer_reply *r);
 

@@ -47,6 +47,8 @@ struct jobq {
 		char at[32];
 		int tries; /* writes that failed */
 	} end;
+	void (*on_end)(void *arg); /* jobq_on_end's, or NULL */
+	void *on_end_arg;
 };
 
 /* Writes q->end into the archive (the caller holds mu, which is let go
@@ -70,10 +72,20 @@ static int write_end(struct jobq *q)
 			log_info("job %lld: its end (%s) is in the archive now",
 				 (long long)e.job, e.state);
 		q->end.job = 0;
+		if (q->on_end)
+			q->on_end(q->on_end_arg);
 	} else {
 		q->end.tries++;
 	}
 	return rc;
+}
+
+void jobq_on_end(struct jobq *q, void (*fn)(void *arg), void *arg)
+{
+	pthread_mutex_lock(&q->mu);
+	q->on_end = fn;
+	q->on_end_arg = arg;
+	pthread_mutex_unlock(&q->mu);
 }
 
 void jobq_overlay(struct jobq *q, json_t *o, int is_run)

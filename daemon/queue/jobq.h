@@ -83,6 +83,12 @@ int jobq_unwritten(struct jobq *q, char state[16]);
 /* Tells the worker a job was queued. */
 void jobq_kick(struct jobq *q);
 
+/* Has fn(arg) called each time the worker has written a job's end to the
+ * archive (its run, if it has one, has ended there), with the worker's
+ * lock held: fn must be quick and take no lock of the queue's (the hub
+ * pusher's kick, serve --hub). Set before jobq_run. */
+void jobq_on_end(struct jobq *q, void (*fn)(void *arg), void *arg);
+
 /*
  * Cancels job id, whose state the caller read as queued or running; a is the
  * caller's archive connection. Returns 0 when cancelled (a running job stops

@@ -123,6 +123,8 @@ export const ALLOWED = [
     why: 'the job request takes hosts, clock_bound_ms, peer_timeout_s and fleet (multi-host jobs), listed first after target' },
   { route: /^\/api\/v1\/profiles$/, path: 'job_fields[*]', kind: 'added',
     why: 'the job request takes hosts, clock_bound_ms, peer_timeout_s and fleet (multi-host jobs)' },
+  { route: /^\/metrics$/, path: '$', kind: 'changed',
+    why: 'the last run\'s gauges are per target and host, with a host label (the run\'s hostname), so a hub\'s /metrics shows every server\'s' },
 ];
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -309,6 +309,8 @@ test('every documented operation answers as documented', { ...daemonOpts, timeou
 
   await call('get /api/v1/runs', '/api/v1/runs?limit=5&sort=-id&state=done', { want: [200] });
   await call('get /api/v1/runs', '/api/v1/runs?limit=0', { want: [400] });
+  const byHost = await call('get /api/v1/runs', '/api/v1/runs?group_by=host&state=done', { want: [200] });
+  assert.equal(byHost.json.groups.length, 1, 'one host: this machine');
   await call('get /api/v1/runs/{id}', `/api/v1/runs/${runId}`, { want: [200] });
   const csv = await call('get /api/v1/runs/{id}', `/api/v1/runs/${runId}?format=csv`, { want: [200] });
   assert.match(csv.text, /^run_id,profile,target,fs_type,test,rw,/);
@@ -337,10 +339,16 @@ test('every documented operation answers as documented', { ...daemonOpts, timeou
   await call('get /api/v1/compare', '/api/v1/compare?group_by=label&values=openapi,openapi-import&profile=custom', { want: [404] });
   await call('get /api/v1/compare', '/api/v1/compare?group_by=label&values=openapi,openapi-import', { want: [200] });
   await call('get /api/v1/compare', `/api/v1/compare?runs=${runId}`, { want: [400] });
+  // one host here: latest_per=host has one side, a 400 naming it
+  const one = await call('get /api/v1/compare', '/api/v1/compare?latest_per=host&profile=custom', { want: [400] });
+  assert.equal(one.json.field, 'latest_per');
   await call('delete /api/v1/runs/{id}', `/api/v1/runs/${gone.id}`, { want: [204] });
   await call('delete /api/v1/runs/{id}', `/api/v1/runs/${gone.id}`, { want: [404] });
 
   await call('get /api/v1/profiles', '/api/v1/profiles', { want: [200] });
+  // no --hub: nothing pushed, said so
+  const hub = await call('get /api/v1/hub', '/api/v1/hub', { want: [200] });
+  assert.deepEqual([hub.json.url, hub.json.state], [null, 'off']);
 
   await call('post /api/v1/credentials', '/api/v1/credentials', { body: { name: 'oa1', user: 'bench', password: 'pw', domain: 'CORP' }, want: [201] });
   await call('post /api/v1/credentials', '/api/v1/credentials', { body: { name: 'oa1', user: 'bench', password: 'pw' }, want: [409] });

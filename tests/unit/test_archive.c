@@ -491,6 +491,73 @@ static void test_run_ids_never_reused(void)
 	archive_close(a);
 }
 
+/* What a hub has of the runs (migration 16): runs 1 … 4, 1 and 2 ended,
+ * 3 ended after, 4 still running. The pending are the ended without a
+ * row, oldest first, from after a run; a row for one hub leaves the run
+ * pending for another; a deleted run takes its row along. */
+static void test_hub(void)
+{
+	static const char hub[] = "http://hub:8080", other[] = "http://b:1";
+	struct archive *a = fresh();
+	int64_t jid[5] = { 0 }, id = 0;
+	json_t *o = NULL;
+
+	ASSERT_TRUE(a != NULL);
+	for (int i = 1; i <= 4; i++)
+		ASSERT_EQ(new_run(a, i == 4 ? "h2" : "h1", &jid[i]), i);
+	ASSERT_EQ(archive_job_finish(a, jid[1], 1, "done", NULL, NULL), 0);
+	ASSERT_EQ(archive_job_finish(a, jid[2], 2, "failed", "x", NULL), 0);
+	ASSERT_EQ(archive_hub_next(a, hub, 0, &id), 0);
+	ASSERT_EQ(id, 1);
+	ASSERT_EQ(archive_hub_next(a, hub, 1, &id), 0);
+	ASSERT_EQ(id, 2);
+	ASSERT_EQ(archive_hub_next(a, hub, 2, &id), -ENOENT);
+	ASSERT_EQ(archive_hub_mark(a, 1, hub, 1, 17, 201, NULL), 0);
+	ASSERT_EQ(archive_hub_mark(a, 2, hub, 0, 0, 422, "body: no"), 0);
+	ASSERT_EQ(archive_hub_mark(a, 9, hub, 1, 18, 201, NULL), -ENOENT);
+	ASSERT_EQ(archive_hub_next(a, hub, 0, &id), -ENOENT);
+	ASSERT_EQ(archive_hub_next(a, other, 0, &id), 0);
+	ASSERT_EQ(id, 1);
+	ASSERT_EQ(archive_job_finish(a, jid[3], 3, "cancelled", "c", NULL), 0);
+	ASSERT_EQ(archive_hub_next(a, hub, 0, &id), 0);
+	ASSERT_EQ(id, 3);
+	ASSERT_EQ(archive_hub_json(a, hub, 10, &o), 0);
+	ASSERT_TRUE(match(o, "{'pushed':1,'pending':1,'refused':1,'running':1,"
+			     "'refusals':[{'run_id':2,'status':422,"
+			     "'detail':'body: no'}]}"));
+	json_decref(o);
+	ASSERT_EQ(archive_run_delete(a, 2), 0);
+	ASSERT_EQ(archive_hub_json(a, hub, 10, &o), 0);
+	ASSERT_TRUE(match(o, "{'pushed':1,'pending':1,'refused':0,"
+			     "'refusals':[]}"));
+	json_decref(o);
+	archive_close(a);
+}
+
+/* Reuses test_hub's database: runs 1, 3 of h1 (ended), 4 of h2 (running),
+ * grouped by host, with the filters applied. */
+static void test_hosts(void)
+{
+	struct run_filter f = { .state = "running" };
+	struct archive *a = NULL;
+	json_t *g = NULL;
+
+	ASSERT_EQ(archive_open(db, &a), 0);
+	ASSERT_EQ(archive_runs_hosts(a, NULL, &g), 0);
+	/* the same started_at (within a second): the highest id is newest */
+	ASSERT_TRUE(match(g, "[{'host':'h1','runs':2,'latest_run_id':3},"
+			     "{'host':'h2','runs':1,'latest_run_id':4}]"));
+	json_decref(g);
+	ASSERT_EQ(archive_runs_hosts(a, &f, &g), 0);
+	ASSERT_TRUE(match(g, "[{'host':'h2','runs':1,'latest_run_id':4}]"));
+	json_decref(g);
+	f = (struct run_filter){ .host = "h1" };
+	ASSERT_EQ(archive_runs_hosts(a, &f, &g), 0);
+	ASSERT_TRUE(match(g, "[{'host':'h1','runs':2}]"));
+	json_decref(g);
+	archive_close(a);
+}
+
 static void test_newer_schema_refused(void)
 {
 	static unsigned char before[65536], after[65536];
@@ -538,4 +605,5 @@ static void test_cleanup(void)
 
 TEST_MAIN(test_setup, test_schema, test_queue_and_interrupt, test_runs,
 	  test_runs_list, test_summaries, test_latency_summary, test_testfiles,
-	  test_run_ids_never_reused, test_newer_schema_refused, test_cleanup)
+	  test_run_ids_never_reused, test_hub, test_hosts,
+	  test_newer_schema_refused, test_cleanup)

@@ -282,6 +282,10 @@ static void check_rows(struct archive *a, unsigned f)
 		   want, sizeof(want));
 	snprintf(seen, sizeof(seen), "%lld;", (long long)total);
 	ASSERT_STR_EQ(want, seen);
+	/* migration 16: what a hub has of the runs, empty: every ended run
+	 * is pending for a hub this archive never pushed to */
+	query_text(db, "SELECT count(*) FROM hub_pushes", want, sizeof(want));
+	ASSERT_STR_EQ(want, "0;");
 }
 
 /* After the upgrade the archive carries on: the start-up interrupts the
@@ -442,17 +446,18 @@ static void test_v6(void)
 				    F_SMB | F_IMPORTS);
 }
 
-/* The fixtures cover every version before this one but 7 to 14: an
+/* The fixtures cover every version before this one but 7 to 16: an
  * archive of version 7, 8 or 9 is what the v6 fixture is after that
  * migration (the summaries 8 fills are the ones every upgrade here
- * fills), and 10 to 16 run on every fixture: 10 and 11 add empty columns,
+ * fills), and 10 to 17 run on every fixture: 10 and 11 add empty columns,
  * 12 the empty test_conditions table, 13 rebuilds runs under the rows of
- * every other table (test_upgrade_keeps_run_ids), 14 to 16 add columns and a table
- * an older result leaves NULL. No fixture holds what a build of version 10
- * to 14 wrote in those (13 copies runs.wire whole). */
+ * every other table (test_upgrade_keeps_run_ids), 14 and 15 add a column
+ * an older result leaves NULL, 16 the empty hub_pushes table, 17 two job
+ * columns and the empty fleet_members table. No fixture holds what a build
+ * of version 10 to 16 wrote in those (13 copies runs.wire whole). */
 static void test_every_version(void)
 {
-	ASSERT_EQ(ARCHIVE_SCHEMA_VERSION, 16);
+	ASSERT_EQ(ARCHIVE_SCHEMA_VERSION, 17);
 }
 
 /* A new run of a new job (or of the oldest queued one), the job then

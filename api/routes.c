@@ -42,6 +42,12 @@ static const struct route routes[] = {
 	{ "GET", "/api/v1/credentials/*", h_creds_get },
 	{ "PUT", "/api/v1/credentials/*", h_creds_put },
 	{ "DELETE", "/api/v1/credentials/*", h_creds_delete },
+	{ "GET", "/api/v1/clock", h_clock },
+	{ "POST", "/api/v1/peers", h_peers_create },
+	{ "GET", "/api/v1/peers", h_peers_list },
+	{ "GET", "/api/v1/peers/*", h_peers_get },
+	{ "PUT", "/api/v1/peers/*", h_peers_put },
+	{ "DELETE", "/api/v1/peers/*", h_peers_delete },
 	{ "GET", "/", h_static },
 	{ "GET", "/static/*", h_static },
 };

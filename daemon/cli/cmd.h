@@ -38,6 +38,8 @@ struct cmd_serve_opts {
 	const char *allow[CONFINE_MAX_ROOTS], *devs[CONFINE_MAX_ROOTS];
 	size_t n_allow, n_devs;
 	int demo, require_token, help;
+	long clock_offset_ms; /* --clock-offset-ms: for tests, the wall clock
+				 off the system's (os_wall_offset_set) */
 };
 /*
  * Reads serve's options from argv (argv[0]: the command's name; getopt's

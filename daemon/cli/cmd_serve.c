@@ -4,7 +4,7 @@
  *   storbench serve [--listen ADDR:PORT] [--data DIR] [--demo] [--allow PATH]…
  *                   [--allow-device DEV]… [--reserve PCT%|SIZE]
  *                   [--token-file FILE] [--require-token]
- *                   [--hub URL [--hub-token-file FILE]]
+ *                   [--hub URL [--hub-token-file FILE]] [--clock-offset-ms N]
  *
  * `serve` opens (or creates) DIR/storbench.db, creates DIR/scratch (the
  * default target), sets where jobs may write (confine.h), reads or creates
@@ -60,6 +60,7 @@ static const char usage_serve[] =
 	"                       [--token-file FILE] [--require-token] "
 	"[--log-format text|json]\n"
 	"                       [--hub URL [--hub-token-file FILE]]\n"
+	"                       [--clock-offset-ms N]\n"
 	"\n"
 	"The daemon: dashboard, API and job queue.\n"
 	"  --listen ADDR:PORT  where the dashboard and API listen "
@@ -89,7 +90,11 @@ static const char usage_serve[] =
 	"storbench push\n"
 	"                      does; retried while it is away "
 	"(GET /api/v1/hub)\n"
-	"  --hub-token-file F  the hub's API token (its DATA/api-token)\n";
+	"  --hub-token-file F  the hub's API token (its DATA/api-token)\n"
+	"  --clock-offset-ms N for tests: this daemon's wall clock reads N ms "
+	"off the\n"
+	"                      system's (what multi-host jobs' coordinators "
+	"measure)\n";
 
 /* Our own files in the data directory, made private if an older storbench
  * (or a copy) left them readable by others (sys_tighten). */
@@ -132,7 +137,7 @@ static void queue_demo(struct api_ctx *ctx)
 }
 
 /* getopt_long's codes of the options without a letter */
-enum { OPT_HUB = 0x100, OPT_HUB_TOKEN };
+enum { OPT_HUB = 0x100, OPT_HUB_TOKEN, OPT_CLOCK_OFFSET };
 
 /* The queue's job-end hook: the hub pusher looks at once. */
 static void kick_hub(void *hub)
@@ -187,6 +192,8 @@ int cmd_serve_options(const char *cmd, int argc, char **argv,
 		{ "log-format", required_argument, NULL, 'L' },
 		{ "hub", required_argument, NULL, OPT_HUB },
 		{ "hub-token-file", required_argument, NULL, OPT_HUB_TOKEN },
+		{ "clock-offset-ms", required_argument, NULL,
+		  OPT_CLOCK_OFFSET },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -256,6 +263,19 @@ int cmd_serve_options(const char *cmd, int argc, char **argv,
 		case OPT_HUB_TOKEN:
 			o->hub_token_file = optarg;
 			break;
+		case OPT_CLOCK_OFFSET: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (!*optarg || *end || v < -3600000 || v > 3600000) {
+				fprintf(stderr,
+					"storbench %s: --clock-offset-ms %s: "
+					"an integer from -3600000 to 3600000\n",
+					cmd, optarg);
+				return -EINVAL;
+			}
+			o->clock_offset_ms = v;
+			break;
+		}
 		case 'h':
 			o->help = 1;
 			return 0;
@@ -471,6 +491,12 @@ int cmd_serve_run(const struct cmd_serve_opts *o)
 
 	sys_hold_stop_requests();
 
+	if (o->clock_offset_ms) {
+		os_wall_offset_set((int64_t)o->clock_offset_ms * 1000000);
+		log_info("the wall clock reads %ld ms off the system's "
+			 "(--clock-offset-ms: a test's)",
+			 o->clock_offset_ms);
+	}
 	if ((err = archive_open(db, &ctx.a)) < 0) {
 		log_error("archive %s: %s", db, strerror(-err));
 		goto out;

@@ -35,6 +35,11 @@ static sqlite3 *db_open(void)
 	return db;
 }
 
+struct sqlite3 *creds_db_open(void)
+{
+	return db_open();
+}
+
 int creds_init(const char *path)
 {
 	sqlite3 *db;

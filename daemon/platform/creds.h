@@ -19,6 +19,12 @@ struct smb_session;
  * Returns 0 or a negative errno. */
 int creds_init(const char *path);
 
+/* A new connection to the store's file (0600, apart from the archive) for
+ * another kind of secret kept beside the credentials (fleet/peers.c: the
+ * peers' tokens), or NULL (logged). The caller closes it (sqlite3_close). */
+struct sqlite3;
+struct sqlite3 *creds_db_open(void);
+
 /* Is name a valid credential name: 1 to 64 of [A-Za-z0-9._-]? */
 int creds_name_ok(const char *name);
 

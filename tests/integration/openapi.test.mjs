@@ -306,6 +306,19 @@ test('every documented operation answers as documented', { ...daemonOpts, timeou
   await call('post /api/v1/jobs/{id}/go', `/api/v1/jobs/${member.id}/go`, { body: { gate: 0, start_at_ns: Date.now() * 1e6 + 5e7 }, want: [202] });
   await call('post /api/v1/jobs/{id}/go', '/api/v1/jobs/999999/go', { body: { gate: 0, start_at_ns: 1 }, want: [404] });
   await call('post /api/v1/jobs/{id}/go', `/api/v1/jobs/${member.id}/go`, { body: { gate: -1 }, want: [400] });
+  // the clock and the peers of multi-host jobs (this daemon itself as a peer)
+  await call('get /api/v1/clock', '/api/v1/clock', { want: [200] });
+  await call('post /api/v1/peers', '/api/v1/peers', { body: { name: 'me', url: d.url }, want: [201] });
+  await call('post /api/v1/peers', '/api/v1/peers', { body: { name: 'me', url: d.url }, want: [409] });
+  await call('post /api/v1/peers', '/api/v1/peers', { body: { name: 'x', url: 'ftp://x' }, want: [400] });
+  await call('get /api/v1/peers', '/api/v1/peers', { want: [200] });
+  await call('get /api/v1/peers/{name}', '/api/v1/peers/me', { want: [200] });
+  await call('get /api/v1/peers/{name}', '/api/v1/peers/nobody', { want: [404] });
+  await call('put /api/v1/peers/{name}', '/api/v1/peers/me', { body: { url: d.url, token: 'not-it' }, want: [200] });
+  await call('put /api/v1/peers/{name}', '/api/v1/peers/a%20b', { body: { url: d.url }, want: [400] });
+  await call('delete /api/v1/peers/{name}', '/api/v1/peers/me', { want: [204] });
+  await call('delete /api/v1/peers/{name}', '/api/v1/peers/me', { want: [404] });
+  await call('delete /api/v1/peers/{name}', '/api/v1/peers/self', { want: [409] });
 
   await call('get /api/v1/runs', '/api/v1/runs?limit=5&sort=-id&state=done', { want: [200] });
   await call('get /api/v1/runs', '/api/v1/runs?limit=0', { want: [400] });

@@ -330,7 +330,8 @@ static int parse_hosts(json_t *root, const struct preset *pr,
 		       struct job_spec *s, struct api_problem *p,
 		       struct field_error *e)
 {
-	json_t *hosts = NULL, *bound = NULL, *patience = NULL, *req, *v, *rec;
+	json_t *hosts = NULL, *bound = NULL, *patience = NULL, *sweep = NULL,
+	       *req, *v, *rec;
 	const char *t;
 	char field[48];
 	size_t i;
@@ -384,8 +385,25 @@ static int parse_hosts(json_t *root, const struct preset *pr,
 				"own allowed roots");
 	} else if ((rc = jobspec_get(root, "clock_bound_ms", &bound, e)) == 0 &&
 		   (rc = jobspec_get(root, "peer_timeout_s", &patience, e)) ==
-			   0) {
-		rc = parse_job_fields(root, pr, s, NULL, p, e);
+			   0 &&
+		   (rc = jobspec_get(root, "hosts_sweep", &sweep, e)) == 0) {
+		json_int_t last = 0;
+		json_array_foreach(sweep, i, v)
+		{
+			json_int_t k = json_integer_value(v);
+			if (k <= last || (size_t)k > json_array_size(hosts)) {
+				rc = field_fail(
+					e, "hosts_sweep",
+					"hosts_sweep[%zu]: %lld: host counts "
+					"ascending, each at most the %zu hosts",
+					i, (long long)k,
+					json_array_size(hosts));
+				break;
+			}
+			last = k;
+		}
+		if (rc == 0)
+			rc = parse_job_fields(root, pr, s, NULL, p, e);
 	}
 	if (rc < 0)
 		goto out;
@@ -398,14 +416,16 @@ static int parse_hosts(json_t *root, const struct preset *pr,
 	json_object_del(req, "hosts");
 	json_object_del(req, "clock_bound_ms");
 	json_object_del(req, "peer_timeout_s");
-	rec = json_pack("{s:O, s:o, s:O?, s:O?}", "hosts", hosts, "request",
-			req, "clock_bound_ms", bound, "peer_timeout_s",
-			patience);
+	json_object_del(req, "hosts_sweep");
+	rec = json_pack("{s:O, s:o, s:O?, s:O?, s:O?}", "hosts", hosts,
+			"request", req, "clock_bound_ms", bound,
+			"peer_timeout_s", patience, "hosts_sweep", sweep);
 	s->hosts_json = rec ? json_dumps(rec, JSON_COMPACT) : NULL;
 	json_decref(rec);
 	rc = s->target && s->hosts_json ? 0 : -ENOMEM;
 out:
 	json_decref(hosts);
+	json_decref(sweep);
 	json_decref(bound);
 	json_decref(patience);
 	return rc;

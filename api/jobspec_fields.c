@@ -33,6 +33,9 @@ static const struct field label = {
 	.type = FIELD_STRING, .min = 1, .max = 64, .flags = FIELD_CLEAN
 };
 static const struct field other_target = { .type = FIELD_DIR };
+static const struct field host_count = {
+	.type = FIELD_INT, .min = 1, .max = 64, .unit = "1"
+};
 static const struct field host_name = {
 	.type = FIELD_STRING, .min = 1, .max = 64, .flags = FIELD_CLEAN
 };
@@ -83,6 +86,18 @@ const struct field jobspec_fields[] = {
 		  "from the merged histograms) beside each host's own run; "
 		  "the profiles that are lists of tests (cdm-*, custom, "
 		  "seq-sweep), without steady_state or compare_with" },
+	{ .name = "hosts_sweep",
+	  .type = FIELD_LIST,
+	  .item = &host_count,
+	  .min_items = 1,
+	  .max_items = 64,
+	  .flags = FIELD_NULLABLE | FIELD_UNIQUE,
+	  .def_text = "null: every host once",
+	  .help = "with hosts: host counts, ascending, each at most the "
+		  "number of hosts; the job runs once per count with the "
+		  "first that many hosts, each an aggregate run of its own "
+		  "(the knee: aggregate IOPS against p99 as hosts are "
+		  "added)" },
 	{ .name = "clock_bound_ms",
 	  .type = FIELD_NUMBER,
 	  .unit = "ms",

@@ -137,6 +137,8 @@ int archive_fleet_member_put(struct archive *a, int64_t job_id,
 int archive_fleet_unsettled(struct archive *a, json_t **out);
 /* Marks host's job (NULL: every host's) of job_id settled. */
 int archive_fleet_settle(struct archive *a, int64_t job_id, const char *host);
+/* Makes run_id job_id's run (a multi-host job's latest aggregate). */
+int archive_job_set_run(struct archive *a, int64_t job_id, int64_t run_id);
 /* Links run_id to job_id (a host's run of a multi-host job, imported). */
 int archive_run_set_job(struct archive *a, int64_t run_id, int64_t job_id);
 

@@ -70,6 +70,19 @@ int archive_run_set_job(struct archive *a, int64_t run_id, int64_t job_id)
 	return archive_step_done(a, st, "link a host's run to its job");
 }
 
+int archive_job_set_run(struct archive *a, int64_t job_id, int64_t run_id)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = archive_prep(a, "UPDATE jobs SET run_id = ? WHERE id = ?",
+			       &st)) < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int64(st, 2, job_id);
+	return archive_step_done(a, st, "name a job's run");
+}
+
 void archive_windows_free(struct archive_window *w, size_t n)
 {
 	for (size_t i = 0; w && i < n; i++) {

@@ -45,8 +45,9 @@ const struct field fleet_member_fields[FLEET_N_MEMBER_FIELDS] = {
 };
 
 /* The request each host is sent and the job's bounds, from its hosts
- * record ({"hosts", "request", "clock_bound_ms", "peer_timeout_s"}). */
-static int job_from_spec(struct fleet_job *j)
+ * record ({"hosts", "request", "clock_bound_ms", "peer_timeout_s",
+ * "hosts_sweep"}), with its first k hosts (0: all). */
+static int job_from_spec(struct fleet_job *j, size_t k)
 {
 	json_t *rec = json_loads(j->s->hosts_json, 0, NULL), *v;
 	size_t i;
@@ -62,9 +63,10 @@ static int job_from_spec(struct fleet_job *j)
 		j->clock_bound_ms = 5;
 	if (!(j->peer_timeout_s > 0))
 		j->peer_timeout_s = 10;
+	j->sweep = json_incref(json_object_get(rec, "hosts_sweep"));
 	json_array_foreach(json_object_get(rec, "hosts"), i, v)
 	{
-		if (j->n == FLEET_MAX)
+		if (j->n == FLEET_MAX || (k && j->n == k))
 			break;
 		snprintf(j->hosts[j->n++].name, sizeof(j->hosts[0].name), "%s",
 			 json_string_value(v) ?: "");
@@ -83,28 +85,64 @@ static void publish_job(int64_t id, const char *state, int64_t run,
 				 error && error[0] ? error : NULL));
 }
 
-static void run_one(struct fleet *f, int64_t id, const struct job_spec *s)
+/* The host counts job id runs with: its hosts_sweep, or all its hosts. */
+static size_t sweep_points(const struct job_spec *s, size_t *points, size_t max)
+{
+	json_t *rec = json_loads(s->hosts_json, 0, NULL), *v;
+	size_t n = 0, i;
+
+	json_array_foreach(json_object_get(rec, "hosts_sweep"), i,
+			   v) if (n < max) points[n++] =
+		(size_t)json_integer_value(v);
+	if (!n)
+		points[n++] = 0;
+	json_decref(rec);
+	return n;
+}
+
+/* Runs job id with its first k hosts (0: all) into *out (the caller frees
+ * it). 0 or fleet_job_run's error. */
+static int run_point(struct fleet *f, int64_t id, const struct job_spec *s,
+		     size_t k, struct fleet_job **out)
 {
 	struct fleet_job *j = calloc(1, sizeof(*j));
-	const char *state;
-	int rc, stopping;
+	int rc;
 
+	if (!(*out = j))
+		return -ENOMEM;
+	j->f = f;
+	j->a = f->a;
+	j->id = id;
+	j->s = s;
+	if ((rc = job_from_spec(j, k)) < 0) {
+		snprintf(j->error, sizeof(j->error),
+			 "the job's hosts record is not readable");
+		return rc;
+	}
+	j->point = k;
+	return fleet_job_run(j);
+}
+
+static void run_one(struct fleet *f, int64_t id, const struct job_spec *s)
+{
+	struct fleet_job *j = NULL;
+	size_t points[FLEET_MAX], n = sweep_points(s, points, FLEET_MAX);
+	const char *state;
+	int rc = 0, stopping;
+
+	publish_job(id, "running", 0, NULL);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (j) {
+			fleet_job_clear(j);
+			free(j);
+		}
+		rc = run_point(f, id, s, points[i], &j);
+	}
 	if (!j) {
 		archive_job_finish(f->a, id, 0, "failed", "out of memory",
 				   NULL);
 		return;
 	}
-	j->f = f;
-	j->a = f->a;
-	j->id = id;
-	j->s = s;
-	publish_job(id, "running", 0, NULL);
-	rc = job_from_spec(j);
-	if (rc < 0)
-		snprintf(j->error, sizeof(j->error),
-			 "the job's hosts record is not readable");
-	else
-		rc = fleet_job_run(j);
 	pthread_mutex_lock(&f->mu);
 	stopping = f->stopping;
 	pthread_mutex_unlock(&f->mu);
@@ -120,6 +158,10 @@ static void run_one(struct fleet *f, int64_t id, const struct job_spec *s)
 				    "its hosts' jobs are cancelled"
 				  : "cancelled by request; every host's job "
 				    "is cancelled");
+	else if (rc < 0 && n > 1)
+		snprintf(j->error + strlen(j->error),
+			 sizeof(j->error) - strlen(j->error),
+			 " (at the sweep's %zu hosts)", j->n);
 	if (archive_job_finish(f->a, id, j->agg_run, state,
 			       rc == 0 ? NULL : j->error, NULL) < 0)
 		log_error("job %lld: its end (%s) could not be written",

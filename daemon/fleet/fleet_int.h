@@ -70,7 +70,9 @@ struct fleet_job {
 					      host's opening after the
 					      earliest's */
 	size_t n_skews;
-	int gates; /* windows started */
+	int gates;     /* windows started */
+	json_t *sweep; /* the job's hosts_sweep (host counts), or NULL */
+	size_t point;  /* this run's host count in it (0: none) */
 	char error[512];
 };
 

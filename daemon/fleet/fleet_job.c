@@ -412,10 +412,11 @@ static json_t *fleet_record(struct fleet_job *j)
 				  (double)h->skew_max_ns / 1e6,
 				  "common_share_min", h->common_share_min));
 	}
-	return json_pack("{s:s, s:f, s:{s:f, s:f, s:I}, s:o}", "coordinator",
-			 j->f->hostname, "clock_bound_ms", j->clock_bound_ms,
-			 "start_skew_ms", "median", med, "max", max, "windows",
-			 (json_int_t)j->n_skews, "hosts", hosts);
+	return json_pack("{s:s, s:f, s:{s:f, s:f, s:I}, s:o, s:O?}",
+			 "coordinator", j->f->hostname, "clock_bound_ms",
+			 j->clock_bound_ms, "start_skew_ms", "median", med,
+			 "max", max, "windows", (json_int_t)j->n_skews, "hosts",
+			 hosts, "hosts_sweep", j->sweep);
 }
 
 /* The aggregate run: the first host's spec, probe and engine with the
@@ -502,7 +503,8 @@ int fleet_job_run(struct fleet_job *j)
 	if ((rc = fleet_sum(j, 0)) < 0 || (rc = make_aggregate(j)) < 0 ||
 	    (rc = fleet_sum(j, 1)) < 0)
 		return rc;
-	return 0;
+	/* the job's run is its latest aggregate (a hosts_sweep's last) */
+	return archive_job_set_run(j->a, j->id, j->agg_run);
 }
 
 void fleet_job_clear(struct fleet_job *j)
@@ -513,4 +515,5 @@ void fleet_job_clear(struct fleet_job *j)
 		os_wipe(j->hosts[i].peer.token, sizeof(j->hosts[i].peer.token));
 	}
 	json_decref(j->req);
+	json_decref(j->sweep);
 }

@@ -29,8 +29,8 @@ int peers_get(const char *name, struct peer *out);
 /* Stores a peer (replace 1 overwrites, else -EEXIST); *created says
  * whether it was new. name: creds_name_ok and not "self"; url:
  * peerhttp_url_ok (the caller checks both). 0 or a negative errno. */
-int peers_put(const char *name, const char *url, const char *token,
-	      int replace, int *created);
+int peers_put(const char *name, const char *url, const char *token, int replace,
+	      int *created);
 /* Removes name. 0 or -ENOENT. */
 int peers_delete(const char *name);
 /* name, url, token_set, created_at, updated_at of one peer (never its
@@ -46,8 +46,8 @@ struct peer_clock {
 	char os[16];	    /* "linux" or "windows" */
 	char hostname[256]; /* its host's name */
 	double rtt_ms;	    /* the shortest round trip of the tries, ms */
-	double offset_ms; /* its clock minus ours, from that try: its unix_ns
-			     less the middle of the round trip, ms */
+	double offset_ms;   /* its clock minus ours, from that try: its unix_ns
+			       less the middle of the round trip, ms */
 	double uncertainty_ms; /* half that round trip: the true offset is
 				  within offset_ms ± this */
 };

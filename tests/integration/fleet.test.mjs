@@ -255,3 +255,30 @@ test('peers: probed live, tokens never shown or archived, bad input refused by f
   for (const n of ['wrong', 'gone']) assert.equal((await api(coord.url, 'DELETE', `/api/v1/peers/${n}`)).status, 204);
   assert.equal((await api(coord.url, 'GET', '/api/v1/peers/gone')).status, 404);
 });
+
+test('hosts_sweep: one aggregate per host count, with the first that many hosts', async () => {
+  const r = await api(coord.url, 'POST', '/api/v1/jobs', { ...small, iterations: 1, duration_s: 1, tests: [small.tests[0]],
+    hosts: ['self', 'n2', 'n3'], hosts_sweep: [1, 3] });
+  assert.equal(r.status, 202, r.text);
+  const job = await waitJob(coord.url, r.json.id, 120000);
+  assert.equal(job.state, 'done', job.error);
+  const aggs = [];
+  for (const id of job.runs) {
+    const run = (await api(coord.url, 'GET', `/api/v1/runs/${id}`)).json;
+    if (run.probe.fleet) aggs.push(run);
+  }
+  assert.deepEqual(aggs.map((a) => a.probe.fleet.hosts.map((h) => h.name)), [['self'], ['self', 'n2', 'n3']]);
+  assert.deepEqual(aggs[1].probe.fleet.hosts_sweep, [1, 3]);
+  assert.equal(job.run_id, aggs[1].id);
+  // one host's aggregate is that host's run, over its own window
+  const one = aggs[0].tests[0].iterations[0];
+  const self = (await api(coord.url, 'GET', `/api/v1/runs/${aggs[0].probe.fleet.hosts[0].run_id}`)).json.tests[0].iterations[0];
+  assert.equal(one.ios, self.ios);
+  assert.equal(one.latency_us.p99, self.latency_us.p99);
+  for (const bad of [[3, 1], [4], [0]]) {
+    const b = await api(coord.url, 'POST', '/api/v1/jobs', { ...small, hosts: ['self', 'n2', 'n3'], hosts_sweep: bad });
+    assert.equal(b.status, 400, b.text);
+    assert.match(b.json.field, /^hosts_sweep/, b.text);
+  }
+  assert.deepEqual(fs.readdirSync(share), []);
+});

@@ -17,6 +17,7 @@
 //                   profile's view), js/steady.js (the SNIA PTS steady
 //                   state's rounds) and js/rundetails.js (the detail cards)
 //   js/compare.js   a comparison
+//   js/fleet.js     multi-host jobs: a line per host, the run's Hosts card
 //   js/health.js    the daemon's status in the top bar
 //   js/router.js    hash routes
 

@@ -104,6 +104,8 @@ function updateProfile() {
   const hint = $('#profile-hint');
   const takesTests = !!p?.fields?.tests;
   $('#compare-with-field').hidden = !p?.interleave;
+  // the profiles that are lists of tests run on several hosts too
+  $('#hosts-field').hidden = !p?.interleave;
   $('#custom-tests').hidden = !takesTests;
   if (takesTests && form.rowsFor !== p.name) {
     form.rowsFor = p.name;
@@ -220,6 +222,8 @@ function readForm() {
   if (f.profile.value) body.profile = f.profile.value;
   const others = f.compare_with.value.split('\n').map((s) => s.trim()).filter(Boolean);
   if (others.length && p?.interleave) body.compare_with = others;
+  const hosts = f.hosts.value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (hosts.length && p?.interleave) body.hosts = hosts;
   const size = f.size.value.trim();
   if (size) {
     // a size the form can read is checked against its limits here; one it

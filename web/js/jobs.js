@@ -3,6 +3,7 @@
 // second while the stream is down and every 5 s while it is up. A "job"
 // event refreshes the list at once; "progress" events move the cards.
 
+import { hostsText, fleetLines } from './fleet.js';
 import { $, h, stateBadge, showGlobalError } from './dom.js';
 import { API, api, apiFetch } from './api.js';
 import { isNum, fmtMBs, fmtFixed, fmtBytes, fmtTime, fmtDuration, secondsBetween } from './format.js';
@@ -75,7 +76,7 @@ export async function liveStream() {
 export async function pollJobs() {
   if (jobs.inFlight) return;
   jobs.inFlight = true;
-  let anyActive = false;
+  let anyActive = false, fleetRunning = false;
   try {
     const r = await api('GET', '/jobs?limit=50');
     const list = r.json?.jobs ?? [];
@@ -83,6 +84,8 @@ export async function pollJobs() {
     renderJobs(list);
     const active = new Set(list.filter((j) => ACTIVE.has(j.state)).map((j) => j.id));
     anyActive = active.size > 0;
+    // a multi-host job's lines come from polling (its hosts send no events here)
+    fleetRunning = list.some((j) => j.state === 'running' && j.hosts?.length);
     // A job has finished (or a new one has started a run): refresh the archive.
     const finished = [...jobs.activeIds].some((id) => !active.has(id));
     const started = [...active].some((id) => !jobs.activeIds.has(id));
@@ -96,7 +99,7 @@ export async function pollJobs() {
     $('#jobs-status').textContent = `update failed: ${e.message}`;
   } finally {
     jobs.inFlight = false;
-    pollJobsSoon(anyActive && !jobs.streamUp ? 1000 : 5000);
+    pollJobsSoon((anyActive && !jobs.streamUp) || fleetRunning ? 1000 : 5000);
   }
 }
 
@@ -143,9 +146,10 @@ function makeJobCard(job) {
   parts.live = h('div', { class: 'job-live' });
   parts.error = h('div', { class: 'job-error' });
   parts.chartBox = h('div', { class: 'live-chart' });
+  parts.hosts = h('div', { class: 'fleet-hosts' });
   const el = h('div', { class: 'job', dataset: { jobId: job.id } },
     h('div', { class: 'job-head' }, parts.title, parts.state, h('span', { class: 'spacer' }), parts.run, parts.cancel),
-    parts.meta, parts.bar, h('div', { class: 'job-progress-row' }, parts.progress, parts.live), parts.error, parts.chartBox);
+    parts.meta, parts.bar, h('div', { class: 'job-progress-row' }, parts.progress, parts.live), parts.hosts, parts.error, parts.chartBox);
   return { el, parts, chart: null, samples: [] };
 }
 
@@ -169,7 +173,10 @@ function updateJobCard(card, job) {
   card.el.dataset.state = job.state;
   // an interleaved job has a run per target, read as one comparison
   const runs = job.runs ?? [];
-  parts.run.replaceChildren(runs.length > 1
+  // a multi-host job's run is its aggregate (its hosts' runs beside it)
+  parts.run.replaceChildren(job.hosts?.length && job.run_id != null
+    ? h('a', { href: `#/runs/${job.run_id}`, class: 'run-link' }, `aggregate run #${job.run_id} →`)
+    : runs.length > 1 && !job.hosts?.length
     ? h('a', { href: `#/compare?runs=${runs.join(',')}`, class: 'run-link compare-link' }, `compare runs ${runs.map((r) => `#${r}`).join(', ')} →`)
     : job.run_id != null ? h('a', { href: `#/runs/${job.run_id}`, class: 'run-link' }, `run #${job.run_id} →`) : '');
   parts.cancel.hidden = !ACTIVE.has(job.state);
@@ -185,9 +192,13 @@ function updateJobCard(card, job) {
   const steady = ss?.every((x) => x.max_rounds === ss[0].max_rounds && x.round_s === ss[0].round_s);
   const shape = steady ? `≤ ${ss[0].max_rounds} rounds × ${ss[0].round_s} s (until steady)`
     : `${job.iterations ?? '?'} ${its} × ${job.duration_s ?? '?'} s`;
-  parts.meta.textContent = `${target} · ${fmtBytes(job.size)} × ${shape}${labels} · ${when}`;
+  const hosts = job.hosts?.length ? `${hostsText(job)} · ` : '';
+  parts.meta.textContent = `${hosts}${target} · ${fmtBytes(job.size)} × ${shape}${labels} · ${when}`;
 
-  const p = job.progress;
+  // a running multi-host job: its coordinator's view, a line per host
+  const fp = job.fleet_progress;
+  const p = fp ? { ...fp, phase: `window ${fp.gate}`, fraction: fp.hosts?.length ? Math.min(...fp.hosts.map((x) => x.fraction ?? 0)) : 0 } : job.progress;
+  parts.hosts.replaceChildren(...(job.state === 'running' ? fleetLines(fp) : []));
   let frac = job.state === 'done' ? 1 : isNum(p?.fraction) ? p.fraction : 0;
   frac = Math.max(0, Math.min(1, frac));
   parts.barFill.style.width = `${(frac * 100).toFixed(1)}%`;

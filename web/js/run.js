@@ -14,6 +14,7 @@ import { countersView, stopCountersView } from './counters.js';
 import { steadyView, stopSteadyView } from './steady.js';
 import { probeCard, specCard, notesCard, iterationsCard, latencyCard, planCard, warningText } from './rundetails.js';
 import { wireCard } from './runwire.js';
+import { hostsCard } from './fleet.js';
 
 const view = { id: null, timer: 0, runChart: null, samplesChart: null };
 
@@ -179,7 +180,7 @@ function renderRun(run, cat, { job = null, refresh = false } = {}) {
       `This run ended ${run.state}${job?.error ? `: ${job.error}` : ''}. Tests that finished before are shown; the others are empty.`);
   }
   $('#run-root').replaceChildren(runHead(run), liveCard(job), ended,
-    warningsBanner(warnings),
+    warningsBanner(warnings), hostsCard(run),
     extra.card, steady.card,
     // more than two columns (mixes, a database and its log, file-create's
     // methods): the tiles take the whole width, the chart goes below

@@ -4,7 +4,7 @@
  *
  *   ?runs=12,15[,…]            each run a side; the first is the baseline
  *   ?group_by=fs_type|cluster_size|label|server|target|write_cache|direct|
- *             size|engine|version|cow
+ *             size|engine|version|cow|hosts
  *        [&values=a,b,…]        the sides, in order (default: every value
  *                               found, in order of first appearance)
  *        [&profile=…&label=…&fs_type=…&target=…&server=…&host=…&from=…&to=…]
@@ -176,7 +176,7 @@ static int sides_from_groups(struct api_req *req, const char *field,
 	static const char *const fields[] = {
 		"fs_type", "cluster_size", "label",  "server",
 		"target",  "write_cache",  "direct", "size",
-		"engine",  "version",	   "cow"
+		"engine",  "version",	   "cow",    "hosts"
 	};
 	const size_t n_fields = sizeof(fields) / sizeof(fields[0]);
 	const char *values = api_query_str(req, "values");
@@ -191,7 +191,7 @@ static int sides_from_groups(struct api_req *req, const char *field,
 		api_fail(resp, 400, "group_by",
 			 "group_by: one of fs_type, cluster_size, label, "
 			 "server, target, write_cache, direct, size, engine, "
-			 "version, cow");
+			 "version, cow, hosts");
 		return -EINVAL;
 	}
 	if ((rc = sides_from_values(values, sd, resp)) < 0 ||
@@ -428,7 +428,7 @@ void h_compare(struct api_req *req, struct api_resp *resp)
 						   : "runs",
 			 "give either runs=A,B,… (the first is the baseline), "
 			 "group_by=fs_type|cluster_size|label|server|target|"
-			 "write_cache|direct|size|engine|version|cow or "
+			 "write_cache|direct|size|engine|version|cow|hosts or "
 			 "latest_per=host&profile=P");
 		return;
 	}

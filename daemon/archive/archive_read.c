@@ -456,6 +456,8 @@ static const struct {
 		  " json_extract(spec, '$.imported.test_size')) AS size" },
 	{ "engine", "engine_target AS engine" },
 	{ "version", "engine_version AS version" },
+	/* a multi-host job's aggregate: its host count; 1 for any other */
+	{ "hosts", "coalesce(json_array_length(spec, '$.hosts'), 1) AS hosts" },
 	/* the test file copied on write: "cow" or "nocow" in fs_features
 	 * (probe.h), "unknown" when the probe says neither */
 	{ "cow", "CASE WHEN ',' || json_extract(probe, '$.fs_features') || ','"

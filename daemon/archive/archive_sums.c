@@ -441,7 +441,7 @@ int archive_reader_open(struct archive *a, struct archive_reader **out)
 		     "SELECT id, state, profile, target, labels,"
 		     " json_extract(spec, '$.size', '$.iterations',"
 		     "  '$.duration_s', '$.direct_requested', '$.interleave',"
-		     "  '$.imported'),"
+		     "  '$.imported', '$.hosts'),"
 		     " json_extract(probe, '$.fs_type', '$.write_cache'),"
 		     " engine_target, engine_version, direct,"
 		     " EXISTS (SELECT 1 FROM imports WHERE run_id=runs.id"
@@ -505,7 +505,7 @@ int archive_reader_run(struct archive_reader *r, int64_t id, json_t **out)
 {
 	static const char *const spec_keys[] = {
 		"size",	      "iterations", "duration_s", "direct_requested",
-		"interleave", "imported"
+		"interleave", "imported",   "hosts"
 	};
 	sqlite3_stmt *st = r->run;
 	json_t *run = NULL, *spec, *probe, *sv = NULL, *pv = NULL;

@@ -1,13 +1,13 @@
 /*
  * compare_cond — like for like, said out loud: the conditions each side's
  * runs ran under that a user may not have asked to compare (write cache,
- * direct or buffered I/O, test file size, back-end or tool, its version),
- * and a warning naming both values when the sides differ in one the
- * comparison is not grouped by. Each condition is also a group_by key of
- * GET /api/v1/compare (archive_runs_index gives it under the same name).
- * Also each side's list of runs, and the warnings a run earns on its own
- * (another tool's numbers, a run that did not finish).
- * Calls nothing of compare.c.
+ * direct or buffered I/O, test file size, back-end or tool, its version, the
+ * hosts of a multi-host job), and a warning naming both values when the sides
+ * differ in one the comparison is not grouped by. Each condition is also a
+ * group_by key of GET /api/v1/compare (archive_runs_index gives it under the
+ * same name). Also each side's list of runs, and the warnings a run earns on
+ * its own (another tool's numbers, a run that did not finish). Calls nothing of
+ * compare.c.
  */
 #include "compare_int.h"
 
@@ -23,6 +23,7 @@ static const struct {
 	{ "size", "test file size (bytes)" },
 	{ "engine", "back-end or tool" },
 	{ "version", "engine or tool version" },
+	{ "hosts", "hosts (a multi-host job's count and names)" },
 };
 #define N_CONDS (sizeof(conds) / sizeof(conds[0]))
 
@@ -58,6 +59,23 @@ static void cond_value(json_t *run, size_t c, char *buf, size_t len)
 		if (json_is_integer(v))
 			snprintf(buf, len, "%lld",
 				 (long long)json_integer_value(v));
+		break;
+	case 5: /* group_by=hosts groups by the count (the index's) */
+		v = json_object_get(spec, "hosts");
+		if (json_is_array(v) && json_array_size(v)) {
+			size_t k = (size_t)snprintf(buf, len, "%zu (",
+						    json_array_size(v)),
+			       i;
+			json_t *x;
+			json_array_foreach(v, i, x) if (k < len) k +=
+				(size_t)snprintf(buf + k, len - k, "%s%s",
+						 i ? ", " : "",
+						 json_string_value(x) ?: "?");
+			if (k < len)
+				snprintf(buf + k, len - k, ")");
+		} else {
+			snprintf(buf, len, "1 (this host)");
+		}
 		break;
 	case 3:
 	case 4:

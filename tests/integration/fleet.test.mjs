@@ -275,6 +275,12 @@ test('hosts_sweep: one aggregate per host count, with the first that many hosts'
   const self = (await api(coord.url, 'GET', `/api/v1/runs/${aggs[0].probe.fleet.hosts[0].run_id}`)).json.tests[0].iterations[0];
   assert.equal(one.ios, self.ios);
   assert.equal(one.latency_us.p99, self.latency_us.p99);
+  // the two aggregates compare like any runs; the sides' hosts are said
+  const c = (await api(coord.url, 'GET', `/api/v1/compare?runs=${aggs[0].id},${aggs[1].id}`)).json;
+  assert.ok(c.warnings.some((w) => /hosts/.test(w) && w.includes('1 (self)') && w.includes('3 (self, n2, n3)')), JSON.stringify(c.warnings));
+  const g = await api(coord.url, 'GET', '/api/v1/compare?group_by=hosts&values=1,3&profile=custom');
+  assert.equal(g.status, 200, g.text);
+  assert.deepEqual(g.json.sides.map((x) => x.value ?? x.name ?? x.label).map(String), ['1', '3'], JSON.stringify(g.json.sides).slice(0, 400));
   for (const bad of [[3, 1], [4], [0]]) {
     const b = await api(coord.url, 'POST', '/api/v1/jobs', { ...small, hosts: ['self', 'n2', 'n3'], hosts_sweep: bad });
     assert.equal(b.status, 400, b.text);

@@ -159,6 +159,9 @@ static int poll_host(struct fleet_job *j, struct fleet_host *h)
 			  rc < 0 ? "stopped answering" : "answered wrongly",
 			  &r);
 		peer_reply_free(&r);
+		/* lost: not asked again (a stopped host would hold every
+		 * later request to its timeout) */
+		snprintf(h->state, sizeof(h->state), "lost");
 		return -ETIMEDOUT;
 	}
 	peer_reply_free(&r);
@@ -290,6 +293,8 @@ static int fetch_all(struct fleet_job *j, int keep_error)
 	for (size_t i = 0; i < j->n; i++) {
 		struct fleet_host *h = &j->hosts[i];
 		int r;
+		if (strcmp(h->state, "lost") == 0)
+			continue;
 		if (h->job && !h->remote_run)
 			poll_host(j, h);
 		if ((r = fetch_run(j, h)) < 0 && rc == 0)

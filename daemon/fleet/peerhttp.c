@@ -32,9 +32,16 @@ int peerhttp_url_ok(const char *url)
 		if ((unsigned char)url[i] <= ' ' || url[i] == 0x7f ||
 		    url[i] == '?' || url[i] == '#')
 			return 0;
-	/* a host after the scheme */
-	return url[url[4] == 's' ? 8 : 7] != '\0' &&
-	       url[url[4] == 's' ? 8 : 7] != '/';
+	/* a host after the scheme, and no user or password before it (a
+	 * secret in a URL would be shown and stored with it) */
+	{
+		const char *host = url + (url[4] == 's' ? 8 : 7);
+		const char *end = strchr(host, '/');
+		const char *at = strchr(host, '@');
+		if (at && (!end || at < end))
+			return 0;
+		return *host != '\0' && *host != '/' && *host != ':';
+	}
 }
 
 static size_t on_data(char *d, size_t size, size_t nmemb, void *arg)

@@ -252,7 +252,7 @@ test('peers: probed live, tokens never shown or archived, bad input refused by f
   assert.equal(fs.statSync(path.join(root, 'c', 'credentials.db')).mode & 0o777, 0o600);
   // refusals name the field
   for (const [body, field, status] of [[{ name: 'self', url: 'http://x' }, 'name', 400], [{ name: 'a b', url: 'http://x' }, 'name', 400],
-    [{ name: 'x', url: 'ftp://x' }, 'url', 400], [{ name: 'x', url: 'http://x?y=1' }, 'url', 400], [{ name: 'x' }, 'url', 400],
+    [{ name: 'x', url: 'ftp://x' }, 'url', 400], [{ name: 'x', url: 'http://x?y=1' }, 'url', 400], [{ name: 'x', url: 'http://admin:pw@x:80' }, 'url', 400], [{ name: 'x', url: 'http://:80' }, 'url', 400], [{ name: 'x' }, 'url', 400],
     [{ name: 'x', url: 'http://x', extra: 1 }, 'extra', 400], [{ name: 'n2', url: 'http://x' }, 'name', 409]]) {
     const b = await api(coord.url, 'POST', '/api/v1/peers', body);
     assert.equal(b.status, status, b.text);

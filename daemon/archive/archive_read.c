@@ -466,15 +466,41 @@ static const struct {
 		 " LIKE '%,nocow,%' THEN 'nocow' ELSE 'unknown' END AS cow" },
 };
 
+/* Every row of sql, whose parameters are the filter's texts v[0 … n), as
+ * archive_row_json objects in a new array *out. 0 or a negative errno
+ * (what says which read failed). */
+static int filtered_rows(struct archive *a, const char *sql,
+			 const char *const *v, int n, const char *what,
+			 json_t **out)
+{
+	sqlite3_stmt *st;
+	int rc, src;
+
+	*out = NULL;
+	if ((rc = archive_prep(a, sql, &st)) < 0)
+		return rc;
+	for (int i = 0; i < n; i++)
+		sqlite3_bind_text(st, i + 1, v[i], -1, SQLITE_STATIC);
+	*out = json_array();
+	while ((src = sqlite3_step(st)) == SQLITE_ROW)
+		json_array_append_new(*out, archive_row_json(st));
+	sqlite3_finalize(st);
+	if (src != SQLITE_DONE) {
+		json_decref(*out);
+		*out = NULL;
+		return archive_sql_err(a, src, what);
+	}
+	return 0;
+}
+
 int archive_runs_index_of(struct archive *a, const struct run_filter *f,
 			  const char *field, json_t **out)
 {
 	struct run_filter g = f ? *f : (struct run_filter){ 0 };
 	const char *v[16];
 	char where[2048], sql[4096];
-	sqlite3_stmt *st;
 	size_t k = 0;
-	int rc, n, src, found = 0;
+	int n, found = 0;
 
 	*out = NULL;
 	g.state = "done";
@@ -491,20 +517,7 @@ int archive_runs_index_of(struct archive *a, const struct run_filter *f,
 	if (k + strlen(where) + 32 >= sizeof(sql))
 		return -ENAMETOOLONG;
 	snprintf(sql + k, sizeof(sql) - k, " FROM runs%s ORDER BY id", where);
-	if ((rc = archive_prep(a, sql, &st)) < 0)
-		return rc;
-	for (int i = 0; i < n; i++)
-		sqlite3_bind_text(st, i + 1, v[i], -1, SQLITE_STATIC);
-	*out = json_array();
-	while ((src = sqlite3_step(st)) == SQLITE_ROW)
-		json_array_append_new(*out, archive_row_json(st));
-	sqlite3_finalize(st);
-	if (src != SQLITE_DONE) {
-		json_decref(*out);
-		*out = NULL;
-		return archive_sql_err(a, src, "index runs");
-	}
-	return 0;
+	return filtered_rows(a, sql, v, n, "index runs", out);
 }
 
 int archive_runs_index(struct archive *a, const struct run_filter *f,
@@ -519,8 +532,7 @@ int archive_runs_hosts(struct archive *a, const struct run_filter *f,
 	static const struct run_filter none = { 0 };
 	const char *v[16];
 	char where[2048], sql[4096];
-	sqlite3_stmt *st;
-	int rc, n, src;
+	int n;
 
 	*out = NULL;
 	filter_sql(f ? f : &none, where, sizeof(where), v, &n);
@@ -536,20 +548,7 @@ int archive_runs_hosts(struct archive *a, const struct run_filter *f,
 		     " ORDER BY host IS NULL, host",
 		     where) >= (int)sizeof(sql))
 		return -ENAMETOOLONG;
-	if ((rc = archive_prep(a, sql, &st)) < 0)
-		return rc;
-	for (int i = 0; i < n; i++)
-		sqlite3_bind_text(st, i + 1, v[i], -1, SQLITE_STATIC);
-	*out = json_array();
-	while ((src = sqlite3_step(st)) == SQLITE_ROW)
-		json_array_append_new(*out, archive_row_json(st));
-	sqlite3_finalize(st);
-	if (src != SQLITE_DONE) {
-		json_decref(*out);
-		*out = NULL;
-		return archive_sql_err(a, src, "group runs by host");
-	}
-	return 0;
+	return filtered_rows(a, sql, v, n, "group runs by host", out);
 }
 
 int archive_samples_json(struct archive *a, int64_t run_id, json_t **out)

@@ -123,6 +123,12 @@ size_t api_unescape(char *s);
 
 /* Is "ADDR:PORT" a loopback address (127.0.0.0/8, ::1)? 1, 0, or -EINVAL. */
 int api_listen_is_loopback(const char *listen);
+/* The base URL this daemon itself is reached at when it listens on
+ * "ADDR:PORT": loopback for a wildcard address ("0.0.0.0:8080":
+ * "http://127.0.0.1:8080", "[::]:8080": "http://[::1]:8080"), else the
+ * address it listens on ("127.0.0.5:8080": "http://127.0.0.5:8080"), into
+ * url[size]. 0, -EINVAL (not ADDR:PORT) or -ENAMETOOLONG. */
+int api_listen_self_url(const char *listen, char *url, size_t size);
 void api_stop(struct api_server *s);
 /* The HTTP metrics (requests by route, method and code; the latency
  * histogram) in Prometheus text exposition, into f. */

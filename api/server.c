@@ -472,6 +472,50 @@ int api_listen_is_loopback(const char *listen)
 	return rc;
 }
 
+int api_listen_self_url(const char *listen, char *url, size_t size)
+{
+	struct addrinfo *ai = NULL;
+	const char *port, *h, *hend;
+	char host[256];
+	size_t o = 0;
+	int any = 1, v6, rc, n;
+
+	if ((rc = parse_listen(listen, &ai)) < 0)
+		return rc;
+	v6 = ai->ai_family == AF_INET6;
+	if (v6) {
+		const struct sockaddr_in6 *in6 = (const void *)ai->ai_addr;
+		for (int i = 0; i < 16; i++)
+			any &= in6->sin6_addr.s6_addr[i] == 0;
+	} else {
+		const struct sockaddr_in *in = (const void *)ai->ai_addr;
+		any = in->sin_addr.s_addr == htonl(INADDR_ANY);
+	}
+	freeaddrinfo(ai);
+	/* parse_listen took it: ADDR:PORT or [ADDR]:PORT, PORT digits */
+	port = strrchr(listen, ':') + 1;
+	if (any) {
+		n = snprintf(url, size, "http://%s:%s",
+			     v6 ? "[::1]" : "127.0.0.1", port);
+		return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+	}
+	/* the address itself; an IPv6 zone's '%' is "%25" in a URL */
+	h = listen + (listen[0] == '[');
+	hend = listen[0] == '[' ? strchr(listen, ']') : port - 1;
+	for (; h < hend && o + 4 < sizeof(host); h++) {
+		if (*h == '%') {
+			memcpy(host + o, "%25", 3);
+			o += 3;
+		} else {
+			host[o++] = *h;
+		}
+	}
+	host[o] = '\0';
+	n = snprintf(url, size, v6 ? "http://[%s]:%s" : "http://%s:%s", host,
+		     port);
+	return h < hend || n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
 int api_start(const char *listen, struct api_ctx *ctx, struct api_server **out)
 {
 	struct api_server *s = calloc(1, sizeof(*s));

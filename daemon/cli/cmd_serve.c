@@ -384,18 +384,19 @@ int cmd_serve(int argc, char **argv)
 	return cmd_serve_run(&o);
 }
 
-/* This daemon as a host of its own multi-host jobs ("self"): its API on
- * loopback at the port it listens on, with its own token. */
+/* This daemon as a host of its own multi-host jobs ("self"): its API at
+ * the address it listens on (loopback for a wildcard one), with its own
+ * token. */
 static void self_peer(const char *listen, const char *token)
 {
-	const char *colon = strrchr(listen, ':');
-	char url[96];
+	char url[300];
 
-	if (!colon)
-		return;
-	snprintf(url, sizeof(url), "http://%s:%s",
-		 listen[0] == '[' ? "[::1]" : "127.0.0.1", colon + 1);
-	peers_self_set(url, token);
+	if (api_listen_self_url(listen, url, sizeof(url)) == 0)
+		peers_self_set(url, token);
+	else
+		log_warn("--listen %s: no URL for this daemon itself; "
+			 "multi-host jobs cannot name \"self\"",
+			 listen);
 }
 
 int cmd_serve_run(const struct cmd_serve_opts *o)

@@ -27,6 +27,8 @@ export function freePort() {
  * @param {string} o.bin          path to the storbench binary
  * @param {string} o.dataDir      data directory (must exist or be creatable by the daemon)
  * @param {number} [o.port]       port; a free one is picked when omitted
+ * @param {string} [o.host='127.0.0.1'] the IPv4 address it listens on (another of
+ *                                127.0.0.0/8: a daemon that is not on 127.0.0.1)
  * @param {string[]} [o.allow]    directories or smb:// shares jobs may use (one --allow each;
  *                                DATA/scratch is always allowed)
  * @param {string[]} [o.args]     extra arguments appended after the standard ones
@@ -40,13 +42,13 @@ export function freePort() {
  * @returns {Promise<{url: string, port: number, proc: import('node:child_process').ChildProcess,
  *                    output: () => string, stop: (timeoutMs?: number) => Promise<{code: number|null, signal: string|null}>}>}
  */
-export async function startDaemon({ bin, dataDir, port, allow = [], args = [], env = {}, startTimeoutMs = 15000, quiet = false,
-  wrap = [], stopSignal = 'SIGTERM' } = {}) {
+export async function startDaemon({ bin, dataDir, port, host = '127.0.0.1', allow = [], args = [], env = {}, startTimeoutMs = 15000,
+  quiet = false, wrap = [], stopSignal = 'SIGTERM' } = {}) {
   if (!bin) throw new Error('startDaemon: bin is required');
   if (!dataDir) throw new Error('startDaemon: dataDir is required');
   if (!port) port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const argv = ['serve', '--listen', `127.0.0.1:${port}`, '--data', dataDir,
+  const url = `http://${host}:${port}`;
+  const argv = ['serve', '--listen', `${host}:${port}`, '--data', dataDir,
     ...allow.flatMap((a) => ['--allow', a]), ...args];
 
   const [cmd, ...pre] = wrap.length ? [...wrap, bin] : [bin];

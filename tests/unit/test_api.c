@@ -12,7 +12,8 @@
  * ever reaches the filesystem); and the fixes the fuzzers led to (import
  * text that is not UTF-8, tests of one name, label lists with empty pieces,
  * compare values, offsets beyond an int). The OpenAPI document is served
- * from the binary, parses, and names this build's version.
+ * from the binary, parses, and names this build's version. The URL the
+ * daemon reaches itself at follows the address it listens on.
  */
 #include "api.h"
 #include "archive/archive.h"
@@ -574,7 +575,38 @@ static void test_mhd_log_stream_end(void)
 				 "longer available for sending") != NULL);
 }
 
+/* The URL the daemon reaches itself at (multi-host jobs' "self"):
+ * loopback for a wildcard listener, else the address it listens on. */
+static void test_listen_self_url(void)
+{
+	static const char *const cases[][2] = {
+		{ "0.0.0.0:8080", "http://127.0.0.1:8080" },
+		{ "127.0.0.1:8080", "http://127.0.0.1:8080" },
+		{ "127.0.0.5:9", "http://127.0.0.5:9" },
+		{ "192.168.1.5:80", "http://192.168.1.5:80" },
+		{ "[::]:8080", "http://[::1]:8080" },
+		{ "[::1]:8080", "http://[::1]:8080" },
+		{ "::1:8080", "http://[::1]:8080" },
+		{ "[fe80::1%1]:8080", "http://[fe80::1%251]:8080" },
+	};
+	char url[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ASSERT_EQ(api_listen_self_url(cases[i][0], url, sizeof(url)),
+			  0);
+		ASSERT_STR_EQ(url, cases[i][1]);
+	}
+	ASSERT_EQ(api_listen_self_url("localhost:80", url, sizeof(url)),
+		  -EINVAL);
+	ASSERT_EQ(api_listen_self_url("127.0.0.1", url, sizeof(url)), -EINVAL);
+	ASSERT_EQ(api_listen_self_url("127.0.0.1:0", url, sizeof(url)),
+		  -EINVAL);
+	ASSERT_EQ(api_listen_self_url("127.0.0.5:8080", url, 21),
+		  -ENAMETOOLONG);
+}
+
 TEST_MAIN(test_setup, test_query_checked, test_query_limits, test_bodies,
 	  test_jobs_without_worker, test_import_not_utf8,
 	  test_import_same_names, test_import_labels, test_static_traversal,
-	  test_openapi, test_mhd_log_stream_end, test_cleanup)
+	  test_openapi, test_mhd_log_stream_end, test_listen_self_url,
+	  test_cleanup)

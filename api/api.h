@@ -334,6 +334,7 @@ int api_run_filter(struct api_req *req, struct api_resp *resp,
 		   struct run_filter *f);
 void h_runs_delete(struct api_req *req, struct api_resp *resp);
 void h_compare(struct api_req *req, struct api_resp *resp);
+void h_history(struct api_req *req, struct api_resp *resp);
 void h_import(struct api_req *req, struct api_resp *resp);
 void h_runs_original(struct api_req *req, struct api_resp *resp);
 void h_profiles(struct api_req *req, struct api_resp *resp);

@@ -30,6 +30,7 @@ static const struct route routes[] = {
 	{ "PATCH", "/api/v1/runs/{id}", h_runs_patch },
 	{ "DELETE", "/api/v1/runs/{id}", h_runs_delete },
 	{ "GET", "/api/v1/compare", h_compare },
+	{ "GET", "/api/v1/history", h_history },
 	{ "POST", "/api/v1/import", h_import },
 	{ "GET", "/api/v1/runs/{id}/original", h_runs_original },
 	{ "GET", "/api/v1/profiles", h_profiles },

@@ -31,7 +31,7 @@
 #include "engine/histogram.h"
 #include "engine/result.h"
 
-#define ARCHIVE_SCHEMA_VERSION 17
+#define ARCHIVE_SCHEMA_VERSION 18
 
 struct archive;
 
@@ -506,5 +506,24 @@ int archive_reader_run(struct archive_reader *r, int64_t id, json_t **out);
  * owned by the reader and valid until its next call. */
 int archive_reader_tests(struct archive_reader *r, int64_t id,
 			 const struct archive_test_sum **tests, size_t *n);
+
+/* --- a target's history (archive_history.c) --- */
+
+/* Which series a history reads: the done runs of target and profile (and
+ * hostname host, when not NULL), test test in direction rw ("read",
+ * "write" or "mix"), the metric one of archive_sum_metrics. */
+struct archive_history_q {
+	const char *target, *profile, *test, *rw, *host, *metric;
+};
+
+/*
+ * *out = the series q names, oldest first (started_at, then id): [{run_id,
+ * started_at, hostname, labels, pattern, n (iterations with the metric),
+ * mean, sd (their mean and sample sd, the metric's unit; sd null for n <
+ * 2)}] — a run without the metric (an import that states none) is left
+ * out. -EINVAL for a metric that is not a summary's.
+ */
+int archive_history(struct archive *a, const struct archive_history_q *q,
+		    json_t **out);
 
 #endif

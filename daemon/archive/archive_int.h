@@ -23,6 +23,8 @@
  *                      written with every result (archive_runs.c) and
  *                      import, filled by migration 8 (archive_schema.c);
  *                      the reader compare uses
+ *   archive_history.c  a target's history: one test's metric per run,
+ *                      from test_summaries
  *     (every one of them) -> archive_sql.c  the connection's helpers
  *
  * The helpers take the connection (one thread at a time, archive.h); those

@@ -248,6 +248,10 @@ static const char *const migrations[] = {
 	" host TEXT NOT NULL, url TEXT NOT NULL, member_job INTEGER NOT NULL,"
 	" settled INTEGER NOT NULL DEFAULT 0,"
 	" PRIMARY KEY (job_id, host));",
+	/* 18: a target's history (archive_history.c) reads its runs by
+	 * target and profile in the order they started, one index range
+	 * instead of every run's row */
+	"CREATE INDEX runs_target ON runs(target, profile, started_at);",
 };
 
 /* What a migration cannot say in SQL: fills[v] runs after migrations[v]

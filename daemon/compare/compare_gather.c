@@ -28,7 +28,7 @@
 
 /* I/O tests: a metric's value in an iteration is at its key, but p99
  * latency, which is in the iteration's latency summary. */
-static const struct metric io_metrics[] = {
+const struct metric compare_io_metrics[COMPARE_IO_METRICS] = {
 	{ "mb_s", "10^6 B/s", 1, "more", "less", "MB/s", 0 },
 	{ "iops", "I/O/s", 1, "more", "fewer", "IOPS", 0 },
 	{ "lat_mean_us", "µs", 0, "higher", "lower", "µs mean latency", 1 },
@@ -144,7 +144,8 @@ void compare_gather(struct cval_sets *vs, json_t *acc, json_t *order,
 {
 	const struct preset *p =
 		preset_find(json_string_value(json_object_get(run, "profile")));
-	struct kind io = { "io", io_metrics, FIELDS_N(io_metrics), 1, NULL };
+	struct kind io = { "io", compare_io_metrics,
+			   FIELDS_N(compare_io_metrics), 1, NULL };
 	struct kind own;
 	json_t *t, *row,
 		*il = json_object_get(json_object_get(run, "spec"),
@@ -245,18 +246,19 @@ void compare_gather_sums(struct cval_sets *vs, json_t *acc, json_t *order,
 			 json_t *run, const struct archive_test_sum *t,
 			 size_t nt, size_t s, size_t n_sides, struct kinds *ks)
 {
-	struct kind io = { "io", io_metrics, FIELDS_N(io_metrics), 1, NULL };
+	struct kind io = { "io", compare_io_metrics,
+			   FIELDS_N(compare_io_metrics), 1, NULL };
 	json_int_t id = json_integer_value(json_object_get(run, "id"));
-	int col[FIELDS_N(io_metrics)];
+	int col[FIELDS_N(compare_io_metrics)];
 	char series[1024];
 	int k = kind_index(ks, &io);
 
 	compare_series_key(run, series, sizeof(series));
-	for (size_t m = 0; m < FIELDS_N(io_metrics); m++) {
+	for (size_t m = 0; m < FIELDS_N(compare_io_metrics); m++) {
 		col[m] = -1;
 		for (int c = 0; c < ARCHIVE_SUM_METRICS; c++)
-			if (strcmp(archive_sum_metrics[c], io_metrics[m].key) ==
-			    0)
+			if (strcmp(archive_sum_metrics[c],
+				   compare_io_metrics[m].key) == 0)
 				col[m] = c;
 	}
 	for (size_t i = 0; i < nt; i++) {
@@ -274,11 +276,13 @@ void compare_gather_sums(struct cval_sets *vs, json_t *acc, json_t *order,
 		json_decref(sweep);
 		for (size_t j = 0; j < t[i].n_vals; j++) {
 			const double *v = &t[i].vals[j * ARCHIVE_SUM_METRICS];
-			for (size_t m = 0; m < FIELDS_N(io_metrics); m++)
+			for (size_t m = 0; m < FIELDS_N(compare_io_metrics);
+			     m++)
 				if (col[m] >= 0 && !isnan(v[col[m]]))
-					compare_vals_add(vs, vals,
-							 io_metrics[m].key,
-							 v[col[m]], id, 0, 0);
+					compare_vals_add(
+						vs, vals,
+						compare_io_metrics[m].key,
+						v[col[m]], id, 0, 0);
 		}
 	}
 }

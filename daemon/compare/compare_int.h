@@ -15,6 +15,12 @@
 #include "compare.h"
 #include "presets/preset.h"
 
+/* The metrics of an I/O test, in archive_sum_metrics' order: MB/s, IOPS,
+ * mean and p99 latency (µs), with their units and words
+ * (compare_gather.c). */
+#define COMPARE_IO_METRICS 4
+extern const struct metric compare_io_metrics[COMPARE_IO_METRICS];
+
 /* A significant (or, with too few iterations, a raw) difference: its size
  * and its sentence. */
 struct finding {

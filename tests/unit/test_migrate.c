@@ -446,18 +446,19 @@ static void test_v6(void)
 				    F_SMB | F_IMPORTS);
 }
 
-/* The fixtures cover every version before this one but 7 to 16: an
+/* The fixtures cover every version before this one but 7 to 17: an
  * archive of version 7, 8 or 9 is what the v6 fixture is after that
  * migration (the summaries 8 fills are the ones every upgrade here
- * fills), and 10 to 17 run on every fixture: 10 and 11 add empty columns,
+ * fills), and 10 to 18 run on every fixture: 10 and 11 add empty columns,
  * 12 the empty test_conditions table, 13 rebuilds runs under the rows of
  * every other table (test_upgrade_keeps_run_ids), 14 and 15 add a column
  * an older result leaves NULL, 16 the empty hub_pushes table, 17 two job
- * columns and the empty fleet_members table. No fixture holds what a build
- * of version 10 to 16 wrote in those (13 copies runs.wire whole). */
+ * columns and the empty fleet_members table, 18 an index of runs. No
+ * fixture holds what a build of version 10 to 17 wrote in those (13 copies
+ * runs.wire whole). */
 static void test_every_version(void)
 {
-	ASSERT_EQ(ARCHIVE_SCHEMA_VERSION, 17);
+	ASSERT_EQ(ARCHIVE_SCHEMA_VERSION, 18);
 }
 
 /* A new run of a new job (or of the oldest queued one), the job then

@@ -1,0 +1,58 @@
+// tests/lib/cdmgen.mjs — CrystalDiskMark 8 result files made from a real
+// one (../shared/fixtures' cdm801 SATA file, else the copy of its layout
+// below), every figure scaled by one factor and the date set: a series of
+// runs of one drive with known levels, for the history tests and
+// bench/history. The MB/s and IOPS of a line scale together and its
+// latency inversely, so each file is as consistent as the real one.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const real = path.join(here, '..', '..', '..', 'shared', 'fixtures',
+  'crystaldiskmark', 'cdm801-sata-no-trailing-newline.txt');
+
+/** The template: the real file when it is there. */
+export const template = fs.existsSync(real) ? fs.readFileSync(real, 'utf8') : null;
+
+const pad = (v, w, d) => v.toFixed(d).padStart(w);
+
+/**
+ * The template with every result scaled by `scale` (1.15: 15 % faster) and
+ * dated `date` (a Date, written in UTC as CrystalDiskMark's "YYYY/MM/DD
+ * hh:mm:ss"). Throws without the template.
+ */
+export function cdmFile(scale, date) {
+  if (!template) throw new Error('no ../shared/fixtures cdm801 file');
+  const line = /^(\s+\S+\s+\S+ \(Q=\s*\d+, T=\s*\d+\):)(\s*)([\d.]+) MB\/s \[(\s*)([\d.]+) IOPS\] <(\s*)([\d.]+) us>/;
+  const d = date.toISOString();
+  return template.split('\n').map((l) => {
+    const m = line.exec(l);
+    if (m) {
+      const w1 = m[2].length + m[3].length, w2 = m[4].length + m[5].length, w3 = m[6].length + m[7].length;
+      return `${m[1]}${pad(Number(m[3]) * scale, w1, 3)} MB/s [${pad(Number(m[5]) * scale, w2, 1)} IOPS] <${pad(Number(m[7]) / scale, w3, 2)} us>`;
+    }
+    if (/^\s+Date: /.test(l))
+      return l.replace(/\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d/,
+        `${d.slice(0, 4)}/${d.slice(5, 7)}/${d.slice(8, 10)} ${d.slice(11, 19)}`);
+    return l;
+  }).join('\n');
+}
+
+/** A normal deviate (Box–Muller) from rnd, a function giving [0, 1). */
+export function gauss(rnd) {
+  const u = 1 - rnd(), v = rnd();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+
+/** A seeded [0, 1) generator (mulberry32): the same series every run. */
+export function seeded(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

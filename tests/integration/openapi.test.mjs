@@ -348,6 +348,16 @@ test('every documented operation answers as documented', { ...daemonOpts, timeou
   const gone = (await call('post /api/v1/import', '/api/v1/import?filename=gone.txt', { body: other, headers, want: [201] })).json;
 
   await call('get /api/v1/compare', `/api/v1/compare?runs=${runId},${imp.id}`, { want: [200] });
+  // the native run's history: its first test, one point
+  const run = (await (await fetch(`${d.url}/api/v1/runs/${runId}`)).json());
+  const t0 = run.tests[0];
+  const hq = `target=${encodeURIComponent(run.target)}&profile=${run.profile}&test=${encodeURIComponent(t0.test)}&rw=${t0.rw}`;
+  const hist = await call('get /api/v1/history', `/api/v1/history?${hq}`, { want: [200] });
+  assert.equal(hist.json.points[0].run_id, runId);
+  await call('get /api/v1/history', `/api/v1/history?${hq}&metric=lat_p99_us`, { want: [200] });
+  await call('get /api/v1/history', `/api/v1/history?${hq}&metric=bogus`, { want: [400] });
+  await call('get /api/v1/history', `/api/v1/history?${hq}&host=nowhere`, { want: [404] });
+  await call('get /api/v1/history', '/api/v1/history?target=x', { want: [400] });
   await call('get /api/v1/compare', `/api/v1/compare?runs=${runId},${imp.id}&format=csv`, { want: [200] });
   await call('get /api/v1/compare', '/api/v1/compare?group_by=label&values=openapi,openapi-import&profile=custom', { want: [404] });
   await call('get /api/v1/compare', '/api/v1/compare?group_by=label&values=openapi,openapi-import', { want: [200] });

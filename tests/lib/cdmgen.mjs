@@ -20,9 +20,10 @@ const pad = (v, w, d) => v.toFixed(d).padStart(w);
 /**
  * The template with every result scaled by `scale` (1.15: 15 % faster) and
  * dated `date` (a Date, written in UTC as CrystalDiskMark's "YYYY/MM/DD
- * hh:mm:ss"). Throws without the template.
+ * hh:mm:ss"); `drive` ("D:") replaces its drive (the run's target), `os`
+ * its OS line's text. Throws without the template.
  */
-export function cdmFile(scale, date) {
+export function cdmFile(scale, date, { drive, os } = {}) {
   if (!template) throw new Error('no ../shared/fixtures cdm801 file');
   const line = /^(\s+\S+\s+\S+ \(Q=\s*\d+, T=\s*\d+\):)(\s*)([\d.]+) MB\/s \[(\s*)([\d.]+) IOPS\] <(\s*)([\d.]+) us>/;
   const d = date.toISOString();
@@ -35,6 +36,8 @@ export function cdmFile(scale, date) {
     if (/^\s+Date: /.test(l))
       return l.replace(/\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d/,
         `${d.slice(0, 4)}/${d.slice(5, 7)}/${d.slice(8, 10)} ${d.slice(11, 19)}`);
+    if (drive && /^\s+Test: /.test(l)) return l.replace(/\[C:/, `[${drive}`);
+    if (os && /^\s+OS: /.test(l)) return l.replace(/OS: .*/, `OS: ${os}`);
     return l;
   }).join('\n');
 }

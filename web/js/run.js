@@ -12,6 +12,7 @@ import { ACTIVE } from './jobs.js';
 import { profileView, stopProfileView } from './runviews.js';
 import { countersView, stopCountersView } from './counters.js';
 import { steadyView, stopSteadyView } from './steady.js';
+import { historyHref } from './history.js';
 import { probeCard, specCard, notesCard, iterationsCard, latencyCard, planCard, warningText } from './rundetails.js';
 import { wireCard } from './runwire.js';
 import { hostsCard } from './fleet.js';
@@ -117,7 +118,8 @@ function tilesGrid(run, { names, cols, planned }, find, job) {
       h('div', { class: 'tile-small' },
         h('span', null, best ? `${fmtFixed(best.iops, 1)} IOPS` : ''),
         h('span', null, best ? `${fmtFixed(best.lat_mean_us, 1)} µs` : '')),
-      h('div', { class: 'tile-gauge' }, h('div', { style: `width:${pct.toFixed(1)}%` }))));
+      h('div', { class: 'tile-gauge' }, h('div', { style: `width:${pct.toFixed(1)}%` })),
+      best && run.state === 'done' ? h('a', { class: 'tile-history', href: historyHref(run, name, rw), title: `${name} ${rw} over this target's runs` }, 'history') : ''));
     }
   }
   return h('section', { class: 'card tiles-card' },

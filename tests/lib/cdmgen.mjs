@@ -59,3 +59,24 @@ export function seeded(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * Imports a series of n generated files into the daemon at url, one a day
+ * from `start` (a Date), each at level 1 (× 1 + step from run stepAt on)
+ * with sd `noise` run to run (seeded: the same series every time); drive
+ * and os as cdmFile's, os2 the OS from the step on. Returns the run ids.
+ */
+export async function importSeries(url, { n, stepAt = n, step = 0, noise = 0.02, seed = 1,
+  start = new Date(Date.UTC(2026, 0, 1)), drive, os, os2 = os } = {}) {
+  const rnd = seeded(seed), ids = [];
+  for (let i = 0; i < n; i++) {
+    const after = i >= stepAt;
+    const body = cdmFile((after ? 1 + step : 1) * (1 + noise * gauss(rnd)),
+      new Date(start.getTime() + i * 86400e3), { drive, os: after ? os2 : os });
+    const r = await fetch(`${url}/api/v1/import?filename=series.txt`, { method: 'POST', body,
+      headers: { 'Content-Type': 'application/octet-stream' } });
+    if (r.status !== 201) throw new Error(`import ${i}: ${r.status} ${await r.text()}`);
+    ids.push((await r.json()).id);
+  }
+  return ids;
+}

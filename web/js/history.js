@@ -75,7 +75,7 @@ function changeLine(hist, c) {
     h('b', { class: better ? 'better' : 'worse' }, isNum(c.shift_pct) ? pct(c.shift_pct) : signed(unit, c.shift)),
     ` (${signed(unit, c.shift)} ${unitWord(unit)}, 95 % interval ${isNum(c.ci_pct?.[0]) ? `${pct(c.ci_pct[0])} … ${pct(c.ci_pct[1])}` : `${signed(unit, c.ci[0])} … ${signed(unit, c.ci[1])}`}, p ${fmtP(c.p)}) at `,
     h('a', { href: `#/runs/${c.run_id}` }, `run #${c.run_id}`), ` (${fmtTime(c.started_at)}): `,
-    `${fmtByUnit(unit, c.before.mean)} over ${c.before.runs} runs before, ${fmtByUnit(unit, c.after.mean)} over ${c.after.runs} after · `,
+    `${fmtByUnit(unit, c.before.mean)} ${unitWord(unit)} over ${c.before.runs} runs before, ${fmtByUnit(unit, c.after.mean)} over ${c.after.runs} after · `,
     h('a', { class: 'cp-compare', href: `#/compare?runs=${c.before_run_id},${c.run_id}` }, `compare #${c.before_run_id} → #${c.run_id}`),
     c.changed?.length ? h('ul', { class: 'changed' }, c.changed.map((x) =>
       h('li', null, `${x.label}: `, x.values.map((v) => v ?? '–').join(' → ')))) : '');

@@ -25,12 +25,23 @@ static pthread_once_t host_once = PTHREAD_ONCE_INIT;
 static char hostname[256];
 static const char *host_db;
 
+/* This daemon's instance: random, made once per start, so that a
+ * coordinator knows two peer names (or a peer and self) that reach the
+ * same daemon. */
+static char instance[33];
+
 static void host_init(void)
 {
 	struct probe p;
+	unsigned char r[16] = { 0 };
 
 	if (probe_path(host_db, &p) == 0)
 		snprintf(hostname, sizeof(hostname), "%s", p.hostname);
+	if (os_random(r, sizeof(r)) != 0) /* then the time and the pid */
+		snprintf((char *)r, sizeof(r), "%llx",
+			 (unsigned long long)os_wall_ns());
+	for (size_t i = 0; i < sizeof(r); i++)
+		snprintf(instance + 2 * i, 3, "%02x", r[i]);
 }
 
 void h_clock(struct api_req *req, struct api_resp *resp)
@@ -43,9 +54,10 @@ void h_clock(struct api_req *req, struct api_resp *resp)
 	pthread_once(&host_once, host_init);
 	now = os_wall_ns();
 	api_send_json(resp, 200,
-		      json_pack("{s:I, s:s, s:s, s:s}", "unix_ns",
+		      json_pack("{s:I, s:s, s:s, s:s, s:s}", "unix_ns",
 				(json_int_t)now, "version", STORBENCH_VERSION,
-				"os", STORBENCH_OS, "hostname", hostname));
+				"os", STORBENCH_OS, "hostname", hostname,
+				"instance", instance));
 }
 
 /* The name in the path, or NULL (the answer sent). */

@@ -319,6 +319,24 @@ static int wants_steady(json_t *root, char *field, size_t len)
 	return 0;
 }
 
+/* A multi-host job's own fields in a job without hosts: refused, not
+ * ignored (they would say the job is what it is not). */
+static int only_with_hosts(json_t *root, struct field_error *e)
+{
+	static const char *const own[] = { "hosts_sweep", "clock_bound_ms",
+					   "peer_timeout_s" };
+
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		json_t *v = json_object_get(root, own[i]);
+		if (v && !json_is_null(v))
+			return field_fail(e, own[i],
+					  "%s: a multi-host job's (with "
+					  "hosts); this job runs here only",
+					  own[i]);
+	}
+	return 0;
+}
+
 /*
  * A multi-host job (hosts): queued here for the coordinator (fleet.h),
  * which sends each host the request without hosts; each host checks it
@@ -520,7 +538,8 @@ int jobspec_parse(const char *body, size_t len, const char *scratch,
 		rc = parse_hosts(root, pr, s, p, &e);
 		goto out;
 	}
-	if ((rc = parse_member(root, pr, s, &e)) < 0)
+	if ((rc = only_with_hosts(root, &e)) < 0 ||
+	    (rc = parse_member(root, pr, s, &e)) < 0)
 		goto out;
 	if ((rc = jobsession_from_request(root, &session, &s->smb_json, &e)) <
 		    0 ||

@@ -29,6 +29,29 @@ static int ended(const char *state)
 	       strcmp(state, "running") != 0;
 }
 
+/* No daemon twice: two names (or a peer and self) that reach one daemon
+ * would make it wait at its own gate until the gate's time-out. An older
+ * daemon states no instance: it cannot be told apart, and is not. */
+static int one_daemon_each(struct fleet_job *j)
+{
+	for (size_t i = 0; i < j->n; i++)
+		for (size_t k = i + 1; k < j->n; k++) {
+			const struct fleet_host *a = &j->hosts[i],
+						*b = &j->hosts[k];
+			if (!a->clk.instance[0] ||
+			    strcmp(a->clk.instance, b->clk.instance) != 0)
+				continue;
+			snprintf(j->error, sizeof(j->error),
+				 "hosts[%zu] (%s, %.150s) and hosts[%zu] (%s, "
+				 "%.150s) are one daemon (instance %s): "
+				 "name each daemon once",
+				 i, a->name, a->peer.url, k, b->name,
+				 b->peer.url, a->clk.instance);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 /* Every host named, reachable, its token taken, its clock within the
  * bound (NTP-style offset from the best of five round trips). */
 static int probe_all(struct fleet_job *j)
@@ -69,7 +92,7 @@ static int probe_all(struct fleet_job *j)
 		}
 		h->offset_ns = (int64_t)llround(off * 1e6);
 	}
-	return 0;
+	return one_daemon_each(j);
 }
 
 /* A host's answer as a sentence for the job's error. */

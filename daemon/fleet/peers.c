@@ -251,6 +251,10 @@ int peers_probe(const struct peer *p, int tries, struct peer_clock *out)
 				 json_string_value(
 					 json_object_get(r.json, "hostname"))
 					 ?: "");
+			snprintf(out->instance, sizeof(out->instance), "%s",
+				 json_string_value(
+					 json_object_get(r.json, "instance"))
+					 ?: "");
 		} else if (rc == 0 && (r.status == 401 || r.status == 403)) {
 			snprintf(out->error, sizeof(out->error),
 				 "%.64s refused the token (HTTP %ld): the "

@@ -45,6 +45,8 @@ struct peer_clock {
 	char version[32];   /* its storbench version */
 	char os[16];	    /* "linux" or "windows" */
 	char hostname[256]; /* its host's name */
+	char instance[33];  /* its daemon's instance (random per start): two
+			       peers with one are one daemon */
 	double rtt_ms;	    /* the shortest round trip of the tries, ms */
 	double offset_ms;   /* its clock minus ours, from that try: its unix_ns
 			       less the middle of the round trip, ms */

@@ -127,16 +127,20 @@ static int check_number(const struct field *f, json_t *v, const char *path,
 	if (!ok && f->type == FIELD_INT)
 		return field_fail(e, path, "must be an integer from %s to %s",
 				  lo, hi);
+	/* null: the default where the field has one, else nothing checked */
 	if (!ok)
 		return field_fail(
-			e, path, "must be a number%s %s%s %s%s%s",
+			e, path, "must be a number%s %s%s %s%s%s%s%s",
 			unit_words(f->unit),
 			(f->flags & FIELD_ABOVE_MIN) ? "> " : "from ", lo,
 			(f->flags & FIELD_ABOVE_MIN) ? "and at most " : "to ",
 			hi,
-			(f->flags & FIELD_NULLABLE)
-				? ", or null to not check it"
-				: "");
+			!(f->flags & FIELD_NULLABLE) ? ""
+			: f->def ? ", or null for the default "
+				   "("
+				 : ", or null to not check it",
+			(f->flags & FIELD_NULLABLE) && f->def ? f->def : "",
+			(f->flags & FIELD_NULLABLE) && f->def ? ")" : "");
 	if (out)
 		*out = f->type == FIELD_INT
 			       ? json_integer(json_integer_value(v))

@@ -141,6 +141,18 @@ test('a 3-host job: each host\'s run and the aggregate from the merged histogram
   await bad({ hosts: ['self'], steady_state: { round_s: 0.5 } }, 'steady_state');
   await bad({ hosts: ['self'], clock_bound_ms: 0 }, 'clock_bound_ms');
   await bad({ hosts: ['self'], fleet: { host: 'a', job: 1 } }, 'fleet');
+  // a multi-host job's own fields without hosts are refused, not ignored
+  for (const field of ['hosts_sweep', 'clock_bound_ms', 'peer_timeout_s']) {
+    const body = { ...small, [field]: field === 'hosts_sweep' ? [1] : 20 };
+    if (field !== 'clock_bound_ms') delete body.clock_bound_ms;
+    const b = await api(coord.url, 'POST', '/api/v1/jobs', body);
+    assert.equal(b.status, 400, b.text);
+    assert.equal(b.json.field, field, b.text);
+    assert.match(b.json.detail, /with hosts/);
+  }
+  // null takes the default: the refusal says so
+  const zero = await api(coord.url, 'POST', '/api/v1/jobs', { ...small, hosts: ['self'], peer_timeout_s: 0 });
+  assert.match(zero.json.detail, /or null for the default \(10\)/, zero.text);
   const go = await api(coord.url, 'POST', '/api/v1/jobs/1/go', { gate: 0, start_at_ns: 1 });
   assert.equal(go.status, 404, go.text);
   const go2 = await api(coord.url, 'POST', '/api/v1/jobs/1/go', { gate: 'x' });
@@ -218,6 +230,30 @@ test('a host whose clock is off is refused by name', async () => {
   } finally {
     await api(coord.url, 'DELETE', '/api/v1/peers/skewed');
     await d.stop().catch(() => {});
+  }
+});
+
+test('two names for one daemon (or a peer for self) fail the job at once, naming both', async () => {
+  for (const [name, url] of [['alias', hosts.n2.d.url], ['me', coord.url]]) {
+    const r = await api(coord.url, 'POST', '/api/v1/peers', { name, url, token: name === 'alias' ? hosts.n2.token : undefined });
+    assert.equal(r.status, 201, r.text);
+  }
+  try {
+    for (const [list, a, b] of [[['self', 'n2', 'alias'], 'n2', 'alias'], [['self', 'me'], 'self', 'me']]) {
+      const before = (await hostApi('n2', 'GET', '/api/v1/jobs')).json.jobs.length;
+      const t0 = Date.now();
+      const j = await api(coord.url, 'POST', '/api/v1/jobs', { ...small, hosts: list });
+      assert.equal(j.status, 202, j.text);
+      const job = await waitJob(coord.url, j.json.id, 30000);
+      assert.equal(job.state, 'failed');
+      assert.match(job.error, new RegExp(`hosts\\[\\d\\] \\(${a}, .*\\) and hosts\\[\\d\\] \\(${b}, .*\\) are one daemon`), job.error);
+      assert.ok(Date.now() - t0 < 15000, `failed after ${Date.now() - t0} ms, not at a gate's time-out`);
+      // nothing was sent to any host
+      assert.equal((await hostApi('n2', 'GET', '/api/v1/jobs')).json.jobs.length, before);
+    }
+  } finally {
+    await api(coord.url, 'DELETE', '/api/v1/peers/alias');
+    await api(coord.url, 'DELETE', '/api/v1/peers/me');
   }
 });
 

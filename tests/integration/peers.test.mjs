@@ -63,7 +63,7 @@ const peers = async () => {
 const byName = (list) => Object.fromEntries(list.map((p) => [p.name, p]));
 const show = (p) => JSON.stringify(p);
 
-test('GET /api/v1/clock: this host\'s wall clock in ns, its version, OS and name', async () => {
+test('GET /api/v1/clock: this host\'s wall clock in ns, its version, OS, name and instance', async () => {
   const t0 = Date.now();
   const r = await api(plain.url, 'GET', '/api/v1/clock');
   const t1 = Date.now();
@@ -72,7 +72,10 @@ test('GET /api/v1/clock: this host\'s wall clock in ns, its version, OS and name
   const ns = BigInt(/"unix_ns":\s*(\d+)/.exec(r.text)[1]);
   const ms = Number(ns / 1000000n);
   assert.ok(ms >= t0 - 5 && ms <= t1 + 5, `${ms} not within [${t0} - 5, ${t1} + 5] ms`);
-  assert.deepEqual(Object.keys(r.json).sort(), ['hostname', 'os', 'unix_ns', 'version']);
+  assert.deepEqual(Object.keys(r.json).sort(), ['hostname', 'instance', 'os', 'unix_ns', 'version']);
+  // one instance per daemon start: the same on every answer, another daemon's differs
+  assert.match(r.json.instance, /^[0-9a-f]{32}$/);
+  assert.equal((await api(plain.url, 'GET', '/api/v1/clock')).json.instance, r.json.instance);
   assert.equal(r.json.os, 'linux');
   assert.equal(r.json.hostname, os.hostname());
   assert.match(r.json.version, /^\d+\.\d+/);
@@ -81,6 +84,7 @@ test('GET /api/v1/clock: this host\'s wall clock in ns, its version, OS and name
   const s = await api(skewed.url, 'GET', '/api/v1/clock', undefined, { headers: { Authorization: `Bearer ${token}` } });
   const s1 = Date.now();
   const sms = Number(BigInt(/"unix_ns":\s*(\d+)/.exec(s.text)[1]) / 1000000n);
+  assert.notEqual(s.json.instance, r.json.instance);
   assert.ok(sms - 250 >= s0 - 5 && sms - 250 <= s1 + 5, `${sms} - 250 not within [${s0} - 5, ${s1} + 5] ms`);
   // a token-protected route like every /api/ one
   assert.equal((await api(skewed.url, 'GET', '/api/v1/clock')).status, 401);

@@ -24,24 +24,35 @@ static void setup(void)
 int peerhttp_url_ok(const char *url)
 {
 	size_t n = url ? strlen(url) : 0;
+	char *scheme = NULL, *host = NULL, *part = NULL;
+	CURLU *u;
+	int ok;
 
-	if (n == 0 || n > 512 ||
-	    (strncmp(url, "http://", 7) && strncmp(url, "https://", 8)))
+	if (n == 0 || n > 512)
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)url[i] <= ' ' || url[i] == 0x7f ||
 		    url[i] == '?' || url[i] == '#')
 			return 0;
-	/* a host after the scheme, and no user or password before it (a
-	 * secret in a URL would be shown and stored with it) */
-	{
-		const char *host = url + (url[4] == 's' ? 8 : 7);
-		const char *end = strchr(host, '/');
-		const char *at = strchr(host, '@');
-		if (at && (!end || at < end))
-			return 0;
-		return *host != '\0' && *host != '/' && *host != ':';
-	}
+	pthread_once(&once, setup);
+	if (!(u = curl_url()))
+		return 0;
+	/* libcurl's own parser: the scheme (any case), a host, a port of 1 …
+	 * 65535; no user or password (a secret in a URL would be shown and
+	 * stored with it) */
+	ok = curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	     curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+	     (strcmp(scheme, "http") == 0 || strcmp(scheme, "https") == 0) &&
+	     curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+	     host[0] != '\0' &&
+	     curl_url_get(u, CURLUPART_USER, &part, 0) == CURLUE_NO_USER &&
+	     curl_url_get(u, CURLUPART_PASSWORD, &part, 0) ==
+		     CURLUE_NO_PASSWORD;
+	curl_free(scheme);
+	curl_free(host);
+	curl_free(part);
+	curl_url_cleanup(u);
+	return ok;
 }
 
 static size_t on_data(char *d, size_t size, size_t nmemb, void *arg)

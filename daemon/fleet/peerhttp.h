@@ -32,8 +32,10 @@ struct peer_reply {
  * of a long job fits); longer answers fail with "answer too long". */
 #define PEERHTTP_MAX_BODY (256u << 20)
 
-/* 1 when url is an http:// or https:// URL without a query, fragment,
- * blank or control character, of at most 512 bytes; else 0. */
+/* 1 when url is an http:// or https:// URL (the scheme in any case) with a
+ * host, a port (if any) of 1 … 65535, no user or password, query,
+ * fragment, blank or control character, of at most 512 bytes, as
+ * libcurl's URL parser reads it; else 0. */
 int peerhttp_url_ok(const char *url);
 
 /*

@@ -224,6 +224,11 @@ test('bad input: a 400 naming the field, a second name a 409, nothing stored', a
     [{ name: 'x', url: 'http://x?y' }, 'url', 400],
     [{ name: 'x', url: 'http://x#y' }, 'url', 400],
     [{ name: 'x', url: 'http://' }, 'url', 400],
+    [{ name: 'x', url: 'http://x:65536' }, 'url', 400],
+    [{ name: 'x', url: 'http://x:99999999' }, 'url', 400],
+    [{ name: 'x', url: 'http://x:port' }, 'url', 400],
+    [{ name: 'x', url: 'http://u:p@x' }, 'url', 400],
+    [{ name: 'x', url: 'http://:1' }, 'url', 400],
     [{ name: 'x', url: 42 }, 'url', 400],
     [{ name: 'x' }, 'url', 400],
     [{ name: 'x', url: 'http://x', token: 7 }, 'token', 400],
@@ -251,6 +256,11 @@ test('bad input: a 400 naming the field, a second name a 409, nothing stored', a
   }
   assert.deepEqual(await names(), kept);
   assert.equal(byName(await peers()).plain.url, plain.url);
+  // a scheme in capitals is a scheme: taken, and the peer reached
+  const upper = await post({ name: 'upper', url: plain.url.replace(/^http:/, 'HTTP:') });
+  assert.equal(upper.status, 201, upper.text);
+  assert.equal(byName(await peers()).upper.reachable, true);
+  assert.equal((await api(first.url, 'DELETE', '/api/v1/peers/upper')).status, 204);
   // the credentials beside them are untouched
   assert.deepEqual((await api(first.url, 'GET', '/api/v1/credentials')).json, before);
 });

@@ -103,6 +103,30 @@ static void host_fail(struct fleet_job *j, struct fleet_host *h,
 		 h->peer.url, what, peer_reply_detail(r));
 }
 
+/* The label host:NAME on a host's job, so its run says which host it was
+ * where it is made — also self's, which the coordinator's archive has
+ * already and does not import again (a label is 64 bytes at most, a job
+ * has 32 at most: a longer name is cut, a 33rd label not added). */
+static void label_host(json_t *body, const char *name)
+{
+	json_t *l = json_object_get(body, "labels"), *v;
+	char label[65];
+	size_t i;
+
+	snprintf(label, sizeof(label), "host:%s", name);
+	if (!json_is_array(l)) {
+		json_object_set_new(body, "labels", json_pack("[s]", label));
+		return;
+	}
+	json_array_foreach(l, i, v)
+	{
+		if (strcmp(json_string_value(v) ?: "", label) == 0)
+			return;
+	}
+	if (json_array_size(l) < 32)
+		json_array_append_new(l, json_string(label));
+}
+
 /* Sends every host the job; each answers with its job's id. */
 static int post_all(struct fleet_job *j)
 {
@@ -118,6 +142,7 @@ static int post_all(struct fleet_job *j)
 				  "coordinator", j->f->hostname, "job",
 				  (json_int_t)j->id, "gate_timeout_s",
 				  j->peer_timeout_s * 4 + 30));
+		label_host(body, h->name);
 		text = json_dumps(body, JSON_COMPACT);
 		json_decref(body);
 		if (!text)

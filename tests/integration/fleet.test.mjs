@@ -84,6 +84,8 @@ test('a 3-host job: each host\'s run and the aggregate from the merged histogram
   for (const h of fleet.hosts) {
     assert.ok(job.runs.includes(h.run_id), JSON.stringify(h));
     docs.push(await doc(coord.url, h.run_id));
+    // each labelled with its host, self's too (made here, not imported)
+    assert.ok(docs.at(-1).labels.includes(`host:${h.name}`), `${h.name}: ${docs.at(-1).labels}`);
   }
   // each host's run is also its own, in its own archive, under the same uuid
   for (const name of ['n2', 'n3']) {

@@ -159,9 +159,11 @@ static void put(struct api_req *req, struct api_resp *resp, const char *name,
 	rc = peers_put(name, url, token, replace, &created);
 	if (rc == -EEXIST) {
 		api_fail(resp, 409, "name",
-			 "name: a peer \"%s\" exists; PUT /api/v1/peers/%s "
-			 "replaces it",
-			 name, name);
+			 "name: a peer \"%s\" exists (names are one whatever "
+			 "their case: test files on a shared directory carry "
+			 "them); PUT /api/v1/peers/NAME with its name as "
+			 "listed replaces it",
+			 name);
 		goto out;
 	}
 	if (rc < 0 || peers_json(name, &out) < 0) {

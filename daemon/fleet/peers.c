@@ -100,14 +100,19 @@ int peers_put(const char *name, const char *url, const char *token, int replace,
 	/* whether it exists and the write are one transaction */
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		goto out;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM peers WHERE name=?1", -1, &st,
-			       NULL) != SQLITE_OK)
+	/* names are one peer whatever their case: a host's name is in its
+	 * test files' names, and a share may not tell N2's from n2's */
+	if (sqlite3_prepare_v2(db,
+			       "SELECT name=?1 FROM peers WHERE name=?1"
+			       " COLLATE NOCASE",
+			       -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	exists = sqlite3_step(st) == SQLITE_ROW;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		exists = sqlite3_column_int(st, 0) ? 1 : 2;
 	sqlite3_finalize(st);
 	st = NULL;
-	if (exists && !replace) {
+	if ((exists == 1 && !replace) || exists == 2) {
 		rc = -EEXIST;
 		goto out;
 	}

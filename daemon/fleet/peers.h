@@ -26,8 +26,9 @@ void peers_self_set(const char *url, const char *token);
  * -EIO (the store failed). */
 int peers_get(const char *name, struct peer *out);
 
-/* Stores a peer (replace 1 overwrites, else -EEXIST); *created says
- * whether it was new. name: creds_name_ok and not "self"; url:
+/* Stores a peer (replace 1 overwrites, else -EEXIST; -EEXIST also when a
+ * peer of the name in another case exists: N2 and n2 are one name); *created
+ * says whether it was new. name: creds_name_ok and not "self"; url:
  * peerhttp_url_ok (the caller checks both). 0 or a negative errno. */
 int peers_put(const char *name, const char *url, const char *token, int replace,
 	      int *created);

@@ -234,6 +234,8 @@ test('bad input: a 400 naming the field, a second name a 409, nothing stored', a
     [{ name: 'x', url: 'http://x', token: 7 }, 'token', 400],
     [{ name: 'x', url: 'http://x', extra: 1 }, 'extra', 400],
     [{ name: 'plain', url: 'http://x' }, 'name', 409],
+    // one name whatever its case: a host's name is in its test files'
+    [{ name: 'PLAIN', url: 'http://x' }, 'name', 409],
   ]) {
     const r = await post(body);
     assert.equal(r.status, status, `${JSON.stringify(body)}: ${r.text}`);
@@ -249,6 +251,7 @@ test('bad input: a 400 naming the field, a second name a 409, nothing stored', a
     ['/api/v1/peers/a%20b', { url: 'http://x' }, 400, 'name'],
     ['/api/v1/peers/plain', { name: 'plain', url: 'http://x' }, 400, 'name'],
     ['/api/v1/peers/plain', { url: 'ftp://x' }, 400, 'url'],
+    ['/api/v1/peers/Plain', { url: 'http://x' }, 409, 'name'],
   ]) {
     const q = await api(first.url, 'PUT', p, body);
     assert.equal(q.status, status, `PUT ${p} ${JSON.stringify(body)}: ${q.text}`);

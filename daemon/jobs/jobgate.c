@@ -59,6 +59,7 @@ int job_gate(struct job_run *jr, int64_t *start_at_ns)
 		json_number_value(json_object_get(m, "gate_timeout_s"));
 	uint64_t deadline;
 	int gate = jr->gates, rc = 0;
+	char phase[sizeof(l->prog.phase)];
 
 	*start_at_ns = 0;
 	if (!m)
@@ -69,6 +70,9 @@ int job_gate(struct job_run *jr, int64_t *start_at_ns)
 	pthread_mutex_lock(&l->mu);
 	l->prog.gate = gate;
 	l->go_gate = -1;
+	/* not measuring yet: waiting for the other hosts */
+	snprintf(phase, sizeof(phase), "%s", l->prog.phase);
+	snprintf(l->prog.phase, sizeof(l->prog.phase), "waiting");
 	pthread_mutex_unlock(&l->mu);
 	jobrun_live_publish(l, 1);
 	for (;;) {
@@ -76,6 +80,8 @@ int job_gate(struct job_run *jr, int64_t *start_at_ns)
 		if (l->go_gate == gate) {
 			*start_at_ns = l->go_at_ns;
 			l->prog.gate = -1;
+			snprintf(l->prog.phase, sizeof(l->prog.phase), "%s",
+				 phase);
 			pthread_mutex_unlock(&l->mu);
 			break;
 		}
@@ -104,6 +110,7 @@ int job_gate(struct job_run *jr, int64_t *start_at_ns)
 	if (rc < 0) {
 		pthread_mutex_lock(&l->mu);
 		l->prog.gate = -1;
+		snprintf(l->prog.phase, sizeof(l->prog.phase), "%s", phase);
 		pthread_mutex_unlock(&l->mu);
 	}
 	jr->gates++;

@@ -299,7 +299,10 @@ test('every documented operation answers as documented', { ...daemonOpts, timeou
   })).json;
   for (let i = 0; i < 200; i++) {
     const j = await (await fetch(`${d.url}/api/v1/jobs/${member.id}`)).json();
-    if (j.progress?.gate === 0) break;
+    if (j.progress?.gate === 0) {
+      assert.equal(j.progress.phase, 'waiting', 'at a gate, not measuring yet');
+      break;
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
   await call('post /api/v1/jobs/{id}/go', `/api/v1/jobs/${member.id}/go`, { body: { gate: 1, start_at_ns: Date.now() * 1e6 }, want: [409] });

@@ -15,7 +15,7 @@ export function fleetLines(fp) {
   if (!fp?.hosts?.length) return [];
   return fp.hosts.map((x) => {
     const frac = isNum(x.fraction) ? Math.max(0, Math.min(1, x.fraction)) : 0;
-    const what = [x.state, x.phase, x.test ? `${x.test} ${x.rw ?? ''}`.trim() : null,
+    const what = [x.state, x.phase === 'waiting' ? null : x.phase, x.test ? `${x.test} ${x.rw ?? ''}`.trim() : null,
       isNum(x.gate) ? `waiting for window ${x.gate}` : null].filter(Boolean).join(' · ');
     return h('div', { class: 'fleet-host', dataset: { host: x.name } },
       h('strong', { class: 'fleet-name' }, x.name),

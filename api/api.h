@@ -203,6 +203,12 @@ void api_fail_store(struct api_resp *resp, int rc, const char *what);
 /* Shorthand: a problem straight into resp. */
 void api_fail(struct api_resp *resp, unsigned status, const char *field,
 	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The request's body as a JSON object (a new reference), keys given twice
+ * refused: else NULL with a 400 sent — "malformed JSON at line L column
+ * C: …" for what does not parse, "the body must be a JSON object SHAPE"
+ * for anything else (shape: "{\"gate\", \"start_at_ns\"}"). */
+json_t *api_body_object(struct api_req *req, struct api_resp *resp,
+			const char *shape);
 /* Fills resp with v as application/json (v is consumed). */
 void api_send_json(struct api_resp *resp, unsigned status, json_t *v);
 

@@ -53,28 +53,16 @@ static void put(struct api_req *req, struct api_resp *resp, const char *name,
 	static const char *const known[] = { "name", "user", "password",
 					     "domain" };
 	struct api_problem p = { 0 };
-	json_error_t jerr;
 	json_t *root = NULL, *v, *out = NULL;
 	const char *key, *user, *pw, *domain;
 	int created, rc;
 
 	if (api_query_known(req, resp, none) < 0)
 		goto out;
-	root = req->body ? json_loadb(req->body, req->body_len,
-				      JSON_REJECT_DUPLICATES, &jerr)
-			 : NULL;
-	if (req->body && req->body_len && !root) {
-		api_fail(resp, 400, NULL,
-			 "malformed JSON at line %d column %d: %s", jerr.line,
-			 jerr.column, jerr.text);
+	if (!(root = api_body_object(req, resp,
+				     "{\"name\", \"user\", \"password\", "
+				     "\"domain\"}")))
 		goto out;
-	}
-	if (!root || !json_is_object(root)) {
-		api_fail(resp, 400, NULL,
-			 "the body must be a JSON object {\"name\", \"user\", "
-			 "\"password\", \"domain\"}");
-		goto out;
-	}
 	json_object_foreach(root, key, v)
 	{
 		size_t i;

@@ -214,13 +214,8 @@ void h_jobs_go(struct api_req *req, struct api_resp *resp)
 
 	if (api_query_known(req, resp, none) < 0)
 		return;
-	body = req->body ? json_loadb(req->body, req->body_len, 0, NULL) : NULL;
-	if (!json_is_object(body)) {
-		json_decref(body);
-		api_fail(resp, 400, "body",
-			 "body: a JSON object {\"gate\", \"start_at_ns\"}");
+	if (!(body = api_body_object(req, resp, "{\"gate\", \"start_at_ns\"}")))
 		return;
-	}
 	rc = fields_check_object(go_fields, FIELDS_N(go_fields), body, "", NULL,
 				 &norm, &e);
 	json_decref(body);

@@ -112,21 +112,14 @@ static void put(struct api_req *req, struct api_resp *resp, const char *name,
 		int replace)
 {
 	json_t *root = NULL, *v, *out = NULL;
-	json_error_t jerr;
 	const char *key, *url, *token;
 	int created, rc;
 
 	if (api_query_known(req, resp, none) < 0)
 		return;
-	root = req->body ? json_loadb(req->body, req->body_len,
-				      JSON_REJECT_DUPLICATES, &jerr)
-			 : NULL;
-	if (!json_is_object(root)) {
-		api_fail(resp, 400, NULL,
-			 "the body must be a JSON object {\"name\", \"url\", "
-			 "\"token\"}");
+	if (!(root = api_body_object(req, resp,
+				     "{\"name\", \"url\", \"token\"}")))
 		goto out;
-	}
 	json_object_foreach(root, key, v)
 	{
 		if (strcmp(key, "url") && strcmp(key, "token") &&

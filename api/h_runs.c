@@ -559,7 +559,6 @@ int api_run_json(struct archive *a, int64_t id, json_t **out)
 void h_runs_patch(struct api_req *req, struct api_resp *resp)
 {
 	struct api_problem p = { 0 };
-	json_error_t jerr;
 	json_t *root, *v, *labels, *notes;
 	const char *key;
 	char *lj = NULL;
@@ -567,21 +566,8 @@ void h_runs_patch(struct api_req *req, struct api_resp *resp)
 
 	if (api_query_known(req, resp, none) < 0)
 		return;
-	root = req->body ? json_loadb(req->body, req->body_len,
-				      JSON_REJECT_DUPLICATES, &jerr)
-			 : NULL;
-	if (!root || !json_is_object(root)) {
-		if (req->body && req->body_len && !root)
-			api_fail(resp, 400, NULL,
-				 "malformed JSON at line %d column %d: %s",
-				 jerr.line, jerr.column, jerr.text);
-		else
-			api_fail(resp, 400, NULL,
-				 "the body must be a JSON object "
-				 "{\"labels\", \"notes\"}");
-		json_decref(root);
+	if (!(root = api_body_object(req, resp, "{\"labels\", \"notes\"}")))
 		return;
-	}
 	json_object_foreach(root, key, v)
 	{
 		if (strcmp(key, "labels") && strcmp(key, "notes")) {

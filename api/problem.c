@@ -360,3 +360,25 @@ int api_want_csv(struct api_req *req, struct api_resp *resp)
 	api_fail(resp, 400, "format", "format: csv or json");
 	return -1;
 }
+
+json_t *api_body_object(struct api_req *req, struct api_resp *resp,
+			const char *shape)
+{
+	json_error_t jerr;
+	json_t *root = req->body && req->body_len
+			       ? json_loadb(req->body, req->body_len,
+					    JSON_REJECT_DUPLICATES, &jerr)
+			       : NULL;
+
+	if (req->body && req->body_len && !root)
+		api_fail(resp, 400, NULL,
+			 "malformed JSON at line %d column %d: %s", jerr.line,
+			 jerr.column, jerr.text);
+	else if (!json_is_object(root))
+		api_fail(resp, 400, NULL, "the body must be a JSON object %s",
+			 shape);
+	else
+		return root;
+	json_decref(root);
+	return NULL;
+}

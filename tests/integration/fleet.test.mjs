@@ -157,6 +157,9 @@ test('a 3-host job: each host\'s run and the aggregate from the merged histogram
   assert.match(zero.json.detail, /or null for the default \(10\)/, zero.text);
   const go = await api(coord.url, 'POST', '/api/v1/jobs/1/go', { gate: 0, start_at_ns: 1 });
   assert.equal(go.status, 404, go.text);
+  const dup = await api(coord.url, 'POST', '/api/v1/jobs/1/go', '{"gate": 0, "gate": 1, "start_at_ns": 1}');
+  assert.equal(dup.status, 400, dup.text);
+  assert.match(dup.json.detail, /malformed JSON at line 1 column \d+: duplicate object key/, dup.text);
   const go2 = await api(coord.url, 'POST', '/api/v1/jobs/1/go', { gate: 'x' });
   assert.equal(go2.status, 400);
   assert.equal(go2.json.field, 'gate');

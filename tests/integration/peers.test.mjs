@@ -242,6 +242,14 @@ test('bad input: a 400 naming the field, a second name a 409, nothing stored', a
     assert.match(r.headers.get('content-type'), /^application\/problem\+json/);
     assert.equal(r.json.field, field, `${JSON.stringify(body)}: ${r.text}`);
   }
+  // a key given twice, and JSON that does not parse: where, by line and column
+  for (const [raw, what] of [['{"name": "x", "url": "http://x", "name": "y"}', /duplicate object key near '"name"'/],
+    ['{"name": "x",\n "url": }', /malformed JSON at line 2 column \d+/]]) {
+    const r = await api(first.url, 'POST', '/api/v1/peers', raw);
+    assert.equal(r.status, 400, r.text);
+    assert.match(r.json.detail, what, r.text);
+    assert.match(r.json.detail, /line \d+ column \d+/, r.text);
+  }
   // a bad token's refusal does not repeat it
   const r = await post({ name: 'x', url: 'http://x', token: `${wrongToken}\n` });
   assert.equal(r.status, 400, r.text);

@@ -206,6 +206,8 @@ void api_fail(struct api_resp *resp, unsigned status, const char *field,
 /* Fills resp with v as application/json (v is consumed). */
 void api_send_json(struct api_resp *resp, unsigned status, json_t *v);
 
+/* The content type of the HTML reports (format=html) */
+#define API_HTML_TYPE "text/html; charset=utf-8"
 /* Sends body (malloc'd, len bytes; taken over) as content_type with status
  * 200, an attachment named filename. */
 void api_send_file(struct api_resp *resp, char *body, size_t len,

@@ -13,6 +13,7 @@
 #include "compare/runview.h"
 #include "os/os.h"
 #include "queue/jobq.h"
+#include "report/report.h"
 
 /* The query parameters each route takes. */
 static const char *const none[] = { NULL };
@@ -488,6 +489,24 @@ static void send_run_cdm(struct api_resp *resp, json_t *run)
 	json_decref(run);
 }
 
+/* A run as a self-contained HTML report (report/report.h), an
+ * attachment. */
+static void send_run_html(struct api_resp *resp, json_t *run)
+{
+	char *buf = NULL, name[64];
+	size_t len = 0;
+
+	if (report_run_html(run, &buf, &len) < 0) {
+		json_decref(run);
+		api_fail(resp, 500, NULL, "out of memory");
+		return;
+	}
+	snprintf(name, sizeof(name), "storbench-run-%lld.html",
+		 (long long)json_integer_value(json_object_get(run, "id")));
+	api_send_file(resp, buf, len, API_HTML_TYPE, name);
+	json_decref(run);
+}
+
 void h_runs_get(struct api_req *req, struct api_resp *resp)
 {
 	json_t *run;
@@ -495,13 +514,14 @@ void h_runs_get(struct api_req *req, struct api_resp *resp)
 	int cdm = fmt && strcmp(fmt, "cdm") == 0;
 	int csv = fmt && strcmp(fmt, "csv") == 0, rc, ended;
 	int doc = fmt && strcmp(fmt, "storbench") == 0;
+	int html = fmt && strcmp(fmt, "html") == 0;
 	uint64_t epoch;
 
 	if (api_query_known(req, resp, get_args) < 0)
 		return;
-	if (fmt && !cdm && !csv && !doc && strcmp(fmt, "json") != 0) {
+	if (fmt && !cdm && !csv && !doc && !html && strcmp(fmt, "json") != 0) {
 		api_fail(resp, 400, "format",
-			 "format: json, csv, cdm or storbench");
+			 "format: json, csv, cdm, storbench or html");
 		return;
 	}
 	if (api_cache_get(req->id, fmt ? fmt : "json", resp))
@@ -517,6 +537,8 @@ void h_runs_get(struct api_req *req, struct api_resp *resp)
 	jobq_overlay(req->ctx->q, run, 1);
 	if (cdm)
 		send_run_cdm(resp, run);
+	else if (html)
+		send_run_html(resp, run);
 	else if (csv)
 		send_run_csv(resp, run);
 	else

@@ -140,7 +140,7 @@ function runHead(run) {
     h('span', { class: 'spacer' }),
     h('a', { class: 'button', href: `${API}/runs/${run.id}`, target: '_blank', rel: 'noopener' }, 'JSON'),
     h('a', { class: 'button', href: `${API}/runs/${run.id}?format=csv`, id: 'run-csv' }, 'CSV'),
-    h('a', { class: 'button', href: `${API}/runs/${run.id}?format=html`, id: 'run-report', download: '',
+    h('a', { class: 'button', href: `${API}/runs/${run.id}?format=html`, id: 'run-report',
       title: 'Download a self-contained HTML report to publish' }, 'Report'));
 }
 

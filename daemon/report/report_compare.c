@@ -198,6 +198,7 @@ static void charts(struct report_buf *b, json_t *cmp)
 				.has_value = json_is_number(
 					json_object_get(sv, "mean")),
 				.has_ci = json_array_size(ci) == 2 && base > 0,
+				.baseline = s == 0,
 			};
 			if (bars[n].has_ci) {
 				bars[n].lo =
@@ -258,7 +259,7 @@ static void delta_row(struct report_buf *b, json_t *cmp, json_t *t, json_t *m,
 
 	report_raw(b, "<tr><td>");
 	test_name(b, t);
-	report_raw(b, "</td><td>");
+	report_raw(b, ", ");
 	report_text(b, json_string_value(json_object_get(m, "metric")));
 	report_raw(b, " (");
 	report_text(b,
@@ -311,14 +312,14 @@ static void deltas(struct report_buf *b, json_t *cmp)
 		      "the verdict at α = 0.05 (the test that judged it in "
 		      "brackets; the notes say how).</p>\n"
 		      "<table class=\"deltas\"><colgroup><col "
-		      "style=\"width:14%\"><col style=\"width:11%\"><col "
-		      "style=\"width:10%\"><col style=\"width:9%\"><col "
+		      "style=\"width:17%\"><col style=\"width:9%\"><col "
 		      "style=\"width:9%\"><col style=\"width:9%\"><col "
-		      "style=\"width:9%\"><col style=\"width:12%\"><col "
-		      "style=\"width:6%\"><col style=\"width:11%\">"
-		      "</colgroup><thead><tr><th>test</th><th>metric</th>"
-		      "<th>side</th><th>baseline</th><th>side's</th>"
-		      "<th>delta</th><th>delta %</th><th>95 % CI</th>"
+		      "style=\"width:9%\"><col style=\"width:10%\"><col "
+		      "style=\"width:15%\"><col style=\"width:7%\"><col "
+		      "style=\"width:15%\"></colgroup><thead><tr>"
+		      "<th>test, metric</th><th>side</th><th>baseline</th>"
+		      "<th>side's</th><th>delta</th><th>delta %</th>"
+		      "<th>95 % CI</th>"
 		      "<th>p</th><th>verdict</th></tr></thead><tbody>\n");
 	json_array_foreach(json_object_get(cmp, "tests"), i, t)
 	{

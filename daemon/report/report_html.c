@@ -36,7 +36,10 @@ static const char style[] =
 	"th,td{border:1px solid #ccd;padding:3px 5px;text-align:left;"
 	"vertical-align:top;overflow-wrap:anywhere;word-break:break-word}\n"
 	"th{background:#eef0f5}\n"
-	"td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+	"th{overflow-wrap:break-word;word-break:normal}\n"
+	"td.n{text-align:right;font-variant-numeric:tabular-nums;"
+	"overflow-wrap:normal;word-break:normal}\n"
+	"data{white-space:nowrap}\n"
 	"tr,.tile,figure,.keep,pre{break-inside:avoid;"
 	"page-break-inside:avoid}\n"
 	"thead{display:table-header-group}\n"
@@ -55,7 +58,8 @@ static const char style[] =
 	".better{color:#11702b}.worse{color:#a3161b}\n"
 	".verdicts li,.warnings li{margin:2px 0}\n"
 	"footer{margin-top:24px;color:#666;font-size:11px}\n"
-	"@media print{body{max-width:none;padding:0;font-size:12px}"
+	"@media print{body{max-width:none;padding:0;font-size:11px}"
+	"table{font-size:10px}th,td{padding:2px 3px}"
 	".tile{width:calc(33% - 6px)}}\n";
 
 /* Makes room for n more bytes and the NUL; 0 or -ENOMEM (kept in err). */

@@ -64,6 +64,7 @@ struct report_bar {
 	int has_value; /* 0: no figure (the side did not run it) */
 	int has_ci;
 	double lo, hi; /* the interval, in the value's unit */
+	int baseline;  /* drawn grey: what the others are measured against */
 };
 /*
  * Appends a horizontal bar chart as inline SVG in a <figure>: a bar per

@@ -149,7 +149,12 @@ static void tests_table(struct report_buf *b, json_t *run)
 	report_raw(b, "<h2 id=\"tests\">Tests</h2>\n<p>Each test's result "
 		      "(<code>best</code>: the headline the API states) and "
 		      "its latency over all its iterations.</p>\n"
-		      "<table class=\"tests\"><thead><tr><th>test</th>"
+		      "<table class=\"tests\"><colgroup><col "
+		      "style=\"width:16%\"><col style=\"width:11%\"><col "
+		      "style=\"width:9%\"><col style=\"width:5%\"><col "
+		      "style=\"width:4%\"><col span=\"7\" "
+		      "style=\"width:7.8%\"></colgroup>"
+		      "<thead><tr><th>test</th>"
 		      "<th>pattern</th><th>block (B)</th><th>QD</th>"
 		      "<th>T</th><th>MB/s</th><th>IOPS</th>"
 		      "<th>mean (µs)</th><th>p50 (µs)</th><th>p99 (µs)</th>"
@@ -206,9 +211,14 @@ static void facts(struct report_buf *b, json_t *run)
 		report_raw(b, "</tr>\n");
 	}
 	if (json_is_object(eng)) {
-		report_raw(b, "<tr><th>engine</th>");
-		cell(b, eng);
-		report_raw(b, "</tr>\n");
+		report_raw(b, "<tr><th>engine</th><td>");
+		report_value(b, json_object_get(eng, "target"));
+		report_raw(b, " (storbench ");
+		report_value(b, json_object_get(eng, "version"));
+		report_raw(b, json_is_true(json_object_get(eng, "direct"))
+				      ? "), direct I/O"
+				      : "), buffered I/O");
+		report_raw(b, "</td></tr>\n");
 	}
 	if (json_is_object(imp)) {
 		report_raw(b, "<tr><th>imported from</th><td>");

@@ -78,7 +78,7 @@ void report_svg_bars(struct report_buf *b, const char *caption,
 			    "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
 			    "height=\"%d\" fill=\"%s\"/>\n",
 			    x0, y + 3, plot * r->value / max, ROW - 6,
-			    i == 0 ? "#8a94a6" : "#3b6fb6");
+			    r->baseline ? "#8a94a6" : "#3b6fb6");
 		if (r->has_ci) {
 			double a = x0 + plot * fmax(r->lo, 0) / max,
 			       z = x0 + plot * r->hi / max;

@@ -49,6 +49,11 @@ before(async () => {
   const job = await waitJob(d.url, r.json.id, 120000);
   assert.equal(job.state, 'done', JSON.stringify(job));
   runIds = job.runs;
+  // a long value with no space in it, as a path or a note can be: it must
+  // wrap inside its cell, not widen the table past the page
+  const notes = `/mnt/${'a_long_directory_name_with_no_space_in_it_'.repeat(8)}end`;
+  const p = await api(d.url, 'PATCH', `/api/v1/runs/${runIds[0]}`, { notes });
+  assert.equal(p.status, 200, p.text);
   const imp = await runCommand(bin, ['import', '--data', dataDir, ...CDM.map((f) => path.join(cdmDir, f))]);
   assert.equal(imp.status, 0, imp.stderr);
   cdmIds = [...imp.stdout.matchAll(/imported as run (\d+)/g)].map((m) => Number(m[1]));

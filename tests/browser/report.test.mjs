@@ -4,7 +4,8 @@
 // table wider than the printable width and no table row split across a
 // page (pdftotext -layout, poppler-utils). An interleaved job of two
 // directories (paired verdicts with intervals) and the NTFS/ReFS
-// CrystalDiskMark files of ../shared/fixtures. Screenshots report-compare.png
+// CrystalDiskMark files of ../shared/fixtures; the compare and run pages'
+// Report buttons download the route's bytes. Screenshots report-compare.png
 // and report-run.png go to STORBENCH_OUT (docs/img has copies).
 //
 //   STORBENCH_BIN=build/storbench STORBENCH_OUT=build/test-out node --test report.test.mjs
@@ -166,4 +167,26 @@ test('a run report from a file: no request but the file, the API\'s figures, A4 
   }
   await page.screenshot({ path: path.join(out, 'report-run.png'), fullPage: false });
   await printsWhole(page, 'report-run');
+});
+
+test('the compare and run pages\' Report buttons download the route\'s bytes', async () => {
+  const page = await (await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } })).newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const pages = [
+    [`#/compare?runs=${runIds.join(',')}`, '#compare-report', `/api/v1/compare?runs=${runIds.join(',')}&format=html`,
+      `storbench-compare-${runIds.join('-')}.html`],
+    [`#/runs/${runIds[0]}`, '#run-report', `/api/v1/runs/${runIds[0]}?format=html`, `storbench-run-${runIds[0]}.html`],
+  ];
+  for (const [hash, button, route, name] of pages) {
+    await page.goto(`${d.url}/${hash}`);
+    const link = page.locator(button);
+    await link.waitFor();
+    assert.equal(await link.textContent(), 'Report');
+    const [dl] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    assert.equal(dl.suggestedFilename(), name);
+    const want = await api(d.url, 'GET', route);
+    assert.equal(fs.readFileSync(await dl.path(), 'utf8'), want.text, `${button} downloads ${route}`);
+  }
+  assert.deepEqual(errors, []);
 });

@@ -26,11 +26,9 @@
 
 #include "archive/archive.h"
 #include "compare/compare.h"
-#include "report/report.h"
 
 #define MAX_SIDES 16
 #define MAX_RUNS_PER_SIDE 1000
-#define MAX_REPORT_RUNS 64 /* runs whose probes and specs a report shows */
 
 /* The query parameters compare takes. */
 static const char *const args[] = {
@@ -426,54 +424,6 @@ static int want_format(struct api_req *req, struct api_resp *resp)
 	return -1;
 }
 
-/* A comparison as a self-contained HTML report (report/report.h), with the
- * probes and specs of the sides' first MAX_REPORT_RUNS runs, an
- * attachment named after the runs (runs=), the field grouped by or the
- * hosts. */
-static void send_compare_html(struct api_req *req, struct api_resp *resp,
-			      json_t *c)
-{
-	const char *runs = api_query_str(req, "runs"),
-		   *group = api_query_str(req, "group_by");
-	json_t *full = json_object(), *side, *r;
-	char name[96] = "storbench-compare.html", key[32], *buf = NULL;
-	size_t i, j, len = 0, n = 0;
-
-	json_array_foreach(json_object_get(c, "sides"), i, side)
-	{
-		json_array_foreach(json_object_get(side, "runs"), j, r)
-		{
-			int64_t id =
-				json_integer_value(json_object_get(r, "id"));
-			json_t *run;
-			snprintf(key, sizeof(key), "%lld", (long long)id);
-			if (n == MAX_REPORT_RUNS || json_object_get(full, key))
-				continue;
-			if (api_run_json(req->ctx->a, id, &run) == 0) {
-				json_object_set_new(full, key, run);
-				n++;
-			}
-		}
-	}
-	if (runs && strlen(runs) < sizeof(name) - 24) {
-		snprintf(name, sizeof(name), "storbench-compare-%s.html", runs);
-		for (char *p = name; *p; p++)
-			if (*p == ',')
-				*p = '-';
-	} else if (group)
-		snprintf(name, sizeof(name), "storbench-compare-by-%s.html",
-			 group);
-	else if (!runs)
-		snprintf(name, sizeof(name),
-			 "storbench-compare-latest-per-host.html");
-	if (report_compare_html(c, full, &buf, &len) < 0)
-		api_fail(resp, 500, NULL, "out of memory");
-	else
-		api_send_file(resp, buf, len, API_HTML_TYPE, name);
-	json_decref(full);
-	json_decref(c);
-}
-
 void h_compare(struct api_req *req, struct api_resp *resp)
 {
 	const char *runs = api_query_str(req, "runs"),
@@ -537,7 +487,7 @@ void h_compare(struct api_req *req, struct api_resp *resp)
 		api_fail(resp, 500, NULL, "the comparison failed: %s",
 			 strerror(-rc));
 	else if (csv == 2)
-		send_compare_html(req, resp, out);
+		api_send_compare_html(req, resp, out);
 	else if (csv)
 		send_compare_csv(resp, out);
 	else

@@ -13,7 +13,6 @@
 #include "compare/runview.h"
 #include "os/os.h"
 #include "queue/jobq.h"
-#include "report/report.h"
 
 /* The query parameters each route takes. */
 static const char *const none[] = { NULL };
@@ -489,24 +488,6 @@ static void send_run_cdm(struct api_resp *resp, json_t *run)
 	json_decref(run);
 }
 
-/* A run as a self-contained HTML report (report/report.h), an
- * attachment. */
-static void send_run_html(struct api_resp *resp, json_t *run)
-{
-	char *buf = NULL, name[64];
-	size_t len = 0;
-
-	if (report_run_html(run, &buf, &len) < 0) {
-		json_decref(run);
-		api_fail(resp, 500, NULL, "out of memory");
-		return;
-	}
-	snprintf(name, sizeof(name), "storbench-run-%lld.html",
-		 (long long)json_integer_value(json_object_get(run, "id")));
-	api_send_file(resp, buf, len, API_HTML_TYPE, name);
-	json_decref(run);
-}
-
 void h_runs_get(struct api_req *req, struct api_resp *resp)
 {
 	json_t *run;
@@ -538,7 +519,7 @@ void h_runs_get(struct api_req *req, struct api_resp *resp)
 	if (cdm)
 		send_run_cdm(resp, run);
 	else if (html)
-		send_run_html(resp, run);
+		api_send_run_html(resp, run);
 	else if (csv)
 		send_run_csv(resp, run);
 	else

@@ -162,6 +162,12 @@ static void tiles(struct report_buf *b, json_t *cmp)
 	report_raw(b, "</div>\n");
 }
 
+/* The figure pct % (a json number) away from base. */
+static double on_base(double base, json_t *pct)
+{
+	return base * (1 + json_number_value(pct) / 100);
+}
+
 /* A chart per test: its headline per side, the whiskers the 95 % interval
  * of the side's difference from the baseline (ci_pct) laid on the
  * baseline's figure. */
@@ -202,27 +208,16 @@ static void charts(struct report_buf *b, json_t *cmp)
 			};
 			if (bars[n].has_ci) {
 				bars[n].lo =
-					base *
-					(1 + json_number_value(
-						     json_array_get(ci, 0)) /
-						     100);
+					on_base(base, json_array_get(ci, 0));
 				bars[n].hi =
-					base *
-					(1 + json_number_value(
-						     json_array_get(ci, 1)) /
-						     100);
+					on_base(base, json_array_get(ci, 1));
 			}
 			n++;
 		}
 		snprintf(cap, sizeof(cap), "%s%s%s: %s (%s)",
-			 json_string_value(json_object_get(t, "test")),
-			 json_is_string(json_object_get(t, "rw")) ? " " : "",
-			 json_is_string(json_object_get(t, "rw"))
-				 ? json_string_value(json_object_get(t, "rw"))
-				 : "",
-			 json_string_value(json_object_get(m, "metric")),
-			 report_unit(json_string_value(
-				 json_object_get(m, "unit"))));
+			 report_str(t, "test"), *report_str(t, "rw") ? " " : "",
+			 report_str(t, "rw"), report_str(m, "metric"),
+			 report_unit(report_str(m, "unit")));
 		report_svg_bars(b, cap,
 				report_unit(json_string_value(
 					json_object_get(m, "unit"))),

@@ -92,6 +92,13 @@ static void put(struct report_buf *b, const char *s, size_t n)
 	b->p[b->len] = '\0';
 }
 
+const char *report_str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
 void report_raw(struct report_buf *b, const char *s)
 {
 	put(b, s, strlen(s));

@@ -21,6 +21,8 @@ struct report_buf {
 	int err; /* -ENOMEM once a growth failed */
 };
 
+/* The string member key of o, or "" (not a string, no such member). */
+const char *report_str(json_t *o, const char *key);
 /* Appends s as it is (markup). */
 void report_raw(struct report_buf *b, const char *s);
 /* Appends the printf of fmt as it is (markup; numbers). */

@@ -116,12 +116,8 @@ static void charts(struct report_buf *b, json_t *run)
 			n++;
 		}
 		snprintf(cap, sizeof(cap), "%s%s%s: %s (%s)",
-			 json_string_value(json_object_get(t, "test")),
-			 json_is_string(json_object_get(t, "rw")) ? " " : "",
-			 json_is_string(json_object_get(t, "rw"))
-				 ? json_string_value(json_object_get(t, "rw"))
-				 : "",
-			 m, unit_of(run, m));
+			 report_str(t, "test"), *report_str(t, "rw") ? " " : "",
+			 report_str(t, "rw"), m, unit_of(run, m));
 		report_svg_bars(b, cap, unit_of(run, m), bars, n);
 	}
 	report_raw(b, "</div>\n");
@@ -239,21 +235,12 @@ int report_run_html(json_t *run, char **out, size_t *len)
 	struct report_buf b = { 0 };
 	json_t *one = json_pack("[O]", run);
 	char title[512], sub[256];
-	const char *label = json_string_value(json_object_get(run, "profile"));
 
 	snprintf(title, sizeof(title), "storbench run %lld: %s on %s",
 		 (long long)json_integer_value(json_object_get(run, "id")),
-		 label ? label : "?",
-		 json_is_string(json_object_get(run, "target"))
-			 ? json_string_value(json_object_get(run, "target"))
-			 : "?");
+		 report_str(run, "profile"), report_str(run, "target"));
 	snprintf(sub, sizeof(sub), "%s, started %s (UTC). storbench %s.",
-		 json_is_string(json_object_get(run, "state"))
-			 ? json_string_value(json_object_get(run, "state"))
-			 : "?",
-		 json_is_string(json_object_get(run, "started_at"))
-			 ? json_string_value(json_object_get(run, "started_at"))
-			 : "?",
+		 report_str(run, "state"), report_str(run, "started_at"),
 		 STORBENCH_VERSION);
 	report_head(&b, title, sub);
 	facts(&b, run);

@@ -5,7 +5,8 @@
  * differs, and a compare without it has no such section; every string is
  * escaped; numbers are written as the JSON states them (the shortest
  * decimal that reads back the same) and shown rounded; a metric no side
- * has gets no row; a run report holds each test's figures.
+ * has gets no row; a run report holds each test's figures; JSON of
+ * another shape gives a page, not a crash.
  */
 #include "report/report_int.h"
 #include "test.h"
@@ -167,5 +168,30 @@ static void test_run_report(void)
 	json_decref(run);
 }
 
-TEST_MAIN(test_changed_table, test_changed_empty_and_absent,
+/* Members missing or of other types: a page all the same, no crash. */
+static void test_odd_json(void)
+{
+	const char *docs[] = {
+		"{}",
+		"{\"sides\": [{}], \"tests\": [{\"metrics\": [{}]}]}",
+		"{\"sides\": 3, \"tests\": [1, null, {\"test\": 5}], "
+		"\"changed\": [{\"values\": [{\"a\": 1}, [1, 2]]}], "
+		"\"verdicts\": [{}]}",
+	};
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		json_t *j = json_loads(docs[i], 0, NULL);
+		char *h = NULL;
+		size_t len = 0;
+		ASSERT_TRUE(j);
+		ASSERT_EQ(report_compare_html(j, NULL, &h, &len), 0);
+		ASSERT_TRUE(strstr(h, "</html>"));
+		free(h);
+		ASSERT_EQ(report_run_html(j, &h, &len), 0);
+		ASSERT_TRUE(strstr(h, "</html>"));
+		free(h);
+		json_decref(j);
+	}
+}
+
+TEST_MAIN(test_changed_table, test_odd_json, test_changed_empty_and_absent,
 	  test_escaped_and_exact, test_numbers, test_run_report)

@@ -212,6 +212,18 @@ json_t *api_body_object(struct api_req *req, struct api_resp *resp,
 /* Fills resp with v as application/json (v is consumed). */
 void api_send_json(struct api_resp *resp, unsigned status, json_t *v);
 
+/* The content type of the HTML reports (format=html) */
+#define API_HTML_TYPE "text/html; charset=utf-8"
+/* --- h_report.c: format=html --- */
+/* Answers run (GET /api/v1/runs/{id}'s JSON; consumed) as its HTML report,
+ * an attachment storbench-run-ID.html (500 when out of memory). */
+void api_send_run_html(struct api_resp *resp, json_t *run);
+/* Answers c (GET /api/v1/compare's JSON for req's query; consumed) as its
+ * HTML report with the probes and specs of the sides' first 64 runs, an
+ * attachment named after req's runs, group_by or latest_per. */
+void api_send_compare_html(struct api_req *req, struct api_resp *resp,
+			   json_t *c);
+
 /* Sends body (malloc'd, len bytes; taken over) as content_type with status
  * 200, an attachment named filename. */
 void api_send_file(struct api_resp *resp, char *body, size_t len,

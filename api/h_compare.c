@@ -408,6 +408,22 @@ static void send_compare_csv(struct api_resp *resp, json_t *c)
 	json_decref(c);
 }
 
+/* ?format=json|csv|html: 0, 1 (csv), 2 (html), or -1 (the problem
+ * sent). */
+static int want_format(struct api_req *req, struct api_resp *resp)
+{
+	const char *f = api_query_str(req, "format");
+
+	if (!f || strcmp(f, "json") == 0)
+		return 0;
+	if (strcmp(f, "csv") == 0)
+		return 1;
+	if (strcmp(f, "html") == 0)
+		return 2;
+	api_fail(resp, 400, "format", "format: json, csv or html");
+	return -1;
+}
+
 void h_compare(struct api_req *req, struct api_resp *resp)
 {
 	const char *runs = api_query_str(req, "runs"),
@@ -419,7 +435,7 @@ void h_compare(struct api_req *req, struct api_resp *resp)
 	int rc, csv;
 
 	if (api_query_known(req, resp, args) < 0 ||
-	    (csv = api_want_csv(req, resp)) < 0)
+	    (csv = want_format(req, resp)) < 0)
 		return;
 	if (!!runs + !!group + !!latest != 1) {
 		api_fail(resp, 400,
@@ -470,6 +486,8 @@ void h_compare(struct api_req *req, struct api_resp *resp)
 	else if (rc < 0)
 		api_fail(resp, 500, NULL, "the comparison failed: %s",
 			 strerror(-rc));
+	else if (csv == 2)
+		api_send_compare_html(req, resp, out);
 	else if (csv)
 		send_compare_csv(resp, out);
 	else

@@ -495,13 +495,14 @@ void h_runs_get(struct api_req *req, struct api_resp *resp)
 	int cdm = fmt && strcmp(fmt, "cdm") == 0;
 	int csv = fmt && strcmp(fmt, "csv") == 0, rc, ended;
 	int doc = fmt && strcmp(fmt, "storbench") == 0;
+	int html = fmt && strcmp(fmt, "html") == 0;
 	uint64_t epoch;
 
 	if (api_query_known(req, resp, get_args) < 0)
 		return;
-	if (fmt && !cdm && !csv && !doc && strcmp(fmt, "json") != 0) {
+	if (fmt && !cdm && !csv && !doc && !html && strcmp(fmt, "json") != 0) {
 		api_fail(resp, 400, "format",
-			 "format: json, csv, cdm or storbench");
+			 "format: json, csv, cdm, storbench or html");
 		return;
 	}
 	if (api_cache_get(req->id, fmt ? fmt : "json", resp))
@@ -517,6 +518,8 @@ void h_runs_get(struct api_req *req, struct api_resp *resp)
 	jobq_overlay(req->ctx->q, run, 1);
 	if (cdm)
 		send_run_cdm(resp, run);
+	else if (html)
+		api_send_run_html(resp, run);
 	else if (csv)
 		send_run_csv(resp, run);
 	else

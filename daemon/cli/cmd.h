@@ -2,7 +2,8 @@
  * cmd — the commands of the storbench binary, one file each, which
  * daemon/cli/main.c dispatches to: cmd_serve.c (the daemon), cmd_run.c (one job
  * here and now), cmd_import.c (other tools' results into the archive),
- * cmd_push.c (runs to another daemon), cmd_service_win.c and
+ * cmd_push.c (runs to another daemon), cmd_report.c (a comparison or a
+ * run as HTML), cmd_service_win.c and
  * cmd_service_run_win.c (the daemon as a Windows service;
  * cmd_service_linux.c points to the systemd unit), and
  * cmd_common.c, what serve and run share: the data directory's lock and the
@@ -110,6 +111,9 @@ int cmd_push_runs(struct archive *a, const char *url, const char *token_file,
 int cmd_push_check(const char *url, const char *token_file);
 /* storbench push [...] URL RUN_ID...: runs to another daemon (cmd_push.c). */
 int cmd_push(int argc, char **argv);
+/* storbench report [...] (--runs A,B | --group-by F | --run N): a
+ * comparison or a run as an HTML file (cmd_report.c). */
+int cmd_report(int argc, char **argv);
 
 /* Says what getopt_long (its option string starting with ':', so that it
  * says nothing itself) found wrong, the same words on every system:

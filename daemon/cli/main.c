@@ -1,7 +1,7 @@
 /*
  * main — the storbench command line.
  *
- *   storbench serve | run | import | push | service [OPTIONS]
+ *   storbench serve | run | import | push | report | service [OPTIONS]
  *   storbench COMMAND --help
  *   storbench --version | --help
  *
@@ -35,6 +35,8 @@ static const struct command {
 	  "into the archive" },
 	{ "push", cmd_push,
 	  "runs of this archive to another storbench daemon" },
+	{ "report", cmd_report,
+	  "a comparison or a run as one HTML file to publish" },
 	{ "service", cmd_service,
 	  "the daemon as a Windows service (install, start, stop, uninstall);\n"
 	  "on Linux, the systemd unit storbench.service" },

@@ -59,7 +59,10 @@ function renderCompare(root, c, query, cat) {
     h('div', { class: 'card-head' }, h('h2', null, 'Comparison'),
       h('a', { class: 'button', id: 'compare-permalink', href: `#/compare?${query}` }, 'Permalink'),
       h('a', { class: 'button', href: `/api/v1/compare?${query}`, target: '_blank', rel: 'noopener' }, 'JSON'),
-      h('a', { class: 'button', id: 'compare-csv', href: `/api/v1/compare?${query}&format=csv` }, 'CSV')),
+      h('a', { class: 'button', id: 'compare-csv', href: `/api/v1/compare?${query}&format=csv` }, 'CSV'),
+      // one self-contained HTML file to publish (no script, prints on A4)
+      h('a', { class: 'button', id: 'compare-report', href: `/api/v1/compare?${query}&format=html`,
+        title: 'Download a self-contained HTML report to publish' }, 'Report')),
     h('ul', { class: 'sides' }, c.sides.map(sideHead)),
     h('div', { id: 'compare-verdicts' }, c.verdicts.map((v) => h('p', { class: 'verdict' }, v.text))),
     (c.warnings ?? []).map((w) => h('p', { class: 'warning-text' }, w)),

@@ -141,7 +141,9 @@ function runHead(run) {
       h('div', { class: 'run-labels' }, labelChips(run.labels))),
     h('span', { class: 'spacer' }),
     h('a', { class: 'button', href: `${API}/runs/${run.id}`, target: '_blank', rel: 'noopener' }, 'JSON'),
-    h('a', { class: 'button', href: `${API}/runs/${run.id}?format=csv`, id: 'run-csv' }, 'CSV'));
+    h('a', { class: 'button', href: `${API}/runs/${run.id}?format=csv`, id: 'run-csv' }, 'CSV'),
+    h('a', { class: 'button', href: `${API}/runs/${run.id}?format=html`, id: 'run-report',
+      title: 'Download a self-contained HTML report to publish' }, 'Report'));
 }
 
 /** The live progress of the job while the run is being measured. */

@@ -235,6 +235,15 @@ int archive_testfile_each(struct archive *a,
 int archive_job_json(struct archive *a, int64_t id, json_t **out);
 int archive_jobs_json(struct archive *a, int limit, int offset, json_t **out);
 int archive_run_json(struct archive *a, int64_t id, json_t **out);
+/*
+ * *out = what run id ran on and under (a new reference), as
+ * archive_run_json has it but without the tests: {id, profile, spec, probe,
+ * engine: {version, target, direct}, steady: [{test, rw, reached}] (the
+ * tests with a steady state, in the order they ran; reached true, false or
+ * null)} (archive_facts.c). 0, -ENOENT (no such run) or another negative
+ * errno.
+ */
+int archive_run_facts(struct archive *a, int64_t id, json_t **out);
 
 /* Sets run id's labels (a JSON array text) and/or notes (NULL: unchanged).
  * Returns 0 or -ENOENT. */

@@ -106,6 +106,47 @@ static json_t *versus_of(struct compare_noise *nc, json_t *e,
 	return json_incref(vs);
 }
 
+/* Adds test entry e of side s to the explanation of its "cannot tell" (vs:
+ * its headline's delta object): explain holds one {how, tests: ["Seq
+ * read", …], sides: [1, …]} per distinct reason (why: reason -> its
+ * index), so the page and the answer say each once. */
+static void explained(json_t *explain, json_t *why, json_t *vs, json_t *e,
+		      size_t s)
+{
+	const char *how = json_string_value(json_object_get(vs, "how"));
+	json_t *idx, *x, *one, *list;
+	char name[256];
+	size_t i;
+	int seen = 0;
+
+	if (!how)
+		return;
+	if (!(idx = json_object_get(why, how))) {
+		json_object_set_new(
+			why, how,
+			idx = json_integer(
+				(json_int_t)json_array_size(explain)));
+		json_array_append_new(explain,
+				      json_pack("{s:s, s:[], s:[]}", "how", how,
+						"tests", "sides"));
+	}
+	one = json_array_get(explain, (size_t)json_integer_value(idx));
+	snprintf(name, sizeof(name), "%s %s",
+		 json_string_value(json_object_get(e, "test")) ?: "",
+		 json_string_value(json_object_get(e, "rw")) ?: "");
+	list = json_object_get(one, "tests");
+	json_array_foreach(list, i, x) seen |=
+		strcmp(json_string_value(x), name) == 0;
+	if (!seen)
+		json_array_append_new(list, json_string(name));
+	seen = 0;
+	list = json_object_get(one, "sides");
+	json_array_foreach(list, i, x) seen |=
+		(size_t)json_integer_value(x) == s;
+	if (!seen)
+		json_array_append_new(list, json_integer((json_int_t)s));
+}
+
 int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 		 const char *grouped_by, json_t **out, char *err,
 		 size_t err_len)
@@ -113,7 +154,10 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 	json_t *acc = json_object(), *order = json_array(), *key;
 	json_t *tests = json_array(), *unmatched = json_array();
 	json_t *side_info = json_array(), *verdicts = json_array();
-	json_t *warnings = json_array();
+	json_t *warnings = json_array(), *imports = json_object();
+	json_t *changed = NULL, *explain = json_array(),
+	       *reasons = json_object();
+	size_t said[2] = { 0, 0 }; /* compare_verdict's */
 	char imported[32] = { 0 }; /* a side holds an imported run */
 	struct finding *found = NULL, *raw = NULL;
 	struct kinds ks = { .n = 0 };
@@ -171,7 +215,7 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 						    ts, nts, s, n, &ks);
 			}
 			compare_conditions_add(json_array_get(cond, s), run);
-			if (compare_run_listed(runs, warnings, run) &&
+			if (compare_run_listed(runs, warnings, imports, run) &&
 			    s < sizeof(imported))
 				imported[s] = 1;
 			json_decref(run);
@@ -240,6 +284,7 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 			} else {
 				untested++;
 				note(&raw[nr++], &m[h], vs, e, k->rows != NULL);
+				explained(explain, reasons, vs, e, s);
 			}
 			json_decref(vs);
 		}
@@ -249,7 +294,7 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 					untested, unlike,
 					imported[0] || (s < sizeof(imported) &&
 							imported[s]),
-					found, nf, raw, nr));
+					said, found, nf, raw, nr));
 	}
 	json_array_foreach(order, i, key)
 	{
@@ -285,6 +330,7 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 		for (size_t mi = 0; mi < nm; mi++) {
 			json_t *sum = json_array(), *vsl = json_array();
 			struct stats_summary b;
+			size_t filled = 0;
 			summarize(&values, json_array_get(sv, 0), m[mi].key,
 				  &b);
 			for (size_t s = 0; s < n; s++) {
@@ -297,6 +343,7 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 					continue;
 				}
 				summarize(&values, vals, m[mi].key, &x);
+				filled += x.n > 0;
 				json_array_append_new(sum,
 						      x.n ? summary_json(&x)
 							  : json_null());
@@ -305,6 +352,12 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 					s == 0 || !x.n || !b.n
 						? json_null()
 						: versus_of(&nc, e, &m[mi], s));
+			}
+			if (!filled) { /* no side has it (an import's
+					  latency): no row */
+				json_decref(sum);
+				json_decref(vsl);
+				continue;
 			}
 			json_array_append_new(
 				metrics,
@@ -356,12 +409,16 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 		}
 		json_array_append_new(tests, t);
 	}
+	compare_imports_warn(imports, warnings);
 	compare_conditions_warn(cond, sides, n, grouped_by, warnings);
-	*out = json_pack("{s:i, s:O, s:O, s:O, s:O, s:O, s:{s:f, s:s, s:o}}",
+	if ((rc = compare_changed(a, sides, n, &changed)) < 0)
+		goto out;
+	*out = json_pack("{s:i, s:O, s:O, s:O, s:O, s:O, s:O, s:O, "
+			 "s:{s:f, s:s, s:o}}",
 			 "baseline", 0, "sides", side_info, "verdicts",
-			 verdicts, "warnings", warnings, "tests", tests,
-			 "unmatched", unmatched, "rules", "alpha", ALPHA,
-			 "evidence",
+			 verdicts, "cannot_tell", explain, "changed", changed,
+			 "warnings", warnings, "tests", tests, "unmatched",
+			 unmatched, "rules", "alpha", ALPHA, "evidence",
 			 "runs: a side's figure per run (or per round of an "
 			 "interleaved job) is what is tested, never its "
 			 "iterations as if independent",
@@ -378,6 +435,10 @@ out:
 	json_decref(side_info);
 	json_decref(verdicts);
 	json_decref(warnings);
+	json_decref(imports);
+	json_decref(changed);
+	json_decref(explain);
+	json_decref(reasons);
 	json_decref(cond);
 	json_decref(nc.series);
 	compare_vals_free(&values);

@@ -38,6 +38,19 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
 		 const char *grouped_by, json_t **out, char *err,
 		 size_t err_len);
 
+/*
+ * What changed between sides[0..n) (compare_changed.c): *out = a new array
+ * with an entry per field of the run documents whose value differs between
+ * the sides, {field: its dotted path in the run document ("probe.kernel"),
+ * label: a short human name ("kernel"), values: one per side in the order
+ * of sides — a string or number as the runs state it, null where a side's
+ * runs do not, a pooled side's distinct values joined with ", " in run
+ * order}; nothing for a field the same everywhere. Returns 0, -ENOENT (a
+ * run does not exist) or another negative errno (*out NULL then).
+ */
+int compare_changed(struct archive *a, const struct compare_side *sides,
+		    size_t n, json_t **out);
+
 /* "1,043" — v rounded to digits decimals with thousands separators. */
 void compare_fmt_num(double v, int digits, char *buf, size_t len);
 

@@ -178,7 +178,8 @@ void compare_conditions_warn(json_t *cond, const struct compare_side *sides,
 	}
 }
 
-int compare_run_listed(json_t *runs, json_t *warnings, json_t *run)
+int compare_run_listed(json_t *runs, json_t *warnings, json_t *imports,
+		       json_t *run)
 {
 	json_array_append_new(
 		runs, json_pack("{s:O?, s:b, s:O?, s:O?, s:O?, s:O?, "
@@ -195,22 +196,24 @@ int compare_run_listed(json_t *runs, json_t *warnings, json_t *run)
 				json_object_get(json_object_get(run, "engine"),
 						"target")));
 	if (compare_run_foreign(run)) {
-		char w[240];
 		json_t *imp = json_object_get(json_object_get(run, "spec"),
 					      "imported");
-		snprintf(w, sizeof(w),
-			 "run %lld was imported from %s: each "
-			 "number is the best of %lld, with no "
-			 "spread; several imported runs per "
-			 "side are tested over runs, one is "
-			 "not",
-			 (long long)json_integer_value(
-				 json_object_get(run, "id")),
-			 json_string_value(json_object_get(imp, "tool"))
-				 ?: "another tool",
-			 (long long)json_integer_value(
-				 json_object_get(imp, "best_of")));
-		json_array_append_new(warnings, json_string(w));
+		const char *tool =
+			json_string_value(json_object_get(imp, "tool"))
+				?: "another tool";
+		long long best =
+			json_integer_value(json_object_get(imp, "best_of"));
+		char key[160];
+		json_t *e;
+		snprintf(key, sizeof(key), "%s\x1f%lld", tool, best);
+		if (!(e = json_object_get(imports, key)))
+			json_object_set_new(
+				imports, key,
+				e = json_pack("{s:s, s:I, s:[]}", "tool", tool,
+					      "best_of", (json_int_t)best,
+					      "runs"));
+		json_array_append(json_object_get(e, "runs"),
+				  json_object_get(run, "id"));
 	}
 	if (strcmp(json_string_value(json_object_get(run, "state")) ?: "",
 		   "done") != 0) {
@@ -225,6 +228,38 @@ int compare_run_listed(json_t *runs, json_t *warnings, json_t *run)
 		json_array_append_new(warnings, json_string(w));
 	}
 	return compare_run_foreign(run);
+}
+
+void compare_imports_warn(json_t *imports, json_t *warnings)
+{
+	const char *key;
+	json_t *e;
+
+	json_object_foreach(imports, key, e)
+	{
+		json_t *ids = json_object_get(e, "runs");
+		size_t n = json_array_size(ids), k = 0;
+		char w[600];
+		k += (size_t)snprintf(w, sizeof(w), "run%s", n == 1 ? "" : "s");
+		for (size_t i = 0; i < n && k < sizeof(w); i++)
+			k += (size_t)snprintf(w + k, sizeof(w) - k, "%s%lld",
+					      !i	   ? " "
+					      : i + 1 == n ? " and "
+							   : ", ",
+					      (long long)json_integer_value(
+						      json_array_get(ids, i)));
+		if (k < sizeof(w))
+			snprintf(w + k, sizeof(w) - k,
+				 " %s imported from %s: each number is the "
+				 "best of %lld, with no spread; several "
+				 "imported runs per side are tested over runs, "
+				 "one is not",
+				 n == 1 ? "was" : "were",
+				 json_string_value(json_object_get(e, "tool")),
+				 (long long)json_integer_value(
+					 json_object_get(e, "best_of")));
+		json_array_append_new(warnings, json_string(w));
+	}
 }
 
 int compare_run_foreign(json_t *run)

@@ -35,11 +35,14 @@ void compare_phrase(const struct metric *m, json_t *vs, const char *test,
 
 /* Side s's verdict against the baseline from its counts and findings (f:
  * significant, raw: untested; both sorted here): {side, text, better,
- * worse, within_noise, untested, not_like_for_like}. A new reference. */
+ * worse, within_noise, untested, not_like_for_like}. A new reference.
+ * said: the first side whose verdict gave the reason it cannot tell, for
+ * imported runs [0] and for single runs [1] (0: none yet), read and set
+ * here, so that a reason is written once and later sides point to it. */
 json_t *compare_verdict(const struct compare_side *sides, size_t s, int better,
 			int worse, int noise, int untested, int unlike,
-			int imported, struct finding *f, size_t nf,
-			struct finding *raw, size_t nr);
+			int imported, size_t said[2], struct finding *f,
+			size_t nf, struct finding *raw, size_t nr);
 
 /* --- like for like (compare_cond.c) --- */
 
@@ -48,10 +51,14 @@ void compare_conditions_add(json_t *side, json_t *run);
 
 /* Appends run (runview_json's, or archive_reader_run's brief) to a side's
  * runs as compare lists it ({id, imported, state, profile, target,
- * labels, fs_type, engine}), and to warnings what it earns on its own: it
- * was imported (each number a best of N), it did not finish. Returns
- * whether it was imported. */
-int compare_run_listed(json_t *runs, json_t *warnings, json_t *run);
+ * labels, fs_type, engine}), to warnings that it did not finish, and to
+ * imports (an object: tool and best of N -> the runs) that it was
+ * imported. Returns whether it was imported. */
+int compare_run_listed(json_t *runs, json_t *warnings, json_t *imports,
+		       json_t *run);
+/* One warning per tool and best of N in imports (compare_run_listed's),
+ * naming its runs: each number is a best of N. */
+void compare_imports_warn(json_t *imports, json_t *warnings);
 /* Is run another tool's numbers (imported from CrystalDiskMark, fio,
  * DiskSpd)? A storbench run restored from its own document (import format
  * "storbench") is not: it has every iteration, as measured. */

@@ -74,8 +74,8 @@ static const char *plural(int n)
 
 json_t *compare_verdict(const struct compare_side *sides, size_t s, int better,
 			int worse, int noise, int untested, int unlike,
-			int imported, struct finding *f, size_t nf,
-			struct finding *raw, size_t nr)
+			int imported, size_t said[2], struct finding *f,
+			size_t nf, struct finding *raw, size_t nr)
 {
 	char text[1400];
 	size_t k = 0;
@@ -95,17 +95,36 @@ json_t *compare_verdict(const struct compare_side *sides, size_t s, int better,
 				   "and no noise estimate)"
 				 : "");
 	} else if (better + worse + noise == 0) {
-		k += (size_t)snprintf(
-			text + k, sizeof(text) - k, "%s",
-			imported ? "cannot tell: an imported result holds only "
-				   "the best of its iterations, with no "
-				   "spread; two or more imported runs per "
-				   "side are tested over runs"
-				 : "cannot tell: one run per side and no "
-				   "run-to-run noise estimate for these "
-				   "targets; one more run of each side made "
-				   "the same way, or an interleaved job of "
-				   "both targets, would tell");
+		/* the reason once, on the first side it applies to; the
+		 * others point to it (the page lists the tests once,
+		 * cannot_tell) */
+		size_t *first = &said[imported ? 0 : 1];
+		if (*first)
+			k += (size_t)snprintf(text + k, sizeof(text) - k,
+					      "cannot tell on %d test%s, for "
+					      "the reason given "
+					      "for %s",
+					      untested, plural(untested),
+					      sides[*first].label);
+		else
+			k += (size_t)snprintf(
+				text + k, sizeof(text) - k,
+				"cannot tell on %d test%s: %s", untested,
+				plural(untested),
+				imported
+					? "an imported result holds only "
+					  "the best of its iterations, with no "
+					  "spread; two or more imported runs "
+					  "per "
+					  "side are tested over runs"
+					: "one run per side and no run-to-run "
+					  "noise estimate for these targets; "
+					  "one "
+					  "more run of each side made the same "
+					  "way, or an interleaved job of both "
+					  "targets, would tell");
+		if (!*first)
+			*first = s;
 		qsort(raw, nr, sizeof(*raw), by_size);
 		for (size_t i = 0; i < nr && i < 3 && k < sizeof(text); i++)
 			k += (size_t)snprintf(

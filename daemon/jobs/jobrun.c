@@ -247,6 +247,8 @@ static char *probe_json(const struct probe *p)
 		{ "bus_type", p->bus_type },
 		{ "volume_label", p->volume_label },
 		{ "fs_features", p->fs_features },
+		{ "firmware_rev", p->firmware_rev },
+		{ "scheduler", p->scheduler },
 	};
 	for (size_t i = 0; o && i < sizeof(extra) / sizeof(extra[0]); i++)
 		if (extra[i].value[0])

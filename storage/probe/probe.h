@@ -6,7 +6,8 @@
  * Sources (probe_linux.c): uname(2), statvfs(3), /proc/self/mountinfo (the
  * mount that holds the path: longest mount point that is a prefix of the real
  * path and has the path's st_dev), /sys/dev/block/MAJ:MIN (the block device,
- * resolved to its whole disk for a partition; model, rotational, write_cache),
+ * resolved to its whole disk for a partition; model, firmware revision,
+ * rotational, write_cache, I/O scheduler),
  * /proc/cpuinfo, sysconf(3), libblkid (the filesystem under a FUSE block
  * mount). Every field the machine does not tell is left empty ("" for strings,
  * -1 for numbers); the probe never fails for a missing detail.
@@ -33,6 +34,15 @@ struct probe {
 	char device_model[256]; /* /sys/block/DISK/device/model, trimmed */
 	int rotational;		/* 1, 0, or -1 when unknown */
 	char write_cache[64];	/* /sys/block/DISK/queue/write_cache */
+	char firmware_rev[64];	/* the device's firmware revision:
+				   /sys/block/DISK/device/firmware_rev (NVMe)
+				   or device/rev (SCSI, SATA); Windows'
+				   STORAGE_DEVICE_DESCRIPTOR's
+				   ProductRevision; "" unknown */
+	char scheduler[64];	/* the I/O scheduler in use, the bracketed
+				   one of /sys/block/DISK/queue/scheduler
+				   ("none", "mq-deadline"); "" unknown, and
+				   always on Windows, which has none */
 	char bus_type[32];	/* the device's bus, as Windows names it
 				   (IOCTL_STORAGE_QUERY_PROPERTY): "NVMe",
 				   "SATA", "SAS", "SCSI", "iSCSI", "USB",

@@ -81,7 +81,8 @@ static BOOL storage_query(HANDLE h, STORAGE_PROPERTY_ID id, void *out,
 				      sizeof(q), out, len, got, NULL));
 }
 
-/* device_model and bus_type from the disk's STORAGE_DEVICE_DESCRIPTOR. */
+/* device_model, firmware_rev and bus_type from the disk's
+ * STORAGE_DEVICE_DESCRIPTOR. */
 static void probe_descriptor(HANDLE h, struct probe *p)
 {
 	union {
@@ -110,6 +111,13 @@ static void probe_descriptor(HANDLE h, struct probe *p)
 	snprintf(model, sizeof(model), "%s%s%s", vt, *vt && *mt ? " " : "", mt);
 	(void)probe_win_set_str(p->device_model, sizeof(p->device_model),
 				model);
+	/* the firmware revision, as the device reports it */
+	if ((product = desc_str(u.b, got, u.d.ProductRevisionOffset))) {
+		(void)probe_win_set_str(v, sizeof(v), product);
+		(void)probe_win_set_str(p->firmware_rev,
+					sizeof(p->firmware_rev),
+					probe_win_trim(v));
+	}
 }
 
 /* rotational and write_cache from the disk's seek penalty and cache. */

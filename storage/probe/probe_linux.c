@@ -281,8 +281,28 @@ int probe_mountinfo_match(FILE *mountinfo, const char *real_path,
 	return rc;
 }
 
+/* The scheduler in use from the queue/scheduler attribute at path: the
+ * bracketed one of "none [mq-deadline] kyber", or the only one named
+ * ("none" on a queue that offers no choice). */
+static void probe_scheduler(const char *path, struct probe *p)
+{
+	char line[256], *open, *close;
+
+	if (read_attr(path, line, sizeof(line)) != 0)
+		return;
+	open = strchr(line, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (open && close) {
+		*close = '\0';
+		(void)set_str(p->scheduler, sizeof(p->scheduler), open + 1);
+	} else if (line[0] && !strchr(line, ' ')) {
+		(void)set_str(p->scheduler, sizeof(p->scheduler), line);
+	}
+}
+
 /*
- * Fills disk, device_model, rotational and write_cache from dir, the sysfs
+ * Fills disk, device_model, firmware_rev, rotational, write_cache and
+ * scheduler from dir, the sysfs
  * directory of a block device with symlinks resolved. A partition's directory
  * is replaced by its parent, the whole disk. Missing attributes stay unknown.
  */
@@ -308,6 +328,14 @@ void probe_sysfs_block(const char *dir, struct probe *p)
 					: -1;
 	if (join_path(attr, sizeof(attr), disk, "queue/write_cache") == 0)
 		(void)read_attr(attr, p->write_cache, sizeof(p->write_cache));
+	/* NVMe names it firmware_rev, SCSI and SATA (libata) rev */
+	if (join_path(attr, sizeof(attr), disk, "device/firmware_rev") != 0 ||
+	    read_attr(attr, p->firmware_rev, sizeof(p->firmware_rev)) != 0)
+		if (join_path(attr, sizeof(attr), disk, "device/rev") == 0)
+			(void)read_attr(attr, p->firmware_rev,
+					sizeof(p->firmware_rev));
+	if (join_path(attr, sizeof(attr), disk, "queue/scheduler") == 0)
+		probe_scheduler(attr, p);
 }
 
 /*
@@ -518,6 +546,7 @@ int probe_local(const char *target, struct probe *p)
 	(void)set_str(p->device, sizeof(p->device), target);
 	p->mount_options[0] = p->disk[0] = '\0';
 	p->device_model[0] = p->write_cache[0] = '\0';
+	p->firmware_rev[0] = p->scheduler[0] = '\0';
 	p->rotational = -1;
 	p->mount_type[0] = '\0';
 	p->free_bytes = 0;

@@ -331,6 +331,7 @@ static int smb_probe(const char *url, const void *session, struct probe *p)
 		return rc;
 	p->fs_type[0] = p->mount_options[0] = p->disk[0] = '\0';
 	p->device_model[0] = p->write_cache[0] = '\0';
+	p->firmware_rev[0] = p->scheduler[0] = '\0';
 	p->rotational = -1;
 	p->fs_block_size = p->free_bytes = p->total_bytes = -1;
 	if ((rc = smb_op(s, "probe", url, NULL, 0, &in)) < 0)

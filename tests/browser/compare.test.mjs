@@ -81,6 +81,21 @@ test('runs ticked in the archive open a comparison with drawn bars, the API\'s d
   // the verdicts, word for word
   const verdicts = await page.locator('#compare-verdicts p.verdict').allInnerTexts();
   assert.deepEqual(verdicts, api1.verdicts.map((v) => v.text));
+  // what changed, beside them: a line per field that differs, as the API
+  // has it (file systems made apart differ at least in their type; the
+  // plain folder's two runs in direct I/O)
+  const changed = await page.locator('#compare-changed li').allInnerTexts();
+  assert.equal(changed.length, api1.changed.length, changed.join('\n'));
+  if (runIds.length >= 3) {
+    assert.match(changed.find((l) => l.startsWith('file system:')) ?? '', /^file system: .*ext4 · .*xfs · .*ntfs$/, changed.join('\n'));
+  } else {
+    assert.ok(changed.includes('direct I/O: direct → buffered'), changed.join('\n'));
+  }
+  assert.ok(!changed.some((l) => l.startsWith('kernel:') || l.startsWith('version:') || l.startsWith('CPU:')),
+    `the same host and build: no kernel, version or CPU line\n${changed.join('\n')}`);
+  const story = await page.locator('.compare-story').boundingBox();
+  const box = await page.locator('#compare-changed').boundingBox();
+  assert.ok(box.y < story.y + story.height && box.x > story.x, 'what changed sits beside the verdicts');
   // every delta cell: the API's percentage and verdict
   let checked = 0;
   for (const t of api1.tests) {
@@ -131,7 +146,9 @@ test('one run a side cannot tell, and the page says what would', async () => {
   await page.goto(`${d.url}/#/compare?group_by=label&values=same-a,same-b`);
   await page.locator('#compare-table').waitFor();
   const verdict = await page.locator('#compare-verdicts').innerText();
-  assert.match(verdict, /same-b vs same-a: cannot tell: one run per side and no run-to-run noise estimate/);
+  assert.match(verdict, /same-b vs same-a: cannot tell on \d+ tests?: one run per side and no run-to-run noise estimate/);
+  // one run against itself: nothing changed, and nothing is shown
+  assert.equal(await page.locator('#compare-changed').count(), 0);
   assert.match(verdict, /one more run of each side made the same way, or an interleaved job of both targets, would tell/);
   const cells = page.locator('#compare-table td.delta');
   const n = await cells.count();
@@ -282,8 +299,26 @@ test('the import box takes the NTFS/ReFS CrystalDiskMark files; one run a side o
     await page.goto(`${d.url}/#/compare?${q}`);
     await page.locator('#compare-table').waitFor();
     const verdicts = await page.locator('#compare-verdicts').innerText();
-    assert.match(verdicts, /cannot tell: an imported result holds only the best of its iterations/);
-    assert.match(await page.locator('#compare-root').innerText(), /best of 5, with no spread/);
+    assert.match(verdicts, /cannot tell on 8 tests: an imported result holds only the best of its iterations/);
+    assert.match(verdicts, /vs .*: cannot tell on 8 tests, for the reason given for /);
+    const text = await page.locator('#compare-root').innerText();
+    assert.match(text, /best of 5, with no spread/);
+    // each explanation once: one import warning, one cannot-tell line
+    // naming the 8 tests, no band repeating it
+    assert.equal(text.split('best of 5, with no spread').length - 1, 1, 'the import warning once');
+    assert.equal(text.split('no run-to-run noise estimate').length - 1, 1, 'the cannot-tell reason once');
+    assert.deepEqual(await page.locator('.compare-cannot-tell').allInnerTexts(),
+      [`Cannot tell on Seq read, Seq write, 512K read, 512K write, 4K read, 4K write, 4K QD32 read, 4K QD32 write (run ${ids[5]}, run ${ids[6]} against run ${ids[0]}): one run per side and no run-to-run noise estimate for these targets: one more run of each side (made the same way), or an interleaved job of both targets, would tell.`]);
+    // no latency rows: CrystalDiskMark states none
+    assert.equal(await page.locator('#compare-table tr[data-metric="lat_mean_us"], #compare-table tr[data-metric="lat_p99_us"]').count(), 0);
+    assert.equal(await page.locator('#compare-table tbody tr').count(), 16, 'MB/s and IOPS of 8 tests');
+    // what changed: NTFS (4 KiB clusters) against ReFS, whose second file
+    // ran with the write cache on
+    assert.deepEqual(await page.locator('#compare-changed li').allInnerTexts(), [
+      `file system: run ${ids[0]} ntfs · run ${ids[5]} refs · run ${ids[6]} refs`,
+      `cluster size (B): run ${ids[0]} 4,096 · run ${ids[5]} not stated · run ${ids[6]} not stated`,
+      `write cache: run ${ids[0]} not stated · run ${ids[5]} not stated · run ${ids[6]} on`,
+    ]);
     // ReFS ran once with the write cache on: said, with both values
     assert.match(await page.locator('#compare-root').innerText(), /not like for like: the sides differ in write cache/);
     await page.screenshot({ path: path.join(out, 'compare-ntfs-refs.png'), fullPage: true });

@@ -4,7 +4,9 @@
 // refusals of compare_with, a single run a side that cannot tell, an A/A
 // series in the archive that lets it tell, a like-for-like warning, and an
 // imported DiskSpd run against a native one on p99 latency (each side's
-// p99 as it states or measured it, none made up where a side has none).
+// p99 as it states or measured it, none made up where a side has none);
+// what changed between two runs on one loop-mounted ext4 remounted with
+// another option (root and a loop device, else skipped saying why).
 //
 //   STORBENCH_BIN=build/storbench STORBENCH_OUT=build/test-out node tests/integration/compare.test.mjs
 import { test, after } from 'node:test';
@@ -14,6 +16,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
 import { stream } from '../lib/events.mjs';
+import { loopFs } from '../lib/loopfs.mjs';
+import { execFileSync } from 'node:child_process';
 
 const bin = process.env.STORBENCH_BIN;
 const out = process.env.STORBENCH_OUT;
@@ -167,7 +171,7 @@ test('one run a side cannot tell without a noise estimate; an A/A series in the 
   assert.equal(vs.test, null);
   assert.equal(vs.p, null);
   assert.match(vs.how, /one more run of each side/);
-  assert.match(c.verdicts[0].text, /cannot tell: one run per side and no run-to-run noise estimate/);
+  assert.match(c.verdicts[0].text, /cannot tell on 1 test: one run per side and no run-to-run noise estimate/);
   // two more runs of c: three runs of one target, settings alike
   const more = [await run(job({ target: dirC, iterations: 3 })), await run(job({ target: dirC, iterations: 3 }))];
   c = (await api(d.url, 'GET', `/api/v1/compare?runs=${one.run_id},${more[0].run_id}`)).json;
@@ -252,4 +256,44 @@ test('an imported DiskSpd run against a native run: p99 on both sides, none made
   assert.equal(p99Of(c2, 'read').sides[1].n, 2);
   const mean = c2.tests.find((t) => t.rw === 'read').metrics.find((m) => m.metric === 'lat_mean_us');
   assert.deepEqual(mean.sides[0], { n: 1, mean: 363914, sd: null }, 'the mean stays');
+});
+
+test('what changed: two runs on one ext4 that differ in one mount option list that option, and nothing else', async (t) => {
+  const lf = loopFs(root, 'ext4', '256M');
+  if (lf.skip) {
+    console.log(`# skipped: ${lf.skip}`);
+    t.skip(lf.skip);
+    return;
+  }
+  try {
+    const one = { profile: 'custom', size: '8MiB', duration_s: 1, iterations: 1,
+      tests: [{ name: 'RND4K Q1T1', pattern: 'random', block_size: '4KiB', queue_depth: 1, threads: 1 }] };
+    const a = await run({ ...one, target: lf.mnt });
+    execFileSync('mount', ['-o', 'remount,noatime', lf.mnt]);
+    const b = await run({ ...one, target: lf.mnt });
+    const c = await run({ ...one, target: lf.mnt });
+    const [ra, rb] = await Promise.all([a, b].map(async (j) => (await api(d.url, 'GET', `/api/v1/runs/${j.run_id}`)).json));
+    const opts = (r) => r.probe.mount_options.split(',');
+    assert.ok(opts(ra).includes('relatime') && !opts(ra).includes('noatime'), ra.probe.mount_options);
+    assert.ok(opts(rb).includes('noatime') && !opts(rb).includes('relatime'), rb.probe.mount_options);
+    // the probe's other fields are the same machine's, device's and filesystem's
+    assert.equal(ra.probe.kernel, rb.probe.kernel);
+    assert.equal(ra.probe.scheduler, rb.probe.scheduler);
+    const ab = (await api(d.url, 'GET', `/api/v1/compare?runs=${a.run_id},${b.run_id}`)).json;
+    assert.deepEqual(ab.changed, [{ field: 'probe.mount_options', label: 'mount options',
+      values: [ra.probe.mount_options, rb.probe.mount_options] }], JSON.stringify(ab.changed));
+    // the same mount, the same options: nothing changed
+    const bc = (await api(d.url, 'GET', `/api/v1/compare?runs=${b.run_id},${c.run_id}`)).json;
+    assert.deepEqual(bc.changed, []);
+    // a side pooling runs that disagree: both values, in run order
+    const pooled = (await api(d.url, 'PATCH', `/api/v1/runs/${a.run_id}`, { labels: ['pool'] })).status;
+    assert.equal(pooled, 200);
+    assert.equal((await api(d.url, 'PATCH', `/api/v1/runs/${b.run_id}`, { labels: ['pool'] })).status, 200);
+    assert.equal((await api(d.url, 'PATCH', `/api/v1/runs/${c.run_id}`, { labels: ['alone'] })).status, 200);
+    const pc = (await api(d.url, 'GET', '/api/v1/compare?group_by=label&values=pool,alone')).json;
+    assert.deepEqual(pc.changed, [{ field: 'probe.mount_options', label: 'mount options',
+      values: [`${ra.probe.mount_options}, ${rb.probe.mount_options}`, rb.probe.mount_options] }]);
+  } finally {
+    lf.cleanup();
+  }
 });

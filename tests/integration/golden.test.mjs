@@ -125,6 +125,13 @@ export const ALLOWED = [
     why: 'the job request takes hosts, clock_bound_ms, peer_timeout_s and fleet (multi-host jobs)' },
   { route: /^\/metrics$/, path: '$', kind: 'changed',
     why: 'the last run\'s gauges are per target and host, with a host label (the run\'s hostname), so a hub\'s /metrics shows every server\'s' },
+  // issue 33: what changed between two runs; the compare page's repeats
+  { route: /^\/api\/v1\/compare/, path: 'changed', kind: 'added',
+    why: 'what changed between the sides: each field of the runs\' probe, engine and spec that differs, a value per side' },
+  { route: /^\/api\/v1\/compare/, path: 'cannot_tell', kind: 'added',
+    why: 'each reason a difference cannot be told, once, with the tests and sides it applies to' },
+  { route: /^\/api\/v1\/compare/, path: 'tests[*].metrics', kind: 'changed',
+    why: 'a metric no side has a value of (an imported CrystalDiskMark result\'s latency) has no row' },
 ];
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -104,7 +104,7 @@ test('the NTFS/ReFS set: filesystem, allocation unit and cache from the comment 
   // does the allocation unit change anything on NTFS? one imported run a
   // side: it cannot tell
   const byCluster = (await api(d.url, 'GET', '/api/v1/compare?group_by=cluster_size&fs_type=ntfs&values=4096,65536')).json;
-  assert.match(byCluster.verdicts[0].text, /65536 vs 4096: cannot tell: an imported result holds only the best of its iterations/);
+  assert.match(byCluster.verdicts[0].text, /65536 vs 4096: cannot tell on 8 tests: an imported result holds only the best of its iterations/);
   assert.ok(byCluster.warnings.some((w) => /best of 5/.test(w)));
   const seq = byCluster.tests.find((t) => t.test === 'Seq' && t.rw === 'read').metrics.find((m) => m.metric === 'mb_s');
   assert.equal(seq.vs_baseline[1].verdict, 'cannot tell');
@@ -132,6 +132,28 @@ test('the NTFS/ReFS set: filesystem, allocation unit and cache from the comment 
   assert.equal(q32.sides[0].mean, 539.5);
   assert.equal(q32.sides[1].mean, 338.1);
   assert.ok(Math.abs(q32.vs_baseline[1].delta_pct - (338.1 - 539.5) / 539.5 * 100) < 1e-9);
+  // the three files users publish (NTFS 4 KiB and 64 KiB clusters, ReFS),
+  // one run a side: each explanation said once, no latency rows
+  const three = [ids['ntfs-04k-cache-off.txt'], ids['ntfs-64k-cache-off.txt'], ids['refs-cache-off.txt']];
+  const c3 = (await api(d.url, 'GET', `/api/v1/compare?runs=${three.join(',')}`)).json;
+  const reason = /an imported result holds only the best of its iterations/;
+  assert.equal(c3.verdicts.filter((v) => reason.test(v.text)).length, 1, JSON.stringify(c3.verdicts));
+  assert.match(c3.verdicts[0].text, new RegExp(`^run ${three[1]} vs run ${three[0]}: cannot tell on 8 tests: an imported result`));
+  assert.match(c3.verdicts[1].text, new RegExp(`^run ${three[2]} vs run ${three[0]}: cannot tell on 8 tests, for the reason given for run ${three[1]}; largest: `));
+  const eight = ['Seq read', 'Seq write', '512K read', '512K write', '4K read', '4K write', '4K QD32 read', '4K QD32 write'];
+  assert.equal(c3.cannot_tell.length, 1, JSON.stringify(c3.cannot_tell));
+  assert.deepEqual(c3.cannot_tell[0].tests, eight);
+  assert.deepEqual(c3.cannot_tell[0].sides, [1, 2]);
+  assert.match(c3.cannot_tell[0].how, /one run per side and no run-to-run noise estimate/);
+  const importWarnings = c3.warnings.filter((w) => /imported from CrystalDiskMark/.test(w));
+  assert.deepEqual(importWarnings, [`runs ${three[0]}, ${three[1]} and ${three[2]} were imported from CrystalDiskMark: each number is the best of 5, with no spread; several imported runs per side are tested over runs, one is not`]);
+  // CrystalDiskMark 3 states no latency: MB/s and IOPS rows only
+  for (const t of c3.tests) assert.deepEqual(t.metrics.map((m) => m.metric), ['mb_s', 'iops'], `${t.test} ${t.rw}`);
+  // what changed: the filesystem and the cluster size (ReFS's unstated)
+  assert.deepEqual(c3.changed, [
+    { field: 'probe.fs_type', label: 'file system', values: ['ntfs', 'ntfs', 'refs'] },
+    { field: 'probe.fs_block_size', label: 'cluster size (B)', values: [4096, 65536, null] },
+  ]);
 });
 
 test('fio JSON of 2.x and 3.x, json and json+, imports each job and direction', opts, async () => {

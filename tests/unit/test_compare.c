@@ -4,13 +4,18 @@
  * interleaved job are paired; two or more runs a side are tested over
  * their runs' figures (the same distribution: within noise; a clear shift:
  * significant, and never inside the noise band); one run a side with no
- * noise estimate in the archive cannot tell, and says what would.
+ * noise estimate in the archive cannot tell, and says what would. What
+ * changed between sides of real archived runs (compare_changed): only the
+ * fields that differ, a pooled side's distinct values in run order, null
+ * where a side does not state it, booleans in words, -ENOENT for no run.
  */
 #include "compare/compare_int.h"
 #include "test.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -203,6 +208,83 @@ static void test_round_order_balanced(void)
 	ASSERT_EQ(interleave_maker(2, 2, 0), 1);
 }
 
-TEST_MAIN(setup, test_rounds_are_paired, test_runs_level,
+/* A run in nc.a's archive with probe (JSON text), its back-end and direct
+ * I/O; its id, or -1. */
+static int64_t archived(const char *probe, const char *engine, int direct)
+{
+	struct job_spec js = { .profile = "custom",
+			       .target = "/t",
+			       .size = 8ULL << 20,
+			       .iterations = 1,
+			       .duration_s = 1,
+			       .labels_json = "[]",
+			       .notes = "" },
+			got = { 0 };
+	int64_t job = 0, claimed = 0, run = -1;
+
+	if (archive_job_insert(nc.a, &js, &job) ||
+	    archive_job_claim_next(nc.a, &claimed, &got))
+		return -1;
+	job_spec_clear(&got);
+	if (archive_run_create(nc.a, job, &js,
+			       "{\"profile\":\"custom\",\"size\":8388608}",
+			       probe, engine, direct, "[]", &run))
+		return -1;
+	return run;
+}
+
+static void test_what_changed(void)
+{
+	int64_t a = archived("{\"kernel\":\"6.1.0-18-amd64\",\"fs_type\":"
+			     "\"ext4\",\"scheduler\":\"none\","
+			     "\"cpus\":8,\"smb\":null}",
+			     "io_uring", 1);
+	int64_t b = archived("{\"kernel\":\"6.1.0-21-amd64\",\"fs_type\":"
+			     "\"ext4\",\"scheduler\":\"none\",\"cpus\":8,"
+			     "\"firmware_rev\":\"4B2QGXA7\"}",
+			     "io_uring", 0);
+	int64_t c = archived("{\"kernel\":\"6.1.0-26-amd64\",\"fs_type\":"
+			     "\"ext4\",\"scheduler\":\"none\",\"cpus\":8,"
+			     "\"smb\":{\"signing\":true}}",
+			     "io_uring", 0);
+	int64_t one[] = { a }, two[] = { b, c }, none[] = { 999999 };
+	struct compare_side sides[] = { { "before", one, 1 },
+					{ "after", two, 2 } };
+	json_t *ch = NULL, *want;
+
+	ASSERT_TRUE(a > 0 && b > 0 && c > 0);
+	ASSERT_EQ(compare_changed(nc.a, sides, 2, &ch), 0);
+	want = json_loads(
+		"[{\"field\": \"probe.kernel\", \"label\": \"kernel\","
+		"  \"values\": [\"6.1.0-18-amd64\","
+		"             \"6.1.0-21-amd64, 6.1.0-26-amd64\"]},"
+		" {\"field\": \"probe.firmware_rev\", \"label\": \"firmware\","
+		"  \"values\": [null, \"4B2QGXA7\"]},"
+		" {\"field\": \"probe.smb.signing\", \"label\": \"SMB "
+		"signing\","
+		"  \"values\": [null, \"on\"]},"
+		" {\"field\": \"engine.direct\", \"label\": \"direct I/O\","
+		"  \"values\": [\"direct\", \"buffered\"]}]",
+		0, NULL);
+	ASSERT_TRUE(want != NULL);
+	if (!json_equal(ch, want)) {
+		char *got = json_dumps(ch, JSON_COMPACT);
+		fprintf(stderr, "changed: %s\n", got);
+		free(got);
+	}
+	ASSERT_TRUE(json_equal(ch, want));
+	json_decref(ch);
+	json_decref(want);
+	/* a side against itself: nothing changed */
+	sides[1] = sides[0];
+	ASSERT_EQ(compare_changed(nc.a, sides, 2, &ch), 0);
+	ASSERT_EQ(json_array_size(ch), 0);
+	json_decref(ch);
+	sides[1] = (struct compare_side){ "gone", none, 1 };
+	ASSERT_EQ(compare_changed(nc.a, sides, 2, &ch), -ENOENT);
+	ASSERT_TRUE(ch == NULL);
+}
+
+TEST_MAIN(setup, test_rounds_are_paired, test_what_changed, test_runs_level,
 	  test_one_run_cannot_tell, test_mixed_keys_not_paired,
 	  test_round_order_balanced, teardown)

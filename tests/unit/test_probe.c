@@ -262,8 +262,16 @@ static void check_fake_sysfs(const char *root)
 	ASSERT_EQ(put_file(root, "disk0/queue/rotational", "0\n"), 0);
 	ASSERT_EQ(put_file(root, "disk0/queue/write_cache", "write through\n"),
 		  0);
+	ASSERT_EQ(put_file(root, "disk0/device/rev", "2.5+\n"), 0);
+	ASSERT_EQ(put_file(root, "disk0/queue/scheduler",
+			   "none [mq-deadline] kyber bfq\n"),
+		  0);
 	ASSERT_EQ(put_file(root, "disk0/disk0p1/partition", "1\n"), 0);
 	ASSERT_EQ(put_file(root, "dm-0/queue/rotational", "1\n"), 0);
+	ASSERT_EQ(put_file(root, "dm-0/queue/scheduler", "none\n"), 0);
+	ASSERT_EQ(put_file(root, "nvme0n1/device/firmware_rev", "3B2QGXA7\n"),
+		  0);
+	ASSERT_EQ(put_file(root, "nvme0n1/device/rev", "ignored\n"), 0);
 
 	memset(&p, 0, sizeof(p));
 	p.rotational = -1;
@@ -273,6 +281,9 @@ static void check_fake_sysfs(const char *root)
 	ASSERT_STR_EQ(p.device_model, "QEMU HARDDISK");
 	ASSERT_EQ(p.rotational, 0);
 	ASSERT_STR_EQ(p.write_cache, "write through");
+	/* the whole disk's: a partition has no queue of its own */
+	ASSERT_STR_EQ(p.firmware_rev, "2.5+");
+	ASSERT_STR_EQ(p.scheduler, "mq-deadline");
 
 	memset(&p, 0, sizeof(p));
 	p.rotational = -1;
@@ -282,6 +293,16 @@ static void check_fake_sysfs(const char *root)
 	ASSERT_STR_EQ(p.device_model, "");
 	ASSERT_EQ(p.rotational, 1);
 	ASSERT_STR_EQ(p.write_cache, "");
+	ASSERT_STR_EQ(p.firmware_rev, "");
+	ASSERT_STR_EQ(p.scheduler, "none");
+
+	/* NVMe: firmware_rev, before any rev */
+	memset(&p, 0, sizeof(p));
+	p.rotational = -1;
+	snprintf(dir, sizeof(dir), "%s/nvme0n1", root);
+	probe_sysfs_block(dir, &p);
+	ASSERT_STR_EQ(p.firmware_rev, "3B2QGXA7");
+	ASSERT_STR_EQ(p.scheduler, "");
 }
 
 static void test_sysfs_partition_to_disk(void)

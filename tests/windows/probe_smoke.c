@@ -79,6 +79,8 @@ int main(void)
 	str("device_model", p.device_model);
 	num("rotational", p.rotational);
 	str("write_cache", p.write_cache);
+	str("firmware_rev", p.firmware_rev);
+	str("scheduler", p.scheduler);
 	str("bus_type", p.bus_type);
 	str("volume_label", p.volume_label);
 	str("fs_features", p.fs_features);

@@ -1,5 +1,6 @@
 // A comparison (#/compare?runs=… or ?group_by=…): GET /api/v1/compare as it
-// is — the sides, verdicts, a bar chart per headline metric, each side's
+// is — the sides, verdicts with what changed between the sides beside them
+// (each cannot-tell reason once, with its tests), a bar chart per headline metric, each side's
 // difference against the baseline inside its noise band, a line per side
 // for sweeps, the rows' verdicts of kinds that have them, the delta table
 // (delta, 95 % interval, noise band, the test used), and one I/O test side
@@ -64,7 +65,11 @@ function renderCompare(root, c, query, cat) {
       h('a', { class: 'button', id: 'compare-report', href: `/api/v1/compare?${query}&format=html`,
         title: 'Download a self-contained HTML report to publish' }, 'Report')),
     h('ul', { class: 'sides' }, c.sides.map(sideHead)),
-    h('div', { id: 'compare-verdicts' }, c.verdicts.map((v) => h('p', { class: 'verdict' }, v.text))),
+    h('div', { class: 'compare-story' },
+      h('div', { id: 'compare-verdicts' }, c.verdicts.map((v) => h('p', { class: 'verdict' }, v.text))),
+      changedList(c)),
+    (c.cannot_tell ?? []).map((x) => h('p', { class: 'muted compare-cannot-tell' },
+      `Cannot tell on ${x.tests.join(', ')} (${x.sides.map((i) => c.sides[i].label).join(', ')} against ${c.sides[0].label}): ${x.how}.`)),
     (c.warnings ?? []).map((w) => h('p', { class: 'warning-text' }, w)),
     unlike.length ? h('p', { class: 'warning-text', id: 'compare-unlike' },
       'Not like for like (same name, different workload; marked ≠ and not judged): ',
@@ -109,6 +114,19 @@ function renderCompare(root, c, query, cat) {
 const chartOpts = (canvas, scales, duration = 200) => ({ responsive: true, maintainAspectRatio: false,
   transitions: { resize: { animation: { duration: 0 } } }, animation: drawn(canvas, true, duration), scales });
 
+/** What changed between the sides (c.changed): a line per field, `label:
+ * A → B`, or each side's value for three sides or more; nothing when
+ * nothing differs. */
+function changedList(c) {
+  const changed = c.changed ?? [];
+  if (!changed.length) return '';
+  const show = (v) => (v === null || v === undefined ? 'not stated' : isNum(v) ? v.toLocaleString('en-US') : String(v));
+  return h('div', { id: 'compare-changed', class: 'compare-changed' }, h('h3', null, 'What changed'),
+    h('ul', null, changed.map((x) => h('li', { dataset: { field: x.field } }, h('b', null, `${x.label}: `),
+      x.values.length === 2 ? `${show(x.values[0])} → ${show(x.values[1])}`
+        : x.values.map((v, i) => `${c.sides[i].label} ${show(v)}`).join(' · ')))));
+}
+
 /** Each side's headline difference (%) against the baseline, drawn over
  * its noise band (the 95 % interval's half-width): a difference inside the
  * band is not called real. */
@@ -126,7 +144,8 @@ function noiseBands(c, card) {
       isNum(v?.noise_band_pct)
         ? `${Math.abs(v.delta_pct) > v.noise_band_pct ? 'outside' : 'inside'} a noise band of ±${v.noise_band_pct.toFixed(1)} % → `
         : 'no noise band → ',
-      h('b', null, v?.verdict ?? '–'), v?.how ? h('span', { class: 'muted' }, ` (${v.how})`) : ''));
+      // a cannot-tell reason is said once, above (cannot_tell)
+      h('b', null, v?.verdict ?? '–'), v?.how && v.verdict !== 'cannot tell' ? h('span', { class: 'muted' }, ` (${v.how})`) : ''));
     }
   }
   if (!rows.length) return [];
@@ -201,7 +220,7 @@ function sweepLines(c, card, words, cat) {
 function deltaTable(c, n, words) {
   const rows = [];
   for (const t of c.tests) {
-    for (const m of t.metrics) {
+    for (const m of t.metrics.filter((x) => x.sides.some(Boolean))) { // a row some side fills
       const fmt = (v) => fmtByUnit(m.unit, v);
       const cells = [h('td', null, t.test), h('td', null, t.rw), h('td', null, words(m.metric))];
       m.sides.forEach((sv) => cells.push(h('td', { class: 'num' }, sv ? `${fmt(sv.mean)}${isNum(sv.sd) ? ` ± ${fmt(sv.sd)}` : ''}` : '–',

@@ -69,7 +69,21 @@ static json_t *segment(json_t *rows, size_t lo, size_t hi,
 			 "last_run_id", run_at(rows, hi - 1));
 }
 
-static json_t *change_point(json_t *rows, const struct cp_point *c)
+/* What changed from the last run before c to the first after it
+ * (compare_changed), as the compare of the two lists it. */
+static json_t *changed_at(struct archive *a, json_t *rows,
+			  const struct cp_point *c)
+{
+	int64_t before = run_at(rows, c->at - 1), after = run_at(rows, c->at);
+	struct compare_side sides[2] = { { "before", &before, 1 },
+					 { "after", &after, 1 } };
+	json_t *out = NULL;
+
+	return compare_changed(a, sides, 2, &out) == 0 ? out : json_array();
+}
+
+static json_t *change_point(struct archive *a, json_t *rows,
+			    const struct cp_point *c)
 {
 	const struct stats_test *d = &c->shift;
 	double base = c->before.mean;
@@ -89,6 +103,8 @@ static json_t *change_point(json_t *rows, const struct cp_point *c)
 		d->delta, "ci",
 		interval(d->delta - d->half, d->delta + d->half), "compare",
 		url);
+	if (o)
+		json_object_set_new(o, "changed", changed_at(a, rows, c));
 	if (o && base != 0)
 		json_object_set_new(o, "shift_pct",
 				    json_real(100 * d->delta / base));
@@ -101,7 +117,7 @@ static json_t *change_point(json_t *rows, const struct cp_point *c)
 }
 
 /* The change points of rows' means into out's change_points. */
-static int find_changes(json_t *rows, json_t *out)
+static int find_changes(struct archive *a, json_t *rows, json_t *out)
 {
 	size_t n = json_array_size(rows), i;
 	double *x = malloc((n + 1) * sizeof(*x));
@@ -120,7 +136,8 @@ static int find_changes(json_t *rows, json_t *out)
 		goto out;
 	}
 	for (int j = 0; j < k; j++)
-		if (json_array_append_new(list, change_point(rows, &cp[j])) < 0)
+		if (json_array_append_new(list, change_point(a, rows, &cp[j])) <
+		    0)
 			rc = -ENOMEM;
 	json_object_set(out, "change_points", list);
 out:
@@ -180,7 +197,7 @@ int history_json(struct archive *a, const struct archive_history_q *q,
 		"test",
 		"alpha", CP_ALPHA, "permutations", CP_PERMUTATIONS,
 		"min_runs_each_side", CP_MIN_SEGMENT, "points", points);
-	if (!o || (rc = find_changes(rows, o)) < 0) {
+	if (!o || (rc = find_changes(a, rows, o)) < 0) {
 		json_decref(o);
 		json_decref(rows);
 		return o ? rc : -ENOMEM;

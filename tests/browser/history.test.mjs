@@ -2,8 +2,8 @@
 // runs of drive C: (tests/lib/cdmgen.mjs), 18 at one level and 12 after a
 // 15 % step. From a run's page, a tile's "history" link opens the page of
 // that test over the target's runs: the chart is drawn, one change point
-// is listed at the step's run with its shift, and its compare link opens
-// the compare of the runs either side; the metric selector redraws the
+// is listed at the step's run with its shift and what changed there (the
+// Windows build), and its compare link opens the compare of the runs either side; the metric selector redraws the
 // series in IOPS. Nothing but loopback is requested, no page error.
 // Screenshot: history.png in STORBENCH_OUT.
 //
@@ -54,6 +54,8 @@ test('from a run to its test\'s history: the step marked, its compare one click 
   assert.equal(cps[0].run, ids[18]);
   assert.match(cps[0].text, /^\+1[3-7]\.\d %/, cps[0].text);
   assert.match(cps[0].text, new RegExp(`compare #${ids[17]} → #${ids[18]}`));
+  // what changed at the step, beside it
+  assert.match(cps[0].text, /OS: Windows 10 \[10\.0 Build 19042\] \(x64\) → Windows 10 \[10\.0 Build 19045\] \(x64\)/);
   await page.screenshot({ path: path.join(out, 'history.png'), fullPage: true });
 
   // another metric: the same step in IOPS

@@ -4,7 +4,8 @@
 // 15 % faster, each with 2 % run-to-run noise, after a Windows update (the
 // OS line changes with the step); drive D: has 40 runs at one level. The
 // step is found at its run with an interval that holds 15 %, D: has no
-// change point, and the route refuses what it cannot answer.
+// change point, and the route refuses what it cannot answer. The change
+// point says what changed between the runs either side (the OS build).
 //
 //   STORBENCH_BIN=build/storbench STORBENCH_OUT=build/test-out node --test history.test.mjs
 
@@ -72,8 +73,11 @@ test('a planted 15 % step is found at its run, with an interval that holds it', 
   assert.ok(c.ci_pct[0] < 15 && 15 < c.ci_pct[1], `15 % in ${c.ci_pct}`);
   assert.ok(c.ci_pct[1] - c.ci_pct[0] < 5, `an interval of a few % (${c.ci_pct})`);
   assert.equal(c.compare, `/api/v1/compare?runs=${ids.C[23]},${ids.C[24]}`);
+  // what changed at the step, and only that: the Windows build
+  assert.deepEqual(c.changed, [{ field: 'probe.os', label: 'OS', values: [OLD_OS, NEW_OS] }]);
   const cmp = await api(d.url, 'GET', c.compare);
   assert.equal(cmp.status, 200, cmp.text);
+  assert.deepEqual(cmp.json.changed, c.changed, 'the compare it links says the same');
   // IOPS of the same test: the same step
   const iops = (await api(d.url, 'GET', q({ target: 'C:', metric: 'iops' }))).json;
   assert.equal(iops.change_points.length, 1);

@@ -80,6 +80,7 @@ int archive_open(const char *path, struct archive **out)
 	 * rather than a private copy of each page through read(): a compare
 	 * over thousands of runs reads much of the file */
 	archive_exec(a, "PRAGMA mmap_size=268435456;");
+	archive_gen_watch(a);
 out:
 	if (rc < 0) {
 		archive_close(a);
@@ -101,6 +102,7 @@ void archive_close(struct archive *a)
 {
 	if (!a)
 		return;
+	sqlite3_finalize(a->dv);
 	sqlite3_close(a->db);
 	free(a);
 }

@@ -94,6 +94,15 @@ int archive_batch_end(struct archive *a, int rc);
  * there was one, else 0. A pooled connection is settled before reuse. */
 int archive_settle(struct archive *a);
 
+/*
+ * The archive's generation: a count that moves with every committed write
+ * of this process (any connection) and, when a is not NULL, with any other
+ * process's write a's connection sees (archive_gen.c). An answer made from
+ * reads that began after archive_generation(a) returned g is current while
+ * archive_generation(NULL) is still g. Thread-safe; a is the caller's.
+ */
+uint64_t archive_generation(struct archive *a);
+
 /* --- the queue --- */
 
 /* Queues a job; *id receives its id. */

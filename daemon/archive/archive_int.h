@@ -19,6 +19,9 @@
  *                      (-> archive_sums.c for the new run's summaries)
  *   archive_steady.c   a test's preconditioning and steady state
  *                      (test_conditions; -> archive_sums.c)
+ *   archive_gen.c      the generation: a count of the archive's writes
+ *                      (a WAL hook per connection; data_version for
+ *                      another process's)
  *   archive_sums.c     each test of a run summed up (test_summaries):
  *                      written with every result (archive_runs.c) and
  *                      import, filled by migration 8 (archive_schema.c);
@@ -42,8 +45,10 @@
 
 struct archive {
 	sqlite3 *db;
-	int batch; /* inside archive_batch_begin: archive_begin and
-		      archive_tx_end leave the transaction to the batch */
+	int batch;		/* inside archive_batch_begin: archive_begin and
+				   archive_tx_end leave the transaction to the batch */
+	sqlite3_stmt *dv;	/* PRAGMA data_version (archive_gen.c) */
+	long long data_version; /* its last answer; -1 none yet */
 };
 
 /* A new run's identity (runs.uuid): a random UUID (version 4), as SQL. */
@@ -66,6 +71,11 @@ struct archive {
 	" error, allocated_bytes, imported, start_unix_ns)"                    \
 	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"                          \
 	" ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+
+/* --- archive_gen.c --- */
+
+/* Counts a's commits in the generation (archive_open, once WAL is on). */
+void archive_gen_watch(struct archive *a);
 
 /* --- archive_sql.c --- */
 

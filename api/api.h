@@ -79,7 +79,11 @@ struct api_resp {
 	unsigned status;
 	const char *content_type;
 	char *body;			  /* malloc'd, freed by the server */
-	const unsigned char *static_body; /* or a static one */
+	const unsigned char *static_body; /* or a static one, */
+	void (*release)(void *cls);	  /* or a shared one: static_body until
+					     release(release_cls), which the server
+					     calls once it is sent or dropped */
+	void *release_cls;
 	size_t len;
 	char location[128];	   /* Location header when non-empty */
 	char allow[64];		   /* Allow header (405) when non-empty */
@@ -173,8 +177,10 @@ int api_list_key(struct api_req *req, const char *route,
  * job's end waits to be written). Call before reading the archive. */
 uint64_t api_list_gen(struct api_req *req);
 /* Fills resp with the answer kept for key at gen, with its ETag: 1, or 0
- * when there is none (gen 0: never). */
-int api_list_get(const char *key, uint64_t gen, struct api_resp *resp);
+ * when there is none (gen 0: never). Through a server (req->conn) resp
+ * shares the kept bytes (static_body, release); else it gets a copy. */
+int api_list_get(struct api_req *req, const char *key, uint64_t gen,
+		 struct api_resp *resp);
 /* Gives resp (a 200) its ETag and Cache-Control, and keeps a copy for key
  * when keep is 1 and nothing was written since gen. keep 0: an answer
  * that shows what the archive does not hold (a running job's progress). */

@@ -143,7 +143,7 @@ void h_jobs_list(struct api_req *req, struct api_resp *resp)
 		return;
 	snprintf(key, sizeof(key), "jobs?%lld&%lld", limit, offset);
 	gen = api_list_gen(req);
-	if (api_list_get(key, gen, resp))
+	if (api_list_get(req, key, gen, resp))
 		return;
 	if ((rc = archive_jobs_json(req->ctx->a, (int)limit, (int)offset,
 				    &jobs)) < 0) {

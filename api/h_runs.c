@@ -134,7 +134,7 @@ void h_runs_list(struct api_req *req, struct api_resp *resp)
 	}
 	key_ok = api_list_key(req, "runs", list_args, key, sizeof(key)) == 0;
 	gen = key_ok ? api_list_gen(req) : 0;
-	if (api_list_get(key, gen, resp))
+	if (api_list_get(req, key, gen, resp))
 		return;
 	if ((rc = archive_runs_json(req->ctx->a, &f, (int)limit, (int)offset,
 				    &runs, &total)) < 0 ||

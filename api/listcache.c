@@ -26,6 +26,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +38,18 @@
 #define LIST_BYTES (32UL << 20)
 #define LIST_KEY 512
 
+/* Kept bytes, shared by the slot and the answers being sent: the last
+ * to let go frees them. */
+struct bytes {
+	atomic_uint refs;
+	size_t len;
+	char data[];
+};
+
 struct slot {
 	char key[LIST_KEY]; /* "" unused */
 	uint64_t gen;
-	char *body;
+	struct bytes *body;
 	size_t len;
 	const char *content_type; /* a string literal of the handler's */
 	char etag[24];
@@ -82,9 +91,18 @@ uint64_t api_list_gen(struct api_req *req)
 	return archive_generation(req->ctx->a);
 }
 
-int api_list_get(const char *key, uint64_t gen, struct api_resp *resp)
+static void unref(void *cls)
 {
-	char *copy = NULL;
+	struct bytes *b = cls;
+
+	if (atomic_fetch_sub(&b->refs, 1) == 1)
+		free(b);
+}
+
+int api_list_get(struct api_req *req, const char *key, uint64_t gen,
+		 struct api_resp *resp)
+{
+	int hit = 0;
 
 	if (!gen)
 		return 0;
@@ -93,26 +111,37 @@ int api_list_get(const char *key, uint64_t gen, struct api_resp *resp)
 		struct slot *s = &slots[i];
 		if (s->gen != gen || strcmp(s->key, key) != 0)
 			continue;
-		if ((copy = malloc(s->len ? s->len : 1)) != NULL) {
-			memcpy(copy, s->body, s->len);
-			resp->status = 200;
-			resp->body = copy;
-			resp->len = s->len;
-			resp->content_type = s->content_type;
-			snprintf(resp->etag, sizeof(resp->etag), "%s", s->etag);
-			resp->cache_control = API_CACHE_ENDED;
+		/* sent from the kept bytes where a server sends it (it calls
+		 * release), else a copy */
+		if (req->conn) {
+			atomic_fetch_add(&s->body->refs, 1);
+			resp->static_body =
+				(const unsigned char *)s->body->data;
+			resp->release = unref;
+			resp->release_cls = s->body;
+		} else if ((resp->body = malloc(s->len ? s->len : 1))) {
+			memcpy(resp->body, s->body->data, s->len);
+		} else {
+			break;
 		}
+		hit = 1;
+		resp->status = 200;
+		resp->len = s->len;
+		resp->content_type = s->content_type;
+		snprintf(resp->etag, sizeof(resp->etag), "%s", s->etag);
+		resp->cache_control = API_CACHE_ENDED;
 		break;
 	}
 	pthread_mutex_unlock(&mu);
-	return copy != NULL;
+	return hit;
 }
 
 /* Empties slot s; mu held. */
 static void clear(struct slot *s)
 {
 	bytes -= s->len;
-	free(s->body);
+	if (s->body)
+		unref(s->body);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -137,7 +166,7 @@ void api_list_put(struct api_req *req, const char *key, uint64_t gen, int keep,
 		  struct api_resp *resp)
 {
 	struct slot *s;
-	char *copy;
+	struct bytes *copy;
 
 	if (resp->status != 200 || !resp->body)
 		return;
@@ -145,9 +174,11 @@ void api_list_put(struct api_req *req, const char *key, uint64_t gen, int keep,
 	resp->cache_control = API_CACHE_ENDED;
 	if (!keep || !gen || resp->len > LIST_BYTES / 4 ||
 	    strlen(key) >= LIST_KEY ||
-	    !(copy = malloc(resp->len ? resp->len : 1)))
+	    !(copy = malloc(sizeof(*copy) + resp->len)))
 		return;
-	memcpy(copy, resp->body, resp->len);
+	atomic_init(&copy->refs, 1); /* the slot's */
+	copy->len = resp->len;
+	memcpy(copy->data, resp->body, resp->len);
 	/* a write since gen, or a job's end now waiting: what was read may
 	 * be older than what the next request must see */
 	if (jobq_unwritten(req->ctx->q, NULL)) {

@@ -20,8 +20,8 @@
  *   archive_steady.c   a test's preconditioning and steady state
  *                      (test_conditions; -> archive_sums.c)
  *   archive_gen.c      the generation: a count of the archive's writes
- *                      (a WAL hook per connection; data_version for
- *                      another process's)
+ *                      (a WAL hook per connection; another process's
+ *                      through a watcher's data_version)
  *   archive_sums.c     each test of a run summed up (test_summaries):
  *                      written with every result (archive_runs.c) and
  *                      import, filled by migration 8 (archive_schema.c);
@@ -45,10 +45,9 @@
 
 struct archive {
 	sqlite3 *db;
-	int batch;		/* inside archive_batch_begin: archive_begin and
-				   archive_tx_end leave the transaction to the batch */
-	sqlite3_stmt *dv;	/* PRAGMA data_version (archive_gen.c) */
-	long long data_version; /* its last answer; -1 none yet */
+	int batch;   /* inside archive_batch_begin: archive_begin and
+			archive_tx_end leave the transaction to the batch */
+	int watched; /* counted by archive_gen_watch (archive_gen.c) */
 };
 
 /* A new run's identity (runs.uuid): a random UUID (version 4), as SQL. */
@@ -76,6 +75,9 @@ struct archive {
 
 /* Counts a's commits in the generation (archive_open, once WAL is on). */
 void archive_gen_watch(struct archive *a);
+/* A connection that archive_gen_watch counted closes (archive_close,
+ * before it does): the watcher closes with the last. */
+void archive_gen_unwatch(void);
 
 /* --- archive_sql.c --- */
 

@@ -8,8 +8,10 @@
  * the route's order: its key) with the archive's generation it was read at
  * (archive_generation: a count every commit moves, this process's or
  * another's), and served as bytes, with a strong ETag (api_etag_of), while
- * the generation has not moved. A kept answer of an older generation is
- * never served: the first request after any write makes a fresh one.
+ * the generation has not moved: the server sends the kept bytes
+ * themselves, counted while it does (struct bytes), not a copy. A kept
+ * answer of an older generation is never served: the first request after
+ * any write makes a fresh one.
  *
  * What the archive does not hold is not kept: while a job's end waits to
  * be written (jobq_unwritten: the lists show it ended, the archive says
@@ -58,7 +60,7 @@ struct slot {
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static struct slot slots[LIST_SLOTS];
-static size_t bytes;
+static size_t kept_bytes;
 static uint64_t made;
 
 int api_list_key(struct api_req *req, const char *route,
@@ -91,6 +93,8 @@ uint64_t api_list_gen(struct api_req *req)
 	return archive_generation(req->ctx->a);
 }
 
+/* Lets go of kept bytes (the server's release, once an answer is sent;
+ * a slot's, when it is emptied): the last frees them. */
 static void unref(void *cls)
 {
 	struct bytes *b = cls;
@@ -139,7 +143,7 @@ int api_list_get(struct api_req *req, const char *key, uint64_t gen,
 /* Empties slot s; mu held. */
 static void clear(struct slot *s)
 {
-	bytes -= s->len;
+	kept_bytes -= s->len;
 	if (s->body)
 		unref(s->body);
 	memset(s, 0, sizeof(*s));
@@ -193,7 +197,7 @@ void api_list_put(struct api_req *req, const char *key, uint64_t gen, int keep,
 	}
 	s = pick(key, gen);
 	clear(s);
-	while (bytes + resp->len > LIST_BYTES) {
+	while (kept_bytes + resp->len > LIST_BYTES) {
 		struct slot *old = NULL;
 		for (size_t i = 0; i < LIST_SLOTS; i++)
 			if (slots[i].key[0] &&
@@ -208,6 +212,6 @@ void api_list_put(struct api_req *req, const char *key, uint64_t gen, int keep,
 	s->content_type = resp->content_type;
 	snprintf(s->etag, sizeof(s->etag), "%s", resp->etag);
 	s->made = ++made;
-	bytes += s->len;
+	kept_bytes += s->len;
 	pthread_mutex_unlock(&mu);
 }

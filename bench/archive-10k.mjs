@@ -51,16 +51,18 @@ async function timed(q) {
     ms.push(performance.now() - s);
     total = res.json.total;
   }
-  return { ms: median(ms), total };
+  return { first: ms[0], ms: median(ms), total };
 }
+// the first request makes the page; the next ones, until a write, are the
+// kept bytes (api/listcache.c)
 console.log('');
-console.log('| API request (100 runs a page) | matching runs | median ms (5) |');
-console.log('|---|---:|---:|');
+console.log('| API request (100 runs a page) | matching runs | first ms (made) | median ms (5) |');
+console.log('|---|---:|---:|---:|');
 for (const q of ['limit=100', `limit=100&offset=${N - 100}`, 'limit=100&fs_type=ntfs', 'limit=100&label=batch-7',
   'limit=100&cluster_size=65536', 'limit=100&profile=seq-sweep&fs_type=xfs', 'limit=100&from=2026-03-01&to=2026-03-31',
   'limit=100&target=/mnt/vol3', 'limit=100&sort=fs_type', 'limit=100&sort=-started_at&label=before']) {
   const t = await timed(q);
-  console.log(`| \`${q}\` | ${t.total} | ${t.ms.toFixed(1)} |`);
+  console.log(`| \`${q}\` | ${t.total} | ${t.first.toFixed(1)} | ${t.ms.toFixed(1)} |`);
 }
 
 // the heavier reads, each timed alone (median of 5), then again while a

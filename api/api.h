@@ -79,7 +79,11 @@ struct api_resp {
 	unsigned status;
 	const char *content_type;
 	char *body;			  /* malloc'd, freed by the server */
-	const unsigned char *static_body; /* or a static one */
+	const unsigned char *static_body; /* or a static one, */
+	void (*release)(void *cls);	  /* or a shared one: static_body until
+					     release(release_cls), which the server
+					     calls once it is sent or dropped */
+	void *release_cls;
 	size_t len;
 	char location[128];	   /* Location header when non-empty */
 	char allow[64];		   /* Allow header (405) when non-empty */
@@ -162,6 +166,26 @@ void api_cache_put(int64_t run, const char *variant, uint64_t epoch,
 /* Forgets every answer about run; call after the archive has its edit or
  * deletion. */
 void api_cache_forget(int64_t run);
+
+/* --- listcache.c: the list routes' answers, per archive generation --- */
+/* The query's key: route, then each of names[] given, with its value
+ * ("runs?limit=3:100&"), into key[size]. 0, or -ENAMETOOLONG. */
+int api_list_key(struct api_req *req, const char *route,
+		 const char *const names[], char *key, size_t size);
+/* The generation an answer made now reads at (archive_generation with
+ * the request's connection), or 0: none can be kept or served now (a
+ * job's end waits to be written). Call before reading the archive. */
+uint64_t api_list_gen(struct api_req *req);
+/* Fills resp with the answer kept for key at gen, with its ETag: 1, or 0
+ * when there is none (gen 0: never). Through a server (req->conn) resp
+ * shares the kept bytes (static_body, release); else it gets a copy. */
+int api_list_get(struct api_req *req, const char *key, uint64_t gen,
+		 struct api_resp *resp);
+/* Gives resp (a 200) its ETag and Cache-Control, and keeps a copy for key
+ * when keep is 1 and nothing was written since gen. keep 0: an answer
+ * that shows what the archive does not hold (a running job's progress). */
+void api_list_put(struct api_req *req, const char *key, uint64_t gen, int keep,
+		  struct api_resp *resp);
 
 /* --- access.c --- */
 struct MHD_Response;

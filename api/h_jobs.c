@@ -124,16 +124,26 @@ void h_jobs_create(struct api_req *req, struct api_resp *resp)
 	send_job(req, resp, 202, id);
 }
 
+/* GET /api/v1/jobs: made once per archive generation and query, then
+ * served as kept bytes with an ETag (listcache.c) — but for a page that
+ * shows a running job, whose progress moves without a write: that page is
+ * made for each request. */
 void h_jobs_list(struct api_req *req, struct api_resp *resp)
 {
 	long long limit, offset;
 	json_t *jobs, *job;
 	size_t i;
-	int rc;
+	int rc, live = 0;
+	char key[64];
+	uint64_t gen;
 
 	if (api_query_known(req, resp, list_args) < 0 ||
 	    api_query_int(req, resp, "limit", 100, 1, 1000, &limit) < 0 ||
 	    api_query_int(req, resp, "offset", 0, 0, INT_MAX, &offset) < 0)
+		return;
+	snprintf(key, sizeof(key), "jobs?%lld&%lld", limit, offset);
+	gen = api_list_gen(req);
+	if (api_list_get(req, key, gen, resp))
 		return;
 	if ((rc = archive_jobs_json(req->ctx->a, (int)limit, (int)offset,
 				    &jobs)) < 0) {
@@ -141,8 +151,15 @@ void h_jobs_list(struct api_req *req, struct api_resp *resp)
 			 "archive error listing jobs");
 		return;
 	}
-	json_array_foreach(jobs, i, job) add_progress(req->ctx, job);
+	json_array_foreach(jobs, i, job)
+	{
+		add_progress(req->ctx, job);
+		live |= json_is_string(json_object_get(job, "state")) &&
+			strcmp(json_string_value(json_object_get(job, "state")),
+			       "running") == 0;
+	}
 	api_send_json(resp, 200, json_pack("{s:o}", "jobs", jobs));
+	api_list_put(req, key, gen, !live, resp);
 }
 
 void h_jobs_get(struct api_req *req, struct api_resp *resp)

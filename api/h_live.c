@@ -13,6 +13,8 @@
  */
 #include "api.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,27 +181,96 @@ static int last_runs(FILE *f, struct archive *a)
 	return 0;
 }
 
+/* The archive's part of /metrics: the jobs by state, the count of runs
+ * and the last runs' figures (their text), made once per archive
+ * generation (archive_generation) and kept; the rest (the queue's unwritten
+ * end, the counters of this process, the HTTP metrics) is read for each
+ * request. Under mu. */
+static struct {
+	pthread_mutex_t mu;
+	uint64_t gen; /* 0: none kept */
+	int counts[ARCHIVE_N_STATES];
+	int64_t runs;
+	char *last; /* last_runs' text */
+	size_t last_len;
+} kept = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+/* Fills counts, runs and *last (malloc'd: the caller frees it) from the
+ * kept copy of generation gen, or else from the archive, keeping that when
+ * nothing was written meanwhile. 0, or -EIO: the archive does not answer. */
+static int archive_part(struct archive *a, uint64_t gen, int *counts,
+			int64_t *runs, char **last, size_t *last_len)
+{
+	struct run_filter all = { 0 };
+	struct os_memstream ms;
+	json_t *one = NULL;
+	FILE *f;
+	int hit = 0, rc;
+
+	pthread_mutex_lock(&kept.mu);
+	if (kept.gen == gen && (*last = malloc(kept.last_len + 1)) != NULL) {
+		memcpy(counts, kept.counts, sizeof(kept.counts));
+		*runs = kept.runs;
+		memcpy(*last, kept.last, kept.last_len);
+		*last_len = kept.last_len;
+		hit = 1;
+	}
+	pthread_mutex_unlock(&kept.mu);
+	if (hit)
+		return 0;
+	*last = NULL;
+	if (archive_job_state_counts(a, counts) < 0 ||
+	    archive_runs_json(a, &all, 1, 0, &one, runs) < 0)
+		return -EIO;
+	json_decref(one);
+	if (!(f = os_memstream_open(&ms, last, last_len)))
+		return -ENOMEM;
+	rc = last_runs(f, a);
+	if (os_memstream_close(&ms) < 0 || rc < 0) {
+		free(*last);
+		*last = NULL;
+		return -EIO;
+	}
+	pthread_mutex_lock(&kept.mu);
+	if (archive_generation(NULL) == gen) {
+		char *copy = malloc(*last_len + 1);
+		if (copy) {
+			memcpy(copy, *last, *last_len);
+			free(kept.last);
+			kept.last = copy;
+			kept.last_len = *last_len;
+			memcpy(kept.counts, counts, sizeof(kept.counts));
+			kept.runs = *runs;
+			kept.gen = gen;
+		}
+	}
+	pthread_mutex_unlock(&kept.mu);
+	return 0;
+}
+
 void h_metrics(struct api_req *req, struct api_resp *resp)
 {
 	static const char *const none[] = { NULL };
-	int counts[ARCHIVE_N_STATES];
-	struct run_filter all = { 0 };
-	json_t *one = NULL;
+	int counts[ARCHIVE_N_STATES], rc;
 	int64_t runs = 0;
-	char *buf = NULL, end_state[16];
+	char *buf = NULL, *last = NULL, end_state[16];
 	int unwritten;
-	size_t len = 0;
+	size_t len = 0, last_len = 0;
 	FILE *f;
 	struct os_memstream ms;
 
 	if (api_query_known(req, resp, none) < 0)
 		return;
-	if (archive_job_state_counts(req->ctx->a, counts) < 0 ||
-	    archive_runs_json(req->ctx->a, &all, 1, 0, &one, &runs) < 0) {
+	rc = archive_part(req->ctx->a, archive_generation(req->ctx->a), counts,
+			  &runs, &last, &last_len);
+	if (rc == -ENOMEM) {
+		api_fail(resp, 500, NULL, "out of memory");
+		return;
+	}
+	if (rc < 0) {
 		api_fail(resp, 503, NULL, "the archive does not answer");
 		return;
 	}
-	json_decref(one);
 	/* a job whose end waits to be written has ended */
 	unwritten = jobq_unwritten(req->ctx->q, end_state);
 	for (int i = 0; unwritten && i < ARCHIVE_N_STATES; i++) {
@@ -209,6 +280,7 @@ void h_metrics(struct api_req *req, struct api_resp *resp)
 			counts[i]++;
 	}
 	if (!(f = os_memstream_open(&ms, &buf, &len))) {
+		free(last);
 		api_fail(resp, 500, NULL, "out of memory");
 		return;
 	}
@@ -243,7 +315,8 @@ void h_metrics(struct api_req *req, struct api_resp *resp)
 				"%llu\n",
 				archive_job_states[i], ended[i]);
 	}
-	last_runs(f, req->ctx->a);
+	fwrite(last, 1, last_len, f);
+	free(last);
 	api_http_metrics(f);
 	if (os_memstream_close(&ms) < 0) {
 		api_fail(resp, 500, NULL, "out of memory");

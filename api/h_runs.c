@@ -105,6 +105,8 @@ int api_run_filter(struct api_req *req, struct api_resp *resp,
 	return 0;
 }
 
+/* GET /api/v1/runs: made once per archive generation and query, then
+ * served as kept bytes with an ETag (listcache.c). */
 void h_runs_list(struct api_req *req, struct api_resp *resp)
 {
 	long long limit, offset;
@@ -112,8 +114,10 @@ void h_runs_list(struct api_req *req, struct api_resp *resp)
 	json_t *runs = NULL, *run, *groups = NULL, *out;
 	const char *group;
 	size_t i;
-	int rc;
+	int rc, key_ok;
 	struct run_filter f;
+	char key[512];
+	uint64_t gen;
 
 	if (api_query_known(req, resp, list_args) < 0 ||
 	    api_run_filter(req, resp, &f) < 0)
@@ -128,6 +132,10 @@ void h_runs_list(struct api_req *req, struct api_resp *resp)
 			 "runs' hostname)");
 		return;
 	}
+	key_ok = api_list_key(req, "runs", list_args, key, sizeof(key)) == 0;
+	gen = key_ok ? api_list_gen(req) : 0;
+	if (api_list_get(req, key, gen, resp))
+		return;
 	if ((rc = archive_runs_json(req->ctx->a, &f, (int)limit, (int)offset,
 				    &runs, &total)) < 0 ||
 	    (group &&
@@ -143,6 +151,7 @@ void h_runs_list(struct api_req *req, struct api_resp *resp)
 	if (groups)
 		json_object_set_new(out, "groups", groups);
 	api_send_json(resp, 200, out);
+	api_list_put(req, key, gen, 1, resp);
 }
 
 /* The problem for a failed read of run id. */

@@ -76,6 +76,14 @@ static enum MHD_Result send_resp(struct MHD_Connection *c, struct api_resp *r)
 		mr = MHD_create_response_from_buffer(r->len, r->body,
 						     MHD_RESPMEM_MUST_FREE);
 		r->body = NULL;
+	} else if (r->release) {
+		/* kept bytes (listcache.c): released once sent */
+		mr = MHD_create_response_from_buffer_with_free_callback_cls(
+			r->len, (void *)r->static_body, r->release,
+			r->release_cls);
+		if (!mr)
+			r->release(r->release_cls);
+		r->release = NULL;
 	} else {
 		mr = MHD_create_response_from_buffer(
 			r->len, (void *)r->static_body, MHD_RESPMEM_PERSISTENT);
@@ -221,6 +229,9 @@ static void not_modified(struct MHD_Connection *c, struct api_resp *r)
 		return;
 	free(r->body);
 	r->body = NULL;
+	if (r->release)
+		r->release(r->release_cls);
+	r->release = NULL;
 	r->static_body = NULL;
 	r->len = 0;
 	r->filename[0] = '\0';

@@ -80,6 +80,8 @@ int archive_open(const char *path, struct archive **out)
 	 * rather than a private copy of each page through read(): a compare
 	 * over thousands of runs reads much of the file */
 	archive_exec(a, "PRAGMA mmap_size=268435456;");
+	archive_gen_watch(a);
+	a->watched = 1;
 out:
 	if (rc < 0) {
 		archive_close(a);
@@ -101,6 +103,8 @@ void archive_close(struct archive *a)
 {
 	if (!a)
 		return;
+	if (a->watched)
+		archive_gen_unwatch();
 	sqlite3_close(a->db);
 	free(a);
 }

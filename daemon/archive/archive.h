@@ -94,6 +94,16 @@ int archive_batch_end(struct archive *a, int rc);
  * there was one, else 0. A pooled connection is settled before reuse. */
 int archive_settle(struct archive *a);
 
+/*
+ * The archive's generation: a count that moves with every committed write
+ * of this process (any connection) and, when a is not NULL, with any other
+ * process's write to a's file seen so far (archive_gen.c). An answer made
+ * from reads that began after archive_generation(a) returned g is current
+ * while archive_generation(NULL) is still g. Thread-safe; a is the
+ * caller's (only its file name is read).
+ */
+uint64_t archive_generation(struct archive *a);
+
 /* --- the queue --- */
 
 /* Queues a job; *id receives its id. */

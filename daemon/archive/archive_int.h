@@ -19,6 +19,9 @@
  *                      (-> archive_sums.c for the new run's summaries)
  *   archive_steady.c   a test's preconditioning and steady state
  *                      (test_conditions; -> archive_sums.c)
+ *   archive_gen.c      the generation: a count of the archive's writes
+ *                      (a WAL hook per connection; another process's
+ *                      through a watcher's data_version)
  *   archive_sums.c     each test of a run summed up (test_summaries):
  *                      written with every result (archive_runs.c) and
  *                      import, filled by migration 8 (archive_schema.c);
@@ -44,8 +47,9 @@
 
 struct archive {
 	sqlite3 *db;
-	int batch; /* inside archive_batch_begin: archive_begin and
-		      archive_tx_end leave the transaction to the batch */
+	int batch;   /* inside archive_batch_begin: archive_begin and
+			archive_tx_end leave the transaction to the batch */
+	int watched; /* counted by archive_gen_watch (archive_gen.c) */
 };
 
 /* A new run's identity (runs.uuid): a random UUID (version 4), as SQL. */
@@ -68,6 +72,14 @@ struct archive {
 	" error, allocated_bytes, imported, start_unix_ns)"                    \
 	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"                          \
 	" ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+
+/* --- archive_gen.c --- */
+
+/* Counts a's commits in the generation (archive_open, once WAL is on). */
+void archive_gen_watch(struct archive *a);
+/* A connection that archive_gen_watch counted closes (archive_close,
+ * before it does): the watcher closes with the last. */
+void archive_gen_unwatch(void);
 
 /* --- archive_sql.c --- */
 

@@ -586,6 +586,47 @@ static void test_newer_schema_refused(void)
 	ASSERT_TRUE(access(wal, F_OK) != 0);
 }
 
+/* The generation moves with every commit, this process's (the WAL hook)
+ * and another's (a plain SQLite connection: data_version), and not
+ * without one. */
+static void test_generation(void)
+{
+	struct archive *a = fresh(), *b = NULL;
+	struct job_spec s = spec("/mnt/x");
+	sqlite3 *other = NULL;
+	uint64_t g;
+	int64_t id;
+
+	ASSERT_TRUE(a != NULL);
+	ASSERT_EQ(archive_open(db, &b), 0); /* a second connection */
+	g = archive_generation(a);
+	ASSERT_EQ(archive_generation(a), g); /* nothing written */
+	ASSERT_EQ(archive_generation(b), g);
+	ASSERT_EQ(archive_job_insert(a, &s, &id), 0);
+	ASSERT_TRUE(archive_generation(NULL) > g); /* a's own commit */
+	g = archive_generation(a);
+	ASSERT_TRUE(archive_generation(b) >= g); /* b sees a's commit too */
+	g = archive_generation(b);
+	ASSERT_EQ(archive_generation(a), g);
+	ASSERT_EQ(archive_generation(b), g);
+	/* a write through a connection without the hook, as another process's
+	 */
+	ASSERT_EQ(sqlite3_open_v2(db, &other, SQLITE_OPEN_READWRITE, NULL),
+		  SQLITE_OK);
+	sqlite3_busy_timeout(other, 5000);
+	ASSERT_EQ(sqlite3_exec(other,
+			       "UPDATE jobs SET profile='custom' WHERE id=1",
+			       NULL, NULL, NULL),
+		  SQLITE_OK);
+	sqlite3_close(other);
+	ASSERT_EQ(archive_generation(NULL), g); /* not seen yet */
+	ASSERT_TRUE(archive_generation(a) > g); /* seen by a's look */
+	g = archive_generation(b);
+	ASSERT_EQ(archive_generation(a), g);
+	archive_close(b);
+	archive_close(a);
+}
+
 static void test_setup(void)
 {
 	test_scratch(dir, sizeof(dir), "archive_test");
@@ -606,4 +647,4 @@ static void test_cleanup(void)
 TEST_MAIN(test_setup, test_schema, test_queue_and_interrupt, test_runs,
 	  test_runs_list, test_summaries, test_latency_summary, test_testfiles,
 	  test_run_ids_never_reused, test_hub, test_hosts,
-	  test_newer_schema_refused, test_cleanup)
+	  test_newer_schema_refused, test_generation, test_cleanup)

@@ -46,6 +46,12 @@ void h_history(struct api_req *req, struct api_resp *resp)
 				 need[i]);
 			return;
 		}
+	if (q.host && !q.host[0]) {
+		api_fail(resp, 400, "host",
+			 "host: a host's name (the runs' hostname), or leave "
+			 "it out for every host");
+		return;
+	}
 	if (strcmp(q.rw, "read") && strcmp(q.rw, "write") &&
 	    strcmp(q.rw, "mix")) {
 		api_fail(resp, 400, "rw", "rw: read, write or mix");

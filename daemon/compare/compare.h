@@ -44,8 +44,8 @@ int compare_json(struct archive *a, const struct compare_side *sides, size_t n,
  * the sides, {field: its dotted path in the run document ("probe.kernel"),
  * label: a short human name ("kernel"), values: one per side in the order
  * of sides — a string or number as the runs state it, null where a side's
- * runs do not, a pooled side's distinct values joined with ", " in run
- * order}; nothing for a field the same everywhere. Returns 0, -ENOENT (a
+ * runs do not, a pooled side's distinct values sorted and joined with
+ * ", "}; nothing for a field the same everywhere. Returns 0, -ENOENT (a
  * run does not exist) or another negative errno (*out NULL then).
  */
 int compare_changed(struct archive *a, const struct compare_side *sides,

@@ -145,9 +145,24 @@ static void append_text(json_t *v, char *buf, size_t len, size_t *k)
 	free(num);
 }
 
+/* qsort's order of two values: numbers by value before text, text by
+ * bytes. */
+static int by_value(const void *pa, const void *pb)
+{
+	json_t *a = *(json_t *const *)pa, *b = *(json_t *const *)pb;
+
+	if (json_is_number(a) && json_is_number(b))
+		return (json_number_value(a) > json_number_value(b)) -
+		       (json_number_value(a) < json_number_value(b));
+	if (json_is_number(a) != json_is_number(b))
+		return json_is_number(a) ? -1 : 1;
+	return strcmp(json_string_value(a) ?: "", json_string_value(b) ?: "");
+}
+
 /* Side's value of field f over its runs' facts (an array): the one value
- * its runs state, their distinct values joined with ", " in run order, or
- * null. A new reference. */
+ * its runs state, their distinct values sorted (by_value) and joined with
+ * ", " — so two sides holding the same values are the same, whatever
+ * order their runs came in — or null. A new reference. */
 static json_t *side_value(json_t *facts, size_t f)
 {
 	json_t *seen = json_array(), *run, *v, *out;
@@ -171,14 +186,21 @@ static json_t *side_value(json_t *facts, size_t f)
 			      : json_null();
 	} else {
 		char text[1024];
-		size_t k = 0;
-		json_array_foreach(seen, j, v)
-		{
+		size_t k = 0, m = json_array_size(seen);
+		json_t **sorted = malloc(m * sizeof(*sorted));
+		if (!sorted) {
+			json_decref(seen);
+			return json_null();
+		}
+		json_array_foreach(seen, j, v) sorted[j] = v;
+		qsort(sorted, m, sizeof(*sorted), by_value);
+		for (j = 0; j < m; j++) {
 			if (j && k < sizeof(text))
 				k += (size_t)snprintf(text + k,
 						      sizeof(text) - k, ", ");
-			append_text(v, text, sizeof(text), &k);
+			append_text(sorted[j], text, sizeof(text), &k);
 		}
+		free(sorted);
 		out = json_string(text);
 	}
 	json_decref(seen);

@@ -44,6 +44,8 @@ test('from a run to its test\'s history: the step marked, its compare one click 
   page.on('request', (r) => requests.push(r.url()));
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${d.url}/#/runs/${ids.at(-1)}`);
+  await page.waitForSelector('.tile a.tile-history');
+  assert.doesNotMatch(await page.textContent('#run-root'), /\bnull\b/, 'no stray "null" on the run page');
   await page.click('.tile[data-test="SEQ1M Q8T1"][data-rw="read"] a.tile-history');
   await page.waitForSelector('#history-chart[data-rendered="1"]');
   assert.ok(await canvasDrawn(page, '#history-chart') > 1000, 'the chart has pixels');
@@ -69,10 +71,19 @@ test('from a run to its test\'s history: the step marked, its compare one click 
   await page.waitForSelector('#compare-permalink');
   assert.equal(new URL(page.url()).hash, `#/compare?runs=${ids[17]},${ids[18]}`);
 
-  // a query the archive has no run for: the page says why
-  await page.goto(`${d.url}/#/history?target=Z:&profile=crystaldiskmark&test=SEQ1M%20Q8T1&rw=read`);
+  // a metric the series lacks (CrystalDiskMark states no p99): the page
+  // says why, and the menu takes the user back
+  await page.goto(`${d.url}/#/history?target=C:&profile=crystaldiskmark&test=SEQ1M%20Q8T1&rw=read&metric=lat_p99_us`);
   await page.waitForSelector('#history-error');
-  assert.match(await page.textContent('#history-error'), /no done run of target Z:/);
+  assert.match(await page.textContent('#history-error'), /no done run of target C:.*p99/);
+  await page.selectOption('#history-metric', 'mb_s');
+  await page.waitForSelector('#history-chart[data-rendered="1"]');
+  // a series of 3 runs cannot have a change point, and the page says so
+  const few = await importSeries(d.url, { n: 3, seed: 6, drive: 'F:' });
+  assert.equal(few.length, 3);
+  await page.goto(`${d.url}/#/history?target=F:&profile=crystaldiskmark&test=SEQ1M%20Q8T1&rw=read`);
+  await page.waitForSelector('#history-chart[data-rendered="1"]');
+  assert.match(await page.textContent('#change-points'), /Too few runs to tell: .* at least 2 runs on each side/);
 
   assert.deepEqual(requests.filter((u) => !isLoopback(u)), [], 'loopback only');
   assert.deepEqual(errors, []);

@@ -99,6 +99,7 @@ test('what the route cannot answer is a problem naming the field', { skip }, asy
     [q({}), 400, 'target'],
     [`/api/v1/history?target=C:&profile=crystaldiskmark&test=x`, 400, 'rw'],
     [q({ target: 'C:', rw: 'sideways' }), 400, 'rw'],
+    [q({ target: 'C:', host: '' }), 400, 'host'],
     [q({ target: 'C:', metric: 'bogus' }), 400, 'metric'],
     [q({ target: 'C:' }) + '&colour=red', 400, 'colour'],
     [q({ target: 'E:' }), 404, 'target'],

@@ -280,6 +280,16 @@ static void test_what_changed(void)
 	ASSERT_EQ(compare_changed(nc.a, sides, 2, &ch), 0);
 	ASSERT_EQ(json_array_size(ch), 0);
 	json_decref(ch);
+	/* the same runs pooled in another order: the same values, no change
+	 * (the kernels were "21, 26" against "26, 21" in run order) */
+	{
+		int64_t cb[] = { c, b };
+		struct compare_side swapped[] = { { "bc", two, 2 },
+						  { "cb", cb, 2 } };
+		ASSERT_EQ(compare_changed(nc.a, swapped, 2, &ch), 0);
+		ASSERT_EQ(json_array_size(ch), 0);
+		json_decref(ch);
+	}
 	sides[1] = (struct compare_side){ "gone", none, 1 };
 	ASSERT_EQ(compare_changed(nc.a, sides, 2, &ch), -ENOENT);
 	ASSERT_TRUE(ch == NULL);

@@ -33,10 +33,10 @@ const best = (t) => t?.best ?? null;
 const same = (u, b) => u?.iterations?.find((it) => it.iteration === b?.iteration) ?? best(u);
 const num = (v, d = 1) => (isNum(v) ? fmtFixed(v, d) : '–');
 
-/** The Hosts card of an aggregate run (run.probe.fleet), or null. */
+/** The Hosts card of an aggregate run (run.probe.fleet), or '' (nothing to add). */
 export function hostsCard(run) {
   const f = run.probe?.fleet;
-  if (!f?.hosts?.length) return null;
+  if (!f?.hosts?.length) return '';
   const hostRows = f.hosts.map((x) => h('tr', { dataset: { host: x.name } },
     h('td', null, h('a', { href: `#/runs/${x.run_id}` }, x.name)),
     h('td', null, x.hostname || '–'), h('td', null, x.os || '–'), h('td', null, x.version || '–'),

@@ -32,6 +32,10 @@ const overlay = (hist) => ({
   afterDatasetsDraw(chart) {
     const { ctx, scales: { x, y }, chartArea: area } = chart;
     ctx.save();
+    // an interval of few iterations can reach below zero: drawn to the axis
+    ctx.beginPath();
+    ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
+    ctx.clip();
     ctx.strokeStyle = 'rgba(47,126,216,0.45)';
     ctx.lineWidth = 1;
     hist.points.forEach((p, i) => {
@@ -55,11 +59,13 @@ const overlay = (hist) => ({
   },
 });
 
-// The level: each segment's mean, from one change point to the next.
+// The level: each segment's mean, from one change point to the next (the
+// whole series' mean without one).
 function levels(hist) {
   const out = hist.points.map(() => null);
   const cps = hist.change_points;
-  const segs = cps.length ? [cps[0].before, ...cps.map((c) => c.after)] : [];
+  const all = { runs: hist.points.length, mean: hist.points.reduce((a, p) => a + p.value, 0) / hist.points.length };
+  const segs = cps.length ? [cps[0].before, ...cps.map((c) => c.after)] : [all];
   let from = 0;
   segs.forEach((s) => {
     for (let i = from; i < from + s.runs; i++) out[i] = s.mean;
@@ -86,34 +92,39 @@ export async function showHistory(query) {
   const root = $('#history-root');
   const q = new URLSearchParams(query);
   root.replaceChildren(h('section', { class: 'card' }, h('p', { class: 'muted' }, 'reading the history…')));
+  const select = (metric) => h('select', { id: 'history-metric', onchange: (ev) => {
+    q.set('metric', ev.target.value);
+    location.hash = `#/history?${q}`;
+  } }, METRICS.map(([k, w]) => h('option', { value: k, selected: k === metric }, w)));
   let hist;
   try {
     hist = (await api('GET', `/history?${q}`)).json;
   } catch (e) {
-    root.replaceChildren(h('section', { class: 'card' }, h('h2', null, 'History'),
+    // the menu stays: a metric this series lacks is one choice away from one it has
+    root.replaceChildren(h('section', { class: 'card' },
+      h('div', { class: 'card-head' }, h('h2', null, `History: ${q.get('test') ?? ''} ${q.get('rw') ?? ''}`),
+        h('label', null, 'Metric ', select(q.get('metric')))),
       h('p', { class: 'error-text', id: 'history-error' }, e.message)));
     return;
   }
-  const select = h('select', { id: 'history-metric', onchange: (ev) => {
-    q.set('metric', ev.target.value);
-    location.hash = `#/history?${q}`;
-  } }, METRICS.map(([k, w]) => h('option', { value: k, selected: k === hist.metric }, w)));
   const canvas = h('canvas', { id: 'history-chart' });
   const cps = hist.change_points;
   root.replaceChildren(
     h('section', { class: 'card' },
       h('div', { class: 'card-head' },
         h('h2', null, `History: ${hist.test} ${hist.rw}`),
-        h('label', null, 'Metric ', select)),
+        h('label', null, 'Metric ', select(hist.metric))),
       h('p', { class: 'muted' }, h('span', { class: 'path' }, hist.target), ` · ${hist.profile}`,
-        hist.host ? ` · ${hist.host}` : '', ` · ${hist.points.length} runs, ${fmtTime(hist.points[0].started_at)} to ${fmtTime(hist.points.at(-1).started_at)}`),
+        hist.host ? ` · ${hist.host}` : '', ` · ${hist.points.length} run${hist.points.length === 1 ? '' : 's'}, ${fmtTime(hist.points[0].started_at)} to ${fmtTime(hist.points.at(-1).started_at)}`),
       h('div', { class: 'chart-box' }, canvas),
       h('p', { class: 'muted small' }, 'Each run\'s mean over its iterations with its 95 % interval; the dashed line is the level between change points. ',
         `A change point is a shift of the level beyond the run-to-run noise: ${hist.method.name}, p < ${hist.method.alpha}, at least ${hist.method.min_runs_each_side} runs each side. Click a point to open its run.`)),
     h('section', { class: 'card' },
       h('h2', null, `Change points (${cps.length})`),
       cps.length ? h('ul', { id: 'change-points' }, cps.map((c) => changeLine(hist, c)))
-        : h('p', { id: 'change-points', class: 'muted' }, 'None: no shift of the level stands out of the run-to-run noise.')));
+        : h('p', { id: 'change-points', class: 'muted' }, hist.points.length < 2 * hist.method.min_runs_each_side
+          ? `Too few runs to tell: a change point needs at least ${hist.method.min_runs_each_side} runs on each side (${2 * hist.method.min_runs_each_side} in all).`
+          : 'None: no shift of the level stands out of the run-to-run noise.')));
   const color = hist.rw === 'write' ? COLORS.write : COLORS.read;
   charts.add(makeChart(canvas, {
     type: 'line',

@@ -48,7 +48,7 @@ static const char usage_report[] =
 	"--profile and\n"
 	"                    --label filter the runs\n"
 	"  --run N           one run\n"
-	"  -o FILE           write to FILE (default: standard output)\n"
+	"  -o FILE           write to FILE (default, or -: standard output)\n"
 	"Exit status: 0 written, 1 refused or failed (the reason on stderr), "
 	"2 bad\n"
 	"arguments.\n";
@@ -68,7 +68,11 @@ static void say_problem(const struct api_resp *resp)
 
 static int write_out(const char *path, const char *body, size_t len)
 {
-	FILE *f = path ? fopen(path, "wb") : stdout;
+	FILE *f;
+
+	if (path && strcmp(path, "-") == 0) /* -o -: standard output */
+		path = NULL;
+	f = path ? fopen(path, "wb") : stdout;
 	int bad;
 
 	if (!f) {

@@ -10,7 +10,9 @@
 #include "report.h"
 #include "report_int.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_BARS 16
@@ -431,20 +433,29 @@ int report_compare_html(json_t *cmp, json_t *runs, char **out, size_t *len)
 	struct report_buf b = { 0 };
 	json_t *all = json_array();
 	size_t n = json_array_size(json_object_get(cmp, "sides"));
-	char title[512] = "storbench comparison: ", sub[160];
+	size_t tn = 64, k;
+	char *title, sub[160];
 	int rc;
 
-	for (size_t s = 0; s < n; s++) {
-		size_t k = strlen(title);
-		snprintf(title + k, sizeof(title) - k, "%s%s", s ? " vs " : "",
-			 side_label(cmp, s));
+	/* every side's whole label: one cut short could end inside a
+	 * character */
+	for (size_t s = 0; s < n; s++)
+		tn += strlen(side_label(cmp, s)) + 4;
+	if (!(title = malloc(tn))) {
+		json_decref(all);
+		return -ENOMEM;
 	}
+	k = (size_t)snprintf(title, tn, "storbench comparison: ");
+	for (size_t s = 0; s < n; s++)
+		k += (size_t)snprintf(title + k, tn - k, "%s%s",
+				      s ? " vs " : "", side_label(cmp, s));
 	snprintf(sub, sizeof(sub),
 		 "%zu sides, %zu tests; the baseline is the first side. "
 		 "storbench %s.",
 		 n, json_array_size(json_object_get(cmp, "tests")),
 		 STORBENCH_VERSION);
 	report_head(&b, title, sub);
+	free(title);
 	verdicts(&b, cmp);
 	changed(&b, cmp);
 	tiles(&b, cmp);

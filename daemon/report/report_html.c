@@ -283,9 +283,8 @@ void report_foot(struct report_buf *b)
 	report_rawf(b,
 		    "<footer>Written by storbench %s from its archive: every "
 		    "figure is the API's (GET /api/v1/compare, GET "
-		    "/api/v1/runs/{id}). A job spec above reruns its job: "
-		    "<code>curl -X POST -H 'Content-Type: application/json' "
-		    "-d @spec.json http://HOST:8080/api/v1/jobs</code>."
+		    "/api/v1/runs/{id}); each job spec of a run measured by "
+		    "storbench comes with the request that runs it again."
 		    "</footer>\n</body>\n</html>\n",
 		    STORBENCH_VERSION);
 }

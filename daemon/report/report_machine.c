@@ -177,6 +177,73 @@ static void probe_tables(struct report_buf *b, json_t *groups)
 	}
 }
 
+/* A POST /api/v1/jobs body that runs spec's job again on target: the
+ * spec with the request's names (direct, engine; an SMB session's
+ * credential beside its knobs), without what only a run states (its
+ * interleave: a rerun is of one target; an SMB baseline's figures; a
+ * preset's tests, which the preset makes again). NULL
+ * for an import: another tool ran it. */
+static json_t *rerun_request(json_t *spec, const char *target)
+{
+	json_t *req, *smb, *v;
+
+	if (!json_is_object(spec) || json_object_get(spec, "imported") ||
+	    !target || !(req = json_deep_copy(spec)))
+		return NULL;
+	/* a preset's tests come from it (and its options): only custom
+	 * takes them in the request */
+	if (strcmp(json_string_value(json_object_get(req, "profile")) ?: "",
+		   "custom") != 0)
+		json_object_del(req, "tests");
+	json_object_del(req, "interleave");
+	json_object_del(req, "direct_requested");
+	json_object_del(req, "engine_requested");
+	json_object_set_new(req, "target", json_string(target));
+	if ((v = json_object_get(spec, "direct_requested")))
+		json_object_set(req, "direct", v);
+	v = json_object_get(spec, "engine_requested");
+	if (json_is_string(v) && strcmp(json_string_value(v), "default"))
+		json_object_set(req, "engine", v);
+	if (json_is_object(smb = json_object_get(req, "smb"))) {
+		if ((v = json_object_get(smb, "credential")))
+			json_object_set(req, "credential", v);
+		json_object_del(smb, "credential");
+		json_object_del(smb, "baseline");
+	}
+	return req;
+}
+
+/* The request that runs group g's job again, on its first run's target. */
+static void rerun(struct report_buf *b, json_t *g, json_t *runs)
+{
+	json_t *id = json_array_get(json_object_get(g, "ids"), 0), *r, *req;
+	const char *target = NULL;
+	char *text;
+	size_t j;
+
+	json_array_foreach(runs, j, r)
+	{
+		if (json_equal(json_object_get(r, "id"), id))
+			target =
+				json_string_value(json_object_get(r, "target"));
+	}
+	if (!(req = rerun_request(json_object_get(g, "json"), target)))
+		return;
+	text = json_dumps(req, JSON_INDENT(2));
+	json_decref(req);
+	report_raw(b, "<p>To run it again, on ");
+	report_text(b, target);
+	report_raw(b, " (a daemon that allows it): <code>curl -X POST -H "
+		      "'Content-Type: application/json' -d @job.json "
+		      "http://HOST:8080/api/v1/jobs</code> with job.json:</p>"
+		      "\n<pre class=\"rerun\">");
+	if (!text)
+		b->err = -ENOMEM;
+	report_text(b, text);
+	free(text);
+	report_raw(b, "</pre>\n");
+}
+
 void report_machines(struct report_buf *b, json_t *runs)
 {
 	json_t *probes = group_by(runs, "probe"),
@@ -189,12 +256,11 @@ void report_machines(struct report_buf *b, json_t *runs)
 	else
 		probe_tables(b, probes);
 	report_raw(b, "<h2 id=\"specs\">Job specs</h2>\n<p>Each run's job "
-		      "as the run stores it: the fields a <code>POST "
-		      "/api/v1/jobs</code> takes (with the target; "
-		      "<code>direct_requested</code> is its "
-		      "<code>direct</code>, <code>engine_requested</code> its "
-		      "<code>engine</code>). An imported run's spec says "
-		      "what the other tool ran.</p>\n");
+		      "as the run stores it, then the <code>POST "
+		      "/api/v1/jobs</code> request that runs it again (one "
+		      "target of an interleaved job; an SMB baseline left "
+		      "out). An imported run's spec says what the other tool "
+		      "ran.</p>\n");
 	json_array_foreach(specs, i, g)
 	{
 		char *text = json_dumps(json_object_get(g, "json"),
@@ -223,6 +289,7 @@ void report_machines(struct report_buf *b, json_t *runs)
 		report_text(b, text);
 		free(text);
 		report_raw(b, "</pre>\n");
+		rerun(b, g, runs);
 	}
 	json_decref(probes);
 	json_decref(specs);

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_BARS 64 /* iterations a chart draws */
@@ -207,13 +208,16 @@ static void facts(struct report_buf *b, json_t *run)
 		report_raw(b, "</tr>\n");
 	}
 	if (json_is_object(eng)) {
+		/* an import's engine is the tool that measured, its version
+		 * the tool's (imported from, below), not storbench's */
 		report_raw(b, "<tr><th>engine</th><td>");
 		report_value(b, json_object_get(eng, "target"));
-		report_raw(b, " (storbench ");
+		report_raw(b, json_is_object(imp) ? " " : " (storbench ");
 		report_value(b, json_object_get(eng, "version"));
+		report_raw(b, !json_is_object(imp) ? ")" : "");
 		report_raw(b, json_is_true(json_object_get(eng, "direct"))
-				      ? "), direct I/O"
-				      : "), buffered I/O");
+				      ? ", direct I/O"
+				      : ", buffered I/O");
 		report_raw(b, "</td></tr>\n");
 	}
 	if (json_is_object(imp)) {
@@ -234,15 +238,24 @@ int report_run_html(json_t *run, char **out, size_t *len)
 {
 	struct report_buf b = { 0 };
 	json_t *one = json_pack("[O]", run);
-	char title[512], sub[256];
+	/* the whole target: a path cut in its middle would read as another
+	 * (and could end inside a character) */
+	size_t tn = strlen(report_str(run, "profile")) +
+		    strlen(report_str(run, "target")) + 64;
+	char *title = malloc(tn), sub[256];
 
-	snprintf(title, sizeof(title), "storbench run %lld: %s on %s",
+	if (!title) {
+		json_decref(one);
+		return -ENOMEM;
+	}
+	snprintf(title, tn, "storbench run %lld: %s on %s",
 		 (long long)json_integer_value(json_object_get(run, "id")),
 		 report_str(run, "profile"), report_str(run, "target"));
 	snprintf(sub, sizeof(sub), "%s, started %s (UTC). storbench %s.",
 		 report_str(run, "state"), report_str(run, "started_at"),
 		 STORBENCH_VERSION);
 	report_head(&b, title, sub);
+	free(title);
 	facts(&b, run);
 	texts(&b, "Warnings", json_object_get(run, "warnings"));
 	tiles(&b, run);

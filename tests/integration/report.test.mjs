@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDaemon, api, waitJob, runCommand } from '../lib/daemon.mjs';
-import { figures, roundsTo, deltaNumbers, escapeHtml, externalRefs, specs } from '../lib/report.mjs';
+import { figures, roundsTo, deltaNumbers, escapeHtml, externalRefs, specs, reruns } from '../lib/report.mjs';
 
 const bin = process.env.STORBENCH_BIN;
 const out = process.env.STORBENCH_OUT;
@@ -145,6 +145,18 @@ test('a run as HTML: its figures per test and iteration, kept with an ETag', asy
     assert.equal(t.iterations.length, 3);
   }
   assert.deepEqual(specs(res.text), [run.spec]);
+  // the request it shows runs the job again, on the run's target
+  const again1 = reruns(res.text);
+  assert.equal(again1.length, 1);
+  assert.equal(again1[0].target, run.target);
+  const rerun = await api(d.url, 'POST', '/api/v1/jobs', again1[0]);
+  assert.equal(rerun.status, 202, rerun.text);
+  const rerunJob = await waitJob(d.url, rerun.json.id, 120000);
+  assert.equal(rerunJob.state, 'done', JSON.stringify(rerunJob));
+  const rerunRun = (await api(d.url, 'GET', `/api/v1/runs/${rerunJob.run_id}`)).json;
+  assert.deepEqual(rerunRun.spec.tests, run.spec.tests, 'the same tests');
+  for (const k of ['profile', 'size', 'iterations', 'duration_s', 'direct_requested'])
+    assert.deepEqual(rerunRun.spec[k], run.spec[k], k);
   const etag = res.headers.get('etag');
   assert.ok(etag);
   const again = await api(d.url, 'GET', `/api/v1/runs/${id}?format=html`, undefined, { headers: { 'If-None-Match': etag } });
@@ -180,6 +192,11 @@ test('storbench report writes the route\'s bytes', async () => {
   const b = await runCommand(bin, ['report', '--data', dataDir, '--run', String(ids[0])]);
   assert.equal(b.status, 0, b.stderr);
   assert.equal(b.stdout, fs.readFileSync(path.join(root, 'run-route.html'), 'utf8'));
+  // -o - is standard output too, not a file named '-'
+  const dash = await runCommand(bin, ['report', '--data', dataDir, '--run', String(ids[0]), '-o', '-'], { cwd: root });
+  assert.equal(dash.status, 0, dash.stderr);
+  assert.equal(dash.stdout, b.stdout);
+  assert.ok(!fs.existsSync(path.join(root, '-')));
   // --group-by as the route's group_by
   const g = await runCommand(bin, ['report', '--data', dataDir, '--group-by', 'fs_type', '-o', file]);
   assert.equal(g.status, 0, g.stderr);

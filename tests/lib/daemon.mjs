@@ -111,9 +111,9 @@ export async function startDaemon({ bin, dataDir, port, host = '127.0.0.1', allo
  * fetch is sent on the closed socket ("other side closed").
  * @returns {Promise<{status: number|null, signal: string|null, stdout: string, stderr: string}>}
  */
-export function runCommand(cmd, args, { env, timeoutMs = 120000 } = {}) {
+export function runCommand(cmd, args, { env, cwd, timeoutMs = 120000 } = {}) {
   return new Promise((resolve, reject) => {
-    const p = spawn(cmd, args, { env: env ? { ...process.env, ...env } : process.env });
+    const p = spawn(cmd, args, { cwd, env: env ? { ...process.env, ...env } : process.env });
     let stdout = '';
     let stderr = '';
     p.stdout.setEncoding('utf8').on('data', (s) => { stdout += s; });

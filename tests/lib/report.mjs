@@ -57,9 +57,16 @@ export function externalRefs(html) {
   return refs.filter((u) => !u.startsWith('#') && !u.startsWith('data:'));
 }
 
+const unescape = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'")
+  .replace(/&amp;/g, '&');
+
 /** The JSON of each <pre> of html (the job specs), parsed. */
 export function specs(html) {
-  const un = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&');
-  return [...html.matchAll(/<pre>([^<]*)<\/pre>/g)].map((m) => JSON.parse(un(m[1])));
+  return [...html.matchAll(/<pre>([^<]*)<\/pre>/g)].map((m) => JSON.parse(unescape(m[1])));
+}
+
+/** The JSON of each <pre class="rerun"> of html (the requests that run a
+ * spec's job again), parsed. */
+export function reruns(html) {
+  return [...html.matchAll(/<pre class="rerun">([^<]*)<\/pre>/g)].map((m) => JSON.parse(unescape(m[1])));
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "platform/utf8.h"
 #include "report/report.h"
 
 /* A compare of two sides with one test; changed_json: its `changed`
@@ -164,6 +165,48 @@ static void test_run_report(void)
 	ASSERT_TRUE(strstr(h, "1500.2 MB/s"));
 	ASSERT_TRUE(strstr(h, "<td>srv&amp;1</td>"));
 	ASSERT_TRUE(strstr(h, "&quot;size&quot;: 16777216"));
+	/* the request that runs it again, on its target */
+	ASSERT_TRUE(strstr(h, "<pre class=\"rerun\">"));
+	ASSERT_TRUE(strstr(
+		h, "&quot;target&quot;: &quot;/mnt/a b/&lt;x&gt;&quot;"));
+	free(h);
+	/* a preset's tests are the preset's: not in the request */
+	json_object_set_new(json_object_get(run, "spec"), "profile",
+			    json_string("cdm-default"));
+	json_object_set_new(json_object_get(run, "spec"), "tests",
+			    json_pack("[{s:s}]", "name", "SEQ1M Q8T1"));
+	ASSERT_EQ(report_run_html(run, &h, &len), 0);
+	ASSERT_TRUE(strstr(strstr(h, "<pre class=\"rerun\">"), "tests") ==
+		    NULL);
+	ASSERT_TRUE(strstr(h, "&quot;tests&quot;")); /* the spec keeps them */
+	free(h);
+	json_decref(run);
+}
+
+/* A target of 600 bytes of three-byte characters: the title holds it
+ * whole, and the page is valid UTF-8 (a title cut at 511 bytes ended
+ * inside a character). An import's engine version is its tool's. */
+static void test_long_target_and_import(void)
+{
+	char target[700] = "/mnt/";
+	json_t *run;
+	char *h = NULL;
+	size_t len = 0;
+
+	for (int i = 0; i < 200; i++)
+		strcat(target, "\xe6\x97\xa5"); /* 日 */
+	run = json_pack("{s:i, s:s, s:s, s:s, s:{s:s, s:s, s:b}, s:{s:s, "
+			"s:s}}",
+			"id", 3, "profile", "crystaldiskmark", "target", target,
+			"state", "done", "engine", "target", "CrystalDiskMark",
+			"version", "3.0.1", "direct", 1, "import", "tool",
+			"CrystalDiskMark", "version", "3.0.1");
+	ASSERT_TRUE(run);
+	ASSERT_EQ(report_run_html(run, &h, &len), 0);
+	ASSERT_TRUE(utf8_valid(h));
+	ASSERT_TRUE(strstr(h, target) != NULL);
+	ASSERT_TRUE(strstr(h, "CrystalDiskMark 3.0.1, direct I/O"));
+	ASSERT_TRUE(strstr(h, "(storbench 3.0.1") == NULL);
 	free(h);
 	json_decref(run);
 }
@@ -193,5 +236,6 @@ static void test_odd_json(void)
 	}
 }
 
-TEST_MAIN(test_changed_table, test_odd_json, test_changed_empty_and_absent,
-	  test_escaped_and_exact, test_numbers, test_run_report)
+TEST_MAIN(test_long_target_and_import, test_changed_table, test_odd_json,
+	  test_changed_empty_and_absent, test_escaped_and_exact, test_numbers,
+	  test_run_report)

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "presets/preset.h"
+
 #define MAX_COLS 6 /* probe columns a table holds; more make more tables */
 
 /* The probe's fields in the order an admin reads them, with their names;
@@ -185,15 +187,17 @@ static void probe_tables(struct report_buf *b, json_t *groups)
  * for an import: another tool ran it. */
 static json_t *rerun_request(json_t *spec, const char *target)
 {
+	const struct preset *pr;
 	json_t *req, *smb, *v;
 
 	if (!json_is_object(spec) || json_object_get(spec, "imported") ||
 	    !target || !(req = json_deep_copy(spec)))
 		return NULL;
-	/* a preset's tests come from it (and its options): only custom
-	 * takes them in the request */
-	if (strcmp(json_string_value(json_object_get(req, "profile")) ?: "",
-		   "custom") != 0)
+	/* a preset's tests come from it (and its options): only a preset
+	 * whose request carries tests takes them */
+	pr = preset_find(json_string_value(json_object_get(req, "profile"))
+				 ?: "");
+	if (!pr || !(pr->flags & PRESET_TESTS))
 		json_object_del(req, "tests");
 	json_object_del(req, "interleave");
 	json_object_del(req, "direct_requested");

@@ -15,15 +15,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startDaemon } from '../lib/daemon.mjs';
 import { CHROMIUM, CHROMIUM_ARGS, canvasDrawn, isLoopback } from '../lib/browser.mjs';
-import { importSeries, template } from '../lib/cdmgen.mjs';
+import { importSeries } from '../lib/cdmgen.mjs';
 
 const bin = process.env.STORBENCH_BIN;
 const out = process.env.STORBENCH_OUT;
 assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench binary');
 assert.ok(out, 'STORBENCH_OUT must name an output folder');
 assert.ok(fs.existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
-const skip = template ? false : 'no ../shared/fixtures cdm801 file to make the series from';
-if (skip) console.log(`skip: ${skip}`);
 const { chromium } = await import('playwright-core');
 
 const root = fs.mkdtempSync(path.join(path.resolve(out), 'browser-history-'));
@@ -35,7 +33,7 @@ after(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-test('from a run to its test\'s history: the step marked, its compare one click away', { skip }, async () => {
+test('from a run to its test\'s history: the step marked, its compare one click away', async () => {
   const ids = await importSeries(d.url, { n: 30, stepAt: 18, step: 0.15, seed: 5,
     os: 'Windows 10 [10.0 Build 19042] (x64)', os2: 'Windows 10 [10.0 Build 19045] (x64)' });
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();

@@ -50,10 +50,17 @@ const job = await waitJob(d.url, r.json.id, 120000);
 assert.equal(job.state, 'done', JSON.stringify(job));
 const ids = job.runs;
 
-const imp = await runCommand(bin, ['import', '--data', dataDir, ...CDM.map((f) => path.join(cdmDir, f))]);
-assert.equal(imp.status, 0, imp.stderr);
-const cdmIds = [...imp.stdout.matchAll(/imported as run (\d+)/g)].map((m) => Number(m[1]));
-assert.equal(cdmIds.length, 3, imp.stdout);
+// the NTFS/ReFS files are in ../shared/fixtures: without them (a clone
+// elsewhere) their test is skipped, and says so
+const noShared = CDM.every((f) => fs.existsSync(path.join(cdmDir, f))) ? false : `no ${cdmDir}`;
+if (noShared) console.log(`skip: ${noShared}`);
+let cdmIds = [];
+if (!noShared) {
+  const imp = await runCommand(bin, ['import', '--data', dataDir, ...CDM.map((f) => path.join(cdmDir, f))]);
+  assert.equal(imp.status, 0, imp.stderr);
+  cdmIds = [...imp.stdout.matchAll(/imported as run (\d+)/g)].map((m) => Number(m[1]));
+  assert.equal(cdmIds.length, 3, imp.stdout);
+}
 
 async function html(pathq) {
   const res = await api(d.url, 'GET', pathq);
@@ -112,7 +119,7 @@ test('a compare as HTML: self-contained, every delta number of the JSON, the ver
   fs.writeFileSync(path.join(root, 'route.html'), res.text);
 });
 
-test('the NTFS/ReFS CrystalDiskMark files as HTML: no latency rows, an explanation said once', async () => {
+test('the NTFS/ReFS CrystalDiskMark files as HTML: no latency rows, an explanation said once', { skip: noShared }, async () => {
   const q = `runs=${cdmIds.join(',')}`;
   const c = (await api(d.url, 'GET', `/api/v1/compare?${q}`)).json;
   const res = await html(`/api/v1/compare?${q}&format=html`);

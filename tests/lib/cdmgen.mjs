@@ -1,19 +1,38 @@
 // tests/lib/cdmgen.mjs — CrystalDiskMark 8 result files made from a real
-// one (../shared/fixtures' cdm801 SATA file, else the copy of its layout
-// below), every figure scaled by one factor and the date set: a series of
-// runs of one drive with known levels, for the history tests and
-// bench/history. The MB/s and IOPS of a line scale together and its
-// latency inversely, so each file is as consistent as the real one.
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+// one (a copy of ../shared/fixtures' cdm801 SATA file below, so that a
+// clone without ../shared makes them too), every figure scaled by one
+// factor and the date set: a series of runs of one drive with known
+// levels, for the history tests and bench/history. The MB/s and IOPS of a
+// line scale together and its latency inversely, so each file is as
+// consistent as the real one.
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const real = path.join(here, '..', '..', '..', 'shared', 'fixtures',
-  'crystaldiskmark', 'cdm801-sata-no-trailing-newline.txt');
+/** The template: cdm801-sata-no-trailing-newline.txt of ../shared/fixtures, as it is. */
+export const template = `------------------------------------------------------------------------------
+CrystalDiskMark 8.0.1 x64 (C) 2007-2021 hiyohiyo
+                                  Crystal Dew World: https://crystalmark.info/
+------------------------------------------------------------------------------
+* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]
+* KB = 1000 bytes, KiB = 1024 bytes
 
-/** The template: the real file when it is there. */
-export const template = fs.existsSync(real) ? fs.readFileSync(real, 'utf8') : null;
+[Read]
+  SEQ    1MiB (Q=  8, T= 1):   534.383 MB/s [    509.6 IOPS] < 15662.75 us>
+  SEQ    1MiB (Q=  1, T= 1):   504.314 MB/s [    481.0 IOPS] <  2078.16 us>
+  RND    4KiB (Q= 32, T= 1):   261.929 MB/s [  63947.5 IOPS] <   484.28 us>
+  RND    4KiB (Q=  1, T= 1):    38.578 MB/s [   9418.5 IOPS] <   105.93 us>
+
+[Write]
+  SEQ    1MiB (Q=  8, T= 1):   512.268 MB/s [    488.5 IOPS] < 16310.10 us>
+  SEQ    1MiB (Q=  1, T= 1):   489.005 MB/s [    466.4 IOPS] <  2142.69 us>
+  RND    4KiB (Q= 32, T= 1):   225.312 MB/s [  55007.8 IOPS] <   576.63 us>
+  RND    4KiB (Q=  1, T= 1):   101.729 MB/s [  24836.2 IOPS] <    40.01 us>
+
+Profile: Default
+   Test: 1 GiB (x5) [C: 98% (109/111GiB)]
+   Mode: [Admin]
+   Time: Measure 5 sec / Interval 5 sec 
+   Date: 2021/06/22 16:34:54
+     OS: Windows 10  [10.0 Build 19042] (x64)
+Comment: Samsung 840 EVO 120GB`;
 
 const pad = (v, w, d) => v.toFixed(d).padStart(w);
 
@@ -21,10 +40,9 @@ const pad = (v, w, d) => v.toFixed(d).padStart(w);
  * The template with every result scaled by `scale` (1.15: 15 % faster) and
  * dated `date` (a Date, written in UTC as CrystalDiskMark's "YYYY/MM/DD
  * hh:mm:ss"); `drive` ("D:") replaces its drive (the run's target), `os`
- * its OS line's text. Throws without the template.
+ * its OS line's text.
  */
 export function cdmFile(scale, date, { drive, os } = {}) {
-  if (!template) throw new Error('no ../shared/fixtures cdm801 file');
   const line = /^(\s+\S+\s+\S+ \(Q=\s*\d+, T=\s*\d+\):)(\s*)([\d.]+) MB\/s \[(\s*)([\d.]+) IOPS\] <(\s*)([\d.]+) us>/;
   const d = date.toISOString();
   return template.split('\n').map((l) => {

@@ -204,10 +204,10 @@ test('storbench report writes the route\'s bytes', async () => {
   assert.equal(dash.status, 0, dash.stderr);
   assert.equal(dash.stdout, b.stdout);
   assert.ok(!fs.existsSync(path.join(root, '-')));
-  // --group-by as the route's group_by
-  const g = await runCommand(bin, ['report', '--data', dataDir, '--group-by', 'fs_type', '-o', file]);
+  // --group-by as the route's group_by (the interleaved job's two targets)
+  const g = await runCommand(bin, ['report', '--data', dataDir, '--group-by', 'target', '-o', file]);
   assert.equal(g.status, 0, g.stderr);
-  const route = await api(d.url, 'GET', '/api/v1/compare?group_by=fs_type&format=html');
+  const route = await api(d.url, 'GET', '/api/v1/compare?group_by=target&format=html');
   assert.equal(fs.readFileSync(file, 'utf8'), route.text);
   // refusals: the API's words on stderr (1), bad arguments (2)
   const bad = await runCommand(bin, ['report', '--data', dataDir, '--runs', '1,abc']);

@@ -372,6 +372,10 @@ static void unmatched(struct report_buf *b, json_t *cmp)
 static void side_runs(struct report_buf *b, json_t *cmp, json_t *runs,
 		      json_t *all)
 {
+	/* each run's cells after its side's, in the head's order */
+	static const char *const cols[] = { "id",      "profile", "target",
+					    "fs_type", "engine",  "labels",
+					    "state" };
 	json_t *side, *r;
 	size_t i, j;
 	int missing = 0;
@@ -404,20 +408,12 @@ static void side_runs(struct report_buf *b, json_t *cmp, json_t *runs,
 			missing |= !full;
 			report_raw(b, "<tr><td>");
 			report_text(b, side_label(cmp, i));
-			report_raw(b, "</td><td class=\"n\">");
-			report_value(b, json_object_get(r, "id"));
-			report_raw(b, "</td><td>");
-			report_value(b, json_object_get(r, "profile"));
-			report_raw(b, "</td><td>");
-			report_value(b, json_object_get(r, "target"));
-			report_raw(b, "</td><td>");
-			report_value(b, json_object_get(r, "fs_type"));
-			report_raw(b, "</td><td>");
-			report_value(b, json_object_get(r, "engine"));
-			report_raw(b, "</td><td>");
-			report_value(b, json_object_get(r, "labels"));
-			report_raw(b, "</td><td>");
-			report_value(b, json_object_get(r, "state"));
+			for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]);
+			     c++) {
+				report_raw(b, c ? "</td><td>"
+						: "</td><td class=\"n\">");
+				report_value(b, json_object_get(r, cols[c]));
+			}
 			report_raw(b, "</td></tr>\n");
 		}
 	}

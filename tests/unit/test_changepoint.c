@@ -13,21 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-static uint64_t rng = 0x2545f4914f6cdd1dULL;
-
-static double uniform(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return ((rng >> 11) + 0.5) / 9007199254740992.0;
-}
-
-/* N(0, 1), Box–Muller */
-static double normal(void)
-{
-	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
-}
+#define TEST_RANDOM_SEED 0x2545f4914f6cdd1dULL
+#include "test_random.h"
 
 #define NOISE 0.03 /* a run's figure: ±3 % */
 

@@ -156,21 +156,8 @@ static void test_noise_test(void)
 
 /* --- synthetic run sets --- */
 
-static uint64_t rng = 0x9E3779B97F4A7C15ULL;
-
-static double uniform(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return ((rng >> 11) + 0.5) / 9007199254740992.0;
-}
-
-/* N(0, 1), Box–Muller */
-static double normal(void)
-{
-	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
-}
+#define TEST_RANDOM_SEED 0x9E3779B97F4A7C15ULL
+#include "test_random.h"
 
 #define TRIALS 4000
 #define RUN_SD 0.05  /* a run's figure: ±5 % (file placement, device state) */

@@ -14,8 +14,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { startDaemon, api, waitJob, runCommand } from '../lib/daemon.mjs';
+import { FIXTURES } from '../lib/fixtures.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../lib/browser.mjs';
 import { deltaNumbers, roundsTo } from '../lib/report.mjs';
 
@@ -25,8 +26,7 @@ assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench bina
 assert.ok(out, 'STORBENCH_OUT must name an output folder');
 assert.ok(fs.existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
 const { chromium } = await import('playwright-core');
-const here = path.dirname(fileURLToPath(import.meta.url));
-const cdmDir = path.resolve(here, '../../../shared/fixtures/crystaldiskmark/ntfs-refs-alloc');
+const cdmDir = path.join(FIXTURES, 'crystaldiskmark', 'ntfs-refs-alloc');
 const CDM = ['ntfs-04k-cache-off.txt', 'ntfs-64k-cache-off.txt', 'refs-cache-off.txt'];
 // without ../shared/fixtures (a clone elsewhere) their test is skipped, and says so
 const noShared = CDM.every((f) => fs.existsSync(path.join(cdmDir, f))) ? false : `no ${cdmDir}`;

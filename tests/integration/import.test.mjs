@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDaemon, api } from '../lib/daemon.mjs';
+import { FIXTURES, missing } from '../lib/fixtures.mjs';
 
 const bin = process.env.STORBENCH_BIN;
 const out = process.env.STORBENCH_OUT;
@@ -21,11 +22,8 @@ assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench bina
 assert.ok(out, 'STORBENCH_OUT must name an output folder');
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-// beside the clone (../shared/fixtures), else the machine's copy
-const fixtures = process.env.STORBENCH_FIXTURES ??
-  [path.resolve(repo, '..', 'shared', 'fixtures'), '/work/shared/fixtures'].find((p) => fs.existsSync(p)) ??
-  path.resolve(repo, '..', 'shared', 'fixtures');
-const why = fs.existsSync(fixtures) ? null : `no fixtures at ${fixtures} (set STORBENCH_FIXTURES)`;
+const fixtures = FIXTURES;
+const why = missing || null;
 if (why) console.log(`skip import tests: ${why}`);
 const opts = { skip: why ?? false };
 const cdm = (name) => path.join(fixtures, 'crystaldiskmark', name);

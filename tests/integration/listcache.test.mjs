@@ -15,18 +15,15 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startDaemon, api, waitJob, runCommand } from '../lib/daemon.mjs';
+import { FIXTURES, missing } from '../lib/fixtures.mjs';
 
 const bin = process.env.STORBENCH_BIN;
 const out = process.env.STORBENCH_OUT;
 assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench binary');
 assert.ok(out, 'STORBENCH_OUT must name an output folder');
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const fixtures = process.env.STORBENCH_FIXTURES ??
-  [path.resolve(repo, '..', 'shared', 'fixtures'), '/work/shared/fixtures'].find((p) => fs.existsSync(p)) ??
-  path.resolve(repo, '..', 'shared', 'fixtures');
-const why = fs.existsSync(fixtures) ? null : `no fixtures at ${fixtures} (set STORBENCH_FIXTURES)`;
+const fixtures = FIXTURES;
+const why = missing || null;
 const cdm = (name) => path.join(fixtures, 'crystaldiskmark', name);
 
 const root = fs.mkdtempSync(path.join(path.resolve(out), 'listcache-'));

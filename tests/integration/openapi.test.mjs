@@ -30,6 +30,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startDaemon, api, waitJob } from '../lib/daemon.mjs';
+import { FIXTURES, missing } from '../lib/fixtures.mjs';
 import { stream as eventStream } from '../lib/events.mjs';
 import { openapiValidator, repo } from '../lib/openapi.mjs';
 import { WINE, exeMissing, wineBoot, wineKill, winPath, wineEnv } from '../lib/wine.mjs';
@@ -43,10 +44,7 @@ assert.ok(out, 'STORBENCH_OUT must name an output folder');
 // tests' pinned packages)
 const { doc, docText, deref, validate, SwaggerParser } = await openapiValidator();
 
-// beside the clone (../shared/fixtures), else the machine's copy
-const fixtures = process.env.STORBENCH_FIXTURES ??
-  [path.resolve(repo, '..', 'shared', 'fixtures'), '/work/shared/fixtures'].find((p) => fs.existsSync(p)) ??
-  path.resolve(repo, '..', 'shared', 'fixtures');
+const fixtures = FIXTURES;
 
 // Routes added to api/routes.c by other work may come later than the
 // document; only these two are tolerated missing, saying so.

@@ -14,16 +14,15 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startDaemon, api, waitJob, runCommand } from '../lib/daemon.mjs';
+import { FIXTURES } from '../lib/fixtures.mjs';
 import { figures, roundsTo, deltaNumbers, escapeHtml, externalRefs, specs, reruns } from '../lib/report.mjs';
 
 const bin = process.env.STORBENCH_BIN;
 const out = process.env.STORBENCH_OUT;
 assert.ok(bin && fs.existsSync(bin), 'STORBENCH_BIN must name the storbench binary');
 assert.ok(out, 'STORBENCH_OUT must name an output folder');
-const here = path.dirname(fileURLToPath(import.meta.url));
-const cdmDir = path.resolve(here, '../../../shared/fixtures/crystaldiskmark/ntfs-refs-alloc');
+const cdmDir = path.join(FIXTURES, 'crystaldiskmark', 'ntfs-refs-alloc');
 const CDM = ['ntfs-04k-cache-off.txt', 'ntfs-64k-cache-off.txt', 'refs-cache-off.txt'];
 
 const root = fs.mkdtempSync(path.join(path.resolve(out), 'report-'));

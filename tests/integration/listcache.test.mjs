@@ -94,7 +94,7 @@ test('a job queued, running and ended shows at once in the lists and /metrics', 
   // while it runs, its progress moves between two GETs, and the list's is
   // never older than what GET /api/v1/jobs/{id} (never kept) said just
   // before it
-  let moved = 0;
+  let moved = 0, compared = 0;
   for (let i = 0, last = null; i < 100; i++) {
     const one = (await api(d.url, 'GET', `${JOBS}/${id}`)).json;
     const j = (await get(JOBS)).json.jobs.find((x) => x.id === id);
@@ -103,12 +103,14 @@ test('a job queued, running and ended shows at once in the lists and /metrics', 
       assert.ok(j.progress, 'a running job has its progress in the list');
       assert.ok(j.progress.elapsed_s >= one.progress.elapsed_s,
         `the list's progress (${j.progress.elapsed_s} s) is not older than the job's (${one.progress.elapsed_s} s)`);
+      compared++;
     }
     if (j.progress && last && j.progress.elapsed_s !== last.elapsed_s) moved++;
     if (j.progress) last = j.progress;
     await new Promise((res) => setTimeout(res, 50));
   }
   assert.ok(moved > 0, "a running job's progress moves in the list");
+  assert.ok(compared > 0, "the list's progress was compared with the job's while it ran");
   const job = await waitJob(d.url, id, 120000, 100);
   assert.equal(job.state, 'done', job.error ?? '');
   const jobs = await changed(JOBS, 'a job ended');

@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -168,6 +169,20 @@ void api_cache_put(int64_t run, const char *variant, uint64_t epoch,
 void api_cache_forget(int64_t run);
 
 /* --- listcache.c: the list routes' answers, per archive generation --- */
+/* Bytes shared by whoever keeps them and the answers being sent from them
+ * (resp->release = api_bytes_unref): len bytes at data, NUL after. The
+ * last holder to let go frees them. */
+struct api_bytes {
+	atomic_uint refs;
+	size_t len;
+	char data[];
+};
+/* A copy of len bytes at data, held once; NULL without memory. */
+struct api_bytes *api_bytes_new(const void *data, size_t len);
+/* One more holder of b; returns b. */
+struct api_bytes *api_bytes_ref(struct api_bytes *b);
+/* A holder of b (a struct api_bytes *, or NULL) lets go. */
+void api_bytes_unref(void *b);
 /* The query's key: route, then each of names[] given, with its value
  * ("runs?limit=3:100&"), into key[size]. 0, or -ENAMETOOLONG. */
 int api_list_key(struct api_req *req, const char *route,

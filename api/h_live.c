@@ -185,66 +185,67 @@ static int last_runs(FILE *f, struct archive *a)
  * and the last runs' figures (their text), made once per archive
  * generation (archive_generation) and kept; the rest (the queue's unwritten
  * end, the counters of this process, the HTTP metrics) is read for each
- * request. Under mu. */
+ * request. Under mu, which is held only to take or swap the kept text's
+ * holder (no copy, no allocation under it). */
 static struct {
 	pthread_mutex_t mu;
 	uint64_t gen; /* 0: none kept */
 	int counts[ARCHIVE_N_STATES];
 	int64_t runs;
-	char *last; /* last_runs' text */
-	size_t last_len;
+	struct api_bytes *last; /* last_runs' text */
 } kept = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
-/* Fills counts, runs and *last (malloc'd: the caller frees it) from the
- * kept copy of generation gen, or else from the archive, keeping that when
- * nothing was written meanwhile. 0, or -EIO: the archive does not answer. */
+/* Fills counts, runs and *last (held: the caller lets go of it,
+ * api_bytes_unref) from the kept copy of generation gen, or else from the
+ * archive, keeping that when nothing was written meanwhile. 0, -ENOMEM,
+ * or -EIO: the archive does not answer. */
 static int archive_part(struct archive *a, uint64_t gen, int *counts,
-			int64_t *runs, char **last, size_t *last_len)
+			int64_t *runs, struct api_bytes **last)
 {
 	struct run_filter all = { 0 };
 	struct os_memstream ms;
 	json_t *one = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	struct api_bytes *old = NULL;
 	FILE *f;
-	int hit = 0, rc;
+	int rc;
 
+	*last = NULL;
 	pthread_mutex_lock(&kept.mu);
-	if (kept.gen == gen && (*last = malloc(kept.last_len + 1)) != NULL) {
+	if (kept.gen == gen && kept.last) {
 		memcpy(counts, kept.counts, sizeof(kept.counts));
 		*runs = kept.runs;
-		memcpy(*last, kept.last, kept.last_len);
-		*last_len = kept.last_len;
-		hit = 1;
+		*last = api_bytes_ref(kept.last);
 	}
 	pthread_mutex_unlock(&kept.mu);
-	if (hit)
+	if (*last)
 		return 0;
-	*last = NULL;
 	if (archive_job_state_counts(a, counts) < 0 ||
 	    archive_runs_json(a, &all, 1, 0, &one, runs) < 0)
 		return -EIO;
 	json_decref(one);
-	if (!(f = os_memstream_open(&ms, last, last_len)))
+	if (!(f = os_memstream_open(&ms, &text, &len)))
 		return -ENOMEM;
 	rc = last_runs(f, a);
 	if (os_memstream_close(&ms) < 0 || rc < 0) {
-		free(*last);
-		*last = NULL;
+		free(text);
 		return -EIO;
 	}
+	*last = api_bytes_new(text, len);
+	free(text);
+	if (!*last)
+		return -ENOMEM;
 	pthread_mutex_lock(&kept.mu);
 	if (archive_generation(NULL) == gen) {
-		char *copy = malloc(*last_len + 1);
-		if (copy) {
-			memcpy(copy, *last, *last_len);
-			free(kept.last);
-			kept.last = copy;
-			kept.last_len = *last_len;
-			memcpy(kept.counts, counts, sizeof(kept.counts));
-			kept.runs = *runs;
-			kept.gen = gen;
-		}
+		old = kept.last;
+		kept.last = api_bytes_ref(*last);
+		memcpy(kept.counts, counts, sizeof(kept.counts));
+		kept.runs = *runs;
+		kept.gen = gen;
 	}
 	pthread_mutex_unlock(&kept.mu);
+	api_bytes_unref(old);
 	return 0;
 }
 
@@ -253,16 +254,17 @@ void h_metrics(struct api_req *req, struct api_resp *resp)
 	static const char *const none[] = { NULL };
 	int counts[ARCHIVE_N_STATES], rc;
 	int64_t runs = 0;
-	char *buf = NULL, *last = NULL, end_state[16];
+	char *buf = NULL, end_state[16];
+	struct api_bytes *last = NULL;
 	int unwritten;
-	size_t len = 0, last_len = 0;
+	size_t len = 0;
 	FILE *f;
 	struct os_memstream ms;
 
 	if (api_query_known(req, resp, none) < 0)
 		return;
 	rc = archive_part(req->ctx->a, archive_generation(req->ctx->a), counts,
-			  &runs, &last, &last_len);
+			  &runs, &last);
 	if (rc == -ENOMEM) {
 		api_fail(resp, 500, NULL, "out of memory");
 		return;
@@ -280,7 +282,7 @@ void h_metrics(struct api_req *req, struct api_resp *resp)
 			counts[i]++;
 	}
 	if (!(f = os_memstream_open(&ms, &buf, &len))) {
-		free(last);
+		api_bytes_unref(last);
 		api_fail(resp, 500, NULL, "out of memory");
 		return;
 	}
@@ -315,8 +317,8 @@ void h_metrics(struct api_req *req, struct api_resp *resp)
 				"%llu\n",
 				archive_job_states[i], ended[i]);
 	}
-	fwrite(last, 1, last_len, f);
-	free(last);
+	fwrite(last->data, 1, last->len, f);
+	api_bytes_unref(last);
 	api_http_metrics(f);
 	if (os_memstream_close(&ms) < 0) {
 		api_fail(resp, 500, NULL, "out of memory");

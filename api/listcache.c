@@ -9,7 +9,7 @@
  * (archive_generation: a count every commit moves, this process's or
  * another's), and served as bytes, with a strong ETag (api_etag_of), while
  * the generation has not moved: the server sends the kept bytes
- * themselves, counted while it does (struct bytes), not a copy. A kept
+ * themselves, counted while it does (struct api_bytes), not a copy. A kept
  * answer of an older generation is never served: the first request after
  * any write makes a fresh one.
  *
@@ -40,18 +40,10 @@
 #define LIST_BYTES (32UL << 20)
 #define LIST_KEY 512
 
-/* Kept bytes, shared by the slot and the answers being sent: the last
- * to let go frees them. */
-struct bytes {
-	atomic_uint refs;
-	size_t len;
-	char data[];
-};
-
 struct slot {
 	char key[LIST_KEY]; /* "" unused */
 	uint64_t gen;
-	struct bytes *body;
+	struct api_bytes *body;
 	size_t len;
 	const char *content_type; /* a string literal of the handler's */
 	char etag[24];
@@ -93,13 +85,30 @@ uint64_t api_list_gen(struct api_req *req)
 	return archive_generation(req->ctx->a);
 }
 
-/* Lets go of kept bytes (the server's release, once an answer is sent;
- * a slot's, when it is emptied): the last frees them. */
-static void unref(void *cls)
+struct api_bytes *api_bytes_new(const void *data, size_t len)
 {
-	struct bytes *b = cls;
+	struct api_bytes *b = malloc(sizeof(*b) + len + 1);
 
-	if (atomic_fetch_sub(&b->refs, 1) == 1)
+	if (!b)
+		return NULL;
+	atomic_init(&b->refs, 1);
+	b->len = len;
+	memcpy(b->data, data, len);
+	b->data[len] = '\0';
+	return b;
+}
+
+struct api_bytes *api_bytes_ref(struct api_bytes *b)
+{
+	atomic_fetch_add(&b->refs, 1);
+	return b;
+}
+
+void api_bytes_unref(void *cls)
+{
+	struct api_bytes *b = cls;
+
+	if (b && atomic_fetch_sub(&b->refs, 1) == 1)
 		free(b);
 }
 
@@ -118,10 +127,10 @@ int api_list_get(struct api_req *req, const char *key, uint64_t gen,
 		/* sent from the kept bytes where a server sends it (it calls
 		 * release), else a copy */
 		if (req->conn) {
-			atomic_fetch_add(&s->body->refs, 1);
-			resp->static_body =
-				(const unsigned char *)s->body->data;
-			resp->release = unref;
+			resp->static_body = (const unsigned char *)
+						    api_bytes_ref(s->body)
+							    ->data;
+			resp->release = api_bytes_unref;
 			resp->release_cls = s->body;
 		} else if ((resp->body = malloc(s->len ? s->len : 1))) {
 			memcpy(resp->body, s->body->data, s->len);
@@ -144,8 +153,7 @@ int api_list_get(struct api_req *req, const char *key, uint64_t gen,
 static void clear(struct slot *s)
 {
 	kept_bytes -= s->len;
-	if (s->body)
-		unref(s->body);
+	api_bytes_unref(s->body);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -170,7 +178,7 @@ void api_list_put(struct api_req *req, const char *key, uint64_t gen, int keep,
 		  struct api_resp *resp)
 {
 	struct slot *s;
-	struct bytes *copy;
+	struct api_bytes *copy; /* the slot's */
 
 	if (resp->status != 200 || !resp->body)
 		return;
@@ -178,21 +186,18 @@ void api_list_put(struct api_req *req, const char *key, uint64_t gen, int keep,
 	resp->cache_control = API_CACHE_ENDED;
 	if (!keep || !gen || resp->len > LIST_BYTES / 4 ||
 	    strlen(key) >= LIST_KEY ||
-	    !(copy = malloc(sizeof(*copy) + resp->len)))
+	    !(copy = api_bytes_new(resp->body, resp->len)))
 		return;
-	atomic_init(&copy->refs, 1); /* the slot's */
-	copy->len = resp->len;
-	memcpy(copy->data, resp->body, resp->len);
 	/* a write since gen, or a job's end now waiting: what was read may
 	 * be older than what the next request must see */
 	if (jobq_unwritten(req->ctx->q, NULL)) {
-		free(copy);
+		api_bytes_unref(copy);
 		return;
 	}
 	pthread_mutex_lock(&mu);
 	if (archive_generation(NULL) != gen) {
 		pthread_mutex_unlock(&mu);
-		free(copy);
+		api_bytes_unref(copy);
 		return;
 	}
 	s = pick(key, gen);

@@ -14,8 +14,8 @@
 #define STORBENCH_API_H
 
 #include <jansson.h>
-#include <stddef.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 

@@ -58,7 +58,8 @@ void api_http_count(const char *route, const char *method, unsigned status,
 			break;
 	if (i == http.c.n_by && http.c.n_by < HTTP_ROUTES_MAX) {
 		http.c.by[i].route = route;
-		snprintf(http.c.by[i].method, sizeof(http.c.by[i].method), "%s", m);
+		snprintf(http.c.by[i].method, sizeof(http.c.by[i].method), "%s",
+			 m);
 		http.c.by[i].status = status;
 		http.c.by[i].n = 0;
 		http.c.n_by++;

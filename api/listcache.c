@@ -127,9 +127,9 @@ int api_list_get(struct api_req *req, const char *key, uint64_t gen,
 		/* sent from the kept bytes where a server sends it (it calls
 		 * release), else a copy */
 		if (req->conn) {
-			resp->static_body = (const unsigned char *)
-						    api_bytes_ref(s->body)
-							    ->data;
+			resp->static_body =
+				(const unsigned char *)api_bytes_ref(s->body)
+					->data;
 			resp->release = api_bytes_unref;
 			resp->release_cls = s->body;
 		} else if ((resp->body = malloc(s->len ? s->len : 1))) {

@@ -49,7 +49,7 @@
 #include "os/os.h"
 
 #define CHECKPOINT_PAGES 1000 /* SQLITE_DEFAULT_WAL_AUTOCHECKPOINT */
-#define WAL_INDEX_HEADER 96 /* two copies of SQLite's 48-byte WalIndexHdr */
+#define WAL_INDEX_HEADER 96   /* two copies of SQLite's 48-byte WalIndexHdr */
 
 static atomic_ullong generation = 1;
 
@@ -57,9 +57,9 @@ static atomic_ullong generation = 1;
  * other threads) and unmapped only when the process's last connection
  * closes: a thread that loaded it may still be reading it. */
 struct view {
-	char path[4096]; /* the archive file's */
+	char path[4096];	  /* the archive file's */
 	const unsigned char *hdr; /* WAL_INDEX_HEADER bytes, mapped */
-	struct view *older; /* views of files watched before */
+	struct view *older;	  /* views of files watched before */
 };
 
 /* The view in use (NULL: none, or the file's could not be made), and a

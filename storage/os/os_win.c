@@ -1,12 +1,12 @@
 /*
  * os_win — os.h on Windows: QueryPerformanceCounter / Frequency (the
  * monotonic clock), a high-resolution waitable timer (sleep), GetProcessTimes
- * (CPU time), file mappings (shared read-only views), BCryptGenRandom with the system's preferred generator (random
- * bytes, link -lbcrypt), VirtualAlloc (I/O buffers on a 2 MiB boundary, in
- * ordinary pages: large pages need SeLockMemoryPrivilege, which a service
- * account does not hold, so they are not asked for), SecureZeroMemory,
- * SetThreadDescription (looked up at run time: Windows 10 1607+ only) and
- * SetThreadPriority.
+ * (CPU time), file mappings (shared read-only views), BCryptGenRandom with the
+ * system's preferred generator (random bytes, link -lbcrypt), VirtualAlloc (I/O
+ * buffers on a 2 MiB boundary, in ordinary pages: large pages need
+ * SeLockMemoryPrivilege, which a service account does not hold, so they are not
+ * asked for), SecureZeroMemory, SetThreadDescription (looked up at run time:
+ * Windows 10 1607+ only) and SetThreadPriority.
  */
 #include "os.h"
 
@@ -187,7 +187,8 @@ const void *os_view_open(const char *path, size_t len)
 	}
 	if (!GetFileSizeEx(f, &size) || (uint64_t)size.QuadPart < len)
 		errno = EINVAL;
-	else if (!(m = CreateFileMappingW(f, NULL, PAGE_READONLY, 0, 0, NULL)) ||
+	else if (!(m = CreateFileMappingW(f, NULL, PAGE_READONLY, 0, 0,
+					  NULL)) ||
 		 !(p = MapViewOfFile(m, FILE_MAP_READ, 0, 0, len)))
 		errno = -win_last_errno();
 	/* the view keeps the mapping and the file */

@@ -103,6 +103,10 @@ int archive_settle(struct archive *a);
  * caller's (only its file name is read).
  */
 uint64_t archive_generation(struct archive *a);
+/* How archive_generation(a) sees another process's commits now: 1 in the
+ * wal-index header where SQLite maps it (no lock, no system call), 0
+ * through PRAGMA data_version under a lock, or no look made yet. */
+int archive_generation_lockfree(void);
 
 /* --- the queue --- */
 

@@ -7,24 +7,30 @@
  * WAL hook, which SQLite calls after each commit, once the commit is
  * visible to every reader; it adds one to the process's count. Another
  * process's (`storbench import` into the archive a daemon serves): seen in
- * the wal-index header, the first 96 bytes of the archive's -shm file
- * (two copies of a 48-byte header, https://www.sqlite.org/walformat.html),
- * which every commit rewrites (its counter iChange goes up by one, its
- * frame count and checksum change) before the commit returns, and which a
- * reader of any process learns the commit from. archive_generation(a)
- * reads those bytes through a shared view of the file (os_view_open) and
- * adds one when they differ from the last read: a few loads, no lock, no
- * system call, as the list routes need (a lock held across a SQLite call
- * on every request made their p99 the time a preempted holder waits for
- * the CPU: 50 ms under 64 clients on one CPU). A torn read (a commit
+ * the wal-index header, the first 96 bytes of the archive's wal-index (two
+ * copies of a 48-byte header, https://www.sqlite.org/walformat.html),
+ * which every commit of any process rewrites (its counter iChange goes up
+ * by one, its frame count and checksum change) before the commit returns,
+ * and which a reader of any process learns the commit from.
+ * archive_generation(a) reads those bytes where SQLite itself maps them
+ * and adds one when they differ from the last read: a few loads, no lock,
+ * no system call, as the list routes need (a lock held across a SQLite
+ * call on every request made their p99 the time a preempted holder waits
+ * for the CPU: 50 ms under 64 clients on one CPU). A torn read (a commit
  * writing the header meanwhile) differs too: one more step, harmless.
  *
- * The view is made on the first look, beside one connection of the
- * process's own, the watcher, which never writes: opened and read once,
- * it holds the wal-index open, so no other process's first connection
- * truncates it or last one deletes it while the view is mapped. The
- * watcher closes with the process's last connection to the archive. Where
- * the view cannot be made, the watcher is asked for PRAGMA data_version
+ * The mapping is SQLite's own, asked for through the VFS's public file
+ * methods (SQLITE_FCNTL_FILE_POINTER, then xShmMap of region 0 without
+ * extending it) on one connection of the process's own, the watcher,
+ * which never writes: opened and read once, it holds the wal-index open
+ * and mapped (SQLite keeps a region where it is until the process's last
+ * connection to the file lets it go). No file of SQLite's is opened or
+ * closed by us: closing any descriptor of the -shm file would drop every
+ * POSIX lock this process holds on it, SQLite's included, and another
+ * process would then take itself for the only user and truncate the file
+ * under everyone's mappings. The watcher closes with the process's last
+ * connection to the archive. Where the mapping cannot be had (a VFS
+ * without shared memory), the watcher is asked for PRAGMA data_version
  * under a lock on every look instead (it changes when any other
  * connection has committed): the same answer, slower. A single watcher,
  * not each connection's own data_version: a connection has no baseline
@@ -46,10 +52,10 @@
 #include <string.h>
 
 #include "archive_int.h"
-#include "os/os.h"
 
-#define CHECKPOINT_PAGES 1000 /* SQLITE_DEFAULT_WAL_AUTOCHECKPOINT */
-#define WAL_INDEX_HEADER 96   /* two copies of SQLite's 48-byte WalIndexHdr */
+#define CHECKPOINT_PAGES 1000  /* SQLITE_DEFAULT_WAL_AUTOCHECKPOINT */
+#define WAL_INDEX_HEADER 96    /* two copies of SQLite's 48-byte WalIndexHdr */
+#define WAL_INDEX_REGION 32768 /* SQLite's WALINDEX_PGSZ: region 0 holds it */
 
 static atomic_ullong generation = 1;
 
@@ -125,7 +131,7 @@ static void look(const unsigned char *hdr)
 	}
 }
 
-/* Closes the watcher; w.mu held. Its views stay mapped until the last
+/* Closes the watcher; w.mu held. Its views are kept until the last
  * connection closes (all = 1). */
 static void unwatch(int all)
 {
@@ -138,7 +144,6 @@ static void unwatch(int all)
 	while (all && w.views) {
 		struct view *v = w.views;
 		w.views = v->older;
-		os_view_close(v->hdr, WAL_INDEX_HEADER);
 		free(v);
 	}
 }
@@ -148,7 +153,7 @@ void archive_gen_unwatch(void)
 	pthread_mutex_lock(&w.mu);
 	/* before the last connection closes, so that it is the last to
 	 * close the file (it checkpoints and removes the log and the
-	 * wal-index, unmapped by then) */
+	 * wal-index) */
 	if (--w.users <= 0) {
 		w.users = 0;
 		unwatch(1);
@@ -157,19 +162,25 @@ void archive_gen_unwatch(void)
 }
 
 /* The view of path's wal-index header, made once the watcher has read
- * (and so holds the wal-index open): its digest now is the baseline, and
- * the count moves once after it (whatever was committed before the
- * baseline). Without a view, PRAGMA data_version answers. w.mu held. */
+ * (and so holds the wal-index open and mapped): its digest now is the
+ * baseline, and the count moves once after it (whatever was committed
+ * before the baseline). Without a view, PRAGMA data_version answers.
+ * w.mu held. */
 static void make_view(const char *path)
 {
-	char shm[4096 + 8];
-	struct view *v = calloc(1, sizeof(*v));
+	sqlite3_file *f = NULL;
+	void volatile *region = NULL;
+	struct view *v;
 
-	snprintf(shm, sizeof(shm), "%s-shm", path);
-	if (!v || !(v->hdr = os_view_open(shm, WAL_INDEX_HEADER))) {
-		free(v);
+	if (sqlite3_file_control(w.db, "main", SQLITE_FCNTL_FILE_POINTER, &f) !=
+		    SQLITE_OK ||
+	    !f || !f->pMethods || f->pMethods->iVersion < 2 ||
+	    !f->pMethods->xShmMap ||
+	    f->pMethods->xShmMap(f, 0, WAL_INDEX_REGION, 0, &region) !=
+		    SQLITE_OK ||
+	    !region || !(v = calloc(1, sizeof(*v))))
 		return;
-	}
+	v->hdr = (const unsigned char *)region;
 	snprintf(v->path, sizeof(v->path), "%s", path);
 	v->older = w.views;
 	w.views = v;
@@ -231,4 +242,9 @@ uint64_t archive_generation(struct archive *a)
 	w.seen = dv;
 	pthread_mutex_unlock(&w.mu);
 	return atomic_load(&generation);
+}
+
+int archive_generation_lockfree(void)
+{
+	return atomic_load(&current) != NULL;
 }

@@ -74,19 +74,6 @@ int os_random(void *buf, size_t len);
 void *os_io_alloc(size_t *len);
 void os_io_free(void *p, size_t len);
 
-/*
- * A read-only view of the first len bytes of the file at path, shared with
- * every process that maps or writes the file: what another process stores
- * there shows in the view at once (mmap MAP_SHARED; Windows: a file
- * mapping, whose views of one file are coherent). For memory that other
- * processes update in place (SQLite's wal-index, archive_gen.c). NULL with
- * errno set when the file cannot be opened or is shorter than len. The
- * file must not shrink below len while mapped. Closed with
- * os_view_close(p, len).
- */
-const void *os_view_open(const char *path, size_t len);
-void os_view_close(const void *p, size_t len);
-
 /* Overwrites len bytes at p with zeros in a way the compiler keeps (a
  * password, a token). */
 void os_wipe(void *p, size_t len);

@@ -1,11 +1,10 @@
 /*
  * os_linux — os.h on Linux: CLOCK_MONOTONIC, getrusage, getrandom, mmap
- * with transparent huge pages, shared read-only mmap views, explicit_bzero.
+ * with transparent huge pages, explicit_bzero.
  */
 #include "os.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +12,6 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -111,30 +109,6 @@ void os_io_free(void *p, size_t len)
 {
 	if (p)
 		munmap(p, len);
-}
-
-const void *os_view_open(const char *path, size_t len)
-{
-	struct stat st;
-	void *p = MAP_FAILED;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) < 0)
-		; /* errno says why */
-	else if ((uint64_t)st.st_size < len)
-		errno = EINVAL;
-	else
-		p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd); /* the mapping keeps the file */
-	return p == MAP_FAILED ? NULL : p;
-}
-
-void os_view_close(const void *p, size_t len)
-{
-	if (p)
-		munmap((void *)p, len);
 }
 
 void os_wipe(void *p, size_t len)

@@ -1,12 +1,12 @@
 /*
  * os_win — os.h on Windows: QueryPerformanceCounter / Frequency (the
  * monotonic clock), a high-resolution waitable timer (sleep), GetProcessTimes
- * (CPU time), file mappings (shared read-only views), BCryptGenRandom with the
- * system's preferred generator (random bytes, link -lbcrypt), VirtualAlloc (I/O
- * buffers on a 2 MiB boundary, in ordinary pages: large pages need
- * SeLockMemoryPrivilege, which a service account does not hold, so they are not
- * asked for), SecureZeroMemory, SetThreadDescription (looked up at run time:
- * Windows 10 1607+ only) and SetThreadPriority.
+ * (CPU time), BCryptGenRandom with the system's preferred generator (random
+ * bytes, link -lbcrypt), VirtualAlloc (I/O buffers on a 2 MiB boundary, in
+ * ordinary pages: large pages need SeLockMemoryPrivilege, which a service
+ * account does not hold, so they are not asked for), SecureZeroMemory,
+ * SetThreadDescription (looked up at run time: Windows 10 1607+ only) and
+ * SetThreadPriority.
  */
 #include "os.h"
 
@@ -163,46 +163,6 @@ void os_io_free(void *p, size_t len)
 	(void)len; /* MEM_RELEASE frees the whole region */
 	if (p)
 		VirtualFree(p, 0, MEM_RELEASE);
-}
-
-const void *os_view_open(const char *path, size_t len)
-{
-	wchar_t *w = win_wide(path);
-	HANDLE f = INVALID_HANDLE_VALUE, m = NULL;
-	LARGE_INTEGER size;
-	void *p = NULL;
-
-	if (!w) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	/* SQLite's own handles share reading, writing and deleting */
-	f = CreateFileW(w, GENERIC_READ,
-			FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-			NULL, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
-	free(w);
-	if (f == INVALID_HANDLE_VALUE) {
-		errno = -win_last_errno();
-		return NULL;
-	}
-	if (!GetFileSizeEx(f, &size) || (uint64_t)size.QuadPart < len)
-		errno = EINVAL;
-	else if (!(m = CreateFileMappingW(f, NULL, PAGE_READONLY, 0, 0,
-					  NULL)) ||
-		 !(p = MapViewOfFile(m, FILE_MAP_READ, 0, 0, len)))
-		errno = -win_last_errno();
-	/* the view keeps the mapping and the file */
-	if (m)
-		CloseHandle(m);
-	CloseHandle(f);
-	return p;
-}
-
-void os_view_close(const void *p, size_t len)
-{
-	(void)len;
-	if (p)
-		UnmapViewOfFile(p);
 }
 
 void os_wipe(void *p, size_t len)
